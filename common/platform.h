@@ -1,0 +1,71 @@
+/* The small platform layer: every POSIX-only call lives behind these
+ * functions (a Windows branch sits beside each one), so the rest of evolve is
+ * plain C11. */
+#ifndef EVOLVE_PLATFORM_H
+#define EVOLVE_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int64_t size;     /* bytes */
+    int64_t mtime_ns; /* modification time, nanoseconds since the epoch */
+    int is_dir;
+} plat_stat_t;
+
+/* 0 on success; nonzero if the path does not exist or cannot be stat'ed. */
+int plat_stat(const char *path, plat_stat_t *st);
+
+/* Regular-file and directory names in dir (no "." or ".."), sorted bytewise.
+ * Free with plat_free_names. */
+ev_status plat_list_dir(const char *dir, char ***names, size_t *count, ev_error *err);
+void plat_free_names(char **names, size_t count);
+
+/* Atomically replaces `to` with `from` (both in the same directory). */
+ev_status plat_rename_replace(const char *from, const char *to, ev_error *err);
+
+/* Removes a file; a missing file is not an error. */
+void plat_remove(const char *path);
+
+/* Creates dir and its parents (like mkdir -p). */
+ev_status plat_mkdirs(const char *dir, ev_error *err);
+
+/* Monotonic seconds, for rates and ETAs. */
+double plat_now(void);
+
+/* Wall-clock time as "YYYY-MM-DDTHH:MM:SSZ" (UTC), for provenance. */
+void plat_utc_timestamp(char *buf, size_t n);
+
+int plat_stderr_is_tty(void);
+long plat_pid(void);
+
+/* Path helpers. plat_path_join returns a malloc'ed string: `rel` itself when it
+ * is absolute, else base_dir/rel. plat_dirname returns a malloc'ed directory
+ * part ("." when there is none). */
+int plat_path_is_abs(const char *path);
+char *plat_path_join(const char *base_dir, const char *rel);
+char *plat_dirname(const char *path);
+const char *plat_basename(const char *path);
+
+/* "<path>.tmp.<pid>": the temporary name an output is written under before
+ * plat_rename_replace moves it into place. Caller frees. */
+char *plat_temp_name(const char *final_path);
+
+/* Ctrl-C: the first SIGINT sets the flag (the run finishes its generation and
+ * saves); the second one exits at once. */
+void plat_install_interrupt(void);
+int plat_interrupted(void);
+
+/* Host memory in bytes (physical RAM), 0 when unknown. */
+uint64_t plat_host_memory(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

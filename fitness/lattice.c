@@ -1,0 +1,182 @@
+#include "fitness/lattice.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fitness/lattice_shape.h"
+
+static const char *role_name(param_role r)
+{
+    return r == PARAM_TARGET ? "target" : r == PARAM_STOP ? "stop" : "filter";
+}
+
+void lattice_free(lattice_t *lat)
+{
+    if (!lat)
+        return;
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        param_t *p = &lat->params[k];
+        free(p->name);
+        free(p->feature);
+        free(p->values);
+        if (p->value_text)
+            for (uint32_t i = 0; i < p->n_values; i++)
+                free(p->value_text[i]);
+        free(p->value_text);
+    }
+    free(lat->params);
+    memset(lat, 0, sizeof *lat);
+}
+
+static ev_status check_param(const lattice_t *lat, int32_t k, ev_error *err)
+{
+    const param_t *p = &lat->params[k];
+    if (p->n_values == 0)
+        return ev_fail(err, EV_ECONFIG, "parameter '%s': the lattice is empty (expected at least one value)",
+                       p->name);
+    if (p->n_values > EV_MAX_VALUES)
+        return ev_fail(err, EV_ECONFIG, "parameter '%s': %u values, at most %d are supported", p->name,
+                       p->n_values, EV_MAX_VALUES);
+    for (int32_t j = 0; j < k; j++)
+        if (strcmp(lat->params[j].name, p->name) == 0)
+            return ev_fail(err, EV_ECONFIG, "parameter '%s' is declared twice", p->name);
+    if (p->role == PARAM_FILTER && (!p->feature || !p->feature[0]))
+        return ev_fail(err, EV_ECONFIG, "parameter '%s': a filter needs a 'feature' (a trade-log column)",
+                       p->name);
+    for (uint32_t i = 0; i < p->n_values; i++) {
+        double v = p->values[i];
+        if (v != v || v - v != 0)
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': value %u is not a finite number", p->name, i + 1);
+        if (i > 0 && !(v > p->values[i - 1]))
+            return ev_fail(err, EV_ECONFIG,
+                           "parameter '%s': values must be strictly increasing, but value %u (%s) follows %s",
+                           p->name, i + 1, p->value_text ? p->value_text[i] : "?",
+                           p->value_text ? p->value_text[i - 1] : "?");
+        if (p->role == PARAM_TARGET && !(v > 0))
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': a target is a take-profit percent > 0, got %s",
+                           p->name, p->value_text ? p->value_text[i] : "?");
+        if (p->role == PARAM_STOP && !(v < 0))
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': a stop is a stop-loss percent < 0, got %s",
+                           p->name, p->value_text ? p->value_text[i] : "?");
+    }
+    return EV_OK;
+}
+
+ev_status lattice_finish(lattice_t *lat, ev_error *err)
+{
+    ev_status st;
+    if (lat->n_params == 0)
+        return ev_fail(err, EV_ECONFIG, "'parameters' is empty: declare at least one parameter");
+    if (lat->n_params > EV_MAX_PARAMS)
+        return ev_fail(err, EV_ECONFIG, "%d parameters declared, at most %d are supported", lat->n_params,
+                       EV_MAX_PARAMS);
+    lat->target_param = -1;
+    lat->stop_param = -1;
+    lat->size = 1;
+    lat->size_fits = 1;
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        param_t *p = &lat->params[k];
+        if ((st = check_param(lat, k, err)) != EV_OK)
+            return st;
+        if (p->role != PARAM_FILTER) {
+            int32_t *slot = p->role == PARAM_TARGET ? &lat->target_param : &lat->stop_param;
+            if (*slot >= 0)
+                return ev_fail(err, EV_ECONFIG, "parameters '%s' and '%s' both have role %s; at most one is allowed",
+                               lat->params[*slot].name, p->name, role_name(p->role));
+            *slot = k;
+        }
+        p->feature_index = -1;
+        if (lat->size_fits && lat->size > (UINT64_C(1) << 63) / p->n_values)
+            lat->size_fits = 0;
+        else if (lat->size_fits)
+            lat->size *= p->n_values;
+        if (lat->size_fits && lat->size >= (UINT64_C(1) << 63))
+            lat->size_fits = 0;
+    }
+    if (!lat->size_fits)
+        lat->size = 0;
+    return EV_OK;
+}
+
+ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err)
+{
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        param_t *p = &lat->params[k];
+        if (p->role != PARAM_FILTER)
+            continue;
+        p->feature_index = dataset_feature_index(ds, p->feature);
+        if (p->feature_index < 0) {
+            char list[1024] = "";
+            size_t used = 0;
+            for (int32_t f = 0; f < ds->n_features && used + 8 < sizeof list; f++)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", f ? ", " : "",
+                                         ds->feature_names[f]);
+            return ev_fail(err, EV_ECONFIG,
+                           "parameter '%s': feature '%s' is not in the dataset (it has: %s)", p->name,
+                           p->feature, ds->n_features ? list : "no features");
+        }
+    }
+    return EV_OK;
+}
+
+static char *dup_str(const char *s)
+{
+    char *d;
+    if (!s)
+        return NULL;
+    d = (char *)malloc(strlen(s) + 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}
+
+ev_status lattice_copy(lattice_t *dst, const lattice_t *src, ev_error *err)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->params = (param_t *)calloc((size_t)src->n_params, sizeof *dst->params);
+    if (!dst->params)
+        return ev_fail(err, EV_ENOMEM, "out of memory copying the lattice");
+    dst->n_params = src->n_params;
+    for (int32_t k = 0; k < src->n_params; k++) {
+        const param_t *s = &src->params[k];
+        param_t *d = &dst->params[k];
+        *d = *s;
+        d->name = dup_str(s->name);
+        d->feature = dup_str(s->feature);
+        d->values = (double *)malloc(s->n_values * sizeof *d->values);
+        d->value_text = (char **)calloc(s->n_values, sizeof *d->value_text);
+        if (!d->name || (s->feature && !d->feature) || !d->values || !d->value_text) {
+            lattice_free(dst);
+            return ev_fail(err, EV_ENOMEM, "out of memory copying the lattice");
+        }
+        memcpy(d->values, s->values, s->n_values * sizeof *d->values);
+        for (uint32_t i = 0; i < s->n_values; i++) {
+            d->value_text[i] = dup_str(s->value_text ? s->value_text[i] : "");
+            if (!d->value_text[i]) {
+                lattice_free(dst);
+                return ev_fail(err, EV_ENOMEM, "out of memory copying the lattice");
+            }
+        }
+    }
+    dst->target_param = src->target_param;
+    dst->stop_param = src->stop_param;
+    dst->size = src->size;
+    dst->size_fits = src->size_fits;
+    return EV_OK;
+}
+
+void lattice_shape_from(lattice_shape_t *s, const lattice_t *lat)
+{
+    memset(s, 0, sizeof *s);
+    s->n_params = lat->n_params;
+    for (int32_t k = 0; k < lat->n_params; k++)
+        s->n_values[k] = lat->params[k].n_values;
+    if (lat->size_fits) {
+        uint64_t stride = 1;
+        for (int32_t k = lat->n_params - 1; k >= 0; k--) {
+            s->stride[k] = stride;
+            stride *= s->n_values[k];
+        }
+    }
+}

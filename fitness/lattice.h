@@ -1,0 +1,62 @@
+/* Parameter lattices and genomes (SPEC sec. 3).
+ *
+ * A lattice is an ordered list of parameters, each with a finite, strictly
+ * increasing list of allowed values. A genome is one uint16 gene (an index into
+ * its parameter's values) per parameter; its linear index is row-major with the
+ * first parameter most significant. */
+#ifndef EVOLVE_LATTICE_H
+#define EVOLVE_LATTICE_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/dataset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EV_MAX_PARAMS 16
+#define EV_MAX_VALUES 65535 /* genes are uint16 */
+
+typedef enum { PARAM_FILTER = 0, PARAM_TARGET, PARAM_STOP } param_role;
+typedef enum { FILTER_MIN = 0, FILTER_MAX } filter_dir; /* keep iff feature >= v / <= v */
+
+typedef struct {
+    char *name;          /* unique within the lattice */
+    param_role role;
+    filter_dir dir;      /* filters only */
+    char *feature;       /* filters only: the trade-log column it reads */
+    int32_t feature_index; /* into dataset_t features; -1 until lattice_bind */
+    uint32_t n_values;   /* 1..EV_MAX_VALUES */
+    double *values;      /* strictly increasing */
+    char **value_text;   /* each value as decimal text, as typed or written out from a range */
+} param_t;
+
+typedef struct {
+    int32_t n_params;
+    param_t *params;
+    int32_t target_param; /* position of the target parameter, -1 when there is none */
+    int32_t stop_param;   /* position of the stop parameter, -1 when there is none */
+    uint64_t size;        /* number of points, valid when size_fits */
+    int size_fits;        /* 1 when the size is < 2^63 (the lattice can be enumerated) */
+} lattice_t;
+
+void lattice_free(lattice_t *lat);
+
+/* Validates roles and values (one target at most, all > 0; one stop at most,
+ * all < 0; every list non-empty and strictly increasing; at most EV_MAX_PARAMS
+ * parameters) and computes size/size_fits and target_param/stop_param. */
+ev_status lattice_finish(lattice_t *lat, ev_error *err);
+
+/* Resolves each filter's feature name against the dataset. The error names the
+ * parameter and lists the dataset's features. */
+ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err);
+
+/* Deep copy (for building test lattices and keeping a run's lattice). */
+ev_status lattice_copy(lattice_t *dst, const lattice_t *src, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,53 @@
+/* The YAML config (libyaml): data sources, the lattice, the objective, GA
+ * settings and outputs. Schema: docs/config.md. Every relative path is
+ * resolved against the config file's directory when loaded. */
+#ifndef EVOLVE_CONFIG_H
+#define EVOLVE_CONFIG_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/lattice.h"
+#include "fitness/objective_cfg.h"
+#include "operators/ga_settings.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    char *path; /* the config file as given */
+    char *dir;  /* its directory */
+    char *text; /* the file verbatim (provenance) */
+
+    /* data: either raw CSVs (ingested into a cached dataset) or a dataset file. */
+    char *market_dir;   /* data.market_dir, or NULL */
+    char *trades_path;  /* data.trades, or NULL */
+    char *dataset_path; /* data.dataset, or the cache file when raw CSVs are named */
+    int dataset_is_cache; /* 1 when dataset_path is a cache derived from the CSVs */
+    char **tickers;     /* data.tickers (default SOXL, IONQ, MARA) */
+    int32_t n_tickers;
+    char **extra_features; /* data.features: more trade-log columns to keep */
+    int32_t n_extra_features;
+    int strict;         /* data.strict: drops are errors */
+
+    lattice_t lattice;         /* parameters */
+    objective_cfg_t objective; /* objective */
+    ga_settings_t ga;          /* ga */
+
+    uint32_t top;       /* top (default 10) */
+    uint64_t seed;      /* seed (default 42) */
+    int seed_random;    /* seed: random -> drawn at load time, printed */
+    char *output;       /* output: the run file (default results/<config stem>.h5 next to the config) */
+    uint64_t grid_batch; /* grid.batch: genomes per batch, 0 = from free memory */
+} config_t;
+
+/* Loads and validates a config. On error, err names the file, line and column
+ * of the offending YAML node and what was expected; cfg is left empty. */
+ev_status config_load(const char *path, config_t *cfg, ev_error *err);
+void config_free(config_t *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

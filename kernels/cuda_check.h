@@ -1,0 +1,40 @@
+/* One check macro for CUDA runtime and cuRAND calls: on failure it records the
+ * failing statement, file and line in an ev_error and jumps to the caller's
+ * cleanup label `fail`. Only included from .cu files. */
+#ifndef EVOLVE_CUDA_CHECK_H
+#define EVOLVE_CUDA_CHECK_H
+
+#include <cstdio>
+
+#include <cuda_runtime.h>
+
+#include "common/status.h"
+
+static inline ev_status ev_cuda_fail(ev_error *err, cudaError_t e, const char *stmt, const char *file, int line)
+{
+    ev_status s = (e == cudaErrorMemoryAllocation) ? EV_ENOMEM
+                  : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? EV_ENODEV
+                                                                                 : EV_ECUDA;
+    if (err) {
+        snprintf(err->msg, sizeof err->msg, "%s:%d: %s failed: %s (%s)%s", file, line, stmt,
+                 cudaGetErrorString(e), cudaGetErrorName(e),
+                 s == EV_ENOMEM ? "; the GPU is out of memory: reduce ga.population or grid.batch" : "");
+        err->status = s;
+    }
+    return s;
+}
+
+/* Requires `ev_status st` and `ev_error *err` in scope and a `fail:` label. */
+#define CUDA_TRY(stmt)                                                 \
+    do {                                                               \
+        cudaError_t e_ = (stmt);                                       \
+        if (e_ != cudaSuccess) {                                       \
+            st = ev_cuda_fail(err, e_, #stmt, __FILE__, __LINE__);     \
+            goto fail;                                                 \
+        }                                                              \
+    } while (0)
+
+/* After a kernel launch: the launch error, then (in debug builds) the run. */
+#define CUDA_TRY_LAUNCH() CUDA_TRY(cudaGetLastError())
+
+#endif

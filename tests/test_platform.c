@@ -1,0 +1,57 @@
+/* The platform layer: path helpers, listing, atomic replace. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/platform.h"
+#include "tests/check.h"
+
+int main(void)
+{
+    ev_error err;
+    char *s;
+    char **names;
+    size_t n;
+    FILE *f;
+
+    s = plat_path_join("configs", "../data/x.csv");
+    CHECK_STR("configs/../data/x.csv", s);
+    free(s);
+    s = plat_path_join("configs", "/abs/x.csv");
+    CHECK_STR("/abs/x.csv", s);
+    free(s);
+    s = plat_dirname("a/b/c.yaml");
+    CHECK_STR("a/b", s);
+    free(s);
+    s = plat_dirname("c.yaml");
+    CHECK_STR(".", s);
+    free(s);
+    CHECK_STR("c.yaml", plat_basename("a/b/c.yaml"));
+
+    CHECK(plat_mkdirs("tmp_platform/x/y", &err) == EV_OK);
+    f = fopen("tmp_platform/x/b.txt", "w");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    f = fopen("tmp_platform/x/a.txt", "w");
+    if (f) {
+        fputs("new", f);
+        fclose(f);
+    }
+    CHECK(plat_list_dir("tmp_platform/x", &names, &n, &err) == EV_OK);
+    CHECK_EQ_I64(3, n);
+    if (n == 3) {
+        CHECK_STR("a.txt", names[0]);
+        CHECK_STR("b.txt", names[1]);
+        CHECK_STR("y", names[2]);
+    }
+    plat_free_names(names, n);
+    CHECK(plat_rename_replace("tmp_platform/x/a.txt", "tmp_platform/x/b.txt", &err) == EV_OK);
+    {
+        plat_stat_t st;
+        CHECK(plat_stat("tmp_platform/x/b.txt", &st) == 0 && st.size == 3);
+        CHECK(plat_stat("tmp_platform/x/a.txt", &st) != 0);
+    }
+    CHECK(plat_list_dir("tmp_platform/missing", &names, &n, &err) == EV_EIO);
+    CHECK_CONTAINS(err.msg, "tmp_platform/missing");
+    return check_exit();
+}

@@ -1,0 +1,101 @@
+/* Portable signed 128-bit integers for exact sums of squares (SPEC sec. 5).
+ * MSVC has no __int128, so this is two 64-bit words in two's complement,
+ * with the same code on the host and the device. */
+#ifndef EVOLVE_INT128_H
+#define EVOLVE_INT128_H
+
+#include <stdint.h>
+
+#include "common/hd.h"
+
+typedef struct {
+    uint64_t lo;
+    uint64_t hi; /* two's complement high word */
+} ev_i128;
+
+EV_HD ev_i128 i128_zero(void)
+{
+    ev_i128 r;
+    r.lo = 0;
+    r.hi = 0;
+    return r;
+}
+
+EV_HD ev_i128 i128_add(ev_i128 a, ev_i128 b)
+{
+    ev_i128 r;
+    r.lo = a.lo + b.lo;
+    r.hi = a.hi + b.hi + (r.lo < a.lo ? 1u : 0u);
+    return r;
+}
+
+EV_HD ev_i128 i128_neg(ev_i128 a)
+{
+    ev_i128 r;
+    r.lo = ~a.lo + 1u;
+    r.hi = ~a.hi + (r.lo == 0 ? 1u : 0u);
+    return r;
+}
+
+EV_HD ev_i128 i128_sub(ev_i128 a, ev_i128 b)
+{
+    return i128_add(a, i128_neg(b));
+}
+
+/* Unsigned 64 x 64 -> 128. */
+EV_HD ev_i128 u128_mul_u64(uint64_t a, uint64_t b)
+{
+    ev_i128 r;
+#ifdef __CUDA_ARCH__
+    r.lo = a * b;
+    r.hi = __umul64hi(a, b);
+#else
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    r.lo = (mid << 32) | (p00 & 0xffffffffu);
+    r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+    return r;
+}
+
+EV_HD uint64_t i64_abs_u(int64_t v)
+{
+    return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* Signed 64 x 64 -> 128. */
+EV_HD ev_i128 i128_mul_i64(int64_t a, int64_t b)
+{
+    ev_i128 r = u128_mul_u64(i64_abs_u(a), i64_abs_u(b));
+    return ((a < 0) != (b < 0)) ? i128_neg(r) : r;
+}
+
+/* Non-negative 128 x non-negative 64 (result assumed to fit). */
+EV_HD ev_i128 i128_mul_u64(ev_i128 a, uint64_t b)
+{
+    ev_i128 r = u128_mul_u64(a.lo, b);
+    r.hi += a.hi * b;
+    return r;
+}
+
+EV_HD int i128_is_neg(ev_i128 a)
+{
+    return (a.hi >> 63) != 0;
+}
+
+EV_HD int i128_is_zero(ev_i128 a)
+{
+    return a.lo == 0 && a.hi == 0;
+}
+
+/* Nearest double to a non-negative value: exact for values below 2^64, and
+ * otherwise rounded from the top 64 significant bits (the same on every backend). */
+EV_HD double u128_to_double(ev_i128 a)
+{
+    if (a.hi == 0)
+        return (double)a.lo;
+    return (double)a.hi * 18446744073709551616.0 + (double)a.lo;
+}
+
+#endif

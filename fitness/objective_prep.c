@@ -1,0 +1,36 @@
+#include <math.h>
+
+#include "fitness/accum.h"
+
+void objective_prepare(objective_prep_t *p, const objective_cfg_t *cfg)
+{
+    p->kind = cfg->kind;
+    p->need_sumsq = cfg->kind == OBJ_SHARPE;
+    p->need_pos = cfg->kind == OBJ_PROFIT_FACTOR;
+    p->need_log = cfg->kind == OBJ_COMPOUND;
+    p->has_max_dd = cfg->has_max_drawdown != 0;
+    p->need_dd = cfg->kind == OBJ_CALMAR || p->has_max_dd;
+    p->min_trades = cfg->min_trades;
+    p->max_dd_q = p->has_max_dd ? llround(cfg->max_drawdown_pct * 1e6) : 0;
+}
+
+int64_t outcome_quantise(double pct, double cost_pct)
+{
+    return (int64_t)llround((pct - cost_pct) * 1e6);
+}
+
+int64_t outcome_log_factor(int64_t q)
+{
+    if (q <= EV_RUIN_Q)
+        return 0;
+    return (int64_t)llround(log1p((double)q / 1e8) * 1e12);
+}
+
+double objective_display(const objective_cfg_t *cfg, double fitness)
+{
+    if (cfg->kind != OBJ_COMPOUND)
+        return fitness;
+    if (isinf(fitness) && fitness < 0)
+        return -100.0;
+    return expm1(fitness * 1e-12) * 100.0;
+}

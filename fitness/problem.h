@@ -1,0 +1,38 @@
+/* A fitness problem: a dataset, a lattice bound to it and an objective, plus
+ * the trade order of the equity curve. Everything an evaluator needs; owns
+ * only `order`. */
+#ifndef EVOLVE_PROBLEM_H
+#define EVOLVE_PROBLEM_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/accum.h"
+#include "fitness/dataset.h"
+#include "fitness/lattice.h"
+#include "fitness/lattice_shape.h"
+#include "fitness/objective_cfg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const dataset_t *ds;
+    const lattice_t *lat;   /* bound to ds (lattice_bind) */
+    objective_cfg_t obj_cfg;
+    objective_prep_t obj;
+    lattice_shape_t shape;
+    /* Trades in entry-time order across tickers (dataset order breaks ties):
+     * the order of the additive equity curve (SPEC sec. 5). int64[n_trades]. */
+    int64_t *order;
+} fit_problem_t;
+
+ev_status problem_init(fit_problem_t *p, const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj,
+                       ev_error *err);
+void problem_free(fit_problem_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

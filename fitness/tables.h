@@ -1,0 +1,148 @@
+/* First-hit tables: everything a genome's fitness needs, per trade, as small
+ * integers (DESIGN "Fast and exact on every GPU").
+ *
+ * Built once on the host from a fit_problem_t: the exact double comparisons of
+ * SPEC sec. 3 become each trade's lattice cell per filter, and the SPEC sec. 4
+ * loop becomes each trade's first-hit offset per target and stop level. A
+ * genome's fitness is then integer compares and integer adds, identical on
+ * every backend. Trades are stored in equity-curve order (fit_problem_t.order). */
+#ifndef EVOLVE_TABLES_H
+#define EVOLVE_TABLES_H
+
+#include <stdint.h>
+
+#include "common/hd.h"
+#include "common/status.h"
+#include "fitness/accum.h"
+#include "fitness/hits.h"
+#include "fitness/lattice.h"
+#include "fitness/problem.h"
+
+/* A view of the tables: host pointers on the CPU, device pointers in kernels. */
+typedef struct {
+    int64_t n_trades;
+    int32_t n_filters;
+    int32_t n_targets;   /* values of the target parameter (0: no target) */
+    int32_t n_stops;     /* values of the stop parameter (0: no stop) */
+    int32_t fill_price;  /* 1: q_t/q_s are per trade and level; 0: per level */
+    int32_t need_lf;     /* compound: the lf_* arrays are present */
+    int32_t target_param;/* gene position of the target (-1: none) */
+    int32_t stop_param;  /* gene position of the stop (-1: none) */
+    int32_t pad_;
+    int32_t filter_param[EV_MAX_PARAMS];  /* gene position of filter f */
+    int32_t filter_mirror[EV_MAX_PARAMS]; /* 1 for direction max: gene g is used as n-1-g */
+    uint32_t filter_n[EV_MAX_PARAMS];     /* values of filter f */
+    objective_prep_t obj;
+
+    /* cells: uint16[n_trades][n_filters]. A trade is kept iff g'_f < cell_f for
+     * every filter, with g'_f the gene (mirrored for max): cell = #{v <= x}
+     * for min, #{v >= x} for max, x the trade's feature (double compares). */
+    const uint16_t *cells;
+    const int32_t *hit_t; /* int32[n_trades][n_targets]: first-hit path offset, EV_NO_HIT */
+    const int32_t *hit_s; /* int32[n_trades][n_stops] */
+    const int64_t *q_t;   /* micro-percent outcome of a target hit: [n_targets] or [n_trades][n_targets] */
+    const int64_t *q_s;   /* likewise for stops */
+    const int64_t *q_log; /* int64[n_trades]: the logged Trade Percent Change, less costs */
+    const int64_t *lf_t;  /* compound: log factors of q_t, q_s, q_log (same shapes), else NULL */
+    const int64_t *lf_s;
+    const int64_t *lf_log;
+} fit_tables_t;
+
+/* A genome as the tables see it: mirrored filter genes and the level indices. */
+typedef struct {
+    uint16_t gf[EV_MAX_PARAMS];
+    int32_t ti; /* target level index, -1: none */
+    int32_t si; /* stop level index, -1: none */
+} tables_genome_t;
+
+EV_HD void tables_genome(const fit_tables_t *t, const uint16_t *genes, tables_genome_t *g)
+{
+    for (int32_t f = 0; f < t->n_filters; f++) {
+        uint16_t v = genes[t->filter_param[f]];
+        g->gf[f] = t->filter_mirror[f] ? (uint16_t)(t->filter_n[f] - 1u - v) : v;
+    }
+    g->ti = t->target_param >= 0 ? (int32_t)genes[t->target_param] : -1;
+    g->si = t->stop_param >= 0 ? (int32_t)genes[t->stop_param] : -1;
+}
+
+EV_HD int tables_kept(const fit_tables_t *t, int64_t j, const tables_genome_t *g)
+{
+    const uint16_t *c = t->cells + j * t->n_filters;
+    int keep = 1;
+    for (int32_t f = 0; f < t->n_filters; f++)
+        keep &= g->gf[f] < c[f];
+    return keep;
+}
+
+/* Trade j's outcome under target level ti and stop level si (-1: none):
+ * the earlier hit wins, the target on a tie (the SPEC loop checks it first). */
+EV_HD void tables_outcome(const fit_tables_t *t, int64_t j, int32_t ti, int32_t si, int64_t *q, int64_t *lf)
+{
+    int32_t ht = ti >= 0 ? t->hit_t[j * t->n_targets + ti] : EV_NO_HIT;
+    int32_t hs = si >= 0 ? t->hit_s[j * t->n_stops + si] : EV_NO_HIT;
+    int64_t at;
+    const int64_t *qv, *lv;
+    if (ht == EV_NO_HIT && hs == EV_NO_HIT) {
+        *q = t->q_log[j];
+        *lf = t->need_lf ? t->lf_log[j] : 0;
+        return;
+    }
+    if (ht <= hs) {
+        at = t->fill_price ? j * t->n_targets + ti : ti;
+        qv = t->q_t;
+        lv = t->lf_t;
+    } else {
+        at = t->fill_price ? j * t->n_stops + si : si;
+        qv = t->q_s;
+        lv = t->lf_s;
+    }
+    *q = qv[at];
+    *lf = t->need_lf ? lv[at] : 0;
+}
+
+/* A genome's fitness: every trade in equity order. */
+EV_HD eval_result_t tables_eval(const fit_tables_t *t, const uint16_t *genes)
+{
+    tables_genome_t g;
+    accum_t a;
+    int64_t q, lf;
+    tables_genome(t, genes, &g);
+    accum_init(&a);
+    for (int64_t j = 0; j < t->n_trades; j++) {
+        if (!tables_kept(t, j, &g))
+            continue;
+        tables_outcome(t, j, g.ti, g.si, &q, &lf);
+        accum_add(&a, &t->obj, q, lf);
+    }
+    return accum_finish(&a, &t->obj);
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Host-owned tables: `view` points into the owned arrays. */
+typedef struct {
+    fit_tables_t view;
+    uint16_t *cells;
+    int32_t *hit_t, *hit_s;
+    int64_t *q_t, *q_s, *q_log, *lf_t, *lf_s, *lf_log;
+    int64_t q_t_len, q_s_len; /* elements in q_t/q_s (and lf_t/lf_s) */
+} tables_host_t;
+
+/* Builds the tables (OpenMP over trades). */
+ev_status tables_build(tables_host_t *t, const fit_problem_t *p, ev_error *err);
+void tables_free(tables_host_t *t);
+
+/* The layout part of the view (everything but the arrays), shared by the host
+ * build and the device upload. */
+void tables_layout(fit_tables_t *v, const fit_problem_t *p);
+
+/* A trade's lattice cell for one filter parameter (exact double compares). */
+uint16_t tables_cell(const param_t *prm, double feature);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+#include "fitness/topk.h"
+
+#include <stdlib.h>
+
+ev_status topk_init(topk_t *t, uint32_t k, ev_error *err)
+{
+    t->k = k;
+    t->n = 0;
+    t->e = (topk_entry_t *)calloc(k ? k : 1, sizeof *t->e);
+    if (!t->e)
+        return ev_fail(err, EV_ENOMEM, "out of memory for a top-%u list", k);
+    return EV_OK;
+}
+
+void topk_free(topk_t *t)
+{
+    free(t->e);
+    t->e = NULL;
+    t->n = t->k = 0;
+}
+
+void topk_clear(topk_t *t)
+{
+    t->n = 0;
+}
+
+int topk_would_enter(const topk_t *t, uint64_t key, uint64_t index)
+{
+    if (key == 0 || t->k == 0)
+        return 0;
+    if (t->n < t->k)
+        return 1;
+    return rank_before(key, index, t->e[t->n - 1].key, t->e[t->n - 1].index);
+}
+
+static void insert_entry(topk_t *t, const topk_entry_t *x)
+{
+    uint32_t pos;
+    if (!topk_would_enter(t, x->key, x->index))
+        return;
+    pos = t->n < t->k ? t->n++ : t->k - 1;
+    while (pos > 0 && rank_before(x->key, x->index, t->e[pos - 1].key, t->e[pos - 1].index)) {
+        t->e[pos] = t->e[pos - 1];
+        pos--;
+    }
+    t->e[pos] = *x;
+}
+
+void topk_offer(topk_t *t, uint64_t index, eval_result_t r)
+{
+    topk_entry_t x;
+    x.key = rank_key(r);
+    x.index = index;
+    x.r = r;
+    insert_entry(t, &x);
+}
+
+void topk_merge(topk_t *dst, const topk_t *src)
+{
+    for (uint32_t i = 0; i < src->n; i++)
+        insert_entry(dst, &src->e[i]);
+}

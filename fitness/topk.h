@@ -1,0 +1,51 @@
+/* The exact top-K of SPEC sec. 5: higher fitness first, the lower linear index
+ * on a tie; infeasible genomes are never listed. Small K, kept sorted. */
+#ifndef EVOLVE_TOPK_H
+#define EVOLVE_TOPK_H
+
+#include <stdint.h>
+
+#include "common/hd.h"
+#include "common/status.h"
+#include "fitness/accum.h"
+
+typedef struct {
+    uint64_t key;   /* rank_key(r) */
+    uint64_t index; /* linear index of the genome */
+    eval_result_t r;
+} topk_entry_t;
+
+/* a ranks before b */
+EV_HD int rank_before(uint64_t key_a, uint64_t index_a, uint64_t key_b, uint64_t index_b)
+{
+    return key_a > key_b || (key_a == key_b && index_a < index_b);
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    uint32_t k;        /* capacity */
+    uint32_t n;        /* entries held, best first */
+    topk_entry_t *e;
+} topk_t;
+
+ev_status topk_init(topk_t *t, uint32_t k, ev_error *err);
+void topk_free(topk_t *t);
+void topk_clear(topk_t *t);
+
+/* 1 when an entry with this key and index would enter the list. */
+int topk_would_enter(const topk_t *t, uint64_t key, uint64_t index);
+
+/* Offers one evaluated genome; ignored when infeasible or not good enough.
+ * The caller guarantees an index is offered once. */
+void topk_offer(topk_t *t, uint64_t index, eval_result_t r);
+
+/* Offers every entry of src (disjoint index sets). */
+void topk_merge(topk_t *dst, const topk_t *src);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

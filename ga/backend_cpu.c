@@ -1,0 +1,103 @@
+/* The CPU backend: the shared __host__ __device__ functions in plain loops,
+ * OpenMP across genomes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ga/backend.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+struct backend {
+    const fit_problem_t *p;
+    const fit_tables_t *t;
+};
+
+static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_host_t *tables, ev_error *err)
+{
+    backend_t *b = (backend_t *)calloc(1, sizeof *b);
+    if (!b)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    b->p = p;
+    b->t = &tables->view;
+    *out = b;
+    return EV_OK;
+}
+
+static void cpu_close(backend_t *b)
+{
+    free(b);
+}
+
+static void cpu_describe(backend_t *b, char *buf, size_t n)
+{
+    int threads = 1;
+    (void)b;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    snprintf(buf, n, "CPU, %d thread%s", threads, threads == 1 ? "" : "s");
+}
+
+static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
+{
+    int32_t np = b->p->shape.n_params;
+    (void)err;
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int64_t i = 0; i < (int64_t)n; i++) {
+        uint16_t g[EV_MAX_PARAMS];
+        for (int32_t k = 0; k < np; k++)
+            g[k] = genes[(uint64_t)k * n + (uint64_t)i];
+        out[i] = tables_eval(b->t, g);
+    }
+    return EV_OK;
+}
+
+static ev_status cpu_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
+{
+    ev_status st = EV_OK;
+#pragma omp parallel
+    {
+        topk_t local;
+        ev_error lerr;
+        int ok = topk_init(&local, top->k, &lerr) == EV_OK;
+        if (!ok) {
+#pragma omp critical(cpu_grid_err)
+            st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
+        }
+#pragma omp for schedule(dynamic, 256)
+        for (int64_t i = 0; i < (int64_t)count; i++) {
+            uint16_t g[EV_MAX_PARAMS];
+            uint64_t idx = first + (uint64_t)i;
+            if (!ok)
+                continue;
+            shape_decode(&b->p->shape, idx, g);
+            topk_offer(&local, idx, tables_eval(b->t, g));
+        }
+        if (ok) {
+#pragma omp critical(cpu_grid_merge)
+            topk_merge(top, &local);
+        }
+        topk_free(&local);
+    }
+    return st;
+}
+
+static uint64_t cpu_grid_batch_max(backend_t *b)
+{
+    /* About a second of work per batch keeps progress and Ctrl-C responsive. */
+    uint64_t per = (uint64_t)(b->t->n_trades > 0 ? b->t->n_trades : 1);
+    uint64_t n = (uint64_t)400000000 / per;
+    return n < 1024 ? 1024 : n;
+}
+
+static ev_status cpu_grid_dominance(backend_t *b, const dominance_opts_t *opts, topk_t *top, ev_error *err)
+{
+    return dominance_grid(b->p, b->t, opts, top, err);
+}
+
+const backend_ops_t backend_cpu_ops = {
+    "cpu", cpu_open, cpu_close, cpu_describe, cpu_evaluate, cpu_grid_batch, cpu_grid_batch_max, cpu_grid_dominance,
+};

@@ -1,0 +1,32 @@
+/* The one place that knows which backends were built. */
+#include <string.h>
+
+#include "ga/backend.h"
+
+#ifdef EVOLVE_HAVE_CUDA
+#include "kernels/cuda_api.h"
+extern const backend_ops_t backend_cuda_ops;
+#endif
+
+ev_status backend_find(const char *name, const backend_ops_t **ops, ev_error *err)
+{
+    if (!strcmp(name, "cpu")) {
+        *ops = &backend_cpu_ops;
+        return EV_OK;
+    }
+    if (strcmp(name, "cuda") && strcmp(name, "auto"))
+        return ev_fail(err, EV_EUSAGE, "--backend: unknown backend '%s' (expected cpu, cuda or auto)", name);
+#ifdef EVOLVE_HAVE_CUDA
+    if (cuda_device_count() > 0) {
+        *ops = &backend_cuda_ops;
+        return EV_OK;
+    }
+    if (!strcmp(name, "cuda"))
+        return ev_fail(err, EV_ENODEV, "--backend cuda: no CUDA device is available on this machine");
+#else
+    if (!strcmp(name, "cuda"))
+        return ev_fail(err, EV_ENODEV, "--backend cuda: this evolve was built without CUDA (EVOLVE_CUDA=OFF or no nvcc)");
+#endif
+    *ops = &backend_cpu_ops;
+    return EV_OK;
+}

@@ -1,0 +1,105 @@
+#include "ga/grid.h"
+
+#include <string.h>
+
+#include "common/platform.h"
+#include "common/progress.h"
+#include "fitness/eval_reference.h"
+
+static const char *const evaluator_names[] = {"auto", "reference", "tables", "dominance"};
+
+const char *evaluator_name(evaluator_kind e)
+{
+    return (e >= EVAL_AUTO && e <= EVAL_DOMINANCE) ? evaluator_names[e] : "unknown";
+}
+
+int evaluator_from_name(const char *name)
+{
+    for (int e = EVAL_AUTO; e <= EVAL_DOMINANCE; e++)
+        if (!strcmp(evaluator_names[e], name))
+            return e;
+    return -1;
+}
+
+/* The reference evaluator runs on the host whatever the backend: it is the
+ * definition, not a fast path. */
+static void reference_batch(const fit_problem_t *p, uint64_t first, uint64_t count, topk_t *top)
+{
+#pragma omp parallel
+    {
+        topk_t local;
+        int ok = topk_init(&local, top->k, NULL) == EV_OK;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t i = 0; i < (int64_t)count; i++) {
+            uint16_t g[EV_MAX_PARAMS];
+            if (!ok)
+                continue;
+            shape_decode(&p->shape, first + (uint64_t)i, g);
+            topk_offer(&local, first + (uint64_t)i, reference_eval(p, g));
+        }
+#pragma omp critical(reference_merge)
+        if (ok)
+            topk_merge(top, &local);
+        topk_free(&local);
+    }
+}
+
+static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,
+                         evaluator_kind ev, topk_t *top, uint64_t *done, ev_error *err)
+{
+    uint64_t size = p->lat->size;
+    uint64_t batch = ev == EVAL_REFERENCE ? 64 : ops->grid_batch_max(b);
+    progress_t prog;
+    ev_status st = EV_OK;
+    if (opts->batch && opts->batch < batch)
+        batch = opts->batch;
+    progress_start(&prog, opts->progress, ev == EVAL_REFERENCE ? "grid (reference)" : "grid (tables)", "points",
+                   size);
+    for (uint64_t first = 0; first < size && st == EV_OK; first += batch) {
+        uint64_t count = size - first < batch ? size - first : batch;
+        if (ev == EVAL_REFERENCE)
+            reference_batch(p, first, count, top);
+        else
+            st = ops->grid_batch(b, first, count, top, err);
+        *done = first + count;
+        progress_update(&prog, *done);
+        if (st == EV_OK && *done < size && plat_interrupted())
+            st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)*done,
+                         (unsigned long long)size);
+    }
+    progress_finish(&prog, *done);
+    return st;
+}
+
+ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,
+                   topk_t *top, grid_stats_t *stats, ev_error *err)
+{
+    evaluator_kind ev = opts->evaluator;
+    double t0 = plat_now();
+    ev_status st;
+    memset(stats, 0, sizeof *stats);
+    if (!p->lat->size_fits)
+        return ev_fail(err, EV_ECONFIG,
+                       "the lattice has more than 2^63 points: it can be evolved (GA) but not enumerated (--grid)");
+    if (ev == EVAL_AUTO)
+        ev = (dominance_applicable(p) && ops->grid_dominance) ? EVAL_DOMINANCE : EVAL_TABLES;
+    if (ev == EVAL_DOMINANCE && !dominance_applicable(p))
+        return ev_fail(err, EV_EUSAGE,
+                       "--evaluator dominance: objective '%s'%s depends on the order of trades; use tables",
+                       objective_name((objective_kind)p->obj_cfg.kind),
+                       p->obj.has_max_dd ? " with max_drawdown_pct" : "");
+    if (ev == EVAL_DOMINANCE && !ops->grid_dominance)
+        return ev_fail(err, EV_EUSAGE, "--evaluator dominance is not available on the %s backend", ops->name);
+    stats->evaluator = ev;
+    if (ev == EVAL_DOMINANCE) {
+        dominance_opts_t d;
+        d.memory_budget = opts->dominance_budget;
+        d.progress = opts->progress;
+        st = ops->grid_dominance(b, &d, top, err);
+        stats->evaluated = st == EV_OK ? p->lat->size : 0;
+    } else {
+        st = batched(ops, b, p, opts, ev, top, &stats->evaluated, err);
+    }
+    stats->seconds = plat_now() - t0;
+    return st;
+}

@@ -1,0 +1,42 @@
+/* Grid mode (SPEC sec. 6): every lattice point, in batches that never
+ * overflow 32-bit launch or allocation limits, with the exact top-K. */
+#ifndef EVOLVE_GRID_H
+#define EVOLVE_GRID_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/status.h"
+#include "fitness/problem.h"
+#include "fitness/topk.h"
+#include "ga/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { EVAL_AUTO = 0, EVAL_REFERENCE, EVAL_TABLES, EVAL_DOMINANCE } evaluator_kind;
+
+const char *evaluator_name(evaluator_kind e);
+int evaluator_from_name(const char *name); /* -1 when unknown */
+
+typedef struct {
+    evaluator_kind evaluator;  /* auto: dominance sums where the objective allows, else tables */
+    uint64_t batch;            /* genomes per batch (0: the backend's maximum) */
+    uint64_t dominance_budget; /* bytes for dominance cells (0: default) */
+    FILE *progress;            /* progress line, or NULL */
+} grid_opts_t;
+
+typedef struct {
+    evaluator_kind evaluator; /* the one that ran */
+    uint64_t evaluated;       /* lattice points evaluated */
+    double seconds;
+} grid_stats_t;
+
+ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,
+                   topk_t *top, grid_stats_t *stats, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

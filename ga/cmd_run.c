@@ -1,12 +1,246 @@
-/* Placeholder until the command lands. */
+/* evolve CONFIG [--grid | --validate] [options]: the search commands. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "common/platform.h"
 #include "ga/commands.h"
+#include "ga/grid.h"
+#include "ga/session.h"
+#include "ga/top_table.h"
+#include "io/json_summary.h"
+
+typedef struct {
+    const char *config;
+    int grid;
+    int validate;
+    const char *backend;
+    int evaluator;
+    const char *json;
+    const char *output;
+    const char *resume;
+    long long top;
+    const char *seed;
+    unsigned long long batch;
+    int quiet;
+} run_args_t;
+
+static void run_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: evolve CONFIG.yaml [--grid | --validate] [options]\n"
+            "\n"
+            "Searches the config's parameter lattice for the genomes with the best fitness on its data\n"
+            "(SPEC: filters keep a trade iff feature >= threshold; target/stop re-simulated second by second).\n"
+            "Without --grid or --validate it runs the genetic algorithm (GA).\n"
+            "\n"
+            "modes:\n"
+            "  --grid              enumerate every lattice point: the exact top-K (the reference answer)\n"
+            "  --validate          run the grid and the GA and report how the GA's top-K compares\n"
+            "options:\n"
+            "  --backend NAME      cpu, cuda or auto (default auto: cuda when a GPU is present)\n"
+            "  --evaluator NAME    grid evaluator: auto (default: dominance sums where the objective is\n"
+            "                      additive, else tables), tables, dominance, or reference (the slow SPEC loop)\n"
+            "  --batch N           grid: genomes per batch (default: from memory and launch-time limits)\n"
+            "  --top N             override the config's top (size of the reported top-K)\n"
+            "  --seed N            override the config's seed\n"
+            "  --output FILE.h5    override the config's output (the run archive)\n"
+            "  --resume RUN.h5     continue an interrupted GA run from its last complete generation\n"
+            "  --json FILE         also write a JSON summary (mode, lattice size, top-K, timings)\n"
+            "  --quiet             no progress lines or dataset summary\n"
+            "  --help              this text\n"
+            "\n"
+            "Exit status: 0 success, 1 error (the message names the file, line or key), 2 usage error,\n"
+            "130 interrupted (Ctrl-C: the current step finishes and what is complete is saved).\n");
+}
+
+static int parse_u64(const char *s, unsigned long long *v)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-')
+        return 0;
+    *v = strtoull(s, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+static int is_value_option(const char *o)
+{
+    static const char *const names[] = {"--backend", "--evaluator", "--json", "--output",
+                                        "--resume",  "--seed",      "--top",  "--batch"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(o, names[i]))
+            return 1;
+    return 0;
+}
+
+/* Returns 0 on success, 2 on a usage error (message printed), -1 for --help. */
+static int parse_args(int argc, char **argv, run_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->backend = "auto";
+    a->evaluator = EVAL_AUTO;
+    a->top = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        unsigned long long u;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+            return -1;
+        if (!strcmp(o, "--grid"))
+            a->grid = 1, takes = 0;
+        else if (!strcmp(o, "--validate"))
+            a->validate = 1, takes = 0;
+        else if (!strcmp(o, "--quiet"))
+            a->quiet = 1, takes = 0;
+        else if (o[0] != '-') {
+            if (a->config) {
+                fprintf(stderr, "evolve: unexpected argument '%s' (one config file is expected)\n", o);
+                return 2;
+            }
+            a->config = o;
+            takes = 0;
+        } else if (!is_value_option(o)) {
+            fprintf(stderr, "evolve: unknown option '%s' (see evolve CONFIG.yaml --help)\n", o);
+            return 2;
+        } else if (!val) {
+            fprintf(stderr, "evolve: option %s needs a value (see evolve CONFIG.yaml --help)\n", o);
+            return 2;
+        } else if (!strcmp(o, "--backend"))
+            a->backend = val;
+        else if (!strcmp(o, "--evaluator")) {
+            if ((a->evaluator = evaluator_from_name(val)) < 0) {
+                fprintf(stderr, "evolve: --evaluator: unknown evaluator '%s' (auto, tables, dominance, reference)\n",
+                        val);
+                return 2;
+            }
+        } else if (!strcmp(o, "--json"))
+            a->json = val;
+        else if (!strcmp(o, "--output"))
+            a->output = val;
+        else if (!strcmp(o, "--resume"))
+            a->resume = val;
+        else if (!strcmp(o, "--seed"))
+            a->seed = val;
+        else if (!strcmp(o, "--top") || !strcmp(o, "--batch")) {
+            if (!parse_u64(val, &u) || u == 0) {
+                fprintf(stderr, "evolve: %s expects a positive integer, got '%s'\n", o, val);
+                return 2;
+            }
+            if (o[2] == 't')
+                a->top = (long long)u;
+            else
+                a->batch = u;
+        }
+        i += takes;
+    }
+    if (!a->config) {
+        fprintf(stderr, "evolve: no config file given (usage: evolve CONFIG.yaml [--grid|--validate])\n");
+        return 2;
+    }
+    if (a->grid && a->validate) {
+        fprintf(stderr, "evolve: --grid and --validate are exclusive\n");
+        return 2;
+    }
+    return 0;
+}
+
+static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *err)
+{
+    unsigned long long u;
+    if (a->top > 0)
+        s->cfg.top = (uint32_t)a->top;
+    if (a->seed) {
+        if (!parse_u64(a->seed, &u))
+            return ev_fail(err, EV_EUSAGE, "--seed expects a non-negative integer, got '%s'", a->seed);
+        s->cfg.seed = u;
+        s->cfg.seed_random = 0;
+    }
+    if (a->output) {
+        free(s->cfg.output);
+        s->cfg.output = (char *)malloc(strlen(a->output) + 1);
+        if (!s->cfg.output)
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+        strcpy(s->cfg.output, a->output);
+    }
+    return EV_OK;
+}
+
+static ev_status run_grid(session_t *s, const run_args_t *a, double t0, ev_error *err)
+{
+    grid_opts_t go;
+    grid_stats_t gs;
+    topk_t top;
+    run_summary_t sum;
+    FILE *log = a->quiet ? NULL : stderr;
+    ev_status st;
+    memset(&go, 0, sizeof go);
+    go.evaluator = (evaluator_kind)a->evaluator;
+    go.batch = a->batch;
+    go.progress = log;
+    if ((st = topk_init(&top, s->cfg.top, err)) != EV_OK)
+        return st;
+    if (log)
+        fprintf(log, "grid: %llu lattice points x %lld trades on %s\n", (unsigned long long)s->cfg.lattice.size,
+                (long long)s->ds.n_trades, s->device);
+    st = grid_run(s->ops, s->backend, &s->prob, &go, &top, &gs, err);
+    if (st == EV_OK) {
+        if (log)
+            fprintf(log, "grid: %llu points in %.3f s with the %s evaluator (%.3g points/s)\n",
+                    (unsigned long long)gs.evaluated, gs.seconds, evaluator_name(gs.evaluator),
+                    gs.seconds > 0 ? (double)gs.evaluated / gs.seconds : 0.0);
+        top_table_print(stdout, &s->cfg, &top);
+    }
+    if (st == EV_OK && a->json) {
+        memset(&sum, 0, sizeof sum);
+        sum.mode = "grid";
+        sum.backend = s->ops->name;
+        sum.device = s->device;
+        sum.evaluator = evaluator_name(gs.evaluator);
+        sum.evaluated = gs.evaluated;
+        sum.seconds_load = s->seconds_load;
+        sum.seconds_tables = s->seconds_tables;
+        sum.seconds_search = gs.seconds;
+        sum.seconds_total = plat_now() - t0;
+        st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, &top, err);
+    }
+    topk_free(&top);
+    return st;
+}
 
 int cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "evolve: this command is not implemented yet\n");
-    return 1;
+    run_args_t a;
+    session_t s;
+    session_opts_t so;
+    ev_error err;
+    ev_status st;
+    double t0 = plat_now();
+    int rc = parse_args(argc, argv, &a);
+    if (rc) {
+        if (rc < 0)
+            run_usage(stdout);
+        return rc < 0 ? 0 : rc;
+    }
+    memset(&err, 0, sizeof err);
+    plat_install_interrupt();
+    st = session_load_config(&s, a.config, &err);
+    if (st == EV_OK)
+        st = apply_overrides(&s, &a, &err);
+    so.backend = a.backend;
+    so.log = a.quiet ? NULL : stderr;
+    if (st == EV_OK)
+        st = session_open(&s, &so, &err);
+    if (st == EV_OK) {
+        if (a.grid)
+            st = run_grid(&s, &a, t0, &err);
+        else
+            st = ev_fail(&err, EV_EUSAGE, "the GA is not available yet in this build: use --grid");
+    }
+    session_close(&s);
+    if (st != EV_OK)
+        fprintf(stderr, "evolve: error: %s\n", err.msg);
+    return ev_exit_code(st);
 }

@@ -1,0 +1,51 @@
+#include "ga/session.h"
+
+#include <string.h>
+
+#include "common/platform.h"
+#include "io/dataset_source.h"
+
+ev_status session_load_config(session_t *s, const char *config_path, ev_error *err)
+{
+    memset(s, 0, sizeof *s);
+    return config_load(config_path, &s->cfg, err);
+}
+
+ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
+{
+    double t0 = plat_now(), t1;
+    ev_status st;
+    if ((st = backend_find(opts->backend, &s->ops, err)) != EV_OK)
+        return st;
+    if ((st = dataset_obtain(&s->cfg, &s->ds, opts->log, err)) != EV_OK)
+        return st;
+    if (s->ds.n_trades == 0)
+        return ev_fail(err, EV_EDATA, "%s: no trade is left to evaluate after the drops listed above",
+                       s->cfg.dataset_path ? s->cfg.dataset_path : s->cfg.path);
+    if ((st = lattice_bind(&s->cfg.lattice, &s->ds, err)) != EV_OK) {
+        ev_error_prefix(err, "%s: ", s->cfg.path);
+        return st;
+    }
+    if ((st = problem_init(&s->prob, &s->ds, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK)
+        return st;
+    t1 = plat_now();
+    s->seconds_load = t1 - t0;
+    if ((st = tables_build(&s->tables, &s->prob, err)) != EV_OK)
+        return st;
+    if ((st = s->ops->open(&s->backend, &s->prob, &s->tables, err)) != EV_OK)
+        return st;
+    s->ops->describe(s->backend, s->device, sizeof s->device);
+    s->seconds_tables = plat_now() - t1;
+    return EV_OK;
+}
+
+void session_close(session_t *s)
+{
+    if (s->backend)
+        s->ops->close(s->backend);
+    tables_free(&s->tables);
+    problem_free(&s->prob);
+    dataset_free(&s->ds);
+    config_free(&s->cfg);
+    memset(s, 0, sizeof *s);
+}

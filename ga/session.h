@@ -1,0 +1,46 @@
+/* Everything a search needs, set up once from a config: the config, the
+ * dataset (ingested or cached), the bound lattice, the fitness problem, its
+ * first-hit tables and an open backend. */
+#ifndef EVOLVE_SESSION_H
+#define EVOLVE_SESSION_H
+
+#include <stdio.h>
+
+#include "common/status.h"
+#include "fitness/dataset.h"
+#include "fitness/problem.h"
+#include "fitness/tables.h"
+#include "ga/backend.h"
+#include "io/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *backend; /* "cpu", "cuda", "auto" */
+    FILE *log;           /* dataset summary and notes (stderr), NULL when quiet */
+} session_opts_t;
+
+typedef struct {
+    config_t cfg;
+    dataset_t ds;
+    fit_problem_t prob;
+    tables_host_t tables;
+    const backend_ops_t *ops;
+    backend_t *backend;
+    char device[256];
+    double seconds_load;   /* config + dataset */
+    double seconds_tables; /* first-hit tables + backend open (upload) */
+} session_t;
+
+/* Loads config_path, then applies nothing else: callers override cfg fields
+ * (top, seed, output) between session_load_config and session_open. */
+ev_status session_load_config(session_t *s, const char *config_path, ev_error *err);
+ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err);
+void session_close(session_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

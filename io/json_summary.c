@@ -1,0 +1,175 @@
+#include "io/json_summary.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/platform.h"
+#include "fitness/accum.h"
+#include "fitness/lattice_shape.h"
+
+/* cJSON returns NULL on allocation failure; one flag collects them all. */
+typedef struct {
+    int failed;
+} jctx;
+
+static cJSON *jnum(jctx *c, cJSON *obj, const char *key, double v)
+{
+    cJSON *n = cJSON_AddNumberToObject(obj, key, v);
+    c->failed |= n == NULL;
+    return n;
+}
+
+static void jstr(jctx *c, cJSON *obj, const char *key, const char *v)
+{
+    c->failed |= cJSON_AddStringToObject(obj, key, v ? v : "") == NULL;
+}
+
+/* JSON numbers are doubles: 64-bit counts above 2^53 would lose digits, so
+ * those are written as strings. */
+static void jcount(jctx *c, cJSON *obj, const char *key, uint64_t v)
+{
+    if (v <= (UINT64_C(1) << 53)) {
+        jnum(c, obj, key, (double)v);
+    } else {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%" PRIu64, v);
+        jstr(c, obj, key, buf);
+    }
+}
+
+static void jfitness(jctx *c, cJSON *obj, const char *key, double v)
+{
+    if (isfinite(v))
+        jnum(c, obj, key, v);
+    else
+        jstr(c, obj, key, v > 0 ? "inf" : v < 0 ? "-inf" : "nan");
+}
+
+static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
+{
+    cJSON *o = array ? cJSON_AddArrayToObject(obj, key) : cJSON_AddObjectToObject(obj, key);
+    c->failed |= o == NULL;
+    return o;
+}
+
+static void add_top(jctx *c, cJSON *root, const config_t *cfg, const topk_t *top)
+{
+    cJSON *arr = jchild(c, root, "top", 1);
+    uint16_t genes[EV_MAX_PARAMS];
+    lattice_shape_t shape;
+    lattice_shape_from(&shape, &cfg->lattice);
+    for (uint32_t i = 0; arr && i < top->n; i++) {
+        const topk_entry_t *e = &top->e[i];
+        cJSON *item = cJSON_CreateObject(), *values;
+        if (!item || !cJSON_AddItemToArray(arr, item)) {
+            cJSON_Delete(item);
+            c->failed = 1;
+            return;
+        }
+        jnum(c, item, "rank", (double)(i + 1));
+        jcount(c, item, "index", e->index);
+        values = jchild(c, item, "values", 0);
+        shape_decode(&shape, e->index, genes);
+        for (int32_t k = 0; values && k < cfg->lattice.n_params; k++)
+            jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[genes[k]]);
+        jfitness(c, item, "fitness", objective_display(&cfg->objective, e->r.fitness));
+        jcount(c, item, "trades", (uint64_t)e->r.trades);
+    }
+}
+
+static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds, const topk_t *top)
+{
+    cJSON *root = cJSON_CreateObject(), *o;
+    char hash[32];
+    if (!root) {
+        c->failed = 1;
+        return NULL;
+    }
+    jstr(c, root, "mode", s->mode);
+    jstr(c, root, "backend", s->backend);
+    jstr(c, root, "device", s->device);
+    if (s->evaluator)
+        jstr(c, root, "evaluator", s->evaluator);
+    jstr(c, root, "config", cfg->path);
+    jstr(c, root, "objective", objective_name((objective_kind)cfg->objective.kind));
+    jcount(c, root, "seed", cfg->seed);
+    if (cfg->lattice.size_fits)
+        jcount(c, root, "lattice_size", cfg->lattice.size);
+    else
+        jstr(c, root, "lattice_size", ">= 2^63");
+    jcount(c, root, "evaluated", s->evaluated);
+    if (s->has_ga) {
+        jcount(c, root, "unique_evaluations", s->unique_evaluations);
+        jnum(c, root, "generations", (double)s->generations);
+        jstr(c, root, "termination", s->termination);
+        if (cfg->lattice.size_fits)
+            jnum(c, root, "lattice_share_evaluated", (double)s->unique_evaluations / (double)cfg->lattice.size);
+    }
+    jcount(c, root, "trades_kept", (uint64_t)ds->n_trades);
+    o = jchild(c, root, "drops", 0);
+    for (int r = 0; o && r < DROP_REASON_COUNT; r++)
+        jcount(c, o, drop_reason_name((drop_reason)r), (uint64_t)ds->drops[r]);
+    o = jchild(c, root, "dataset", 0);
+    if (o) {
+        snprintf(hash, sizeof hash, "%016" PRIx64, ds->content_hash);
+        jstr(c, o, "path", cfg->dataset_path);
+        jstr(c, o, "content_hash", hash);
+    }
+    add_top(c, root, cfg, top);
+    o = jchild(c, root, "seconds", 0);
+    if (o) {
+        jnum(c, o, "load", s->seconds_load);
+        jnum(c, o, "tables", s->seconds_tables);
+        jnum(c, o, "search", s->seconds_search);
+        jnum(c, o, "total", s->seconds_total);
+    }
+    if (s->extra) {
+        cJSON *extra = (cJSON *)s->extra, *item = extra->child;
+        while (item) {
+            cJSON *dup = cJSON_Duplicate(item, 1);
+            if (!dup || !cJSON_AddItemToObject(root, item->string, dup)) {
+                cJSON_Delete(dup);
+                c->failed = 1;
+            }
+            item = item->next;
+        }
+    }
+    return root;
+}
+
+ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
+                             const topk_t *top, ev_error *err)
+{
+    jctx c = {0};
+    cJSON *root = build(&c, s, cfg, ds, top);
+    char *text = (!c.failed && root) ? cJSON_Print(root) : NULL;
+    char *tmp = plat_temp_name(path);
+    FILE *f;
+    ev_status st = EV_OK;
+    cJSON_Delete(root);
+    if (!text || !tmp) {
+        free(text);
+        free(tmp);
+        return ev_fail(err, EV_ENOMEM, "%s: out of memory building the JSON summary", path);
+    }
+    f = fopen(tmp, "wb");
+    if (!f) {
+        st = ev_fail(err, EV_EIO, "%s: cannot write the JSON summary (is the directory writable?)", path);
+    } else {
+        int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+        bad |= fclose(f) != 0;
+        if (bad)
+            st = ev_fail(err, EV_EIO, "%s: write failed (disk full?)", path);
+        else
+            st = plat_rename_replace(tmp, path, err);
+    }
+    if (st != EV_OK)
+        plat_remove(tmp);
+    free(tmp);
+    free(text);
+    return st;
+}

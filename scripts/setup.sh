@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs evolve's dependencies (Debian/Ubuntu packages) when missing and builds it.
+#   BUILD_DIR=build          where to build
+#   EVOLVE_CUDA=AUTO|ON|OFF  build the CUDA backend (AUTO: when nvcc is found)
+#   CUDA_ARCHS="89;90"       GPU architectures to compile for
+#   EVOLVE_CMAKE_ARGS=...    extra CMake arguments
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake ninja-build pkg-config libhdf5-dev hdf5-tools libyaml-dev
+          libcjson-dev libxxhash-dev python3 python3-h5py)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+  fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# nvcc is often installed outside PATH.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+
+BUILD_DIR=${BUILD_DIR:-build}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DEVOLVE_CUDA="${EVOLVE_CUDA:-AUTO}" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-89;90}" \
+  ${EVOLVE_CMAKE_ARGS:-} >/dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)"

@@ -1,0 +1,334 @@
+/* config_load: reads the YAML file, checks the top level and the `data:`
+ * block, resolves paths, and hands the other blocks to config_lattice.c and
+ * config_search.c. Schema: docs/config.md. */
+#include "io/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/platform.h"
+#include "io/config_internal.h"
+
+#define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
+
+static const char *const root_keys[] = {"data", "parameters", "objective", "ga", "grid", "top", "seed", "output",
+                                        NULL};
+static const char *const data_keys[] = {"market_dir", "trades", "dataset", "cache", "tickers", "features",
+                                        "strict", NULL};
+static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
+
+static char *dup_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = (char *)malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static ev_status read_file(const char *path, char **text, size_t *len, ev_error *err)
+{
+    plat_stat_t info;
+    size_t cap = 4096, used = 0, got;
+    char *buf;
+    FILE *f;
+    if (plat_stat(path, &info) == 0 && info.is_dir)
+        return ev_fail(err, EV_EIO, "%s: is a directory, expected a YAML config file", path);
+    f = fopen(path, "rb");
+    if (!f)
+        return ev_fail(err, EV_EIO, "%s: cannot open the config: %s", path, strerror(errno));
+    buf = (char *)malloc(cap);
+    while (buf && (got = fread(buf + used, 1, cap - used - 1, f)) > 0) {
+        used += got;
+        if (used + 1 == cap) {
+            char *grown = cap >= CONFIG_MAX_BYTES ? NULL : (char *)realloc(buf, cap * 2);
+            if (!grown) {
+                fclose(f);
+                free(buf);
+                if (cap >= CONFIG_MAX_BYTES)
+                    return ev_fail(err, EV_EIO, "%s: larger than %u MiB; is this really a config?", path,
+                                   CONFIG_MAX_BYTES >> 20);
+                return ev_fail(err, EV_ENOMEM, "%s: out of memory reading the config", path);
+            }
+            buf = grown;
+            cap *= 2;
+        }
+    }
+    if (!buf || ferror(f)) {
+        int e = errno;
+        fclose(f);
+        free(buf);
+        return buf ? ev_fail(err, EV_EIO, "%s: cannot read the config: %s", path, strerror(e))
+                   : ev_fail(err, EV_ENOMEM, "%s: out of memory reading the config", path);
+    }
+    fclose(f);
+    buf[used] = '\0';
+    *text = buf;
+    *len = used;
+    return EV_OK;
+}
+
+/* Relative paths are relative to the config file, not the working directory,
+ * so a config and its data can move together. */
+static ev_status resolve(const config_t *cfg, char **path, ev_error *err)
+{
+    char *joined;
+    if (!*path)
+        return EV_OK;
+    joined = plat_path_join(cfg->dir, *path);
+    if (!joined)
+        return ev_fail(err, EV_ENOMEM, "out of memory resolving %s", *path);
+    free(*path);
+    *path = joined;
+    return EV_OK;
+}
+
+/* A list of distinct non-empty names (tickers, feature columns). */
+static ev_status parse_names(const ymap_t *m, const char *key, const char *what, int allow_empty, char ***out,
+                             int32_t *count, ev_error *err)
+{
+    char path[YDOC_PATH_MAX], ipath[YDOC_PATH_MAX];
+    yaml_node_t *seq = ymap_get(m, key);
+    size_t n;
+    ev_status st;
+    ymap_path(m, key, path);
+    if ((st = ydoc_get_sequence(m->doc, seq, path, what, err)) != EV_OK)
+        return st;
+    n = ydoc_length(seq);
+    if (n == 0 && !allow_empty)
+        return ydoc_fail(m->doc, err, seq, path, "expected a non-empty list of %s, found an empty list", what);
+    *out = (char **)calloc(n ? n : 1, sizeof **out);
+    if (!*out)
+        return ev_fail(err, EV_ENOMEM, "out of memory reading %s", path);
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_t *item = ydoc_item(m->doc, seq, i);
+        ydoc_path_index(ipath, path, i);
+        if ((st = ydoc_get_string(m->doc, item, ipath, &(*out)[i], err)) != EV_OK)
+            return st;
+        *count = (int32_t)(i + 1); /* owned from here on: config_free releases it */
+        for (size_t j = 0; j < i; j++)
+            if (strcmp((*out)[j], (*out)[i]) == 0)
+                return ydoc_fail(m->doc, err, item, ipath, "'%s' is listed twice (first as %s[%zu])", (*out)[i],
+                                 path, j);
+    }
+    return EV_OK;
+}
+
+/* With a ready dataset, the ingest options are fixed by the file: accepting
+ * them silently would suggest they take effect. */
+static ev_status reject_ingest_keys(const ymap_t *m, ev_error *err)
+{
+    static const char *const keys[] = {"cache", "tickers", "features", "strict"};
+    char path[YDOC_PATH_MAX];
+    for (int i = 0; i < 4; i++)
+        if (ymap_key(m, keys[i])) {
+            ymap_path(m, keys[i], path);
+            return ydoc_fail(m->doc, err, ymap_key(m, keys[i]), path,
+                             "applies only to raw CSVs (market_dir + trades); a dataset file keeps the options "
+                             "it was ingested with");
+        }
+    return EV_OK;
+}
+
+static ev_status parse_data(const ymap_t *root, config_t *cfg, ev_error *err)
+{
+    ymap_t m;
+    int has_market, has_trades, has_dataset;
+    char path[YDOC_PATH_MAX];
+    ev_status st;
+    if (!ymap_get(root, "data"))
+        return ymap_missing(root, "data", "a mapping naming market_dir + trades, or dataset", err);
+    if ((st = ymap_submap(root, "data", data_keys, &m, NULL, err)) != EV_OK ||
+        (st = ymap_string(&m, "market_dir", &cfg->market_dir, &has_market, err)) != EV_OK ||
+        (st = ymap_string(&m, "trades", &cfg->trades_path, &has_trades, err)) != EV_OK ||
+        (st = ymap_string(&m, "dataset", &cfg->dataset_path, &has_dataset, err)) != EV_OK)
+        return st;
+    if (has_dataset && (has_market || has_trades)) {
+        ymap_path(&m, "dataset", path);
+        return ydoc_fail(m.doc, err, ymap_key(&m, "dataset"), path,
+                         "name either raw CSVs (market_dir + trades) or a dataset file, not both");
+    }
+    if (!has_dataset && !has_market && !has_trades)
+        return ydoc_fail(m.doc, err, m.node, m.path,
+                         "expected market_dir + trades (raw CSVs) or dataset (a file from evolve ingest), found "
+                         "neither");
+    if (has_market && !has_trades)
+        return ymap_missing(&m, "trades", "the trade log CSV (market_dir needs trades)", err);
+    if (has_trades && !has_market)
+        return ymap_missing(&m, "market_dir", "the market data directory (trades needs market_dir)", err);
+    if (has_dataset)
+        return (st = reject_ingest_keys(&m, err)) != EV_OK ? st : resolve(cfg, &cfg->dataset_path, err);
+    cfg->dataset_is_cache = 1;
+    if ((st = resolve(cfg, &cfg->market_dir, err)) != EV_OK || (st = resolve(cfg, &cfg->trades_path, err)) != EV_OK ||
+        (st = ymap_string(&m, "cache", &cfg->dataset_path, NULL, err)) != EV_OK ||
+        (st = resolve(cfg, &cfg->dataset_path, err)) != EV_OK || /* NULL (absent) stays NULL */
+        (st = ymap_bool(&m, "strict", &cfg->strict, err)) != EV_OK)
+        return st;
+    if (ymap_get(&m, "features") &&
+        (st = parse_names(&m, "features", "trade-log column names", 1, &cfg->extra_features,
+                          &cfg->n_extra_features, err)) != EV_OK)
+        return st;
+    if (ymap_get(&m, "tickers"))
+        return parse_names(&m, "tickers", "ticker symbols", 0, &cfg->tickers, &cfg->n_tickers, err);
+    cfg->tickers = (char **)calloc(3, sizeof *cfg->tickers);
+    if (!cfg->tickers)
+        return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
+    for (int i = 0; i < 3; i++) {
+        if (!(cfg->tickers[i] = dup_text(default_tickers[i])))
+            return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
+        cfg->n_tickers = i + 1;
+    }
+    return EV_OK;
+}
+
+/* output default: <config dir>/../results/<config stem>.h5, i.e. the
+ * results/ folder beside configs/. */
+static ev_status default_output(config_t *cfg, ev_error *err)
+{
+    const char *base = plat_basename(cfg->path);
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    size_t n = stem + sizeof "../results/.h5";
+    char *rel = (char *)malloc(n);
+    if (!rel)
+        return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
+    snprintf(rel, n, "../results/%.*s.h5", (int)stem, base);
+    cfg->output = rel;
+    return EV_OK;
+}
+
+/* cache default: the output's name with ".h5" replaced by ".dataset.h5". */
+static ev_status default_cache(config_t *cfg, ev_error *err)
+{
+    size_t n = strlen(cfg->output);
+    size_t keep = n >= 3 && strcmp(cfg->output + n - 3, ".h5") == 0 ? n - 3 : n;
+    cfg->dataset_path = (char *)malloc(keep + sizeof ".dataset.h5");
+    if (!cfg->dataset_path)
+        return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
+    memcpy(cfg->dataset_path, cfg->output, keep);
+    memcpy(cfg->dataset_path + keep, ".dataset.h5", sizeof ".dataset.h5");
+    return EV_OK;
+}
+
+/* 53 bits of OS entropy (time and pid where /dev/urandom is missing): a
+ * drawn seed must survive being stored as a JSON number (a double). */
+static uint64_t entropy_seed(void)
+{
+    uint64_t x = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (f) {
+        if (fread(&x, sizeof x, 1, f) != 1)
+            x = 0;
+        fclose(f);
+    }
+    x ^= (uint64_t)time(NULL) * UINT64_C(0x9E3779B97F4A7C15);
+    x ^= (uint64_t)plat_pid() << 32;
+    x ^= (uint64_t)(plat_now() * 1e9);
+    /* splitmix64's finaliser spreads the weak sources over every bit */
+    x ^= x >> 30;
+    x *= UINT64_C(0xBF58476D1CE4E5B9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94D049BB133111EB);
+    x ^= x >> 31;
+    return x & ((UINT64_C(1) << 53) - 1);
+}
+
+static ev_status parse_seed(const ymap_t *root, config_t *cfg, ev_error *err)
+{
+    yaml_node_t *n = ymap_get(root, "seed");
+    const char *s = ydoc_plain(n);
+    char found[96];
+    if (!n)
+        return EV_OK;
+    if (s && strcmp(s, "random") == 0) {
+        cfg->seed = entropy_seed();
+        cfg->seed_random = 1;
+        fprintf(stderr, "evolve: seed: random -> %llu (put 'seed: %llu' in the config to repeat this run)\n",
+                (unsigned long long)cfg->seed, (unsigned long long)cfg->seed);
+        return EV_OK;
+    }
+    if (ydoc_get_uint(root->doc, n, "seed", 0, UINT64_MAX, &cfg->seed, NULL) == EV_OK)
+        return EV_OK;
+    ydoc_describe(n, found, sizeof found);
+    return ydoc_fail(root->doc, err, n, "seed", "expected a non-negative integer or the word random, found %s",
+                     found);
+}
+
+static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
+{
+    ymap_t root;
+    int has_output = 0;
+    ev_status st;
+    if (!ydoc_root(doc))
+        return ev_fail(err, EV_ECONFIG, "%s:1:1: the config is empty; expected a mapping with the keys data, "
+                       "parameters, objective, ga, grid, top, seed, output", cfg->path);
+    if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK ||
+        (st = parse_data(&root, cfg, err)) != EV_OK ||
+        (st = config_parse_parameters(&root, &cfg->lattice, err)) != EV_OK ||
+        (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
+        (st = config_parse_ga(&root, &cfg->ga, err)) != EV_OK ||
+        (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
+        (st = ymap_u32(&root, "top", 1, UINT32_MAX, &cfg->top, err)) != EV_OK ||
+        (st = ymap_string(&root, "output", &cfg->output, &has_output, err)) != EV_OK)
+        return st;
+    if (!has_output && (st = default_output(cfg, err)) != EV_OK)
+        return st;
+    if ((st = resolve(cfg, &cfg->output, err)) != EV_OK)
+        return st;
+    /* The default cache derives from the output, which is already resolved. */
+    if (cfg->dataset_is_cache && !cfg->dataset_path && (st = default_cache(cfg, err)) != EV_OK)
+        return st;
+    /* Drawn last, so that a config that fails validation prints no seed. */
+    return parse_seed(&root, cfg, err);
+}
+
+ev_status config_load(const char *path, config_t *cfg, ev_error *err)
+{
+    ydoc_t doc;
+    size_t len = 0;
+    ev_status st;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->path = dup_text(path);
+    cfg->dir = plat_dirname(path);
+    if (!cfg->path || !cfg->dir) {
+        config_free(cfg);
+        return ev_fail(err, EV_ENOMEM, "out of memory loading %s", path);
+    }
+    ga_settings_default(&cfg->ga);
+    cfg->objective.kind = OBJ_TOTAL_RETURN;
+    cfg->objective.fill = FILL_LEVEL;
+    cfg->top = 10;
+    cfg->seed = 42;
+    if ((st = read_file(path, &cfg->text, &len, err)) == EV_OK &&
+        (st = ydoc_load(&doc, path, cfg->text, len, err)) == EV_OK) {
+        st = parse_root(&doc, cfg, err);
+        ydoc_free(&doc);
+    }
+    if (st != EV_OK)
+        config_free(cfg);
+    return st;
+}
+
+void config_free(config_t *cfg)
+{
+    if (!cfg)
+        return;
+    free(cfg->path);
+    free(cfg->dir);
+    free(cfg->text);
+    free(cfg->market_dir);
+    free(cfg->trades_path);
+    free(cfg->dataset_path);
+    free(cfg->output);
+    for (int32_t i = 0; i < cfg->n_tickers; i++)
+        free(cfg->tickers[i]);
+    free(cfg->tickers);
+    for (int32_t i = 0; i < cfg->n_extra_features; i++)
+        free(cfg->extra_features[i]);
+    free(cfg->extra_features);
+    lattice_free(&cfg->lattice);
+    memset(cfg, 0, sizeof *cfg);
+}

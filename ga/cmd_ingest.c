@@ -80,11 +80,10 @@ static ev_status list_parse(const char *opt, const char *s, str_list_t *l, ev_er
         if (!(l->items[l->n] = (char *)malloc(n + 1)))
             return ev_fail(err, EV_ENOMEM, "out of memory");
         memcpy(l->items[l->n], b, n);
-        l->items[l->n][n] = '\0';
-        for (int32_t j = 0; j < l->n; j++)
-            if (strcmp(l->items[j], l->items[l->n]) == 0)
+        l->items[l->n++][n] = '\0';
+        for (int32_t j = 0; j + 1 < l->n; j++)
+            if (strcmp(l->items[j], l->items[l->n - 1]) == 0)
                 return ev_fail(err, EV_EUSAGE, "%s: '%s' is listed twice", opt, l->items[j]);
-        l->n++;
         if (!*e)
             return EV_OK;
         p = e;

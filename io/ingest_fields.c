@@ -8,8 +8,10 @@
 int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_tickers)
 {
     f = csv_trim(f);
+    /* strncmp stops at the ticker's NUL; then the lengths must agree. Runs on
+     * every market row, so no strlen. */
     for (int32_t i = 0; i < n_tickers; i++)
-        if (strlen(tickers[i]) == f.n && memcmp(tickers[i], f.p, f.n) == 0)
+        if (strncmp(tickers[i], f.p, f.n) == 0 && tickers[i][f.n] == '\0')
             return (int)i;
     return -1;
 }

@@ -156,6 +156,114 @@ static void test_long_row(void)
     free(text);
 }
 
+
+/* ---- fuzz: random rows -> CSV text -> the reader -> the same rows ------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(rng_state >> 33) % n;
+}
+
+#define FUZZ_ROWS 300
+#define FUZZ_MAX_FIELDS 12
+#define FUZZ_MAX_LEN 24
+
+typedef struct {
+    int n;
+    char text[FUZZ_MAX_FIELDS][2 * FUZZ_MAX_LEN + 2];
+    long long line;
+} fuzz_row_t;
+
+/* One random row appended to buf (quoted fields may hold , " CR LF); its
+ * fields as they must be read back go to row. Returns the new length. */
+static size_t fuzz_row(char *buf, size_t k, fuzz_row_t *row, long long *line)
+{
+    static const char plain[] = "abcXYZ019 .-_";
+    static const char any[] = "ab ,\"\n\r.9";
+    row->n = 1 + (int)rnd(FUZZ_MAX_FIELDS);
+    row->line = *line;
+    for (int f = 0; f < row->n; f++) {
+        int quoted = rnd(3) == 0, len = (int)rnd(FUZZ_MAX_LEN);
+        char *t = row->text[f];
+        if (f)
+            buf[k++] = ',';
+        if (quoted)
+            buf[k++] = '"';
+        for (int i = 0; i < len; i++) {
+            char c = quoted ? any[rnd(sizeof any - 1)] : plain[rnd(sizeof plain - 1)];
+            *t++ = c;
+            if (c == '"')
+                buf[k++] = '"';
+            if (c == '\n')
+                (*line)++;
+            buf[k++] = c;
+        }
+        *t = '\0';
+        if (quoted)
+            buf[k++] = '"';
+    }
+    /* A row of one blank field would be a blank line (skipped): make it text. */
+    if (row->n == 1 && strspn(row->text[0], " ") == strlen(row->text[0])) {
+        strcpy(row->text[0] + strlen(row->text[0]), "z");
+        if (buf[k - 1] == '"') {
+            buf[k - 1] = 'z';
+            buf[k++] = '"';
+        } else {
+            buf[k++] = 'z';
+        }
+    }
+    if (rnd(2))
+        buf[k++] = '\r';
+    buf[k++] = '\n';
+    (*line)++;
+    return k;
+}
+
+static void test_fuzz(void)
+{
+    for (int round = 0; round < 20; round++) {
+        static fuzz_row_t rows[FUZZ_ROWS];
+        static char buf[FUZZ_ROWS * FUZZ_MAX_FIELDS * (2 * FUZZ_MAX_LEN + 4) + 64];
+        long long line = 2;
+        size_t k = (size_t)sprintf(buf, "%sh1,h2\n", round % 2 ? "\xEF\xBB\xBF" : "");
+        size_t chunk = round < 10 ? 1 + rnd(64) : 0;
+        csv_reader_t *r;
+        const csv_row_t *got;
+        ev_error err;
+        int n = 0, bad = 0;
+        for (int i = 0; i < FUZZ_ROWS; i++) {
+            if (rnd(10) == 0) { /* a blank line now and then */
+                buf[k++] = '\n';
+                line++;
+            }
+            k = fuzz_row(buf, k, &rows[i], &line);
+        }
+        if (round % 3 == 0)
+            k -= buf[k - 2] == '\r' ? 2 : 1; /* no final line end */
+        buf[k] = '\0';
+        if (fx_write(DIR "/fuzz.csv", buf) != 0 || csv_open(DIR "/fuzz.csv", chunk, &r, &err)) {
+            CHECK(0);
+            return;
+        }
+        while (!bad && csv_next(r, &got, &err) == EV_OK && got) {
+            const fuzz_row_t *want = &rows[n++];
+            bad = n > FUZZ_ROWS || got->line != want->line || (int)got->n_fields != want->n;
+            for (int f = 0; !bad && f < want->n; f++)
+                bad = got->fields[f].n != strlen(want->text[f]) ||
+                      memcmp(got->fields[f].p, want->text[f], got->fields[f].n) != 0;
+            if (bad)
+                fprintf(stderr, "fuzz round %d (chunk %zu): row %d (line %lld) differs\n", round,
+                        chunk, n, want->line);
+        }
+        CHECK(!bad);
+        CHECK_EQ_I64(FUZZ_ROWS, n);
+        csv_close(r);
+    }
+}
+
 int main(void)
 {
     if (fx_clean_dir(DIR) != 0)
@@ -163,5 +271,6 @@ int main(void)
     test_formats();
     test_errors();
     test_long_row();
+    test_fuzz();
     return check_exit();
 }

@@ -20,6 +20,7 @@ struct csv_reader {
     csv_row_t row;
     char **header;
     size_t n_header;
+    int64_t header_line;
 };
 
 /* States of the row-end scan of a line that holds a quote (RFC 4180: a quote
@@ -303,6 +304,7 @@ static ev_status read_header(csv_reader_t *r, ev_error *err)
         return st;
     if (!got)
         return ev_fail(err, EV_EPARSE, "%s: the file is empty; expected a header row", r->path);
+    r->header_line = r->row.line;
     r->header = (char **)calloc(r->n_fields, sizeof *r->header);
     if (!r->header)
         return ev_fail(err, EV_ENOMEM, "%s: out of memory reading the header", r->path);
@@ -399,9 +401,9 @@ ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, 
 {
     *col = csv_column(r, name);
     if (*col < 0)
-        return ev_fail(err, EV_EPARSE, "%s:1: the header has no column '%s'; expected it among the "
-                                       "column names of the first row",
-                       r->path, name);
+        return ev_fail(err, EV_EPARSE, "%s:%lld: the header has no column '%s'; expected it among "
+                                       "the column names of the first row",
+                       r->path, (long long)r->header_line, name);
     return EV_OK;
 }
 

@@ -184,6 +184,29 @@ static ev_status read_counts(const char *path, hid_t file, dataset_t *ds, ev_err
     return st;
 }
 
+/* Index invariants the fitness code relies on without checking (ranges
+ * inside the arrays, paths inside their ticker's range). */
+static ev_status check_indexes(const char *path, const dataset_t *ds, ev_error *err)
+{
+    for (int32_t k = 0; k < ds->n_tickers; k++)
+        if (ds->ticker_begin[k] < 0 || ds->ticker_begin[k] > ds->ticker_end[k] ||
+            ds->ticker_end[k] > ds->n_prices)
+            return ev_fail(err, EV_EDATA, "dataset %s is corrupt: ticker %s has the price range "
+                                          "[%lld, %lld) outside [0, %lld)",
+                           path, ds->tickers[k], (long long)ds->ticker_begin[k],
+                           (long long)ds->ticker_end[k], (long long)ds->n_prices);
+    for (int64_t j = 0; j < ds->n_trades; j++) {
+        int32_t k = ds->ticker[j];
+        if (k < 0 || k >= ds->n_tickers || ds->start[j] < ds->ticker_begin[k] ||
+            ds->start[j] >= ds->end[j] || ds->end[j] > ds->ticker_end[k])
+            return ev_fail(err, EV_EDATA, "dataset %s is corrupt: trade %lld (ticker id %d) has the "
+                                          "price path [%lld, %lld) outside its ticker's range",
+                           path, (long long)j, (int)k, (long long)ds->start[j],
+                           (long long)ds->end[j]);
+    }
+    return EV_OK;
+}
+
 static ev_status read_all(const char *path, hid_t file, dataset_t *ds, ev_error *err)
 {
     size_t n = 0;
@@ -205,7 +228,7 @@ static ev_status read_all(const char *path, hid_t file, dataset_t *ds, ev_error 
                        "with them (stored %016" PRIx64 ", computed %016" PRIx64
                        "); delete it and run 'evolve ingest' again",
                        path, ds->content_hash, h);
-    return EV_OK;
+    return check_indexes(path, ds, err);
 }
 
 ev_status dataset_read_h5(const char *path, dataset_t *ds, ev_error *err)

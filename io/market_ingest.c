@@ -23,9 +23,8 @@
 static int has_csv_suffix(const char *name)
 {
     size_t n = strlen(name);
-    const char *s = name + n - 4;
-    return n >= 4 && s[0] == '.' && (s[1] | 0x20) == 'c' && (s[2] | 0x20) == 's' &&
-           (s[3] | 0x20) == 'v';
+    const char *s = n >= 4 ? name + n - 4 : "";
+    return s[0] == '.' && (s[1] | 0x20) == 'c' && (s[2] | 0x20) == 's' && (s[3] | 0x20) == 'v';
 }
 
 static int cmp_day(const void *a, const void *b)
@@ -336,8 +335,10 @@ ev_status market_ingest(const market_files_t *files, const char *const *tickers,
         res[i].st = read_file(files->files[i].path, tickers, n_tickers, &res[i]);
         if (res[i].st != EV_OK) {
             OMP(omp critical(market_first_failed))
-            if (i < first_failed)
+            if (i < first_failed) {
+                OMP(omp atomic write)
                 first_failed = i;
+            }
         }
     }
     if (first_failed < (long)files->n) {

@@ -54,13 +54,14 @@ static void make_dataset(dataset_t *ds, int64_t np, int64_t nt, int32_t nf)
     ds->end = (int64_t *)malloc(mt * sizeof(int64_t));
     ds->entry_price = (double *)malloc(mt * sizeof(double));
     ds->pct_change = (double *)malloc(mt * sizeof(double));
-    for (int64_t j = 0; j < nt; j++) {
+    for (int64_t j = 0; j < nt; j++) { /* a path inside its ticker's half of the prices */
+        int64_t lo = j * 2 >= nt ? np / 2 : 0, hi = j * 2 >= nt ? np : np / 2;
         ds->ticker[j] = (int32_t)(j * 2 >= nt);
         ds->trade_id[j] = 1000 + j;
         ds->source_row[j] = 2 + j;
         ds->entry_ts[j] = 1410946200 + 7 * j;
         ds->exit_ts[j] = 1410946200 + 7 * j + 60;
-        ds->start[j] = j % (np ? np : 1);
+        ds->start[j] = lo + j % (hi - lo);
         ds->end[j] = ds->start[j] + 1;
         ds->entry_price[j] = 10.0 + 0.1 * (double)j;
         ds->pct_change[j] = j % 2 ? -0.123456789012345 : 1e-300;
@@ -250,6 +251,13 @@ static void test_corruption(void)
     flip_ts_byte(DIR "/ds.h5");
     CHECK(dataset_read_h5(DIR "/ds.h5", &b, &err) == EV_EDATA);
     CHECK_CONTAINS(err.msg, "dataset " DIR "/ds.h5 is corrupt");
+
+    /* Consistent hash, impossible index: refused before any kernel uses it. */
+    a.end[9] = a.n_prices + 1;
+    a.content_hash = dataset_content_hash(&a);
+    CHECK(dataset_write_h5(&a, DIR "/ds.h5", &err) == EV_OK);
+    CHECK(dataset_read_h5(DIR "/ds.h5", &b, &err) == EV_EDATA);
+    CHECK_CONTAINS(err.msg, "is corrupt: trade 9 (ticker id 1) has the price path [59, 101)");
     dataset_free(&a);
 }
 

@@ -98,7 +98,8 @@ ev_status plat_list_dir(const char *dir, char ***names, size_t *count, ev_error 
         *count = 0;
         return st;
     }
-    qsort(*names, *count, sizeof **names, cmp_names);
+    if (*count > 1) /* qsort(NULL, 0, ...) is undefined */
+        qsort(*names, *count, sizeof **names, cmp_names);
     return EV_OK;
 }
 

@@ -1,0 +1,74 @@
+/* A streaming CSV reader for the trader's files (market days, trade logs).
+ *
+ * Reads the file in large chunks (never the whole file) and hands out one row
+ * at a time as (pointer, length) fields that point into its buffer: nothing is
+ * copied or converted, so a caller pays only for the fields it looks at.
+ * Handles a UTF-8 BOM, CRLF line ends, quoted fields ("a,b", "" escapes, line
+ * breaks inside quotes), empty fields, a missing final newline; blank lines
+ * are skipped. The first non-blank row is the header. */
+#ifndef EVOLVE_CSV_READER_H
+#define EVOLVE_CSV_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes per fread; rows longer than this grow the buffer. */
+#define CSV_DEFAULT_CHUNK ((size_t)4 << 20)
+
+typedef struct {
+    const char *p; /* not NUL-terminated; valid until the next csv_next */
+    size_t n;
+} csv_field_t;
+
+typedef struct {
+    const csv_field_t *fields;
+    size_t n_fields;
+    int64_t line; /* 1-based line number of the row's first character */
+} csv_row_t;
+
+typedef struct csv_reader csv_reader_t;
+
+/* Opens path and reads its header row. chunk: bytes per read (0 = default;
+ * tests use tiny values so rows straddle chunk edges). A file without any
+ * row is an error ("expected a header row"). */
+ev_status csv_open(const char *path, size_t chunk, csv_reader_t **out, ev_error *err);
+void csv_close(csv_reader_t *r);
+
+/* The next data row, or *row = NULL at the end of the file. The row and its
+ * fields stay valid until the next call. */
+ev_status csv_next(csv_reader_t *r, const csv_row_t **row, ev_error *err);
+
+/* Column index of a header name (exact match after trimming spaces; the
+ * first one when repeated), or -1. */
+int csv_column(const csv_reader_t *r, const char *name);
+
+/* Like csv_column, but a missing column is an error naming the file and the
+ * column. */
+ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, ev_error *err);
+
+/* Field `col` of a row; a row too short to have it is an error naming the
+ * file, the line and the column. */
+ev_status csv_get(const csv_reader_t *r, const csv_row_t *row, int col, csv_field_t *f,
+                  ev_error *err);
+
+const char *csv_path(const csv_reader_t *r);
+const char *csv_column_name(const csv_reader_t *r, int col); /* "" when out of range */
+int64_t csv_data_rows(const csv_reader_t *r);  /* data rows handed out so far */
+int64_t csv_bytes_read(const csv_reader_t *r); /* bytes read from the file so far */
+
+/* Removes leading and trailing spaces and tabs. */
+csv_field_t csv_trim(csv_field_t f);
+
+/* 1 when the field, trimmed, equals the NUL-terminated s. */
+int csv_field_eq(csv_field_t f, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

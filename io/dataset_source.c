@@ -1,0 +1,112 @@
+/* dataset_obtain: a dataset file as named, or the config's CSVs through a
+ * cache file keyed by the ingest fingerprint. */
+#include "io/dataset_source.h"
+
+#include <stdlib.h>
+
+#include "common/platform.h"
+#include "io/dataset_h5.h"
+#include "io/ingest.h"
+
+static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
+
+static ingest_opts_t opts_from_config(const config_t *cfg, FILE *log)
+{
+    ingest_opts_t o;
+    o.market_dir = cfg->market_dir;
+    o.trades_path = cfg->trades_path;
+    o.tickers = cfg->n_tickers > 0 ? (const char *const *)cfg->tickers : default_tickers;
+    o.n_tickers = cfg->n_tickers > 0 ? cfg->n_tickers : 3;
+    o.extra_features = (const char *const *)cfg->extra_features;
+    o.n_extra_features = cfg->n_extra_features;
+    o.strict = cfg->strict;
+    o.log = log;
+    return o;
+}
+
+/* Reads the cached dataset when it exists and was built from the same inputs
+ * and options (1); 0 when it must be rebuilt (a cache problem is never an
+ * error: it is rebuilt). */
+static int try_cache(const char *path, uint64_t fp, dataset_t *ds, FILE *log)
+{
+    plat_stat_t ps;
+    uint64_t cached;
+    ev_error why;
+    if (plat_stat(path, &ps) != 0)
+        return 0;
+    if (dataset_read_fingerprint(path, &cached, &why) != EV_OK) {
+        if (log)
+            fprintf(log, "note: cannot reuse %s (%s); rebuilding it\n", path, why.msg);
+        return 0;
+    }
+    if (cached != fp) {
+        if (log)
+            fprintf(log, "note: the inputs or ingest options changed since %s was built; "
+                         "rebuilding it\n",
+                    path);
+        return 0;
+    }
+    if (dataset_read_h5(path, ds, &why) != EV_OK) {
+        if (log)
+            fprintf(log, "warning: %s; rebuilding it\n", why.msg);
+        return 0;
+    }
+    if (log)
+        fprintf(log, "reusing cached dataset %s\n", path);
+    return 1;
+}
+
+static ev_status build_and_cache(const ingest_opts_t *o, const char *path, dataset_t *ds,
+                                 FILE *log, ev_error *err)
+{
+    char *dir;
+    ev_status st = ingest_build(o, ds, err);
+    if (st != EV_OK)
+        return st;
+    ingest_print_summary(ds, log);
+    if (!(dir = plat_dirname(path)))
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    else
+        st = plat_mkdirs(dir, err);
+    free(dir);
+    if (st == EV_OK)
+        st = dataset_write_h5(ds, path, err);
+    if (st != EV_OK) {
+        ev_error_prefix(err, "writing the dataset cache: ");
+        dataset_free(ds);
+    } else if (log) {
+        fprintf(log, "wrote dataset %s\n", path);
+    }
+    return st;
+}
+
+ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error *err)
+{
+    ingest_opts_t o;
+    uint64_t fp;
+    ev_status st;
+    if (!cfg->market_dir && !cfg->trades_path) {
+        if (!cfg->dataset_path)
+            return ev_fail(err, EV_ECONFIG, "%s: no data; expected data.dataset or data.market_dir "
+                                            "and data.trades",
+                           cfg->path ? cfg->path : "config");
+        return dataset_read_h5(cfg->dataset_path, ds, err);
+    }
+    if (!cfg->market_dir || !cfg->trades_path)
+        return ev_fail(err, EV_ECONFIG, "%s: data.%s is set but data.%s is not; expected both",
+                       cfg->path ? cfg->path : "config",
+                       cfg->market_dir ? "market_dir" : "trades",
+                       cfg->market_dir ? "trades" : "market_dir");
+    o = opts_from_config(cfg, log);
+    if (!cfg->dataset_path) { /* nowhere to cache: ingest in memory only */
+        st = ingest_build(&o, ds, err);
+        if (st == EV_OK)
+            ingest_print_summary(ds, log);
+        return st;
+    }
+    if ((st = ingest_fingerprint(&o, &fp, err)) != EV_OK)
+        return st;
+    if (try_cache(cfg->dataset_path, fp, ds, log))
+        return EV_OK;
+    return build_and_cache(&o, cfg->dataset_path, ds, log, err);
+}

@@ -1,0 +1,223 @@
+/* ingest_build: market files + trade log -> dataset_t with provenance. */
+#include "io/ingest.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "build_info.h"
+#include "common/platform.h"
+#include "io/market_ingest.h"
+#include "io/trades_ingest.h"
+
+/* Bumped whenever ingest would build a different dataset from the same
+ * inputs, so older caches are rebuilt rather than reused. */
+#define INGEST_FORMAT_TAG "evolve-ingest-1"
+
+static char *dup_str(const char *s)
+{
+    char *d = (char *)malloc(strlen(s) + 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}
+
+static ev_status check_opts(const ingest_opts_t *o, ev_error *err)
+{
+    if (!o->market_dir || !o->trades_path)
+        return ev_fail(err, EV_ECONFIG, "ingest needs both a market directory and a trade log");
+    if (o->n_tickers <= 0)
+        return ev_fail(err, EV_ECONFIG, "no ticker to keep; expected at least one ticker");
+    for (int32_t i = 0; i < o->n_tickers; i++) {
+        if (!o->tickers[i][0] || strchr(o->tickers[i], ','))
+            return ev_fail(err, EV_ECONFIG, "ticker '%s' is not a ticker name", o->tickers[i]);
+        for (int32_t j = 0; j < i; j++)
+            if (strcmp(o->tickers[i], o->tickers[j]) == 0)
+                return ev_fail(err, EV_ECONFIG, "ticker %s is listed twice", o->tickers[i]);
+    }
+    return EV_OK;
+}
+
+static ev_status stat_trades(const char *path, plat_stat_t *st, ev_error *err)
+{
+    if (plat_stat(path, st) != 0)
+        return ev_fail(err, EV_EIO, "%s: no such trade log file", path);
+    if (st->is_dir)
+        return ev_fail(err, EV_EIO, "%s: is a directory; expected the trade log CSV file", path);
+    return EV_OK;
+}
+
+static void hash_str(XXH64_state_t *h, const char *s)
+{
+    XXH64_update(h, s, strlen(s) + 1); /* the NUL separates consecutive strings */
+}
+
+static void hash_i64(XXH64_state_t *h, int64_t v)
+{
+    XXH64_update(h, &v, sizeof v);
+}
+
+/* Names (not directories: a moved data folder still matches), sizes and
+ * mtimes of the inputs, and every option that changes the dataset. */
+static uint64_t fingerprint_of(const market_files_t *files, const plat_stat_t *trades,
+                               const ingest_opts_t *o)
+{
+    XXH64_state_t *h = XXH64_createState();
+    uint64_t fp;
+    if (!h)
+        return 0;
+    XXH64_reset(h, 0);
+    hash_str(h, INGEST_FORMAT_TAG);
+    hash_i64(h, (int64_t)files->n);
+    for (size_t i = 0; i < files->n; i++) {
+        hash_str(h, plat_basename(files->files[i].path));
+        hash_i64(h, files->files[i].size);
+        hash_i64(h, files->files[i].mtime_ns);
+    }
+    hash_str(h, plat_basename(o->trades_path));
+    hash_i64(h, trades->size);
+    hash_i64(h, trades->mtime_ns);
+    hash_i64(h, o->n_tickers);
+    for (int32_t i = 0; i < o->n_tickers; i++)
+        hash_str(h, o->tickers[i]);
+    hash_i64(h, o->n_extra_features);
+    for (int32_t i = 0; i < o->n_extra_features; i++)
+        hash_str(h, o->extra_features[i]);
+    hash_i64(h, o->strict != 0);
+    fp = XXH64_digest(h);
+    XXH64_freeState(h);
+    return fp;
+}
+
+ev_status ingest_fingerprint(const ingest_opts_t *opts, uint64_t *fp, ev_error *err)
+{
+    market_files_t files;
+    plat_stat_t ts;
+    ev_status st;
+    if ((st = check_opts(opts, err)) != EV_OK || (st = stat_trades(opts->trades_path, &ts, err)))
+        return st;
+    if ((st = market_list_files(opts->market_dir, &files, err)) != EV_OK)
+        return st;
+    *fp = fingerprint_of(&files, &ts, opts);
+    market_files_free(&files);
+    return EV_OK;
+}
+
+static ev_status set_source(dataset_source_t *s, const char *path, const char *kind, int64_t size,
+                            int64_t mtime_ns, int64_t rows, ev_error *err)
+{
+    s->path = dup_str(path);
+    s->kind = dup_str(kind);
+    s->size = size;
+    s->mtime_ns = mtime_ns;
+    s->rows = rows;
+    return s->path && s->kind ? EV_OK : ev_fail(err, EV_ENOMEM, "out of memory");
+}
+
+static ev_status set_tickers(const ingest_opts_t *o, dataset_t *ds, ev_error *err)
+{
+    ds->tickers = (char **)calloc((size_t)o->n_tickers, sizeof *ds->tickers);
+    if (!ds->tickers)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    ds->n_tickers = o->n_tickers;
+    for (int32_t i = 0; i < o->n_tickers; i++)
+        if (!(ds->tickers[i] = dup_str(o->tickers[i])))
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+    return EV_OK;
+}
+
+/* Sources, tool version, time, fingerprints. */
+static ev_status set_provenance(const ingest_opts_t *o, const market_files_t *files,
+                                const plat_stat_t *trades, const int64_t *rows, dataset_t *ds,
+                                ev_error *err)
+{
+    char buf[128];
+    ev_status st = EV_OK;
+    ds->sources = (dataset_source_t *)calloc(files->n + 1, sizeof *ds->sources);
+    if (!ds->sources)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    ds->n_sources = (int32_t)files->n + 1;
+    for (size_t i = 0; i < files->n && st == EV_OK; i++)
+        st = set_source(&ds->sources[i], files->files[i].path, "market", files->files[i].size,
+                        files->files[i].mtime_ns, rows[i], err);
+    if (st == EV_OK)
+        st = set_source(&ds->sources[files->n], o->trades_path, "trades", trades->size,
+                        trades->mtime_ns, rows[files->n], err);
+    if (st != EV_OK)
+        return st;
+    snprintf(buf, sizeof buf, "evolve %s (git %s)", EVOLVE_VERSION, EVOLVE_GIT_REV);
+    ds->tool_version = dup_str(buf);
+    plat_utc_timestamp(buf, sizeof buf);
+    ds->created_utc = dup_str(buf);
+    if (!ds->tool_version || !ds->created_utc)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    ds->input_fingerprint = fingerprint_of(files, trades, o);
+    ds->content_hash = dataset_content_hash(ds);
+    return EV_OK;
+}
+
+ev_status ingest_build(const ingest_opts_t *opts, dataset_t *out, ev_error *err)
+{
+    market_files_t files;
+    plat_stat_t trades;
+    trades_log_t *log = NULL;
+    int64_t *rows = NULL; /* data rows per source: market files, then the log */
+    ev_status st;
+    memset(out, 0, sizeof *out);
+    memset(&files, 0, sizeof files);
+    if ((st = check_opts(opts, err)) != EV_OK || (st = stat_trades(opts->trades_path, &trades, err)))
+        return st;
+    if ((st = market_list_files(opts->market_dir, &files, err)) != EV_OK)
+        return st;
+    /* The log's header is checked before the long read of the market files. */
+    if ((st = trades_open(opts, &log, err)) != EV_OK) {
+        market_files_free(&files);
+        return st;
+    }
+    if (!(rows = (int64_t *)calloc(files.n + 1, sizeof *rows)))
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    if (st == EV_OK)
+        st = set_tickers(opts, out, err);
+    if (st == EV_OK)
+        st = market_ingest(&files, opts->tickers, opts->n_tickers, opts->log, out, rows, err);
+    if (st == EV_OK)
+        st = trades_ingest(log, &files, out, &rows[files.n], err);
+    trades_close(log);
+    if (st == EV_OK)
+        st = set_provenance(opts, &files, &trades, rows, out, err);
+    free(rows);
+    market_files_free(&files);
+    if (st != EV_OK)
+        dataset_free(out);
+    return st;
+}
+
+void ingest_print_summary(const dataset_t *ds, FILE *out)
+{
+    int64_t dropped = 0, n_market = 0;
+    const char *log = "the trade log";
+    if (!out)
+        return;
+    for (int r = 0; r < DROP_REASON_COUNT; r++)
+        dropped += ds->drops[r];
+    for (int32_t i = 0; i < ds->n_sources; i++) {
+        if (strcmp(ds->sources[i].kind, "market") == 0)
+            n_market++;
+        else
+            log = ds->sources[i].path;
+    }
+    fprintf(out, "ingest: %s: %lld trade row(s), %lld of other tickers (skipped)\n", log,
+            (long long)ds->trades_read, (long long)ds->trades_other_ticker);
+    fprintf(out, "ingest: %lld trade(s) kept, %lld dropped:", (long long)ds->n_trades,
+            (long long)dropped);
+    for (int r = 0; r < DROP_REASON_COUNT; r++)
+        fprintf(out, " %s %lld", drop_reason_name((drop_reason)r), (long long)ds->drops[r]);
+    fprintf(out, "\ningest: %lld market file(s), %lld row(s) read; prices kept:", (long long)n_market,
+            (long long)ds->market_rows_read);
+    for (int32_t t = 0; t < ds->n_tickers; t++)
+        fprintf(out, " %s %lld", ds->tickers[t],
+                (long long)(ds->ticker_end[t] - ds->ticker_begin[t]));
+    fprintf(out, "\ningest: %lld duplicate second(s) (the last row kept), %lld file(s) with rows out "
+                 "of time order (sorted)\n",
+            (long long)ds->market_duplicates, (long long)ds->market_files_unsorted);
+}

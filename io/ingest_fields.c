@@ -1,0 +1,41 @@
+#include "io/ingest_fields.h"
+
+#include <string.h>
+
+/* Characters of a bad value quoted in a message. */
+#define QUOTE_MAX 40
+
+int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_tickers)
+{
+    f = csv_trim(f);
+    /* strncmp stops at the ticker's NUL; then the lengths must agree. Runs on
+     * every market row, so no strlen. */
+    for (int32_t i = 0; i < n_tickers; i++)
+        if (strncmp(tickers[i], f.p, f.n) == 0 && tickers[i][f.n] == '\0')
+            return (int)i;
+    return -1;
+}
+
+ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int col,
+                             const char *expected, ev_error *err)
+{
+    csv_field_t f = {"", 0};
+    if ((size_t)col < row->n_fields)
+        f = csv_trim(row->fields[col]);
+    return ev_fail(err, EV_EPARSE, "%s:%lld: column '%s': expected %s, got '%.*s'%s",
+                   csv_path(r), (long long)row->line, csv_column_name(r, col), expected,
+                   (int)(f.n > QUOTE_MAX ? QUOTE_MAX : f.n), f.p, f.n > QUOTE_MAX ? "..." : "");
+}
+
+ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col,
+                              const char *expected, double *v, num_result *res, ev_error *err)
+{
+    csv_field_t f;
+    ev_status st = csv_get(r, row, col, &f, err);
+    if (st != EV_OK)
+        return st;
+    *res = num_parse_double(f.p, f.n, v);
+    if (*res == NUM_MALFORMED)
+        return ingest_field_error(r, row, col, expected, err);
+    return EV_OK;
+}

@@ -1,0 +1,276 @@
+/* The streaming CSV reader: CRLF, BOM, quotes, empty fields, blank lines, no
+ * final newline, rows straddling chunk edges, header lookup, and errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/csv_reader.h"
+#include "tests/check.h"
+#include "tests/fixture_files.h"
+
+#define DIR "tmp_csv_reader"
+
+/* One expected row: line number and fields joined by '|'. */
+typedef struct {
+    long long line;
+    const char *joined;
+} want_row_t;
+
+static void join_fields(const csv_row_t *row, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < row->n_fields && k + 1 < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%.*s", i ? "|" : "", (int)row->fields[i].n,
+                              row->fields[i].p);
+}
+
+/* Reads path with the given chunk size and checks every row. */
+static void expect_rows(const char *path, size_t chunk, const want_row_t *want, size_t n_want)
+{
+    csv_reader_t *r;
+    const csv_row_t *row;
+    ev_error err;
+    size_t k = 0;
+    char got[512];
+    if (csv_open(path, chunk, &r, &err) != EV_OK) {
+        fprintf(stderr, "chunk %zu: %s\n", chunk, err.msg);
+        CHECK(0);
+        return;
+    }
+    while (csv_next(r, &row, &err) == EV_OK && row) {
+        join_fields(row, got, sizeof got);
+        if (k < n_want) {
+            if (strcmp(want[k].joined, got) != 0 || want[k].line != row->line)
+                fprintf(stderr, "chunk %zu, row %zu:\n", chunk, k);
+            CHECK_STR(want[k].joined, got);
+            CHECK_EQ_I64(want[k].line, row->line);
+        }
+        k++;
+    }
+    CHECK_EQ_I64(n_want, k);
+    CHECK_EQ_I64(n_want, csv_data_rows(r));
+    csv_close(r);
+}
+
+static void test_formats(void)
+{
+    /* BOM, CRLF, quotes with commas, "" escapes and a line break, empty
+     * fields, a blank line (with spaces), and no final newline. */
+    static const char text[] =
+        "\xEF\xBB\xBF"
+        " Ticker ,Price,Note\r\n"
+        "SOXL,1.5,\"a,b\"\r\n"
+        "\r\n"
+        "IONQ,,\"say \"\"hi\"\"\"\r\n"
+        "   \r\n"
+        ",,\r\n"
+        "MARA,2,\"two\r\nlines\"\r\n"
+        "X,\"\",\"\"  \n"
+        "LAST,3,end";
+    static const want_row_t want[] = {
+        {2, "SOXL|1.5|a,b"},      {4, "IONQ||say \"hi\""},     {6, "||"},
+        {7, "MARA|2|two\r\nlines"}, {9, "X||"},                {10, "LAST|3|end"},
+    };
+    size_t nw = sizeof want / sizeof want[0];
+    csv_reader_t *r;
+    ev_error err;
+    CHECK(fx_write(DIR "/formats.csv", text) == 0);
+    expect_rows(DIR "/formats.csv", 0, want, nw);
+    /* Every tiny buffer size: rows, the BOM and quotes straddle chunk edges. */
+    for (size_t chunk = 1; chunk <= 17; chunk++)
+        expect_rows(DIR "/formats.csv", chunk, want, nw);
+
+    CHECK(csv_open(DIR "/formats.csv", 0, &r, &err) == EV_OK);
+    if (r) {
+        CHECK_EQ_I64(0, csv_column(r, "Ticker")); /* the BOM and spaces are not in the name */
+        CHECK_EQ_I64(0, csv_column(r, " Ticker"));
+        CHECK_EQ_I64(2, csv_column(r, "Note"));
+        CHECK_EQ_I64(-1, csv_column(r, "ticker")); /* exact match */
+        CHECK_STR("Price", csv_column_name(r, 1));
+        csv_close(r);
+    }
+}
+
+static void test_errors(void)
+{
+    csv_reader_t *r = NULL;
+    const csv_row_t *row;
+    csv_field_t f;
+    ev_error err;
+    int col;
+
+    CHECK(fx_write(DIR "/empty.csv", "\n  \r\n") == 0);
+    CHECK(csv_open(DIR "/empty.csv", 0, &r, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, DIR "/empty.csv");
+    CHECK_CONTAINS(err.msg, "expected a header row");
+
+    CHECK(csv_open(DIR "/missing.csv", 0, &r, &err) == EV_EIO);
+    CHECK_CONTAINS(err.msg, DIR "/missing.csv");
+
+    CHECK(fx_write(DIR "/unclosed.csv", "A,B\n1,2\n3,\"open\n4,5\n") == 0);
+    CHECK(csv_open(DIR "/unclosed.csv", 4, &r, &err) == EV_OK);
+    CHECK(csv_next(r, &row, &err) == EV_OK && row && row->line == 2);
+    CHECK(csv_next(r, &row, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, DIR "/unclosed.csv:3:");
+    CHECK_CONTAINS(err.msg, "never closed");
+    csv_close(r);
+
+    CHECK(fx_write(DIR "/after.csv", "A,B\n\"x\"y,2\n") == 0);
+    CHECK(csv_open(DIR "/after.csv", 0, &r, &err) == EV_OK);
+    CHECK(csv_next(r, &row, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, DIR "/after.csv:2: field 1: unexpected 'y'");
+    csv_close(r);
+
+    CHECK(fx_write(DIR "/short.csv", "Ticker,Price,Time\nSOXL,1.0\n") == 0);
+    CHECK(csv_open(DIR "/short.csv", 0, &r, &err) == EV_OK);
+    CHECK(csv_require_column(r, "Time", &col, &err) == EV_OK && col == 2);
+    CHECK(csv_require_column(r, "Volume", &col, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, DIR "/short.csv:1: the header has no column 'Volume'");
+    CHECK(csv_next(r, &row, &err) == EV_OK && row);
+    if (row) {
+        CHECK(csv_get(r, row, 1, &f, &err) == EV_OK && f.n == 3 && memcmp(f.p, "1.0", 3) == 0);
+        CHECK(csv_get(r, row, 2, &f, &err) == EV_EPARSE);
+        CHECK_CONTAINS(err.msg, DIR "/short.csv:2: column 'Time' (field 3) is missing");
+    }
+    csv_close(r);
+}
+
+/* A row far longer than the buffer grows it. */
+static void test_long_row(void)
+{
+    size_t n = 10000;
+    char *text = (char *)malloc(n + 32);
+    csv_reader_t *r;
+    const csv_row_t *row;
+    ev_error err;
+    strcpy(text, "H\n");
+    memset(text + 2, 'x', n);
+    strcpy(text + 2 + n, "\nlast\n");
+    CHECK(fx_write(DIR "/long.csv", text) == 0);
+    CHECK(csv_open(DIR "/long.csv", 7, &r, &err) == EV_OK);
+    CHECK(csv_next(r, &row, &err) == EV_OK && row && row->fields[0].n == n);
+    CHECK(csv_next(r, &row, &err) == EV_OK && row && row->line == 3 && row->fields[0].n == 4);
+    CHECK(csv_next(r, &row, &err) == EV_OK && row == NULL);
+    CHECK_EQ_I64((long long)strlen(text), csv_bytes_read(r));
+    csv_close(r);
+    free(text);
+}
+
+
+/* ---- fuzz: random rows -> CSV text -> the reader -> the same rows ------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(rng_state >> 33) % n;
+}
+
+#define FUZZ_ROWS 300
+#define FUZZ_MAX_FIELDS 12
+#define FUZZ_MAX_LEN 24
+
+typedef struct {
+    int n;
+    char text[FUZZ_MAX_FIELDS][2 * FUZZ_MAX_LEN + 2];
+    long long line;
+} fuzz_row_t;
+
+/* One random row appended to buf (quoted fields may hold , " CR LF); its
+ * fields as they must be read back go to row. Returns the new length. */
+static size_t fuzz_row(char *buf, size_t k, fuzz_row_t *row, long long *line)
+{
+    static const char plain[] = "abcXYZ019 .-_";
+    static const char any[] = "ab ,\"\n\r.9";
+    row->n = 1 + (int)rnd(FUZZ_MAX_FIELDS);
+    row->line = *line;
+    for (int f = 0; f < row->n; f++) {
+        int quoted = rnd(3) == 0, len = (int)rnd(FUZZ_MAX_LEN);
+        char *t = row->text[f];
+        if (f)
+            buf[k++] = ',';
+        if (quoted)
+            buf[k++] = '"';
+        for (int i = 0; i < len; i++) {
+            char c = quoted ? any[rnd(sizeof any - 1)] : plain[rnd(sizeof plain - 1)];
+            *t++ = c;
+            if (c == '"')
+                buf[k++] = '"';
+            if (c == '\n')
+                (*line)++;
+            buf[k++] = c;
+        }
+        *t = '\0';
+        if (quoted)
+            buf[k++] = '"';
+    }
+    /* A row of one blank field would be a blank line (skipped): make it text. */
+    if (row->n == 1 && strspn(row->text[0], " ") == strlen(row->text[0])) {
+        strcpy(row->text[0] + strlen(row->text[0]), "z");
+        if (buf[k - 1] == '"') {
+            buf[k - 1] = 'z';
+            buf[k++] = '"';
+        } else {
+            buf[k++] = 'z';
+        }
+    }
+    if (rnd(2))
+        buf[k++] = '\r';
+    buf[k++] = '\n';
+    (*line)++;
+    return k;
+}
+
+static void test_fuzz(void)
+{
+    for (int round = 0; round < 20; round++) {
+        static fuzz_row_t rows[FUZZ_ROWS];
+        static char buf[FUZZ_ROWS * FUZZ_MAX_FIELDS * (2 * FUZZ_MAX_LEN + 4) + 64];
+        long long line = 2;
+        size_t k = (size_t)sprintf(buf, "%sh1,h2\n", round % 2 ? "\xEF\xBB\xBF" : "");
+        size_t chunk = round < 10 ? 1 + rnd(64) : 0;
+        csv_reader_t *r;
+        const csv_row_t *got;
+        ev_error err;
+        int n = 0, bad = 0;
+        for (int i = 0; i < FUZZ_ROWS; i++) {
+            if (rnd(10) == 0) { /* a blank line now and then */
+                buf[k++] = '\n';
+                line++;
+            }
+            k = fuzz_row(buf, k, &rows[i], &line);
+        }
+        if (round % 3 == 0)
+            k -= buf[k - 2] == '\r' ? 2 : 1; /* no final line end */
+        buf[k] = '\0';
+        if (fx_write(DIR "/fuzz.csv", buf) != 0 || csv_open(DIR "/fuzz.csv", chunk, &r, &err)) {
+            CHECK(0);
+            return;
+        }
+        while (!bad && csv_next(r, &got, &err) == EV_OK && got) {
+            const fuzz_row_t *want = &rows[n++];
+            bad = n > FUZZ_ROWS || got->line != want->line || (int)got->n_fields != want->n;
+            for (int f = 0; !bad && f < want->n; f++)
+                bad = got->fields[f].n != strlen(want->text[f]) ||
+                      memcmp(got->fields[f].p, want->text[f], got->fields[f].n) != 0;
+            if (bad)
+                fprintf(stderr, "fuzz round %d (chunk %zu): row %d (line %lld) differs\n", round,
+                        chunk, n, want->line);
+        }
+        CHECK(!bad);
+        CHECK_EQ_I64(FUZZ_ROWS, n);
+        csv_close(r);
+    }
+}
+
+int main(void)
+{
+    if (fx_clean_dir(DIR) != 0)
+        return 1;
+    test_formats();
+    test_errors();
+    test_long_row();
+    test_fuzz();
+    return check_exit();
+}

@@ -2,8 +2,42 @@
 
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "common/platform.h"
 #include "io/dataset_source.h"
+#include "io/ingest.h"
+
+static int name_listed(const char *name, const char *const *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name, list[i]))
+            return 1;
+    return 0;
+}
+
+/* A filter on a trade-log column outside the standard features needs that
+ * column ingested too: add it to data.features, so the user need not repeat it. */
+static ev_status request_filter_features(config_t *cfg, ev_error *err)
+{
+    for (int32_t k = 0; k < cfg->lattice.n_params; k++) {
+        const char *f = cfg->lattice.params[k].feature;
+        char **grown;
+        if (cfg->lattice.params[k].role != PARAM_FILTER ||
+            name_listed(f, ingest_standard_features, ingest_n_standard_features) ||
+            name_listed(f, (const char *const *)cfg->extra_features, cfg->n_extra_features))
+            continue;
+        grown = (char **)realloc(cfg->extra_features, ((size_t)cfg->n_extra_features + 1) * sizeof *grown);
+        if (!grown)
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+        cfg->extra_features = grown;
+        grown[cfg->n_extra_features] = (char *)malloc(strlen(f) + 1);
+        if (!grown[cfg->n_extra_features])
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+        strcpy(grown[cfg->n_extra_features++], f);
+    }
+    return EV_OK;
+}
 
 ev_status session_load_config(session_t *s, const char *config_path, ev_error *err)
 {
@@ -16,6 +50,8 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
     double t0 = plat_now(), t1;
     ev_status st;
     if ((st = backend_find(opts->backend, &s->ops, err)) != EV_OK)
+        return st;
+    if (s->cfg.dataset_is_cache && (st = request_filter_features(&s->cfg, err)) != EV_OK)
         return st;
     if ((st = dataset_obtain(&s->cfg, &s->ds, opts->log, err)) != EV_OK)
         return st;

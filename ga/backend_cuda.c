@@ -12,8 +12,9 @@
  *    Windows watchdog), ~50 ms typically; 1.3e10 on an H100 (132 SMs), a full
  *    wave of ~260,000 genomes at 50,000 trades.
  *  - A grid batch is BATCH_LAUNCHES launches (progress and Ctrl-C are
- *    answered between batches, well under 2 s) and at most a quarter of the
- *    free device memory (24 B of results + 2 B per gene per genome).
+ *    answered between batches, well under 2 s), at most a quarter of the
+ *    free device memory (24 B of results + 2 B per gene per genome), at
+ *    most 2^26 genomes and at most the lattice.
  *  - Top-K selection gathers up to TOPK_CAP candidates per pass (40 B each,
  *    twice, plus sort scratch: ~120 MiB), less on a small free memory.
  *  - Dominance blocks get grid.dominance_budget bytes, or half the free
@@ -27,7 +28,7 @@
 
 #define EVALS_PER_SM_LAUNCH 1e8
 #define BATCH_LAUNCHES 8
-#define BATCH_MOST ((uint64_t)1 << 28)
+#define BATCH_MOST ((uint64_t)1 << 26)
 #define TOPK_CAP ((uint32_t)1 << 20)
 #define TOPK_BYTES_PER_CAND 128 /* 2 x 40 B device + sort scratch, rounded up */
 
@@ -39,8 +40,11 @@ struct backend {
     char desc[512];
 };
 
-/* Launch, batch and top-K sizes from the device and the problem. */
-static void plan_sizes(cuda_eval_sizes_t *s, uint64_t free_bytes, int sms, int64_t n_trades, int32_t n_params)
+/* Launch, batch and top-K sizes from the device and the problem. A batch
+ * never exceeds the lattice (size_max, when it is >= 1024): a small problem
+ * gets small buffers; larger GA populations are evaluated in batches. */
+static void plan_sizes(cuda_eval_sizes_t *s, uint64_t free_bytes, int sms, int64_t n_trades, int32_t n_params,
+                       uint64_t size_max)
 {
     double per_launch = EVALS_PER_SM_LAUNCH * (double)(sms > 0 ? sms : 1);
     double trades = (double)(n_trades > 0 ? n_trades : 1);
@@ -52,6 +56,8 @@ static void plan_sizes(cuda_eval_sizes_t *s, uint64_t free_bytes, int sms, int64
     s->batch_max = s->launch_max * BATCH_LAUNCHES;
     if (s->batch_max > BATCH_MOST)
         s->batch_max = BATCH_MOST;
+    if (s->batch_max > size_max)
+        s->batch_max = size_max;
     if (s->batch_max > mem_batch)
         s->batch_max = mem_batch > 0 ? mem_batch : 1;
     if (s->launch_max > s->batch_max)
@@ -93,7 +99,8 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
     if (st == EV_OK)
         st = cuda_device_memory(&free_bytes, &total_bytes, &sms, err);
     if (st == EV_OK) {
-        plan_sizes(&b->sizes, free_bytes, sms, p->ds->n_trades, p->shape.n_params);
+        plan_sizes(&b->sizes, free_bytes, sms, p->ds->n_trades, p->shape.n_params,
+                   p->lat->size_fits && p->lat->size > 1024 ? p->lat->size : 1024);
         st = cuda_eval_open(&b->e, b->t, &p->shape, &b->sizes, err);
     }
     if (st == EV_OK)

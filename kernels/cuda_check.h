@@ -36,7 +36,10 @@ static inline ev_status ev_cuda_fail(ev_error *err, cudaError_t e, const char *s
         }                                                              \
     } while (0)
 
-/* After a kernel launch: the launch error, then (in debug builds) the run. */
+/* After a kernel launch: the launch error (bad configuration, no kernel image
+ * for this GPU). A fault while the kernel runs surfaces at the next
+ * synchronising call (cudaMemcpy, cudaDeviceSynchronize), which every caller
+ * makes, checked, before it uses a result. */
 #define CUDA_TRY_LAUNCH() CUDA_TRY(cudaGetLastError())
 
 #endif

@@ -123,7 +123,7 @@ EV_HD eval_result_t tables_eval(const fit_tables_t *t, const uint16_t *genes)
  * logged outcome q_log[jj] and, for fill: price, the outcome at each hit
  * (q_t[jj][.], q_s[jj][.]). path: the trade's price[start:end), len = end - start;
  * e: its entry price; t_values/s_values: the lattice's target/stop percents.
- * The host build (tables_build) and the device build (kernels/tables_device.cu)
+ * The host build (tables_build) and the device build (kernels/tables_build.cu)
  * both call this, so their tables agree bit for bit. */
 EV_HD void tables_trade_hits(const fit_tables_t *v, int64_t jj, const float *path, int64_t len, double e,
                              double pct_change, double cost_pct, const double *t_values, const double *s_values,

@@ -180,6 +180,14 @@ EV_HD uint64_t rank_key(eval_result_t r)
     return (v.u >> 63) ? ~v.u : (v.u | (UINT64_C(1) << 63));
 }
 
+/* llround((pct - cost_pct) * 1e6): an outcome in percent as micro-percent.
+ * The one definition, called by the host (outcome_quantise) and by the device
+ * table build; llround is exact, so both give the same integer. */
+EV_HD int64_t outcome_quantise_hd(double pct, double cost_pct)
+{
+    return (int64_t)llround((pct - cost_pct) * 1e6);
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -16,7 +16,7 @@ void objective_prepare(objective_prep_t *p, const objective_cfg_t *cfg)
 
 int64_t outcome_quantise(double pct, double cost_pct)
 {
-    return (int64_t)llround((pct - cost_pct) * 1e6);
+    return outcome_quantise_hd(pct, cost_pct);
 }
 
 int64_t outcome_log_factor(int64_t q)

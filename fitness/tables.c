@@ -59,8 +59,7 @@ static void *alloc_array(size_t n, size_t size, int *failed)
     return p;
 }
 
-/* Fill-level outcomes are the same for every trade: one entry per level. */
-static void fill_level_outcomes(int64_t *q, const param_t *prm, double cost)
+void tables_level_outcomes(int64_t *q, const param_t *prm, double cost)
 {
     for (uint32_t i = 0; i < prm->n_values; i++)
         q[i] = outcome_quantise(prm->values[i], cost);
@@ -73,30 +72,16 @@ static void build_trade(tables_host_t *t, const fit_problem_t *p, int64_t jj, fl
     const lattice_t *lat = p->lat;
     const fit_tables_t *v = &t->view;
     int64_t j = p->order[jj];
-    double e = ds->entry_price[j];
-    const float *path = ds->price + ds->start[j];
-    int64_t len = ds->end[j] - ds->start[j];
-    int32_t nt = v->n_targets, ns = v->n_stops;
-    int32_t *ht = t->hit_t + jj * nt, *hs = t->hit_s + jj * ns;
 
     for (int32_t f = 0; f < v->n_filters; f++) {
         const param_t *prm = &lat->params[v->filter_param[f]];
         t->cells[jj * v->n_filters + f] = tables_cell(prm, ds->features[(int64_t)prm->feature_index * ds->n_trades + j]);
     }
-    for (int32_t i = 0; i < nt; i++)
-        t_levels[i] = level_price(e, lat->params[v->target_param].values[i]);
-    for (int32_t i = 0; i < ns; i++)
-        s_levels[i] = level_price(e, lat->params[v->stop_param].values[i]);
-    hits_scan(path, len, t_levels, nt, s_levels, ns, ht, hs);
-    t->q_log[jj] = outcome_quantise(ds->pct_change[j], p->obj_cfg.cost_pct);
-    if (!v->fill_price)
-        return;
-    for (int32_t i = 0; i < nt; i++)
-        t->q_t[jj * nt + i] =
-            ht[i] == EV_NO_HIT ? 0 : outcome_quantise(((double)path[ht[i]] / e - 1.0) * 100.0, p->obj_cfg.cost_pct);
-    for (int32_t i = 0; i < ns; i++)
-        t->q_s[jj * ns + i] =
-            hs[i] == EV_NO_HIT ? 0 : outcome_quantise(((double)path[hs[i]] / e - 1.0) * 100.0, p->obj_cfg.cost_pct);
+    tables_trade_hits(v, jj, ds->price + ds->start[j], ds->end[j] - ds->start[j], ds->entry_price[j],
+                      ds->pct_change[j], p->obj_cfg.cost_pct,
+                      v->n_targets ? lat->params[v->target_param].values : NULL,
+                      v->n_stops ? lat->params[v->stop_param].values : NULL, t_levels, s_levels, t->hit_t, t->hit_s,
+                      t->q_t, t->q_s, t->q_log);
 }
 
 static void log_factors(int64_t *lf, const int64_t *q, int64_t n)
@@ -132,9 +117,9 @@ ev_status tables_build(tables_host_t *t, const fit_problem_t *p, ev_error *err)
     }
     if (!v->fill_price) {
         if (v->n_targets)
-            fill_level_outcomes(t->q_t, &p->lat->params[v->target_param], p->obj_cfg.cost_pct);
+            tables_level_outcomes(t->q_t, &p->lat->params[v->target_param], p->obj_cfg.cost_pct);
         if (v->n_stops)
-            fill_level_outcomes(t->q_s, &p->lat->params[v->stop_param], p->obj_cfg.cost_pct);
+            tables_level_outcomes(t->q_s, &p->lat->params[v->stop_param], p->obj_cfg.cost_pct);
     }
 #pragma omp parallel
     {

@@ -117,6 +117,37 @@ EV_HD eval_result_t tables_eval(const fit_tables_t *t, const uint16_t *genes)
     return accum_finish(&a, &t->obj);
 }
 
+/* The hit part of the table rows of the trade at equity position jj
+ * (SPEC sec. 4): its target and stop levels (scratch: t_levels[n_targets],
+ * s_levels[n_stops]), the first-hit offsets hit_t[jj][.] / hit_s[jj][.], the
+ * logged outcome q_log[jj] and, for fill: price, the outcome at each hit
+ * (q_t[jj][.], q_s[jj][.]). path: the trade's price[start:end), len = end - start;
+ * e: its entry price; t_values/s_values: the lattice's target/stop percents.
+ * The host build (tables_build) and the device build (kernels/tables_build.cu)
+ * both call this, so their tables agree bit for bit. */
+EV_HD void tables_trade_hits(const fit_tables_t *v, int64_t jj, const float *path, int64_t len, double e,
+                             double pct_change, double cost_pct, const double *t_values, const double *s_values,
+                             float *t_levels, float *s_levels, int32_t *hit_t, int32_t *hit_s, int64_t *q_t,
+                             int64_t *q_s, int64_t *q_log)
+{
+    int32_t nt = v->n_targets, ns = v->n_stops;
+    int32_t *ht = hit_t + jj * nt, *hs = hit_s + jj * ns;
+    for (int32_t i = 0; i < nt; i++)
+        t_levels[i] = level_price(e, t_values[i]);
+    for (int32_t i = 0; i < ns; i++)
+        s_levels[i] = level_price(e, s_values[i]);
+    hits_scan(path, len, t_levels, nt, s_levels, ns, ht, hs);
+    q_log[jj] = outcome_quantise_hd(pct_change, cost_pct);
+    if (!v->fill_price)
+        return;
+    for (int32_t i = 0; i < nt; i++)
+        q_t[jj * nt + i] =
+            ht[i] == EV_NO_HIT ? 0 : outcome_quantise_hd(((double)path[ht[i]] / e - 1.0) * 100.0, cost_pct);
+    for (int32_t i = 0; i < ns; i++)
+        q_s[jj * ns + i] =
+            hs[i] == EV_NO_HIT ? 0 : outcome_quantise_hd(((double)path[hs[i]] / e - 1.0) * 100.0, cost_pct);
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -137,6 +168,10 @@ void tables_free(tables_host_t *t);
 /* The layout part of the view (everything but the arrays), shared by the host
  * build and the device upload. */
 void tables_layout(fit_tables_t *v, const fit_problem_t *p);
+
+/* fill: level outcomes are the same for every trade: q[i] is level i's
+ * percent, less costs, quantised (q: int64[prm->n_values]). */
+void tables_level_outcomes(int64_t *q, const param_t *prm, double cost_pct);
 
 /* A trade's lattice cell for one filter parameter (exact double compares). */
 uint16_t tables_cell(const param_t *prm, double feature);

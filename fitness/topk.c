@@ -24,13 +24,20 @@ void topk_clear(topk_t *t)
     t->n = 0;
 }
 
+topk_bar_t topk_bar(const topk_t *t)
+{
+    topk_bar_t b;
+    b.closed = t->k == 0;
+    b.full = !b.closed && t->n >= t->k;
+    b.key = b.full ? t->e[t->n - 1].key : 0;
+    b.index = b.full ? t->e[t->n - 1].index : 0;
+    return b;
+}
+
 int topk_would_enter(const topk_t *t, uint64_t key, uint64_t index)
 {
-    if (key == 0 || t->k == 0)
-        return 0;
-    if (t->n < t->k)
-        return 1;
-    return rank_before(key, index, t->e[t->n - 1].key, t->e[t->n - 1].index);
+    topk_bar_t b = topk_bar(t);
+    return topk_bar_admits(&b, key, index);
 }
 
 static void insert_entry(topk_t *t, const topk_entry_t *x)

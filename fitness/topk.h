@@ -21,6 +21,26 @@ EV_HD int rank_before(uint64_t key_a, uint64_t index_a, uint64_t key_b, uint64_t
     return key_a > key_b || (key_a == key_b && index_a < index_b);
 }
 
+/* What a top-K list admits at one moment, as a POD a kernel can take by
+ * value: an entry enters iff its key is nonzero (feasible) and the list has
+ * room or the entry ranks before the list's last. Admission only gets
+ * stricter as entries arrive, so a candidate refused by an older bar would
+ * be refused by the list later too. */
+typedef struct {
+    uint64_t key;   /* the last entry's key (when full) */
+    uint64_t index; /* the last entry's index (when full) */
+    int32_t full;   /* 1: the list holds k entries */
+    int32_t closed; /* 1: k == 0, nothing enters */
+} topk_bar_t;
+EV_STATIC_ASSERT(sizeof(topk_bar_t) == 24, "topk_bar_t layout is shared with CUDA");
+
+EV_HD int topk_bar_admits(const topk_bar_t *b, uint64_t key, uint64_t index)
+{
+    if (key == 0 || b->closed)
+        return 0;
+    return !b->full || rank_before(key, index, b->key, b->index);
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,6 +57,9 @@ void topk_clear(topk_t *t);
 
 /* 1 when an entry with this key and index would enter the list. */
 int topk_would_enter(const topk_t *t, uint64_t key, uint64_t index);
+
+/* The list's current bar (topk_bar_admits(&bar, key, index) == topk_would_enter). */
+topk_bar_t topk_bar(const topk_t *t);
 
 /* Offers one evaluated genome; ignored when infeasible or not good enough.
  * The caller guarantees an index is offered once. */

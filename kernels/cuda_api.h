@@ -1,15 +1,29 @@
 /* The C interface to everything in kernels/: plain prototypes, no CUDA types.
- * Compiled only when the CUDA backend is built (EVOLVE_HAVE_CUDA). */
+ * Compiled only when the CUDA backend is built (EVOLVE_HAVE_CUDA).
+ *
+ * Every function that can fail returns ev_status and fills err with the
+ * failing CUDA statement, file and line (kernels/cuda_check.h); out-of-memory
+ * errors are EV_ENOMEM and say what to reduce. All work runs on device 0 and
+ * the legacy default stream; every function returns with its work finished. */
 #ifndef EVOLVE_CUDA_API_H
 #define EVOLVE_CUDA_API_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "common/status.h"
+#include "fitness/accum.h"
+#include "fitness/lattice_shape.h"
+#include "fitness/problem.h"
+#include "fitness/tables.h"
+#include "fitness/topk.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- the device (kernels/device_info.cu) ---------------------------------- */
 
 /* Number of usable CUDA devices (0 when there is no driver or device). */
 int cuda_device_count(void);
@@ -17,6 +31,81 @@ int cuda_device_count(void);
 /* Name, memory and compute capability of device 0, for provenance:
  * "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB, driver 13.0)". */
 ev_status cuda_device_describe(char *buf, size_t n, ev_error *err);
+
+/* What sizing needs: free and total device memory (bytes) and the number of
+ * streaming multiprocessors of device 0. */
+ev_status cuda_device_memory(uint64_t *free_bytes, uint64_t *total_bytes, int *sm_count, ev_error *err);
+
+/* Peak rates of device 0 for benchmark floors: 32-bit integer operations per
+ * second (SMs x 64 INT32 lanes x clock) and DRAM bytes per second (2 x memory
+ * clock x bus width). 0 when the driver does not report the clocks. */
+ev_status cuda_device_peaks(double *int_ops_per_s, double *bytes_per_s, ev_error *err);
+
+/* ---- first-hit tables in device memory (kernels/tables_device.cu) --------- */
+
+/* Device copies of every table array plus a fit_tables_t view of them;
+ * read-only once built, freed by cuda_tables_free. */
+typedef struct cuda_tables cuda_tables_t;
+
+/* Uploads host-built tables as they are. */
+ev_status cuda_tables_upload(cuda_tables_t **out, const tables_host_t *host, ev_error *err);
+
+/* Builds the tables on the device from the problem's dataset: the cells
+ * (uint16[n_trades][n_filters], equity order: double compares, done on the
+ * host by tables_build) are uploaded; the first-hit offsets, the logged and
+ * fill-price outcomes are computed on the device by the shared HD code
+ * (tables_trade_hits); compound log factors are computed on the host from
+ * those outcomes (log1p runs once, on the host; SPEC sec. 5). The prices are
+ * on the device only while building. */
+ev_status cuda_tables_build(cuda_tables_t **out, const fit_problem_t *p, const uint16_t *cells, ev_error *err);
+
+/* Copies device tables back into freshly malloc'ed host arrays (free with
+ * tables_free), so tests can compare them byte for byte with tables_build. */
+ev_status cuda_tables_download(const cuda_tables_t *t, tables_host_t *host, ev_error *err);
+
+/* Bytes of device memory the tables hold. */
+uint64_t cuda_tables_bytes(const cuda_tables_t *t);
+
+void cuda_tables_free(cuda_tables_t *t);
+
+/* ---- fitness and grid evaluation (kernels/fitness.cu, grid_topk.cu) ------- */
+
+/* Scratch for evaluating genomes against one set of device tables. */
+typedef struct cuda_eval cuda_eval_t;
+
+typedef struct {
+    uint64_t batch_max;  /* genomes per batch: device buffers for results and genes (>= 1) */
+    uint64_t launch_max; /* genomes per kernel launch, so a launch stays short (>= 1) */
+    uint32_t topk_cap;   /* top-K candidates gathered per selection pass (>= 1) */
+} cuda_eval_sizes_t;
+
+/* Allocates batch_max results (24 B) and genes (2 B x n_params) and topk_cap
+ * candidates (40 B, twice, plus sort scratch). t must outlive the scratch. */
+ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, const lattice_shape_t *shape,
+                         const cuda_eval_sizes_t *sizes, ev_error *err);
+void cuda_eval_close(cuda_eval_t *e);
+
+/* Tables evaluator on n genomes given as host SoA genes (gene k of genome i
+ * is genes[k * n + i]); out[n] on the host. Any n: batches of batch_max. */
+ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err);
+
+/* Tables evaluator on the lattice points [first, first + count), offered to
+ * top exactly as topk_offer would (any count: batches of batch_max). */
+ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t count, topk_t *top, ev_error *err);
+
+/* ---- dominance sums (kernels/dominance.cu) -------------------------------- */
+
+/* Bytes per cell of the device dominance sums for this objective (only the
+ * fields it needs: count and sum, + pos, + 128-bit sum of squares, + log
+ * sum and ruin count). */
+uint64_t cuda_dominance_cell_bytes(const objective_prep_t *obj);
+
+/* Every lattice point by dominance sums (additive objectives), merged into
+ * top: the same top-K, bit for bit, as dominance_grid. budget: bytes for one
+ * block of cells (leading filters are fixed block by block beyond it);
+ * progress: a progress line, or NULL. */
+ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p, uint64_t budget, FILE *progress, topk_t *top,
+                              ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 /* One check macro for CUDA runtime and cuRAND calls: on failure it records the
  * failing statement, file and line in an ev_error and jumps to the caller's
- * cleanup label `fail`. Only included from .cu files. */
+ * cleanup label `fail`. Only included from .cu files. Out-of-memory errors
+ * become EV_ENOMEM; the caller prefixes what to reduce (it knows which
+ * buffer was asked for). */
 #ifndef EVOLVE_CUDA_CHECK_H
 #define EVOLVE_CUDA_CHECK_H
 
@@ -18,7 +20,7 @@ static inline ev_status ev_cuda_fail(ev_error *err, cudaError_t e, const char *s
     if (err) {
         snprintf(err->msg, sizeof err->msg, "%s:%d: %s failed: %s (%s)%s", file, line, stmt,
                  cudaGetErrorString(e), cudaGetErrorName(e),
-                 s == EV_ENOMEM ? "; the GPU is out of memory: reduce ga.population or grid.batch" : "");
+                 s == EV_ENOMEM ? "; the GPU is out of memory" : "");
         err->status = s;
     }
     return s;
@@ -34,7 +36,10 @@ static inline ev_status ev_cuda_fail(ev_error *err, cudaError_t e, const char *s
         }                                                              \
     } while (0)
 
-/* After a kernel launch: the launch error, then (in debug builds) the run. */
+/* After a kernel launch: the launch error (bad configuration, no kernel image
+ * for this GPU). A fault while the kernel runs surfaces at the next
+ * synchronising call (cudaMemcpy, cudaDeviceSynchronize), which every caller
+ * makes, checked, before it uses a result. */
 #define CUDA_TRY_LAUNCH() CUDA_TRY(cudaGetLastError())
 
 #endif

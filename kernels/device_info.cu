@@ -26,3 +26,41 @@ extern "C" ev_status cuda_device_describe(char *buf, size_t n, ev_error *err)
 fail:
     return st;
 }
+
+extern "C" ev_status cuda_device_memory(uint64_t *free_bytes, uint64_t *total_bytes, int *sm_count, ev_error *err)
+{
+    ev_status st = EV_OK;
+    size_t fb = 0, tb = 0;
+    int sms = 0;
+    CUDA_TRY(cudaMemGetInfo(&fb, &tb));
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    *free_bytes = (uint64_t)fb;
+    *total_bytes = (uint64_t)tb;
+    *sm_count = sms;
+    return EV_OK;
+fail:
+    return st;
+}
+
+extern "C" ev_status cuda_device_peaks(double *int_ops_per_s, double *bytes_per_s, ev_error *err)
+{
+    ev_status st = EV_OK;
+    int sms = 0, clock_khz = 0, mem_khz = 0, bus_bits = 0;
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    /* Clocks may be unreported (0) on some platforms: then the peak is 0. */
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0) != cudaSuccess)
+        clock_khz = 0;
+    if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess)
+        mem_khz = 0;
+    if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) != cudaSuccess)
+        bus_bits = 0;
+    cudaGetLastError(); /* an unsupported attribute is not an error here */
+    /* sm_89 (Ada) and sm_90 (Hopper) both have 64 INT32 lanes per SM
+     * (whitepapers: 4 partitions x 16); compares, adds and logic run there. */
+    *int_ops_per_s = (double)sms * 64.0 * (double)clock_khz * 1e3;
+    /* DDR: two transfers per memory clock over the bus. */
+    *bytes_per_s = 2.0 * (double)mem_khz * 1e3 * (double)bus_bits / 8.0;
+    return EV_OK;
+fail:
+    return st;
+}

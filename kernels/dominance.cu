@@ -1,0 +1,250 @@
+/* Dominance sums on the device (fitness/dominance.h explains the method;
+ * fitness/dominance_cell.h holds the geometry shared with the CPU).
+ *
+ * Per (target, stop) pair and block of cells:
+ *   1. zero the block's sums (cudaMemset, per field);
+ *   2. bin: one thread per trade adds its outcome (accum_add on a fresh
+ *      accumulator) into its cell with 64-bit atomicAdd: integer adds are
+ *      exact and commutative, so the sums do not depend on thread order;
+ *   3. suffix sums: one launch per free filter axis, one thread per line of
+ *      that axis walking it from the top (memory-bound: read + write once);
+ *   4. rank: a top-K selection pass (topk_device.cuh) whose source turns a
+ *      cell into accum_finish -> rank_key, and into its genome's index.
+ * Sums are structure-of-arrays, one uint64 array per field the objective
+ * needs (count, sum; + pos; + sumsq lo/hi; + lsum, ruin), so each pass moves
+ * 16 to 56 bytes a cell instead of the 88 of an accum_t. */
+#include <cstring>
+
+#include "common/platform.h"
+#include "common/progress.h"
+#include "fitness/dominance.h"
+#include "fitness/dominance_cell.h"
+#include "kernels/eval_device.cuh"
+
+enum { DOM_THREADS = 256 };
+
+/* One block's sums, structure of arrays [cells] each; NULL: not needed.
+ * Signed fields are kept as two's complement words: unsigned atomicAdd wraps
+ * exactly like int64 addition. sq_lo/sq_hi are the 128-bit sum of squares. */
+typedef struct {
+    unsigned long long *n, *sum, *pos, *sq_lo, *sq_hi, *lsum, *ruin;
+} dom_cells_t;
+
+/* Fixed leading genes of a block, by value into kernels. */
+typedef struct {
+    uint16_t g[EV_MAX_PARAMS];
+} dom_lead_t;
+
+__device__ __forceinline__ accum_t dom_load(const dom_cells_t &c, uint64_t x)
+{
+    accum_t a;
+    accum_init(&a);
+    a.n = (int64_t)c.n[x];
+    a.sum = (int64_t)c.sum[x];
+    if (c.pos)
+        a.pos = (int64_t)c.pos[x];
+    if (c.sq_lo) {
+        a.sumsq.lo = c.sq_lo[x];
+        a.sumsq.hi = c.sq_hi[x];
+    }
+    if (c.lsum) {
+        a.lsum = (int64_t)c.lsum[x];
+        a.ruin = (int64_t)c.ruin[x];
+    }
+    return a;
+}
+
+__device__ __forceinline__ void dom_store(const dom_cells_t &c, uint64_t x, const accum_t &a)
+{
+    c.n[x] = (unsigned long long)a.n;
+    c.sum[x] = (unsigned long long)a.sum;
+    if (c.pos)
+        c.pos[x] = (unsigned long long)a.pos;
+    if (c.sq_lo) {
+        c.sq_lo[x] = a.sumsq.lo;
+        c.sq_hi[x] = a.sumsq.hi;
+    }
+    if (c.lsum) {
+        c.lsum[x] = (unsigned long long)a.lsum;
+        c.ruin[x] = (unsigned long long)a.ruin;
+    }
+}
+
+/* cell x += a, atomically per word. The 128-bit add carries exactly: the
+ * thread whose low-word add wrapped (old + lo < old) adds the carry to the
+ * high word, so the high word receives one carry per wrap, in any order. */
+__device__ __forceinline__ void dom_atomic_add(const dom_cells_t &c, uint64_t x, const accum_t &a)
+{
+    atomicAdd(&c.n[x], (unsigned long long)a.n);
+    atomicAdd(&c.sum[x], (unsigned long long)a.sum);
+    if (c.pos)
+        atomicAdd(&c.pos[x], (unsigned long long)a.pos);
+    if (c.sq_lo) {
+        unsigned long long lo = a.sumsq.lo, old = atomicAdd(&c.sq_lo[x], lo);
+        atomicAdd(&c.sq_hi[x], (unsigned long long)a.sumsq.hi + (old + lo < old ? 1ull : 0ull));
+    }
+    if (c.lsum) {
+        atomicAdd(&c.lsum[x], (unsigned long long)a.lsum);
+        atomicAdd(&c.ruin[x], (unsigned long long)a.ruin);
+    }
+}
+
+/* Step 2: trade j (equity order) into its cell of the block, if it has one. */
+__global__ void __launch_bounds__(DOM_THREADS)
+dom_bin_kernel(fit_tables_t t, dom_plan_t plan, dom_lead_t lead, int32_t ti, int32_t si, dom_cells_t c)
+{
+    uint64_t step = (uint64_t)gridDim.x * DOM_THREADS;
+    for (uint64_t j = (uint64_t)blockIdx.x * DOM_THREADS + threadIdx.x; j < (uint64_t)t.n_trades; j += step) {
+        uint64_t x;
+        int64_t q, lf;
+        accum_t a;
+        if (!dominance_trade_cell(&plan, lead.g, t.cells + j * (uint64_t)t.n_filters, &x))
+            continue;
+        tables_outcome(&t, (int64_t)j, ti, si, &q, &lf);
+        accum_init(&a);
+        accum_add(&a, &t.obj, q, lf);
+        dom_atomic_add(c, x, a);
+    }
+}
+
+/* Step 3, one free axis of n values and cell stride `inner`: line L = (o, i)
+ * covers cells o * n * inner + x * inner + i, x = 0..n-1; afterwards cell x
+ * holds the sum over x..n-1 (accum_merge, as the CPU). Consecutive threads
+ * take consecutive i, so loads coalesce whenever inner >= 32. */
+__global__ void __launch_bounds__(DOM_THREADS)
+dom_suffix_kernel(dom_cells_t c, uint64_t lines, uint64_t n, uint64_t inner)
+{
+    uint64_t step = (uint64_t)gridDim.x * DOM_THREADS;
+    for (uint64_t line = (uint64_t)blockIdx.x * DOM_THREADS + threadIdx.x; line < lines; line += step) {
+        uint64_t o = line / inner, i = line - o * inner, base = o * n * inner + i;
+        accum_t acc = dom_load(c, base + (n - 1) * inner);
+        for (uint64_t x = n - 1; x-- > 0;) {
+            accum_t cur = dom_load(c, base + x * inner);
+            accum_merge(&cur, &acc);
+            dom_store(c, base + x * inner, cur);
+            acc = cur;
+        }
+    }
+}
+
+/* Step 4: a cell of the block as a top-K source. */
+struct dom_source {
+    dom_cells_t c;
+    fit_tables_t t;  /* layout: filter params, mirrors, sizes; the objective */
+    dom_plan_t plan;
+    dom_lead_t lead;
+    dom_lead_t base; /* genes with the pair's target and stop set */
+    lattice_shape_t shape;
+    __device__ eval_result_t result(uint64_t x) const
+    {
+        accum_t a = dom_load(c, x);
+        return accum_finish(&a, &t.obj);
+    }
+    __device__ uint64_t index(uint64_t x) const
+    {
+        uint16_t g[EV_MAX_PARAMS];
+        for (int k = 0; k < EV_MAX_PARAMS; k++)
+            g[k] = base.g[k];
+        dominance_cell_genes(&plan, &t, lead.g, x, g);
+        return shape_encode(&shape, g);
+    }
+};
+
+extern "C" uint64_t cuda_dominance_cell_bytes(const objective_prep_t *obj)
+{
+    return 8u * (2u + (obj->need_pos ? 1u : 0u) + (obj->need_sumsq ? 2u : 0u) + (obj->need_log ? 2u : 0u));
+}
+
+/* The fields of one block in one allocation of words * cells uint64. */
+static void cells_bind(dom_cells_t *c, unsigned long long *mem, uint64_t cells, const objective_prep_t *obj)
+{
+    unsigned long long *at = mem;
+    memset(c, 0, sizeof *c);
+    c->n = at, at += cells;
+    c->sum = at, at += cells;
+    if (obj->need_pos)
+        c->pos = at, at += cells;
+    if (obj->need_sumsq) {
+        c->sq_lo = at, at += cells;
+        c->sq_hi = at, at += cells;
+    }
+    if (obj->need_log) {
+        c->lsum = at, at += cells;
+        c->ruin = at;
+    }
+}
+
+/* Steps 1-3 for one block of pair (ti, si); ti/si are -1 without target/stop. */
+static ev_status block_sums(const fit_tables_t *t, const dom_plan_t *plan, const dom_lead_t *lead, int32_t ti,
+                            int32_t si, unsigned long long *mem, const dom_cells_t *c, ev_error *err)
+{
+    ev_status st = EV_OK;
+    CUDA_TRY(cudaMemset(mem, 0, plan->cells * cuda_dominance_cell_bytes(&t->obj)));
+    if (t->n_trades > 0) {
+        dom_bin_kernel<<<launch_blocks((uint64_t)t->n_trades, DOM_THREADS), DOM_THREADS>>>(*t, *plan, *lead, ti,
+                                                                                           si, *c);
+        CUDA_TRY_LAUNCH();
+    }
+    for (int32_t f = plan->lead; f < t->n_filters; f++) {
+        uint64_t n = t->filter_n[f], lines = plan->cells / n;
+        if (n < 2)
+            continue;
+        dom_suffix_kernel<<<launch_blocks(lines, DOM_THREADS), DOM_THREADS>>>(*c, lines, n, plan->stride[f]);
+        CUDA_TRY_LAUNCH();
+    }
+    return EV_OK;
+fail:
+    return st;
+}
+
+extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p, uint64_t budget, FILE *progress,
+                                         topk_t *top, ev_error *err)
+{
+    ev_status st = EV_OK;
+    const fit_tables_t *t = &e->t->view;
+    int32_t nt = t->n_targets ? t->n_targets : 1, ns = t->n_stops ? t->n_stops : 1;
+    uint64_t per = cuda_dominance_cell_bytes(&t->obj), done = 0;
+    unsigned long long *mem = NULL;
+    dom_source src;
+    progress_t prog;
+
+    if (!dominance_applicable(p))
+        return ev_fail(err, EV_EINTERNAL, "dominance sums need an additive objective");
+    if (!p->lat->size_fits)
+        return ev_fail(err, EV_ECONFIG, "the lattice has more than 2^63 points and cannot be enumerated");
+    memset(&src, 0, sizeof src);
+    src.t = *t;
+    src.shape = e->shape;
+    dominance_plan(&src.plan, t, budget, per);
+    CUDA_TRY(cudaMalloc(&mem, src.plan.cells * per));
+    cells_bind(&src.c, mem, src.plan.cells, &t->obj);
+    progress_start(&prog, progress, "grid (dominance sums, cuda)", "points", p->lat->size);
+    for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
+        for (int32_t si = 0; si < ns && st == EV_OK; si++)
+            for (uint64_t combo = 0; combo < src.plan.combos && st == EV_OK; combo++) {
+                dominance_lead_decode(&src.plan, t, combo, src.lead.g);
+                if (t->target_param >= 0)
+                    src.base.g[t->target_param] = (uint16_t)ti;
+                if (t->stop_param >= 0)
+                    src.base.g[t->stop_param] = (uint16_t)si;
+                st = block_sums(t, &src.plan, &src.lead, t->n_targets ? ti : -1, t->n_stops ? si : -1, mem,
+                                &src.c, err);
+                if (st == EV_OK)
+                    st = topk_dev_offer(&e->topk, src, src.plan.cells, top, err);
+                done += src.plan.cells;
+                progress_update(&prog, done);
+                if (st == EV_OK && plat_interrupted())
+                    st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points",
+                                 (unsigned long long)done, (unsigned long long)p->lat->size);
+            }
+    progress_finish(&prog, done);
+    cudaFree(mem);
+    return st;
+fail:
+    if (st == EV_ENOMEM)
+        ev_error_prefix(err,
+                        "dominance sums: a block of %llu cells needs %.1f MiB of device memory (lower "
+                        "grid.dominance_budget, or free the GPU): ",
+                        (unsigned long long)src.plan.cells, (double)(src.plan.cells * per) / 1048576.0);
+    return st;
+}

@@ -1,0 +1,166 @@
+/* The tables evaluator on the device: one thread per genome walks every trade
+ * in equity order through the shared HD functions (tables_eval: tables_genome,
+ * tables_kept, tables_outcome, accum_add, accum_finish). All threads of a warp
+ * read the same trade row at the same time, so table loads are broadcasts
+ * served from L1/L2 (the tables of 50,000 trades are a few MiB).
+ *
+ * Two entry points: genomes as host SoA genes (GA populations) and lattice
+ * ranges [first, first + count) decoded from their 64-bit linear index
+ * (grid), whose results go through the device top-K (topk_device.cuh). */
+#include <cstdlib>
+#include <cstring>
+
+#include "kernels/eval_device.cuh"
+
+enum { FIT_THREADS = 128 };
+
+/* Largest launch: keeps gridDim.x = launch / FIT_THREADS far below 2^31 - 1. */
+#define FIT_LAUNCH_MOST ((uint64_t)1 << 30)
+
+/* Genome i of [0, count): gene k is genes[k * stride + i]; out[i]. */
+__global__ void __launch_bounds__(FIT_THREADS)
+fitness_genes_kernel(fit_tables_t t, const uint16_t *genes, uint64_t stride, int32_t n_params, uint64_t count,
+                     eval_result_t *out)
+{
+    uint64_t i = (uint64_t)blockIdx.x * FIT_THREADS + threadIdx.x;
+    uint16_t g[EV_MAX_PARAMS];
+    if (i >= count)
+        return;
+    for (int32_t k = 0; k < n_params; k++)
+        g[k] = genes[(uint64_t)k * stride + i];
+    out[i] = tables_eval(&t, g);
+}
+
+/* Lattice point first + i for i in [0, count); out[i]. */
+__global__ void __launch_bounds__(FIT_THREADS)
+fitness_lattice_kernel(fit_tables_t t, lattice_shape_t shape, uint64_t first, uint64_t count, eval_result_t *out)
+{
+    uint64_t i = (uint64_t)blockIdx.x * FIT_THREADS + threadIdx.x;
+    uint16_t g[EV_MAX_PARAMS];
+    if (i >= count)
+        return;
+    shape_decode(&shape, first + i, g);
+    out[i] = tables_eval(&t, g);
+}
+
+static unsigned fit_blocks(uint64_t count)
+{
+    return (unsigned)((count + FIT_THREADS - 1) / FIT_THREADS); /* count <= FIT_LAUNCH_MOST */
+}
+
+/* A grid batch as a top-K source: result x of the batch is lattice point first + x. */
+struct lattice_source {
+    const eval_result_t *results;
+    uint64_t first;
+    __device__ eval_result_t result(uint64_t x) const
+    {
+        return results[x];
+    }
+    __device__ uint64_t index(uint64_t x) const
+    {
+        return first + x;
+    }
+};
+
+extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, const lattice_shape_t *shape,
+                                    const cuda_eval_sizes_t *sizes, ev_error *err)
+{
+    ev_status st = EV_OK;
+    cuda_eval_t *e;
+    uint64_t np = (uint64_t)(shape->n_params > 0 ? shape->n_params : 1);
+    *out = NULL;
+    e = (cuda_eval_t *)calloc(1, sizeof *e);
+    if (!e)
+        return ev_fail(err, EV_ENOMEM, "out of host memory");
+    e->t = t;
+    e->shape = *shape;
+    e->sizes = *sizes;
+    if (e->sizes.batch_max == 0)
+        e->sizes.batch_max = 1;
+    if (e->sizes.launch_max == 0)
+        e->sizes.launch_max = 1;
+    if (e->sizes.launch_max > FIT_LAUNCH_MOST)
+        e->sizes.launch_max = FIT_LAUNCH_MOST;
+    if (e->sizes.launch_max > e->sizes.batch_max)
+        e->sizes.launch_max = e->sizes.batch_max;
+    CUDA_TRY(cudaMalloc(&e->results, e->sizes.batch_max * sizeof *e->results));
+    CUDA_TRY(cudaMalloc(&e->genes, e->sizes.batch_max * np * sizeof *e->genes));
+    st = topk_dev_init(&e->topk, e->sizes.topk_cap, err); /* says itself what failed */
+    if (st != EV_OK) {
+        cuda_eval_close(e);
+        return st;
+    }
+    *out = e;
+    return EV_OK;
+fail:
+    if (st == EV_ENOMEM)
+        ev_error_prefix(err, "genome batches of %llu (%.1f MiB of device memory): lower grid.batch or the "
+                             "population: ",
+                        (unsigned long long)e->sizes.batch_max,
+                        (double)(e->sizes.batch_max * (sizeof(eval_result_t) + np * 2)) / 1048576.0);
+    cuda_eval_close(e);
+    return st;
+}
+
+extern "C" void cuda_eval_close(cuda_eval_t *e)
+{
+    if (!e)
+        return;
+    /* errors here (a dead context) leave nothing to undo */
+    if (e->results)
+        cudaFree(e->results);
+    if (e->genes)
+        cudaFree(e->genes);
+    topk_dev_free(&e->topk);
+    free(e);
+}
+
+extern "C" ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t n, eval_result_t *out,
+                                     ev_error *err)
+{
+    ev_status st = EV_OK;
+    int32_t np = e->shape.n_params;
+    uint64_t c;
+    for (uint64_t i0 = 0; i0 < n; i0 += c) {
+        c = n - i0 < e->sizes.batch_max ? n - i0 : e->sizes.batch_max;
+        /* row k of the batch: genes[k * n + i0 .. + c) -> e->genes[k * c ..] */
+        for (int32_t k = 0; k < np; k++)
+            CUDA_TRY(cudaMemcpy(e->genes + (uint64_t)k * c, genes + (uint64_t)k * n + i0, c * sizeof *genes,
+                                cudaMemcpyHostToDevice));
+        for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {
+            uint64_t l = c - l0 < e->sizes.launch_max ? c - l0 : e->sizes.launch_max;
+            fitness_genes_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, e->genes + l0, c, np, l,
+                                                                  e->results + l0);
+            CUDA_TRY_LAUNCH();
+        }
+        /* synchronous: also reports any fault of the launches above */
+        CUDA_TRY(cudaMemcpy(out + i0, e->results, c * sizeof *out, cudaMemcpyDeviceToHost));
+    }
+    return EV_OK;
+fail:
+    return st;
+}
+
+extern "C" ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
+{
+    ev_status st = EV_OK;
+    uint64_t c;
+    lattice_source src;
+    for (uint64_t b0 = 0; b0 < count; b0 += c) {
+        c = count - b0 < e->sizes.batch_max ? count - b0 : e->sizes.batch_max;
+        for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {
+            uint64_t l = c - l0 < e->sizes.launch_max ? c - l0 : e->sizes.launch_max;
+            fitness_lattice_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, e->shape, first + b0 + l0, l,
+                                                                    e->results + l0);
+            CUDA_TRY_LAUNCH();
+        }
+        src.results = e->results;
+        src.first = first + b0;
+        st = topk_dev_offer(&e->topk, src, c, top, err); /* same stream: runs after the launches */
+        if (st != EV_OK)
+            return st;
+    }
+    return EV_OK;
+fail:
+    return st;
+}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parallel.h"
 #include "common/platform.h"
 #include "common/progress.h"
 #include "fitness/dominance_cell.h"
@@ -45,7 +46,7 @@ static void block_suffix(block_t *b)
 {
     for (int32_t f = b->plan.lead; f < b->t->n_filters; f++) {
         uint64_t n = b->t->filter_n[f], inner = b->plan.stride[f], outer = b->plan.cells / (n * inner);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((double)b->plan.cells >= EV_PARALLEL_MIN_WORK)
         for (int64_t o = 0; o < (int64_t)outer; o++) {
             accum_t *base = b->h + (uint64_t)o * n * inner;
             for (uint64_t x = n - 1; x-- > 0;)
@@ -61,7 +62,7 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_
 {
     const fit_tables_t *t = b->t;
     ev_status st = EV_OK;
-#pragma omp parallel
+#pragma omp parallel if ((double)b->plan.cells * 8.0 >= EV_PARALLEL_MIN_WORK)
     {
         topk_t local;
         uint16_t genes[EV_MAX_PARAMS];

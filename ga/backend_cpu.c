@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parallel.h"
 #include "ga/backend.h"
 
 #ifdef _OPENMP
@@ -45,7 +46,7 @@ static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, e
 {
     int32_t np = b->p->shape.n_params;
     (void)err;
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if ((double)n * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
     for (int64_t i = 0; i < (int64_t)n; i++) {
         uint16_t g[EV_MAX_PARAMS];
         for (int32_t k = 0; k < np; k++)
@@ -58,7 +59,7 @@ static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, e
 static ev_status cpu_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
 {
     ev_status st = EV_OK;
-#pragma omp parallel
+#pragma omp parallel if ((double)count * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
     {
         topk_t local;
         ev_error lerr;

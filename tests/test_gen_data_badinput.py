@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""evolve gen-data on bad input: every user-caused error exits non-zero (2 for
+usage errors) with a message that names the problem, and leaves no file."""
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def files_under(d):
+    return sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs)
+
+
+def expect(evolve, args, code, needle, out_dir, allowed=()):
+    p = subprocess.run([evolve, "gen-data"] + args, capture_output=True, text=True)
+    check(p.returncode == code, "%s: exit %d, expected %d (%s)" % (args, p.returncode, code,
+                                                                    p.stderr.strip()))
+    check(needle in p.stderr, "%s: message %r should mention %r" % (args, p.stderr.strip(), needle))
+    check(p.stderr.count("\n") == 1, "%s: one message line, got %r" % (args, p.stderr))
+    left = [f for f in files_under(out_dir) if f not in allowed]
+    check(not left, "%s: left files behind: %s" % (args, left))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--evolve", required=True)
+    ap.add_argument("--source-dir")
+    ap.add_argument("--shared-data")
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="gen_data_bad_", dir=os.getcwd())
+    try:
+        out = os.path.join(tmp, "out")
+        o = ["--out", out]
+        usage = [
+            (o + ["--days", "0"], "--days"),
+            (o + ["--days", "x"], "--days"),
+            (o + ["--days", "20001"], "--days"),
+            (o + ["--days"], "a value is required"),
+            (o + ["--start", "2024-02-30"], "2024-02-30"),
+            (o + ["--start", "2023-02-29"], "2023-02-29"),
+            (o + ["--start", "01/02/2024"], "YYYY-MM-DD"),
+            (o + ["--tickers", "SOXL,,IONQ"], "empty ticker"),
+            (o + ["--tickers", "SOXL,"], "empty ticker"),
+            (o + ["--tickers", ""], "--tickers"),
+            (o + ["--tickers", "soxl"], "upper-case"),
+            (o + ["--tickers", "SOXL IONQ"], "upper-case"),
+            (o + ["--tickers", "SOXL,SOXL"], "twice"),
+            (o + ["--tickers", "ABCDEFGHIJKLMNOPQ"], "longer"),
+            (o + ["--trade-tickers", "NVDA,XYZ"], "XYZ is not among --tickers"),
+            (o + ["--trade-tickers", "", "--trades", "5"], "no ticker to trade"),
+            (o + ["--trades", "-1"], "--trades"),
+            (o + ["--trades", "5000", "--days", "1", "--trade-tickers", "SOXL"], "do not fit"),
+            (o + ["--seed", "-3"], "--seed"),
+            (o + ["--seed", "18446744073709551616"], "--seed"),
+            (o + ["--bogus"], "unknown option --bogus"),
+            (["--days", "2"], "--out"),
+        ]
+        for args, needle in usage:
+            expect(a.evolve, args, 2, needle, out)
+        check(not os.path.exists(out), "usage errors create no output directory")
+
+        # --out under a regular file: cannot be created.
+        blocker = os.path.join(tmp, "file")
+        with open(blocker, "w") as f:
+            f.write("x")
+        expect(a.evolve, ["--out", os.path.join(blocker, "sub"), "--days", "1"], 1, "file", tmp,
+               allowed=[blocker])
+        os.remove(blocker)
+
+        # The last step fails (the trade log's name is taken by a directory):
+        # the market files already moved into place are taken back.
+        os.makedirs(os.path.join(out, "all_trade_logs.csv"))
+        p = subprocess.run([a.evolve, "gen-data", "--out", out, "--days", "2", "--quiet"],
+                           capture_output=True, text=True)
+        check(p.returncode == 1, "unmovable trade log: exit %d (%s)" % (p.returncode, p.stderr))
+        check("all_trade_logs.csv" in p.stderr, "message names the trade log: %r" % p.stderr)
+        check(files_under(out) == [], "failed run left files: %s" % files_under(out))
+
+        # Ctrl-C in the middle of a long run: exit 130, nothing left behind.
+        if hasattr(signal, "SIGINT") and os.name == "posix":
+            p = subprocess.Popen([a.evolve, "gen-data", "--out", out, "--days", "3000"],
+                                 stderr=subprocess.PIPE, text=True)
+            time.sleep(1.5)
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=120)
+            check(p.returncode == 130, "Ctrl-C: exit %d (%s)" % (p.returncode, err.strip()))
+            check("interrupted" in err, "Ctrl-C: message %r" % err)
+            check(files_under(out) == [], "Ctrl-C left files: %s" % files_under(out)[:5])
+
+        # --help describes every option and exits 0.
+        p = subprocess.run([a.evolve, "gen-data", "--help"], capture_output=True, text=True)
+        check(p.returncode == 0, "--help exits 0")
+        for opt in ["--out", "--days", "--start", "--tickers", "--trade-tickers", "--trades",
+                    "--seed", "--quiet"]:
+            check(opt in p.stdout, "--help mentions %s" % opt)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print("%d check(s) failed" % failures, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -180,6 +180,7 @@ static void bench_speed(const bench_opts_t *o)
             rate = (double)res.evaluations / res.seconds;
             printf("%-8s %8u %8lld %12.4f %14.4g %16.4g\n", bp.ops->name, s.population, (long long)bp.ds.n_trades,
                    per_gen, rate, rate * (double)bp.ds.n_trades);
+            fflush(stdout);
             if (csv)
                 fprintf(csv, "%s,\"%s\",%u,%lld,%u,%.6f,%llu,%.6g,%.6g,%d\n", bp.ops->name, device, s.population,
                         (long long)bp.ds.n_trades, res.generations, per_gen, (unsigned long long)res.evaluations,
@@ -302,6 +303,7 @@ static void bench_quality(const bench_opts_t *o)
         printf("%5u %10s %14llu %12llu %10s %14llu\n", seed, w.evals_at_hit ? "optimum" : "missed",
                (unsigned long long)w.evals_at_hit, (unsigned long long)res.evaluations, rs ? "optimum" : "missed",
                (unsigned long long)rs);
+        fflush(stdout);
         if (csv)
             fprintf(csv, "%s,%llu,%lld,%u,%d,%llu,%llu,%d,%llu\n", bp.ops->name, (unsigned long long)bp.lat.size,
                     (long long)bp.ds.n_trades, seed, w.evals_at_hit > 0, (unsigned long long)w.evals_at_hit,

@@ -14,7 +14,7 @@ static uint64_t max_slots_for(uint64_t cache_max_mb, int32_t words)
 {
     uint64_t budget = cache_max_mb > (UINT64_MAX >> 21) ? UINT64_MAX >> 1 : cache_max_mb << 20;
     uint64_t slots = 1;
-    while (slots <= (UINT64_C(1) << 62) && slots * 2 * slot_bytes(words) <= budget)
+    while (slots <= (UINT64_C(1) << 60) && slots * 2 <= budget / slot_bytes(words))
         slots *= 2;
     return slots;
 }

@@ -12,12 +12,14 @@
 #include "fitness/problem.h"
 #include "fitness/tables.h"
 #include "fitness/topk.h"
+#include "ga/ga_types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct backend backend_t; /* each implementation defines its own */
+typedef struct ga_state ga_state_t; /* a GA population on a backend; each implementation defines its own */
 
 typedef struct {
     const char *name; /* "cpu", "cuda" */
@@ -42,6 +44,49 @@ typedef struct {
     /* Dominance sums over the whole lattice (additive objectives), or NULL when
      * the backend has none. */
     ev_status (*grid_dominance)(backend_t *b, const dominance_opts_t *opts, topk_t *top, ev_error *err);
+
+    /* ---- GA (docs/ga.md). The population, its fitness and the dedup cache
+     * live on the backend; per generation only ga_eval_out_t and
+     * ga_rank_out_t cross to the host, plus what ga_download is asked for.
+     * All NULL: the driver runs the CPU backend's GA ops and evaluates new
+     * genomes through this backend's `evaluate` (ga_plan_t.evaluate).
+     * Call order per run: ga_open, ga_init_population (or ga_set_population),
+     * then per generation ga_evaluate, ga_rank, ga_breed; ga_close.
+     * Every result must equal the CPU backend's bit for bit (mean/std of
+     * ga_rank_out_t excepted): same draws (operators/breed.h), same ranking. */
+
+    /* plan: copied. b may be NULL for the CPU ops (they evaluate through
+     * plan->evaluate). */
+    ev_status (*ga_open)(backend_t *b, const ga_plan_t *plan, ga_state_t **g, ev_error *err);
+    void (*ga_close)(ga_state_t *g);
+    /* Generation 0: breed_initial for every individual. */
+    ev_status (*ga_init_population)(ga_state_t *g, ev_error *err);
+    /* A given population (resume): genes SoA [n_genes][population]; parents
+     * [2][population] or NULL (all -1). */
+    ev_status (*ga_set_population)(ga_state_t *g, const uint16_t *genes, const int32_t *parents, ev_error *err);
+    /* Fitness of every individual: a genome in the dedup cache reuses its
+     * stored result; distinct new genomes are evaluated once each (duplicates
+     * within the generation too) and inserted. out->top gets the best of the
+     * new ones. When they would not fit (cache_full) nothing changes. */
+    ev_status (*ga_evaluate)(ga_state_t *g, ga_eval_out_t *out, ev_error *err);
+    /* Ranks each island: rank_key descending, the lower linear index on ties,
+     * then the lower individual; and the population's summaries. */
+    ev_status (*ga_rank)(ga_state_t *g, ga_rank_out_t *out, ev_error *err);
+    /* Replaces the ranked population with generation `generation` (>= 1):
+     * breed_child for every child, by islands[islands]'s plans. */
+    ev_status (*ga_breed)(ga_state_t *g, uint32_t generation, const breed_island_t *islands, ev_error *err);
+    /* Copies the current population to the host; any pointer may be NULL.
+     * genes: SoA [n_genes][population]; results [population] (after
+     * ga_evaluate); parents [2][population] (A, then B; -1 where none). */
+    ev_status (*ga_download)(ga_state_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents,
+                             ev_error *err);
+    /* The dedup cache: its size, its entries (index [n][index_words] words,
+     * least significant first, and results [n]; order unspecified), and
+     * entries to restore (resume; fails past cache_capacity). */
+    uint64_t (*ga_cache_count)(ga_state_t *g);
+    ev_status (*ga_cache_export)(ga_state_t *g, uint64_t *index, eval_result_t *results, ev_error *err);
+    ev_status (*ga_cache_import)(ga_state_t *g, const uint64_t *index, const eval_result_t *results, uint64_t n,
+                                 ev_error *err);
 } backend_ops_t;
 
 /* "cpu", "cuda" or "auto" (CUDA when a device exists, else CPU). Errors: an

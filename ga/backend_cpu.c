@@ -1,11 +1,12 @@
 /* The CPU backend: the shared __host__ __device__ functions in plain loops,
- * OpenMP across genomes. */
+ * OpenMP across genomes. Its GA ops are in ga/cpu_ga*.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/parallel.h"
 #include "ga/backend.h"
+#include "ga/cpu_ga.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -100,5 +101,23 @@ static ev_status cpu_grid_dominance(backend_t *b, const dominance_opts_t *opts, 
 }
 
 const backend_ops_t backend_cpu_ops = {
-    "cpu", cpu_open, cpu_close, cpu_describe, cpu_evaluate, cpu_grid_batch, cpu_grid_batch_max, cpu_grid_dominance,
+    .name = "cpu",
+    .open = cpu_open,
+    .close = cpu_close,
+    .describe = cpu_describe,
+    .evaluate = cpu_evaluate,
+    .grid_batch = cpu_grid_batch,
+    .grid_batch_max = cpu_grid_batch_max,
+    .grid_dominance = cpu_grid_dominance,
+    .ga_open = cpu_ga_open,
+    .ga_close = cpu_ga_close,
+    .ga_init_population = cpu_ga_init_population,
+    .ga_set_population = cpu_ga_set_population,
+    .ga_evaluate = cpu_ga_evaluate,
+    .ga_rank = cpu_ga_rank,
+    .ga_breed = cpu_ga_breed,
+    .ga_download = cpu_ga_download,
+    .ga_cache_count = cpu_ga_cache_count,
+    .ga_cache_export = cpu_ga_cache_export,
+    .ga_cache_import = cpu_ga_cache_import,
 };

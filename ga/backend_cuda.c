@@ -151,7 +151,15 @@ static ev_status cuda_grid_dominance(backend_t *b, const dominance_opts_t *opts,
     return cuda_dominance_grid(b->e, b->p, budget, opts ? opts->progress : NULL, top, err);
 }
 
+/* No GA ops yet: the GA driver then runs the population on the host and
+ * evaluates new genomes here, through cuda_evaluate (docs/ga.md). */
 const backend_ops_t backend_cuda_ops = {
-    "cuda",          cuda_open,           cuda_close,          cuda_describe, cuda_evaluate,
-    cuda_grid_batch, cuda_grid_batch_max, cuda_grid_dominance,
+    .name = "cuda",
+    .open = cuda_open,
+    .close = cuda_close,
+    .describe = cuda_describe,
+    .evaluate = cuda_evaluate,
+    .grid_batch = cuda_grid_batch,
+    .grid_batch_max = cuda_grid_batch_max,
+    .grid_dominance = cuda_grid_dominance,
 };

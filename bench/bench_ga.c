@@ -1,0 +1,337 @@
+/* bench_ga: GA throughput and search quality on planted landscapes
+ * (tests/support/planted.h). Not a test: it prints a table and, with
+ * --csv FILE, appends one CSV row per measurement.
+ *
+ *   bench_ga [--backend cpu|cuda|auto] [--pop 1024,4096,...] [--trades 5000,...]
+ *            [--gens N] [--csv FILE]
+ *       time per generation and unique evaluations/s per (population, trades)
+ *   bench_ga --quality [--seeds 20] [--lattice F,V,L] [--backend ...] [--csv FILE]
+ *       success rate and unique evaluations to reach the grid optimum over
+ *       seeds, against random search with the same budget per seed */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/platform.h"
+#include "fitness/tables.h"
+#include "ga/dedup_cache.h"
+#include "ga/ga_run.h"
+#include "ga/grid.h"
+#include "operators/genome.h"
+#include "tests/support/fitness_harness.h"
+#include "tests/support/planted.h"
+
+#define MAX_LIST 16
+
+typedef struct {
+    const char *backend, *csv;
+    int quality;
+    uint32_t pops[MAX_LIST], n_pops;
+    uint32_t trades[MAX_LIST], n_trades;
+    uint32_t gens, seeds;
+    int32_t filters;
+    uint32_t values, levels;
+} bench_opts_t;
+
+typedef struct {
+    planted_opts_t po;
+    dataset_t ds;
+    lattice_t lat;
+    fit_problem_t p;
+    tables_host_t t;
+    const backend_ops_t *ops;
+    backend_t *b;
+    uint16_t optimum[EV_MAX_PARAMS];
+} bench_problem_t;
+
+static void die(const char *what, const ev_error *err)
+{
+    fprintf(stderr, "bench_ga: %s: %s\n", what, err ? err->msg : "");
+    exit(1);
+}
+
+static uint32_t parse_list(const char *s, uint32_t *out)
+{
+    uint32_t n = 0;
+    while (*s && n < MAX_LIST) {
+        char *end;
+        out[n++] = (uint32_t)strtoul(s, &end, 10);
+        s = *end == ',' ? end + 1 : end;
+        if (end == s && *s)
+            break;
+    }
+    return n;
+}
+
+static void parse_args(int argc, char **argv, bench_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = "cpu";
+    o->n_pops = parse_list("1024,4096,16384,65536", o->pops);
+    o->n_trades = parse_list("5000,20000,50000", o->trades);
+    o->gens = 4;
+    o->seeds = 20;
+    o->filters = 5;
+    o->values = 10;
+    o->levels = 6;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--quality"))
+            o->quality = 1;
+        else if (!strcmp(a, "--backend") && v && ++i)
+            o->backend = v;
+        else if (!strcmp(a, "--csv") && v && ++i)
+            o->csv = v;
+        else if (!strcmp(a, "--pop") && v && ++i)
+            o->n_pops = parse_list(v, o->pops);
+        else if (!strcmp(a, "--trades") && v && ++i)
+            o->n_trades = parse_list(v, o->trades);
+        else if (!strcmp(a, "--gens") && v && ++i)
+            o->gens = (uint32_t)atoi(v);
+        else if (!strcmp(a, "--seeds") && v && ++i)
+            o->seeds = (uint32_t)atoi(v);
+        else if (!strcmp(a, "--lattice") && v && ++i)
+            sscanf(v, "%d,%u,%u", &o->filters, &o->values, &o->levels);
+        else {
+            fprintf(stderr, "usage: bench_ga [--quality] [--backend cpu|cuda|auto] [--pop LIST] [--trades LIST]\n"
+                            "                [--gens N] [--seeds N] [--lattice FILTERS,VALUES,LEVELS] [--csv FILE]\n");
+            exit(2);
+        }
+    }
+}
+
+/* A planted problem with about `trades` trades (0: the default counts). */
+static void problem_open(bench_problem_t *bp, const bench_opts_t *o, uint32_t trades)
+{
+    objective_cfg_t obj;
+    ev_error err;
+    memset(bp, 0, sizeof *bp);
+    planted_defaults(&bp->po);
+    bp->po.n_filters = o->filters;
+    bp->po.n_values = o->values;
+    bp->po.n_targets = bp->po.n_stops = o->levels;
+    if (trades) {
+        double f = (double)trades / (double)planted_trades(&bp->po);
+        bp->po.good = (int64_t)(bp->po.good * f);
+        bp->po.dip = (int64_t)(bp->po.dip * f);
+        bp->po.crash = (int64_t)(bp->po.crash * f);
+        bp->po.bad_per_filter = (int64_t)(bp->po.bad_per_filter * f);
+        bp->po.noise = (int64_t)trades - planted_trades(&bp->po) + bp->po.noise;
+    }
+    planted_build(&bp->po, &bp->ds, &bp->lat, bp->optimum);
+    harness_objective(&obj, OBJ_TOTAL_RETURN);
+    if (backend_find(o->backend, &bp->ops, &err) || problem_init(&bp->p, &bp->ds, &bp->lat, &obj, &err) ||
+        tables_build(&bp->t, &bp->p, &err) || bp->ops->open(&bp->b, &bp->p, &bp->t, &err))
+        die("setup", &err);
+}
+
+static void problem_close(bench_problem_t *bp)
+{
+    bp->ops->close(bp->b);
+    tables_free(&bp->t);
+    problem_free(&bp->p);
+    lattice_free(&bp->lat);
+    dataset_free(&bp->ds);
+}
+
+static FILE *csv_open(const char *path, const char *header)
+{
+    FILE *f;
+    long size;
+    if (!path)
+        return NULL;
+    if (!(f = fopen(path, "a")))
+        die(path, NULL);
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    if (size == 0)
+        fprintf(f, "%s\n", header);
+    return f;
+}
+
+/* ---- throughput ---- */
+
+static void bench_speed(const bench_opts_t *o)
+{
+    FILE *csv = csv_open(o->csv, "backend,device,population,trades,generations,sec_per_gen,unique_evals,evals_per_s,"
+                                 "genome_trades_per_s,host_ga");
+    printf("%-8s %8s %8s %12s %14s %16s\n", "backend", "pop", "trades", "s/gen", "unique eval/s", "genome-trades/s");
+    for (uint32_t ti = 0; ti < o->n_trades; ti++) {
+        bench_problem_t bp;
+        char device[128];
+        problem_open(&bp, o, o->trades[ti]);
+        bp.ops->describe(bp.b, device, sizeof device);
+        for (uint32_t pi = 0; pi < o->n_pops; pi++) {
+            ga_settings_t s;
+            ga_run_opts_t ro;
+            ga_result_t res;
+            ev_error err;
+            double per_gen, rate;
+            ga_settings_default(&s);
+            s.population = o->pops[pi];
+            s.islands = o->pops[pi] >= 4096 ? 4 : 1;
+            s.generations = o->gens;
+            memset(&ro, 0, sizeof ro);
+            ro.seed = 1;
+            ro.top = 10;
+            if (ga_run(bp.ops, bp.b, &bp.p, &s, &ro, &res, &err))
+                die("ga_run", &err);
+            per_gen = res.seconds / res.generations;
+            rate = (double)res.evaluations / res.seconds;
+            printf("%-8s %8u %8lld %12.4f %14.4g %16.4g\n", bp.ops->name, s.population, (long long)bp.ds.n_trades,
+                   per_gen, rate, rate * (double)bp.ds.n_trades);
+            fflush(stdout);
+            if (csv)
+                fprintf(csv, "%s,\"%s\",%u,%lld,%u,%.6f,%llu,%.6g,%.6g,%d\n", bp.ops->name, device, s.population,
+                        (long long)bp.ds.n_trades, res.generations, per_gen, (unsigned long long)res.evaluations,
+                        rate, rate * (double)bp.ds.n_trades, res.host_ga);
+            ga_result_free(&res);
+        }
+        problem_close(&bp);
+    }
+    if (csv)
+        fclose(csv);
+}
+
+/* ---- search quality ---- */
+
+typedef struct {
+    uint64_t target_key;
+    uint64_t evals_at_hit;
+} watch_t;
+
+static ev_status watch_gen(void *ctx, const ga_generation_t *gen, ev_error *err)
+{
+    watch_t *w = (watch_t *)ctx;
+    (void)err;
+    if (!w->evals_at_hit && gen->stats->hof->n && gen->stats->hof->e[0].key == w->target_key)
+        w->evals_at_hit = gen->stats->evaluations;
+    return EV_OK;
+}
+
+/* Uniform random genomes (Philox stream RNG_STREAM_RANDOM of seed, batch b as
+ * the generation), distinct ones evaluated until `budget`; returns the
+ * evaluations made when the target was first reached, 0 if never. */
+static uint64_t random_search(bench_problem_t *bp, uint64_t seed, uint64_t budget, uint64_t target_key)
+{
+    const uint32_t batch = 1024;
+    int32_t ng = bp->p.shape.n_params, words = genome_index_words(bp->p.shape.n_values, ng);
+    uint16_t *genes = (uint16_t *)malloc((size_t)batch * (size_t)ng * sizeof *genes);
+    eval_result_t *res = (eval_result_t *)malloc(batch * sizeof *res);
+    dedup_cache_t seen;
+    ev_error err;
+    uint64_t done = 0, hit = 0;
+    if (!genes || !res || dedup_init(&seen, words, budget + batch, budget, &err))
+        die("random search", NULL);
+    for (uint32_t b = 0; done < budget && !hit; b++) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < batch && done + n < budget; i++) {
+            uint16_t g[GA_MAX_GENES];
+            uint64_t ix[GA_INDEX_WORDS_MAX];
+            eval_result_t none;
+            memset(&none, 0, sizeof none);
+            genome_random(rng_key(seed), b, i, ng, bp->p.shape.n_values, g);
+            genome_index(bp->p.shape.n_values, ng, g, words, ix);
+            if (dedup_find(&seen, ix) || dedup_insert(&seen, ix, none, &err))
+                continue;
+            genome_scatter(genes, batch, n++, ng, g);
+        }
+        /* genes are SoA with stride `batch`: evaluate compacts them */
+        for (int32_t k = 1; k < ng; k++)
+            memmove(genes + (size_t)k * n, genes + (size_t)k * batch, n * sizeof *genes);
+        if (n && bp->ops->evaluate(bp->b, genes, n, res, &err))
+            die("evaluate", &err);
+        for (uint32_t i = 0; i < n && !hit; i++)
+            if (rank_key(res[i]) == target_key)
+                hit = done + i + 1;
+        done += n;
+    }
+    dedup_free(&seen);
+    free(genes);
+    free(res);
+    return hit;
+}
+
+static void bench_quality(const bench_opts_t *o)
+{
+    bench_problem_t bp;
+    topk_t grid;
+    grid_opts_t go;
+    grid_stats_t gs;
+    ev_error err;
+    ga_settings_t s;
+    uint32_t ga_wins = 0, rs_wins = 0;
+    double ga_hit_sum = 0, ga_eval_sum = 0, rs_hit_sum = 0;
+    FILE *csv = csv_open(o->csv, "backend,lattice,trades,seed,ga_hit,ga_evals_to_hit,ga_evals_total,random_hit,"
+                                 "random_evals_to_hit");
+    problem_open(&bp, o, 0);
+    memset(&go, 0, sizeof go);
+    if (topk_init(&grid, 1, &err) || grid_run(bp.ops, bp.b, &bp.p, &go, &grid, &gs, &err))
+        die("grid", &err);
+    printf("lattice %llu points, %lld trades; grid optimum %.6g in %.2fs\n", (unsigned long long)bp.lat.size,
+           (long long)bp.ds.n_trades, grid.e[0].r.fitness, gs.seconds);
+    ga_settings_default(&s);
+    s.population = 256;
+    s.islands = 4;
+    s.generations = 1000;
+    s.stall_generations = 60;
+    s.max_evaluations = bp.lat.size / 100 - s.population;
+    printf("%5s %10s %14s %12s %10s %14s\n", "seed", "GA", "evals to hit", "evals total", "random", "evals to hit");
+    for (uint32_t seed = 1; seed <= o->seeds; seed++) {
+        ga_observer_t obs;
+        ga_run_opts_t ro;
+        ga_result_t res;
+        watch_t w;
+        uint64_t rs;
+        memset(&w, 0, sizeof w);
+        w.target_key = grid.e[0].key;
+        memset(&obs, 0, sizeof obs);
+        obs.ctx = &w;
+        obs.on_generation = watch_gen;
+        memset(&ro, 0, sizeof ro);
+        ro.seed = seed;
+        ro.top = 1;
+        ro.observer = &obs;
+        if (ga_run(bp.ops, bp.b, &bp.p, &s, &ro, &res, &err))
+            die("ga_run", &err);
+        rs = random_search(&bp, seed, res.evaluations, grid.e[0].key);
+        ga_wins += w.evals_at_hit > 0;
+        rs_wins += rs > 0;
+        ga_hit_sum += (double)w.evals_at_hit;
+        rs_hit_sum += (double)rs;
+        ga_eval_sum += (double)res.evaluations;
+        printf("%5u %10s %14llu %12llu %10s %14llu\n", seed, w.evals_at_hit ? "optimum" : "missed",
+               (unsigned long long)w.evals_at_hit, (unsigned long long)res.evaluations, rs ? "optimum" : "missed",
+               (unsigned long long)rs);
+        fflush(stdout);
+        if (csv)
+            fprintf(csv, "%s,%llu,%lld,%u,%d,%llu,%llu,%d,%llu\n", bp.ops->name, (unsigned long long)bp.lat.size,
+                    (long long)bp.ds.n_trades, seed, w.evals_at_hit > 0, (unsigned long long)w.evals_at_hit,
+                    (unsigned long long)res.evaluations, rs > 0, (unsigned long long)rs);
+        ga_result_free(&res);
+    }
+    printf("GA:     %u/%u reached the optimum; %.0f unique evaluations to reach it (%.4f%% of the lattice), "
+           "%.0f per run (%.4f%%)\n",
+           ga_wins, o->seeds, ga_wins ? ga_hit_sum / ga_wins : 0.0,
+           ga_wins ? 100.0 * ga_hit_sum / ga_wins / (double)bp.lat.size : 0.0, ga_eval_sum / o->seeds,
+           100.0 * ga_eval_sum / o->seeds / (double)bp.lat.size);
+    printf("random: %u/%u reached it with the GA's budget per seed (%.0f evaluations to reach it; a unique "
+           "optimum is found with probability budget / lattice = %.4f%% per seed)\n",
+           rs_wins, o->seeds, rs_wins ? rs_hit_sum / rs_wins : 0.0,
+           100.0 * ga_eval_sum / o->seeds / (double)bp.lat.size);
+    if (csv)
+        fclose(csv);
+    topk_free(&grid);
+    problem_close(&bp);
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts_t o;
+    parse_args(argc, argv, &o);
+    if (o.quality)
+        bench_quality(&o);
+    else
+        bench_speed(&o);
+    return 0;
+}

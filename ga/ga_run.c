@@ -1,0 +1,211 @@
+/* The GA run loop: per generation evaluate, rank, report, decide, breed.
+ * Decisions that need no population (stopping, the island plans, the hall of
+ * fame) are taken here on the host from the small summaries the backend
+ * returns; the population itself stays on the backend. */
+#include "ga/ga_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/platform.h"
+#include "ga/ga_plan.h"
+#include "ga/ga_report.h"
+
+typedef struct {
+    const backend_ops_t *gops; /* whose GA ops run: the backend's, or the CPU's (host_ga) */
+    ga_state_t *g;
+    ga_plan_t plan;
+    const fit_problem_t *p;
+    const ga_settings_t *s;
+    const ga_run_opts_t *o;
+    ga_hof_entry_t *top;      /* [top_k] */
+    uint32_t *island_unique;  /* [islands] */
+    uint32_t *gene_counts;    /* [gene_values] */
+    double *entropy;          /* [n_genes] */
+    breed_island_t *islands;  /* [islands] */
+    uint16_t *dl_genes;       /* observer downloads, when asked for */
+    eval_result_t *dl_results;
+    int32_t *dl_parents;
+    uint32_t last_improvement;
+    uint64_t best_key;        /* the hall of fame's best rank_key (0: none) */
+    double t0;
+} run_t;
+
+static void run_free(run_t *r)
+{
+    if (r->g)
+        r->gops->ga_close(r->g);
+    free(r->top);
+    free(r->island_unique);
+    free(r->gene_counts);
+    free(r->entropy);
+    free(r->islands);
+    free(r->dl_genes);
+    free(r->dl_results);
+    free(r->dl_parents);
+}
+
+static ev_status run_alloc(run_t *r, ev_error *err)
+{
+    uint32_t pop = r->plan.ctx.population, ng = (uint32_t)r->plan.ctx.n_genes, isl = r->plan.ctx.islands;
+    int ok;
+    r->top = (ga_hof_entry_t *)calloc(r->plan.top_k, sizeof *r->top);
+    r->island_unique = (uint32_t *)calloc(isl, sizeof *r->island_unique);
+    r->gene_counts = (uint32_t *)calloc(r->plan.gene_values, sizeof *r->gene_counts);
+    r->entropy = (double *)calloc(ng, sizeof *r->entropy);
+    r->islands = (breed_island_t *)calloc(isl, sizeof *r->islands);
+    ok = r->top && r->island_unique && r->gene_counts && r->entropy && r->islands;
+    if (ok && r->o->observer && r->o->observer->want_population) {
+        r->dl_genes = (uint16_t *)malloc((size_t)ng * pop * sizeof *r->dl_genes);
+        r->dl_results = (eval_result_t *)malloc((size_t)pop * sizeof *r->dl_results);
+        r->dl_parents = (int32_t *)malloc(2u * (size_t)pop * sizeof *r->dl_parents);
+        ok = r->dl_genes && r->dl_results && r->dl_parents;
+    }
+    return ok ? EV_OK : ev_fail(err, EV_ENOMEM, "out of memory for the GA run's buffers");
+}
+
+/* The hall of fame takes the generation's new genomes; a strictly better
+ * best restarts the stall count. */
+static void take_new_best(run_t *r, const ga_eval_out_t *ev, hof_t *hof, uint32_t gen)
+{
+    for (uint32_t j = 0; j < ev->n_top; j++)
+        hof_offer(hof, &ev->top[j]);
+    if (hof->n && hof->e[0].key > r->best_key) {
+        r->best_key = hof->e[0].key;
+        r->last_improvement = gen;
+    }
+}
+
+static ev_status notify_observer(run_t *r, const ga_gen_stats_t *st, ev_error *err)
+{
+    const ga_observer_t *obs = r->o->observer;
+    ga_generation_t gen;
+    ev_status e;
+    if (!obs || !obs->on_generation)
+        return EV_OK;
+    memset(&gen, 0, sizeof gen);
+    gen.population = r->plan.ctx.population;
+    gen.n_genes = (uint32_t)r->plan.ctx.n_genes;
+    gen.islands = r->plan.ctx.islands;
+    gen.stats = st;
+    if (obs->want_population) {
+        if ((e = r->gops->ga_download(r->g, r->dl_genes, r->dl_results, r->dl_parents, err)) != EV_OK)
+            return e;
+        gen.genes = r->dl_genes;
+        gen.results = r->dl_results;
+        gen.parents = r->dl_parents;
+    }
+    return obs->on_generation(obs->ctx, &gen, err);
+}
+
+/* Evaluates and ranks generation `gen`; *full when the cache could not take it. */
+static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen_stats_t *st, int *full,
+                                ev_error *err)
+{
+    ga_eval_out_t ev;
+    ga_rank_out_t rk;
+    ev_status e;
+    memset(&ev, 0, sizeof ev);
+    ev.top = r->top;
+    if ((e = r->gops->ga_evaluate(r->g, &ev, err)) != EV_OK)
+        return e;
+    if ((*full = ev.cache_full) != 0)
+        return EV_OK;
+    memset(&rk, 0, sizeof rk);
+    rk.island_unique = r->island_unique;
+    rk.gene_counts = r->gene_counts;
+    if ((e = r->gops->ga_rank(r->g, &rk, err)) != EV_OK)
+        return e;
+    res->evaluations += ev.new_evals;
+    res->lookups += r->plan.ctx.population;
+    res->hit_rate = 1.0 - (double)res->evaluations / (double)res->lookups;
+    res->generations = gen + 1;
+    take_new_best(r, &ev, &res->hof, gen);
+    ga_gene_entropy(r->gene_counts, r->plan.ctx.n_values, r->plan.ctx.n_genes, r->plan.ctx.population, r->entropy);
+
+    memset(st, 0, sizeof *st);
+    st->generation = gen;
+    st->feasible = rk.feasible;
+    st->best = rk.best;
+    st->median = rk.median;
+    st->mean = rk.mean;
+    st->std = rk.std;
+    st->unique = ev.distinct;
+    st->diversity = (double)ev.distinct / (double)r->plan.ctx.population;
+    st->island_unique = r->island_unique;
+    st->gene_entropy = r->entropy;
+    st->islands = gen ? r->islands : NULL;
+    st->new_evaluations = ev.new_evals;
+    st->evaluations = res->evaluations;
+    st->lookups = res->lookups;
+    st->hit_rate = res->hit_rate;
+    st->wall_s = plat_now() - r->t0;
+    st->hof = &res->hof;
+    if ((e = notify_observer(r, st, err)) != EV_OK)
+        return e;
+    ga_progress_line(r->o->progress, st, r->s, &r->p->obj_cfg);
+    return EV_OK;
+}
+
+static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
+{
+    ga_gen_stats_t st;
+    ev_status e;
+    if ((e = r->gops->ga_init_population(r->g, err)) != EV_OK)
+        return e;
+    for (uint32_t gen = 0;; gen++) {
+        ga_stop_input_t in;
+        int full = 0;
+        if ((e = run_generation(r, gen, res, &st, &full, err)) != EV_OK)
+            return e;
+        if (full) {
+            res->reason = GA_STOP_CACHE_FULL;
+            return EV_OK;
+        }
+        in.generation = gen;
+        in.evaluations = res->evaluations;
+        in.last_improvement = r->last_improvement;
+        in.elapsed_s = st.wall_s;
+        in.interrupted = plat_interrupted();
+        if ((res->reason = ga_stop_check(r->s, &in)) != GA_STOP_NONE)
+            return EV_OK;
+        ga_plan_islands(&r->plan, r->s, gen + 1, r->island_unique, r->islands);
+        if ((e = r->gops->ga_breed(r->g, gen + 1, r->islands, err)) != EV_OK)
+            return e;
+    }
+}
+
+ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const ga_settings_t *s,
+                 const ga_run_opts_t *o, ga_result_t *res, ev_error *err)
+{
+    run_t r;
+    ev_status e;
+    memset(res, 0, sizeof *res);
+    memset(&r, 0, sizeof r);
+    r.p = p;
+    r.s = s;
+    r.o = o;
+    r.t0 = plat_now();
+    if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
+        return e;
+    r.plan.evaluate = ops->evaluate;
+    r.plan.evaluate_b = b;
+    /* A backend without GA ops still evaluates: the CPU's GA drives it. */
+    res->host_ga = ops->ga_open == NULL;
+    r.gops = res->host_ga ? &backend_cpu_ops : ops;
+    if ((e = hof_init(&res->hof, o->top, err)) != EV_OK)
+        return e;
+    if ((e = run_alloc(&r, err)) == EV_OK &&
+        (e = r.gops->ga_open(res->host_ga ? NULL : b, &r.plan, &r.g, err)) == EV_OK)
+        e = run_loop(&r, res, err);
+    res->seconds = plat_now() - r.t0;
+    run_free(&r);
+    if (e != EV_OK)
+        ga_result_free(res);
+    return e;
+}
+
+void ga_result_free(ga_result_t *res)
+{
+    hof_free(&res->hof);
+}

@@ -1,0 +1,90 @@
+/* GA mode (SPEC sec. 6, docs/ga.md): a generational GA with islands,
+ * elitism, migration and random immigrants, whose population lives on a
+ * backend (ga/backend.h GA ops). It keeps the hall of fame, decides when to
+ * stop, prints a progress line per generation and hands every generation to
+ * an optional observer (the run archive). */
+#ifndef EVOLVE_GA_RUN_H
+#define EVOLVE_GA_RUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/status.h"
+#include "fitness/problem.h"
+#include "ga/backend.h"
+#include "ga/ga_stop.h"
+#include "ga/hall_of_fame.h"
+#include "operators/ga_settings.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One generation's summary. Fitness values are raw (for compound, the log
+ * sum: objective_display converts). Pointers are valid during the callback. */
+typedef struct {
+    uint32_t generation;          /* 0 = the initial population */
+    uint64_t feasible;            /* feasible individuals */
+    double best, median;          /* of the feasible fitness (0 when none); exact */
+    double mean, std;             /* of the finite feasible fitness; for reports (summation order) */
+    uint64_t unique;              /* distinct genomes in the population */
+    double diversity;             /* unique / population */
+    const uint32_t *island_unique; /* [islands]: distinct genomes per island */
+    const double *gene_entropy;   /* [n_genes]: entropy of each gene's values, bits */
+    const breed_island_t *islands; /* [islands]: how this generation was made; NULL for generation 0 */
+    uint64_t new_evaluations;     /* genomes evaluated for the first time in this generation */
+    uint64_t evaluations;         /* unique evaluations so far */
+    uint64_t lookups;             /* fitness lookups so far (population x generations) */
+    double hit_rate;              /* 1 - evaluations / lookups */
+    double wall_s;                /* seconds since the run started */
+    const hof_t *hof;             /* the hall of fame after this generation */
+} ga_gen_stats_t;
+
+/* What an observer is given each generation. genes/results/parents are set
+ * only when it asked for them (want_population): genes SoA
+ * [n_genes][population], results [population], parents [2][population]
+ * (A then B; individuals of the previous generation, -1 where none). */
+typedef struct {
+    uint32_t population, n_genes, islands;
+    const ga_gen_stats_t *stats;
+    const uint16_t *genes;
+    const eval_result_t *results;
+    const int32_t *parents;
+} ga_generation_t;
+
+typedef struct {
+    void *ctx;
+    int want_population; /* 1: download every generation for on_generation (costs a copy from a device) */
+    /* Called after each evaluated generation; an error stops the run with it. */
+    ev_status (*on_generation)(void *ctx, const ga_generation_t *gen, ev_error *err);
+} ga_observer_t;
+
+typedef struct {
+    uint64_t seed;                 /* the Philox key: a run is a function of (config, seed) */
+    uint32_t top;                  /* hall of fame size (config `top`) */
+    FILE *progress;                /* one line per generation, or NULL (quiet) */
+    const ga_observer_t *observer; /* or NULL */
+} ga_run_opts_t;
+
+typedef struct {
+    ga_stop_reason reason;
+    uint32_t generations;  /* generations evaluated (the initial one included) */
+    uint64_t evaluations;  /* unique genomes evaluated */
+    uint64_t lookups;
+    double hit_rate;
+    double seconds;
+    int host_ga;           /* 1: the backend has no GA ops; the CPU ran the GA, the backend evaluated */
+    hof_t hof;             /* the top unique genomes ever evaluated; ga_result_free */
+} ga_result_t;
+
+/* Runs the GA on backend b (opened on p) with settings s. On EV_OK the result
+ * holds the hall of fame and the stop reason (an interrupted run returns
+ * EV_OK with reason "interrupted"). */
+ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const ga_settings_t *s,
+                 const ga_run_opts_t *o, ga_result_t *res, ev_error *err);
+void ga_result_free(ga_result_t *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,90 @@
+/* The types the GA driver and a backend's GA ops exchange (ga/backend.h,
+ * docs/ga.md). PODs where a device may write them. */
+#ifndef EVOLVE_GA_TYPES_H
+#define EVOLVE_GA_TYPES_H
+
+#include <stdint.h>
+
+#include "common/hd.h"
+#include "common/status.h"
+#include "fitness/accum.h"
+#include "fitness/lattice.h"
+#include "operators/breed_ctx.h"
+
+EV_STATIC_ASSERT(GA_MAX_GENES == EV_MAX_PARAMS, "a genome has one gene per lattice parameter");
+
+/* One evaluated genome, as the hall of fame and a generation's new top-K hold
+ * it. Order: rank_key descending, then the genes lexicographically (the
+ * linear index order, SPEC sec. 5). genes beyond the lattice's are 0. */
+typedef struct {
+    uint64_t key;   /* rank_key(r) */
+    uint64_t index; /* linear index when index_words == 1, else UINT64_MAX */
+    eval_result_t r;
+    uint16_t genes[GA_MAX_GENES];
+} ga_hof_entry_t;
+EV_STATIC_ASSERT(sizeof(ga_hof_entry_t) == 40 + 2 * GA_MAX_GENES, "ga_hof_entry_t layout is shared with CUDA");
+
+/* a ranks before b */
+EV_HD int ga_entry_before(const ga_hof_entry_t *a, const ga_hof_entry_t *b)
+{
+    if (a->key != b->key)
+        return a->key > b->key;
+    for (int32_t k = 0; k < GA_MAX_GENES; k++)
+        if (a->genes[k] != b->genes[k])
+            return a->genes[k] < b->genes[k];
+    return 0;
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct backend;
+
+/* Everything a backend's GA needs for one run (ga_plan_build). */
+typedef struct {
+    breed_ctx_t ctx;         /* operators, seed, islands, the lattice's value counts */
+    int32_t index_words;     /* words of a linear index (genome_index_words) */
+    uint32_t top_k;          /* size of a generation's new top-K (ga_eval_out_t.top), >= 1 */
+    uint64_t cache_capacity; /* genomes the dedup cache must hold (ga_cache_capacity) */
+    uint64_t gene_values;    /* sum of n_values: the length of ga_rank_out_t.gene_counts */
+    /* How a host-resident GA evaluates new genomes: the selected backend's
+     * evaluate. A device-resident GA evaluates on its device and ignores it. */
+    ev_status (*evaluate)(struct backend *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err);
+    struct backend *evaluate_b;
+} ga_plan_t;
+
+/* ga_evaluate's answer: small, so it crosses from a device every generation. */
+typedef struct {
+    uint64_t distinct;   /* distinct genomes in the population */
+    uint64_t new_evals;  /* of those, not in the cache before: evaluated now (once each) */
+    int32_t cache_full;  /* 1: the new genomes would take the cache past cache_capacity; nothing
+                            was evaluated, inserted or changed, and the run must stop */
+    uint32_t n_top;      /* entries written to top */
+    ga_hof_entry_t *top; /* caller's [top_k]: the best feasible new genomes, best first */
+} ga_eval_out_t;
+
+/* ga_rank's answer. mean and std are for reports only: their summation order
+ * is the backend's, so their last bits may differ between backends. Every
+ * other field is exact. */
+typedef struct {
+    uint32_t *island_unique; /* caller's [islands]: distinct genomes per island (or NULL) */
+    uint32_t *gene_counts;   /* caller's [gene_values]: individuals with gene k = v at
+                                sum_{j<k} n_values[j] + v (or NULL) */
+    uint64_t feasible;       /* feasible individuals */
+    double best;             /* the best feasible fitness (0 when none) */
+    double median;           /* of the feasible fitness: the middle one, or the mean of the two */
+    double mean, std;        /* of the finite feasible fitness (population std, divides by n) */
+} ga_rank_out_t;
+
+/* Genomes the dedup cache holds within cache_max_mb: with W-word indices a
+ * slot takes 8 W + 24 bytes, the table has the largest power-of-two number of
+ * slots that fits, and it is filled to at most half. Every backend must hold
+ * at least this many; the run stops with "cache full" beyond it. */
+uint64_t ga_cache_capacity(uint64_t cache_max_mb, int32_t index_words);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

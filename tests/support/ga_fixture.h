@@ -1,0 +1,49 @@
+/* A small planted problem opened on the CPU backend, and an observer that
+ * fingerprints every generation, for the GA run tests. */
+#ifndef EVOLVE_TESTS_GA_FIXTURE_H
+#define EVOLVE_TESTS_GA_FIXTURE_H
+
+#include <stdint.h>
+
+#include "fitness/problem.h"
+#include "fitness/tables.h"
+#include "ga/backend.h"
+#include "ga/ga_run.h"
+#include "tests/support/planted.h"
+
+typedef struct {
+    planted_opts_t po;
+    dataset_t ds;
+    lattice_t lat;
+    fit_problem_t p;
+    tables_host_t t;
+    backend_t *b;
+    uint16_t optimum[EV_MAX_PARAMS];
+} ga_fixture_t;
+
+/* n_filters filters of n_values values, 6 targets, 6 stops. */
+void fixture_open(ga_fixture_t *f, int32_t n_filters, uint32_t n_values);
+void fixture_close(ga_fixture_t *f);
+
+/* Settings for quick runs: population 64 in 2 islands, 30 generations. */
+void fixture_settings(ga_settings_t *s);
+
+#define TRACE_MAX_GENS 512
+
+/* Fingerprints of each generation (genes, results, parents, exact stats). */
+typedef struct {
+    uint32_t n;
+    uint64_t hash[TRACE_MAX_GENS];
+    double best[TRACE_MAX_GENS];
+} trace_t;
+
+/* An observer that fills a trace (want_population = 1). */
+void trace_observer(ga_observer_t *obs, trace_t *tr);
+
+/* Runs the GA with the fixture's CPU backend (or ops) and the trace observer. */
+ev_status fixture_run(ga_fixture_t *f, const backend_ops_t *ops, const ga_settings_t *s, uint64_t seed, trace_t *tr,
+                      ga_result_t *res, ev_error *err);
+
+uint64_t fnv1a(uint64_t h, const void *data, size_t n);
+
+#endif

@@ -1,0 +1,163 @@
+/* Why a GA run stops: every termination reason, and settings errors. The
+ * Ctrl-C case runs last (the interrupt flag cannot be cleared). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/platform.h"
+#include "ga/ga_run.h"
+#include "tests/check.h"
+#include "tests/support/ga_fixture.h"
+
+static ga_result_t run(ga_fixture_t *f, const ga_settings_t *s, const ga_observer_t *obs)
+{
+    ga_run_opts_t o;
+    ga_result_t res;
+    ev_error err;
+    memset(&o, 0, sizeof o);
+    o.seed = 9;
+    o.top = 5;
+    o.observer = obs;
+    if (ga_run(&backend_cpu_ops, f->b, &f->p, s, &o, &res, &err) != EV_OK) {
+        fprintf(stderr, "ga_run: %s\n", err.msg);
+        exit(2);
+    }
+    printf("stopped by %s after %u generations, %llu evaluations\n", ga_stop_reason_name(res.reason),
+           res.generations, (unsigned long long)res.evaluations);
+    return res;
+}
+
+static void test_limits(ga_fixture_t *f)
+{
+    ga_settings_t s;
+    ga_result_t r;
+
+    fixture_settings(&s);
+    s.generations = 7;
+    r = run(f, &s, NULL);
+    CHECK_EQ_I64(GA_STOP_GENERATIONS, r.reason);
+    CHECK_EQ_I64(7, r.generations);
+    CHECK_STR("generations", ga_stop_reason_name(r.reason));
+    ga_result_free(&r);
+
+    fixture_settings(&s);
+    s.generations = 1000;
+    s.max_evaluations = 300;
+    r = run(f, &s, NULL);
+    CHECK_EQ_I64(GA_STOP_MAX_EVALUATIONS, r.reason);
+    CHECK(r.evaluations >= 300 && r.evaluations < 300 + s.population);
+    ga_result_free(&r);
+
+    fixture_settings(&s);
+    s.generations = 100000;
+    s.stall_generations = 8;
+    r = run(f, &s, NULL);
+    CHECK_EQ_I64(GA_STOP_STALL, r.reason);
+    CHECK(r.generations > 8 && r.generations < 100000);
+    ga_result_free(&r);
+
+    fixture_settings(&s);
+    s.generations = 100000;
+    s.time_budget_s = 1e-9;
+    r = run(f, &s, NULL);
+    CHECK_EQ_I64(GA_STOP_TIME_BUDGET, r.reason);
+    CHECK_EQ_I64(1, r.generations);
+    ga_result_free(&r);
+}
+
+/* 1 MiB holds 16384 genomes of one-word indices (32-byte slots, half full):
+ * the run stops before a generation that would overflow it, never evicts. */
+static void test_cache_full(ga_fixture_t *f)
+{
+    ga_settings_t s;
+    ga_result_t r;
+    CHECK_EQ_I64(16384, ga_cache_capacity(1, 1));
+    CHECK_EQ_I64(UINT64_C(1) << 24, ga_cache_capacity(1024, 1));
+    CHECK_EQ_I64(8192, ga_cache_capacity(1, 2)); /* 40-byte slots: 16384 slots fit */
+    fixture_settings(&s);
+    s.population = 4096;
+    s.islands = 4;
+    s.generations = 1000;
+    s.cache_max_mb = 1;
+    r = run(f, &s, NULL);
+    CHECK_EQ_I64(GA_STOP_CACHE_FULL, r.reason);
+    CHECK_STR("cache full", ga_stop_reason_name(r.reason));
+    CHECK(r.evaluations <= 16384 && r.evaluations > 16384 - 4096);
+    ga_result_free(&r);
+    /* a cache smaller than one generation is refused up front */
+    {
+        ga_run_opts_t o;
+        ga_result_t res;
+        ev_error err;
+        memset(&o, 0, sizeof o);
+        o.top = 5;
+        s.population = 32768;
+        CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+        CHECK_CONTAINS(err.msg, "ga.cache_max_mb");
+    }
+}
+
+static void test_bad_settings(ga_fixture_t *f)
+{
+    ga_settings_t s;
+    ga_run_opts_t o;
+    ga_result_t res;
+    ev_error err;
+    memset(&o, 0, sizeof o);
+    o.top = 5;
+    fixture_settings(&s);
+    s.population = 65;
+    CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+    CHECK_CONTAINS(err.msg, "ga.islands");
+    fixture_settings(&s);
+    s.crossover_rate = 1.5;
+    CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+    CHECK_CONTAINS(err.msg, "ga.crossover.rate");
+    fixture_settings(&s);
+    s.migration_count = 32;
+    CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+    CHECK_CONTAINS(err.msg, "ga.migration.count");
+    fixture_settings(&s);
+    o.top = 0;
+    CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+    CHECK_CONTAINS(err.msg, "top");
+}
+
+static ev_status press_ctrl_c(void *ctx, const ga_generation_t *g, ev_error *err)
+{
+    (void)ctx;
+    (void)err;
+    if (g->stats->generation == 2)
+        raise(SIGINT);
+    return EV_OK;
+}
+
+static void test_interrupt(ga_fixture_t *f)
+{
+    ga_settings_t s;
+    ga_observer_t obs;
+    ga_result_t r;
+    memset(&obs, 0, sizeof obs);
+    obs.on_generation = press_ctrl_c;
+    plat_install_interrupt();
+    fixture_settings(&s);
+    s.generations = 1000;
+    r = run(f, &s, &obs);
+    CHECK_EQ_I64(GA_STOP_INTERRUPTED, r.reason);
+    CHECK_EQ_I64(3, r.generations); /* the generation under way was finished */
+    CHECK(r.hof.n > 0);
+    ga_result_free(&r);
+}
+
+int main(void)
+{
+    ga_fixture_t f;
+    fixture_open(&f, 4, 12);
+    test_limits(&f);
+    test_cache_full(&f);
+    test_bad_settings(&f);
+    test_interrupt(&f);
+    fixture_close(&f);
+    return check_exit();
+}

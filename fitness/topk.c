@@ -1,6 +1,7 @@
 #include "fitness/topk.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 ev_status topk_init(topk_t *t, uint32_t k, ev_error *err)
 {
@@ -66,4 +67,15 @@ void topk_merge(topk_t *dst, const topk_t *src)
 {
     for (uint32_t i = 0; i < src->n; i++)
         insert_entry(dst, &src->e[i]);
+}
+
+void topk_to_ranked(const topk_t *t, const lattice_shape_t *shape, ranked_genome_t *out)
+{
+    for (uint32_t i = 0; i < t->n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].key = t->e[i].key;
+        out[i].index = t->e[i].index;
+        out[i].r = t->e[i].r;
+        shape_decode(shape, t->e[i].index, out[i].genes);
+    }
 }

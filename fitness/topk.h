@@ -8,6 +8,8 @@
 #include "common/hd.h"
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/lattice_shape.h"
+#include "fitness/ranked.h"
 
 typedef struct {
     uint64_t key;   /* rank_key(r) */
@@ -67,6 +69,9 @@ void topk_offer(topk_t *t, uint64_t index, eval_result_t r);
 
 /* Offers every entry of src (disjoint index sets). */
 void topk_merge(topk_t *dst, const topk_t *src);
+
+/* The entries as ranked genomes (genes decoded from the index): out[t->n]. */
+void topk_to_ranked(const topk_t *t, const lattice_shape_t *shape, ranked_genome_t *out);
 
 #ifdef __cplusplus
 }

@@ -7,24 +7,9 @@
 #include "common/platform.h"
 #include "ga/commands.h"
 #include "ga/grid.h"
-#include "ga/session.h"
-#include "ga/top_table.h"
-#include "io/json_summary.h"
+#include "ga/run_modes.h"
 
-typedef struct {
-    const char *config;
-    int grid;
-    int validate;
-    const char *backend;
-    int evaluator;
-    const char *json;
-    const char *output;
-    const char *resume;
-    long long top;
-    const char *seed;
-    unsigned long long batch;
-    int quiet;
-} run_args_t;
+
 
 static void run_usage(FILE *out)
 {
@@ -168,48 +153,6 @@ static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *er
     return EV_OK;
 }
 
-static ev_status run_grid(session_t *s, const run_args_t *a, double t0, ev_error *err)
-{
-    grid_opts_t go;
-    grid_stats_t gs;
-    topk_t top;
-    run_summary_t sum;
-    FILE *log = a->quiet ? NULL : stderr;
-    ev_status st;
-    memset(&go, 0, sizeof go);
-    go.evaluator = (evaluator_kind)a->evaluator;
-    go.batch = a->batch;
-    go.progress = log;
-    if ((st = topk_init(&top, s->cfg.top, err)) != EV_OK)
-        return st;
-    if (log)
-        fprintf(log, "grid: %llu lattice points x %lld trades on %s\n", (unsigned long long)s->cfg.lattice.size,
-                (long long)s->ds.n_trades, s->device);
-    st = grid_run(s->ops, s->backend, &s->prob, &go, &top, &gs, err);
-    if (st == EV_OK) {
-        if (log)
-            fprintf(log, "grid: %llu points in %.3f s with the %s evaluator (%.3g points/s)\n",
-                    (unsigned long long)gs.evaluated, gs.seconds, evaluator_name(gs.evaluator),
-                    gs.seconds > 0 ? (double)gs.evaluated / gs.seconds : 0.0);
-        top_table_print(stdout, &s->cfg, &top);
-    }
-    if (st == EV_OK && a->json) {
-        memset(&sum, 0, sizeof sum);
-        sum.mode = "grid";
-        sum.backend = s->ops->name;
-        sum.device = s->device;
-        sum.evaluator = evaluator_name(gs.evaluator);
-        sum.evaluated = gs.evaluated;
-        sum.seconds_load = s->seconds_load;
-        sum.seconds_tables = s->seconds_tables;
-        sum.seconds_search = gs.seconds;
-        sum.seconds_total = plat_now() - t0;
-        st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, &top, err);
-    }
-    topk_free(&top);
-    return st;
-}
-
 int cmd_run(int argc, char **argv)
 {
     run_args_t a;
@@ -235,9 +178,9 @@ int cmd_run(int argc, char **argv)
         st = session_open(&s, &so, &err);
     if (st == EV_OK) {
         if (a.grid)
-            st = run_grid(&s, &a, t0, &err);
+            st = run_mode_grid(&s, &a, t0, &err);
         else
-            st = ev_fail(&err, EV_EUSAGE, "the GA is not available yet in this build: use --grid");
+            st = run_mode_ga(&s, &a, t0, &err);
     }
     session_close(&s);
     if (st != EV_OK)

@@ -9,20 +9,15 @@
 #include "common/status.h"
 #include "fitness/accum.h"
 #include "fitness/lattice.h"
+#include "fitness/ranked.h"
 #include "operators/breed_ctx.h"
 
 EV_STATIC_ASSERT(GA_MAX_GENES == EV_MAX_PARAMS, "a genome has one gene per lattice parameter");
 
 /* One evaluated genome, as the hall of fame and a generation's new top-K hold
  * it. Order: rank_key descending, then the genes lexicographically (the
- * linear index order, SPEC sec. 5). genes beyond the lattice's are 0. */
-typedef struct {
-    uint64_t key;   /* rank_key(r) */
-    uint64_t index; /* linear index when index_words == 1, else UINT64_MAX */
-    eval_result_t r;
-    uint16_t genes[GA_MAX_GENES];
-} ga_hof_entry_t;
-EV_STATIC_ASSERT(sizeof(ga_hof_entry_t) == 40 + 2 * GA_MAX_GENES, "ga_hof_entry_t layout is shared with CUDA");
+ * linear index order, SPEC sec. 5). */
+typedef ranked_genome_t ga_hof_entry_t;
 
 /* a ranks before b */
 EV_HD int ga_entry_before(const ga_hof_entry_t *a, const ga_hof_entry_t *b)

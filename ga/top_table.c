@@ -3,7 +3,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "fitness/lattice_shape.h"
 
 static int column_width(const param_t *p)
 {
@@ -24,14 +23,11 @@ static void format_fitness(char *buf, size_t n, double v)
         snprintf(buf, n, "%.6f", v);
 }
 
-void top_table_print(FILE *out, const config_t *cfg, const topk_t *top)
+void top_table_print(FILE *out, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
 {
     const lattice_t *lat = &cfg->lattice;
-    lattice_shape_t shape;
-    uint16_t genes[EV_MAX_PARAMS];
     int width[EV_MAX_PARAMS];
-    lattice_shape_from(&shape, lat);
-    if (top->n == 0) {
+    if (n == 0) {
         fprintf(out, "No feasible genome: every evaluated genome breaks min_trades or max_drawdown_pct.\n");
         return;
     }
@@ -41,13 +37,12 @@ void top_table_print(FILE *out, const config_t *cfg, const topk_t *top)
         fprintf(out, "  %*s", width[k], lat->params[k].name);
     }
     fprintf(out, "  %16s  %8s\n", objective_name((objective_kind)cfg->objective.kind), "trades");
-    for (uint32_t i = 0; i < top->n; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         char fit[64];
-        shape_decode(&shape, top->e[i].index, genes);
         fprintf(out, "%4u", i + 1);
         for (int32_t k = 0; k < lat->n_params; k++)
-            fprintf(out, "  %*s", width[k], lat->params[k].value_text[genes[k]]);
-        format_fitness(fit, sizeof fit, objective_display(&cfg->objective, top->e[i].r.fitness));
-        fprintf(out, "  %16s  %8lld\n", fit, (long long)top->e[i].r.trades);
+            fprintf(out, "  %*s", width[k], lat->params[k].value_text[top[i].genes[k]]);
+        format_fitness(fit, sizeof fit, objective_display(&cfg->objective, top[i].r.fitness));
+        fprintf(out, "  %16s  %8lld\n", fit, (long long)top[i].r.trades);
     }
 }

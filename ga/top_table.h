@@ -5,14 +5,15 @@
 
 #include <stdio.h>
 
-#include "fitness/topk.h"
+#include "fitness/ranked.h"
 #include "io/config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void top_table_print(FILE *out, const config_t *cfg, const topk_t *top);
+/* top[n], best first */
+void top_table_print(FILE *out, const config_t *cfg, const ranked_genome_t *top, uint32_t n);
 
 #ifdef __cplusplus
 }

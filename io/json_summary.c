@@ -9,7 +9,6 @@
 
 #include "common/platform.h"
 #include "fitness/accum.h"
-#include "fitness/lattice_shape.h"
 
 /* cJSON returns NULL on allocation failure; one flag collects them all. */
 typedef struct {
@@ -56,14 +55,11 @@ static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
     return o;
 }
 
-static void add_top(jctx *c, cJSON *root, const config_t *cfg, const topk_t *top)
+static void add_top(jctx *c, cJSON *root, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
 {
     cJSON *arr = jchild(c, root, "top", 1);
-    uint16_t genes[EV_MAX_PARAMS];
-    lattice_shape_t shape;
-    lattice_shape_from(&shape, &cfg->lattice);
-    for (uint32_t i = 0; arr && i < top->n; i++) {
-        const topk_entry_t *e = &top->e[i];
+    for (uint32_t i = 0; arr && i < n; i++) {
+        const ranked_genome_t *e = &top[i];
         cJSON *item = cJSON_CreateObject(), *values;
         if (!item || !cJSON_AddItemToArray(arr, item)) {
             cJSON_Delete(item);
@@ -71,17 +67,18 @@ static void add_top(jctx *c, cJSON *root, const config_t *cfg, const topk_t *top
             return;
         }
         jnum(c, item, "rank", (double)(i + 1));
-        jcount(c, item, "index", e->index);
+        if (e->index != UINT64_MAX)
+            jcount(c, item, "index", e->index);
         values = jchild(c, item, "values", 0);
-        shape_decode(&shape, e->index, genes);
         for (int32_t k = 0; values && k < cfg->lattice.n_params; k++)
-            jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[genes[k]]);
+            jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[e->genes[k]]);
         jfitness(c, item, "fitness", objective_display(&cfg->objective, e->r.fitness));
         jcount(c, item, "trades", (uint64_t)e->r.trades);
     }
 }
 
-static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds, const topk_t *top)
+static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
+                    const ranked_genome_t *top, uint32_t n_top)
 {
     cJSON *root = cJSON_CreateObject(), *o;
     char hash[32];
@@ -119,7 +116,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jstr(c, o, "path", cfg->dataset_path);
         jstr(c, o, "content_hash", hash);
     }
-    add_top(c, root, cfg, top);
+    add_top(c, root, cfg, top, n_top);
     o = jchild(c, root, "seconds", 0);
     if (o) {
         jnum(c, o, "load", s->seconds_load);
@@ -142,10 +139,10 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
 }
 
 ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
-                             const topk_t *top, ev_error *err)
+                             const ranked_genome_t *top, uint32_t n_top, ev_error *err)
 {
     jctx c = {0};
-    cJSON *root = build(&c, s, cfg, ds, top);
+    cJSON *root = build(&c, s, cfg, ds, top, n_top);
     char *text = (!c.failed && root) ? cJSON_Print(root) : NULL;
     char *tmp = plat_temp_name(path);
     FILE *f;

@@ -10,7 +10,7 @@
 
 #include "common/status.h"
 #include "fitness/dataset.h"
-#include "fitness/topk.h"
+#include "fitness/ranked.h"
 #include "io/config.h"
 
 #ifdef __cplusplus
@@ -33,7 +33,7 @@ typedef struct {
 
 /* Writes atomically (temporary name, then rename). */
 ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
-                             const topk_t *top, ev_error *err);
+                             const ranked_genome_t *top, uint32_t n_top, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -353,8 +353,8 @@ static void test_examples(void)
             CHECK_EQ_I64(5 * 7 * 3 * 3 * 3 * 4 * 3, cfg.lattice.size);
             CHECK_EQ_I64(1, cfg.n_tickers);
             CHECK_EQ_I64(10, cfg.objective.min_trades);
-            CHECK_EQ_I64(4096, cfg.ga.population);
-            CHECK_EQ_I64(50, cfg.ga.generations);
+            CHECK_EQ_I64(256, cfg.ga.population);
+            CHECK_EQ_I64(40, cfg.ga.generations);
         }
         if (!strcmp(names[i], "large.yaml")) {
             CHECK(cfg.lattice.size >= 100000000);

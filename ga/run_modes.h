@@ -1,0 +1,35 @@
+/* The search modes behind `evolve CONFIG [--grid | --validate]`, each given
+ * an open session and the parsed command line. */
+#ifndef EVOLVE_RUN_MODES_H
+#define EVOLVE_RUN_MODES_H
+
+#include "common/status.h"
+#include "ga/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *config;
+    int grid;
+    int validate;
+    const char *backend;
+    int evaluator;
+    const char *json;
+    const char *output;
+    const char *resume;
+    long long top;
+    const char *seed;
+    unsigned long long batch;
+    int quiet;
+} run_args_t;
+
+/* t0: when the command started (plat_now), for total timings. */
+ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *err);
+ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

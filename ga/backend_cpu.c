@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/parallel.h"
+#include "fitness/kept_sets.h"
 #include "ga/backend.h"
 #include "ga/cpu_ga.h"
 
@@ -15,7 +16,37 @@
 struct backend {
     const fit_problem_t *p;
     const fit_tables_t *t;
+    kept_sets_t ks; /* the fast path; ks.bits == NULL: tables_eval */
 };
+
+/* Bitsets above this size would not stay in cache: plain tables_eval then. */
+#define CPU_KEPT_SETS_MAX_BYTES ((uint64_t)256 << 20)
+
+/* One thread's evaluator: the bitset path with its scratch, or tables_eval. */
+typedef struct {
+    const backend_t *b;
+    kept_scratch_t s;
+    int fast;
+} cpu_eval_t;
+
+static void cpu_eval_init(cpu_eval_t *e, const backend_t *b)
+{
+    e->b = b;
+    e->fast = b->ks.bits != NULL;
+    if (e->fast && kept_scratch_init(&e->s, &b->ks, NULL) != EV_OK)
+        e->fast = 0; /* no memory for the scratch: the slower path still works */
+}
+
+static eval_result_t cpu_eval_one(cpu_eval_t *e, const uint16_t *genes)
+{
+    return e->fast ? kept_sets_eval(&e->b->ks, &e->s, genes) : tables_eval(e->b->t, genes);
+}
+
+static void cpu_eval_free(cpu_eval_t *e)
+{
+    if (e->fast)
+        kept_scratch_free(&e->s);
+}
 
 static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_host_t *tables, ev_error *err)
 {
@@ -24,12 +55,17 @@ static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_
         return ev_fail(err, EV_ENOMEM, "out of memory");
     b->p = p;
     b->t = &tables->view;
+    if (kept_sets_build(&b->ks, b->t, CPU_KEPT_SETS_MAX_BYTES, err) != EV_OK) {
+        free(b);
+        return EV_ENOMEM;
+    }
     *out = b;
     return EV_OK;
 }
 
 static void cpu_close(backend_t *b)
 {
+    kept_sets_free(&b->ks);
     free(b);
 }
 
@@ -47,12 +83,18 @@ static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, e
 {
     int32_t np = b->p->shape.n_params;
     (void)err;
-#pragma omp parallel for schedule(dynamic, 64) if ((double)n * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
-    for (int64_t i = 0; i < (int64_t)n; i++) {
-        uint16_t g[EV_MAX_PARAMS];
-        for (int32_t k = 0; k < np; k++)
-            g[k] = genes[(uint64_t)k * n + (uint64_t)i];
-        out[i] = tables_eval(b->t, g);
+#pragma omp parallel if ((double)n * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
+    {
+        cpu_eval_t e;
+        cpu_eval_init(&e, b);
+#pragma omp for schedule(dynamic, 64)
+        for (int64_t i = 0; i < (int64_t)n; i++) {
+            uint16_t g[EV_MAX_PARAMS];
+            for (int32_t k = 0; k < np; k++)
+                g[k] = genes[(uint64_t)k * n + (uint64_t)i];
+            out[i] = cpu_eval_one(&e, g);
+        }
+        cpu_eval_free(&e);
     }
     return EV_OK;
 }
@@ -64,24 +106,29 @@ static ev_status cpu_grid_batch(backend_t *b, uint64_t first, uint64_t count, to
     {
         topk_t local;
         ev_error lerr;
+        cpu_eval_t e;
         int ok = topk_init(&local, top->k, &lerr) == EV_OK;
         if (!ok) {
 #pragma omp critical(cpu_grid_err)
             st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
         }
-#pragma omp for schedule(dynamic, 256)
+        cpu_eval_init(&e, b);
+        /* Contiguous chunks: neighbours share their filter genes, so the
+         * kept set is reused across their targets and stops. */
+#pragma omp for schedule(dynamic, 1024)
         for (int64_t i = 0; i < (int64_t)count; i++) {
             uint16_t g[EV_MAX_PARAMS];
             uint64_t idx = first + (uint64_t)i;
             if (!ok)
                 continue;
             shape_decode(&b->p->shape, idx, g);
-            topk_offer(&local, idx, tables_eval(b->t, g));
+            topk_offer(&local, idx, cpu_eval_one(&e, g));
         }
         if (ok) {
 #pragma omp critical(cpu_grid_merge)
             topk_merge(top, &local);
         }
+        cpu_eval_free(&e);
         topk_free(&local);
     }
     return st;

@@ -62,21 +62,40 @@ void harness_check_all(const dataset_t *ds, const lattice_t *lat, const objectiv
     uint16_t g[EV_MAX_PARAMS];
     topk_t other;
     const uint64_t batches[] = {1, 7, 0};
+    uint16_t *soa;
+    eval_result_t *via_backend;
 
     if (problem_init(&p, ds, lat, obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK ||
         backend_cpu_ops.open(&b, &p, &t, &err) != EV_OK)
         die("setup", &err);
+    /* Every genome: the reference, tables_eval, and the CPU backend's
+     * evaluate (its kept-trade bitsets), given the genomes in SoA form. */
+    soa = (uint16_t *)calloc((size_t)lat->size * (size_t)lat->n_params + 1, sizeof *soa);
+    via_backend = (eval_result_t *)calloc((size_t)lat->size + 1, sizeof *via_backend);
+    if (!soa || !via_backend)
+        exit(2);
+    for (uint64_t i = 0; i < lat->size; i++) {
+        shape_decode(&p.shape, i, g);
+        for (int32_t k = 0; k < lat->n_params; k++)
+            soa[(uint64_t)k * lat->size + i] = g[k];
+    }
+    if (backend_cpu_ops.evaluate(b, soa, lat->size, via_backend, &err) != EV_OK)
+        die("evaluate", &err);
     for (uint64_t i = 0; i < lat->size; i++) {
         eval_result_t r, q;
         shape_decode(&p.shape, i, g);
         r = reference_eval(&p, g);
         q = tables_eval(&t.view, g);
-        if (!same_result(r, q)) {
-            fprintf(stderr, "genome %llu: reference %.17g/%lld/%d, tables %.17g/%lld/%d\n", (unsigned long long)i,
-                    r.fitness, (long long)r.trades, r.feasible, q.fitness, (long long)q.trades, q.feasible);
+        if (!same_result(r, q) || !same_result(r, via_backend[i])) {
+            fprintf(stderr, "genome %llu: reference %.17g/%lld/%d, tables %.17g/%lld/%d, backend %.17g/%lld/%d\n",
+                    (unsigned long long)i, r.fitness, (long long)r.trades, r.feasible, q.fitness,
+                    (long long)q.trades, q.feasible, via_backend[i].fitness, (long long)via_backend[i].trades,
+                    via_backend[i].feasible);
             (*mismatches)++;
         }
     }
+    free(soa);
+    free(via_backend);
     grid_ranking(&backend_cpu_ops, b, &p, EVAL_REFERENCE, 0, ranking);
     for (int i = 0; i < 3; i++) {
         grid_ranking(&backend_cpu_ops, b, &p, EVAL_TABLES, batches[i], &other);

@@ -1,0 +1,100 @@
+#include "fitness/kept_sets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bits.h"
+
+ev_status kept_sets_build(kept_sets_t *ks, const fit_tables_t *t, uint64_t max_bytes, ev_error *err)
+{
+    uint64_t rows = 0;
+    memset(ks, 0, sizeof *ks);
+    ks->t = t;
+    ks->n_words = (t->n_trades + 63) / 64;
+    for (int32_t f = 0; f < t->n_filters; f++) {
+        ks->row0[f] = (int64_t)rows;
+        rows += t->filter_n[f];
+    }
+    if (rows * (uint64_t)ks->n_words * 8u > max_bytes)
+        return EV_OK;
+    ks->bits = (uint64_t *)calloc(rows * (uint64_t)ks->n_words + 1, sizeof *ks->bits);
+    if (!ks->bits)
+        return ev_fail(err, EV_ENOMEM, "out of memory for the kept-trade bitsets");
+    /* Row (f, g) holds the trades with g < cell_f: a trade with cell c sets
+     * rows 0 .. c-1 of its filter. */
+    for (int64_t j = 0; j < t->n_trades; j++) {
+        uint64_t bit = UINT64_C(1) << (j & 63);
+        int64_t w = j >> 6;
+        for (int32_t f = 0; f < t->n_filters; f++) {
+            uint16_t c = t->cells[j * t->n_filters + f];
+            for (uint16_t g = 0; g < c; g++)
+                ks->bits[(ks->row0[f] + g) * ks->n_words + w] |= bit;
+        }
+    }
+    return EV_OK;
+}
+
+void kept_sets_free(kept_sets_t *ks)
+{
+    free(ks->bits);
+    memset(ks, 0, sizeof *ks);
+}
+
+ev_status kept_scratch_init(kept_scratch_t *s, const kept_sets_t *ks, ev_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->words = (uint64_t *)malloc(((size_t)ks->n_words + 1) * sizeof *s->words);
+    if (!s->words)
+        return ev_fail(err, EV_ENOMEM, "out of memory for a kept-trade scratch set");
+    return EV_OK;
+}
+
+void kept_scratch_free(kept_scratch_t *s)
+{
+    free(s->words);
+    memset(s, 0, sizeof *s);
+}
+
+static void kept_compute(const kept_sets_t *ks, kept_scratch_t *s, const tables_genome_t *g)
+{
+    const fit_tables_t *t = ks->t;
+    int64_t nw = ks->n_words;
+    if (t->n_filters == 0) {
+        for (int64_t w = 0; w < nw; w++)
+            s->words[w] = ~UINT64_C(0);
+        if (t->n_trades & 63)
+            s->words[nw - 1] = (UINT64_C(1) << (t->n_trades & 63)) - 1;
+    } else {
+        const uint64_t *r0 = ks->bits + (ks->row0[0] + g->gf[0]) * nw;
+        memcpy(s->words, r0, (size_t)nw * sizeof *s->words);
+        for (int32_t f = 1; f < t->n_filters; f++) {
+            const uint64_t *r = ks->bits + (ks->row0[f] + g->gf[f]) * nw;
+            for (int64_t w = 0; w < nw; w++)
+                s->words[w] &= r[w];
+        }
+    }
+    memcpy(s->gf, g->gf, sizeof s->gf);
+    s->valid = 1;
+}
+
+eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes)
+{
+    const fit_tables_t *t = ks->t;
+    tables_genome_t g;
+    accum_t a;
+    tables_genome(t, genes, &g);
+    if (!s->valid || memcmp(s->gf, g.gf, (size_t)t->n_filters * sizeof g.gf[0]) != 0)
+        kept_compute(ks, s, &g);
+    accum_init(&a);
+    for (int64_t w = 0; w < ks->n_words; w++) {
+        uint64_t x = s->words[w];
+        while (x) {
+            int64_t j = (w << 6) + bits_ctz64(x);
+            int64_t q, lf;
+            x &= x - 1;
+            tables_outcome(t, j, g.ti, g.si, &q, &lf);
+            accum_add(&a, &t->obj, q, lf);
+        }
+    }
+    return accum_finish(&a, &t->obj);
+}

@@ -1,0 +1,50 @@
+/* The CPU's fast form of the tables evaluator: for every filter and
+ * threshold, the set of trades it keeps as a bitset in equity order. A
+ * genome's kept trades are then the AND of one row per filter, 64 trades per
+ * instruction, and only kept trades are visited. Derived from the tables'
+ * cells, so it keeps exactly the trades tables_kept keeps, and visits them in
+ * the same (equity) order: results are bit-identical to tables_eval.
+ *
+ * In a grid, neighbouring lattice points usually differ only in their target
+ * and stop: the scratch remembers the last kept set and reuses it. */
+#ifndef EVOLVE_KEPT_SETS_H
+#define EVOLVE_KEPT_SETS_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/tables.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const fit_tables_t *t;
+    int64_t n_words;               /* 64-trade words per row */
+    uint64_t *bits;                /* rows: filter f, mirrored gene g at (row0[f] + g) * n_words */
+    int64_t row0[EV_MAX_PARAMS];
+} kept_sets_t;
+
+/* Per thread: the kept set of the last filter genes evaluated. */
+typedef struct {
+    uint64_t *words; /* [n_words] */
+    uint16_t gf[EV_MAX_PARAMS];
+    int valid;
+} kept_scratch_t;
+
+/* Builds the rows, or leaves ks->bits NULL (not an error) when they would take
+ * more than max_bytes: callers then use tables_eval. */
+ev_status kept_sets_build(kept_sets_t *ks, const fit_tables_t *t, uint64_t max_bytes, ev_error *err);
+void kept_sets_free(kept_sets_t *ks);
+
+ev_status kept_scratch_init(kept_scratch_t *s, const kept_sets_t *ks, ev_error *err);
+void kept_scratch_free(kept_scratch_t *s);
+
+/* == tables_eval(ks->t, genes), bit for bit. */
+eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -6,8 +6,9 @@
  *              [--objective NAME] [--seconds S] [--top K] [--cpu-dominance-max N]
  *              [--seed N] [--csv FILE]
  *
- * reference: the SPEC loop on a sample of genomes (host only: it is the
- * definition); tables: lattice batches from index 0, doubling (up to the
+ * reference: the SPEC loop on a sample of genomes spread over the lattice
+ * (host only: it is the definition); tables-sample: the backend's evaluate on
+ * the same genomes (the side-by-side ratio); tables: lattice batches from index 0, doubling (up to the
  * backend's batch) until a batch takes --seconds / 4 or --seconds are spent
  * (the last batch's rate is reported); dominance: the whole lattice. Not a test: numbers go to the terminal and, with --csv, are
  * appended to FILE (one line per measurement). */
@@ -140,18 +141,27 @@ static double row_bytes(const fit_tables_t *t)
     return 2.0 * t->n_filters + 4.0 * 2 + 8.0 + (t->fill_price ? 16.0 : 0.0) + (t->need_lf ? 24.0 : 0.0);
 }
 
+/* The i-th genome of the sample: spread over the lattice (every stride-th point). */
+static uint64_t sample_index(const fit_problem_t *p, uint64_t i)
+{
+    return (i * (p->lat->size / 997 + 1)) % p->lat->size;
+}
+
+/* Genomes the reference evaluated, so the tables evaluator is timed on the same ones. */
+static uint64_t reference_sample_n;
+
 static void measure_reference(const fit_problem_t *p, const opts_t *o, row_t *r)
 {
     uint16_t g[EV_MAX_PARAMS];
-    uint64_t n = 0, stride = p->lat->size / 997 + 1;
+    uint64_t n = 0;
     double t0 = plat_now();
     r->evaluator = "reference";
-    /* spread over the lattice (every stride-th point), until the time is up */
     while (plat_now() - t0 < o->seconds / 4 && n < p->lat->size) {
-        shape_decode(&p->shape, (n * stride) % p->lat->size, g);
+        shape_decode(&p->shape, sample_index(p, n), g);
         (void)reference_eval(p, g);
         n++;
     }
+    reference_sample_n = n;
     r->seconds = plat_now() - t0;
     r->points = n;
     r->trade_evals = (double)n * (double)p->ds->n_trades;
@@ -186,6 +196,44 @@ static ev_status measure_tables(const backend_ops_t *ops, backend_t *b, const fi
     r->trade_evals = (double)r->points * (double)t->n_trades;
     r->floor_ops = r->trade_evals * (p->shape.n_params + 4);
     r->floor_bytes = (double)t->n_trades * row_bytes(t); /* the tables, read once */
+    return st;
+}
+
+/* The tables evaluator (the backend's evaluate) on the reference's sample:
+ * the side-by-side ratio of SPEC sec. 6's fast path to the SPEC loop. */
+static ev_status measure_sample(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, row_t *r,
+                                ev_error *err)
+{
+    uint64_t n = reference_sample_n, reps = 0;
+    int32_t np = p->shape.n_params;
+    uint16_t *genes = (uint16_t *)calloc((size_t)n * (size_t)np + 1, sizeof *genes);
+    eval_result_t *out = (eval_result_t *)calloc((size_t)n + 1, sizeof *out);
+    uint16_t g[EV_MAX_PARAMS];
+    double t0;
+    ev_status st = EV_OK;
+    if (!genes || !out) {
+        free(genes);
+        free(out);
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        shape_decode(&p->shape, sample_index(p, i), g);
+        for (int32_t k = 0; k < np; k++)
+            genes[(uint64_t)k * n + i] = g[k];
+    }
+    r->evaluator = "tables-sample";
+    t0 = plat_now();
+    do { /* repeat for at least a second: the sample is small */
+        st = ops->evaluate(b, genes, n, out, err);
+        reps++;
+    } while (st == EV_OK && plat_now() - t0 < 1.0);
+    r->seconds = plat_now() - t0;
+    r->points = n * reps;
+    r->trade_evals = (double)r->points * (double)p->ds->n_trades;
+    r->floor_ops = r->trade_evals * (np + 4);
+    r->floor_bytes = 0;
+    free(genes);
+    free(out);
     return st;
 }
 
@@ -236,7 +284,10 @@ static ev_status run_backend(const char *name, const fit_problem_t *p, const tab
     if (!strcmp(ops->name, "cuda") && cuda_device_peaks(&r.peak_ops, &r.peak_bw, err) != EV_OK)
         r.peak_ops = r.peak_bw = 0;
 #endif
-    st = measure_tables(ops, b, p, &th->view, o, &r, err);
+    if (reference_sample_n && (st = measure_sample(ops, b, p, &r, err)) == EV_OK)
+        print_row(&r, o, dataset, device);
+    if (st == EV_OK)
+        st = measure_tables(ops, b, p, &th->view, o, &r, err);
     if (st == EV_OK)
         print_row(&r, o, dataset, device);
     if (st == EV_OK && dominance_applicable(p) && ops->grid_dominance &&

@@ -5,6 +5,36 @@
 
 #include "common/bits.h"
 
+/* Resolving target-versus-stop once per (trade, pair) instead of once per
+ * (genome, trade). */
+static void build_pairs(kept_sets_t *ks, uint64_t max_bytes)
+{
+    const fit_tables_t *t = ks->t;
+    int32_t nt = t->n_targets ? t->n_targets : 1, ns = t->n_stops ? t->n_stops : 1;
+    uint64_t n = (uint64_t)nt * (uint64_t)ns * (uint64_t)t->n_trades;
+    if (n * 8u * (t->need_lf ? 2u : 1u) > max_bytes)
+        return;
+    ks->pair_q = (int64_t *)malloc((n + 1) * sizeof *ks->pair_q);
+    ks->pair_lf = t->need_lf ? (int64_t *)malloc((n + 1) * sizeof *ks->pair_lf) : NULL;
+    if (!ks->pair_q || (t->need_lf && !ks->pair_lf)) { /* optional: fall back quietly */
+        free(ks->pair_q);
+        free(ks->pair_lf);
+        ks->pair_q = ks->pair_lf = NULL;
+        return;
+    }
+    for (int32_t ti = 0; ti < nt; ti++)
+        for (int32_t si = 0; si < ns; si++) {
+            uint64_t base = ((uint64_t)ti * (uint64_t)ns + (uint64_t)si) * (uint64_t)t->n_trades;
+            for (int64_t j = 0; j < t->n_trades; j++) {
+                int64_t lf;
+                tables_outcome(t, j, t->n_targets ? ti : -1, t->n_stops ? si : -1, &ks->pair_q[base + (uint64_t)j],
+                               &lf);
+                if (ks->pair_lf)
+                    ks->pair_lf[base + (uint64_t)j] = lf;
+            }
+        }
+}
+
 ev_status kept_sets_build(kept_sets_t *ks, const fit_tables_t *t, uint64_t max_bytes, ev_error *err)
 {
     uint64_t rows = 0;
@@ -31,12 +61,15 @@ ev_status kept_sets_build(kept_sets_t *ks, const fit_tables_t *t, uint64_t max_b
                 ks->bits[(ks->row0[f] + g) * ks->n_words + w] |= bit;
         }
     }
+    build_pairs(ks, max_bytes);
     return EV_OK;
 }
 
 void kept_sets_free(kept_sets_t *ks)
 {
     free(ks->bits);
+    free(ks->pair_q);
+    free(ks->pair_lf);
     memset(ks, 0, sizeof *ks);
 }
 
@@ -86,15 +119,23 @@ eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uin
     if (!s->valid || memcmp(s->gf, g.gf, (size_t)t->n_filters * sizeof g.gf[0]) != 0)
         kept_compute(ks, s, &g);
     accum_init(&a);
-    for (int64_t w = 0; w < ks->n_words; w++) {
-        uint64_t x = s->words[w];
-        while (x) {
+    if (ks->pair_q) {
+        uint64_t base = ((uint64_t)(g.ti < 0 ? 0 : g.ti) * (uint64_t)(t->n_stops ? t->n_stops : 1) +
+                         (uint64_t)(g.si < 0 ? 0 : g.si)) * (uint64_t)t->n_trades;
+        const int64_t *pq = ks->pair_q + base, *pl = ks->pair_lf ? ks->pair_lf + base : NULL;
+        for (int64_t w = 0; w < ks->n_words; w++)
+            for (uint64_t x = s->words[w]; x; x &= x - 1) {
+                int64_t j = (w << 6) + bits_ctz64(x);
+                accum_add(&a, &t->obj, pq[j], pl ? pl[j] : 0);
+            }
+        return accum_finish(&a, &t->obj);
+    }
+    for (int64_t w = 0; w < ks->n_words; w++)
+        for (uint64_t x = s->words[w]; x; x &= x - 1) {
             int64_t j = (w << 6) + bits_ctz64(x);
             int64_t q, lf;
-            x &= x - 1;
             tables_outcome(t, j, g.ti, g.si, &q, &lf);
             accum_add(&a, &t->obj, q, lf);
         }
-    }
     return accum_finish(&a, &t->obj);
 }

@@ -24,6 +24,11 @@ typedef struct {
     int64_t n_words;               /* 64-trade words per row */
     uint64_t *bits;                /* rows: filter f, mirrored gene g at (row0[f] + g) * n_words */
     int64_t row0[EV_MAX_PARAMS];
+    /* Every trade's outcome under every (target, stop) pair, when they fit:
+     * q at pair_q[(ti * n_stops' + si) * n_trades + j] (n_stops' = max(1, n_stops)),
+     * its log factor likewise in pair_lf (compound). NULL: tables_outcome. */
+    int64_t *pair_q;
+    int64_t *pair_lf;
 } kept_sets_t;
 
 /* Per thread: the kept set of the last filter genes evaluated. */
@@ -34,7 +39,8 @@ typedef struct {
 } kept_scratch_t;
 
 /* Builds the rows, or leaves ks->bits NULL (not an error) when they would take
- * more than max_bytes: callers then use tables_eval. */
+ * more than max_bytes: callers then use tables_eval. The pair outcomes are
+ * built when they fit in max_bytes too. */
 ev_status kept_sets_build(kept_sets_t *ks, const fit_tables_t *t, uint64_t max_bytes, ev_error *err);
 void kept_sets_free(kept_sets_t *ks);
 

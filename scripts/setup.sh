@@ -10,6 +10,17 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake ninja-build pkg-config libhdf5-dev hdf5-tools libyaml-dev
           libcjson-dev libxxhash-dev python3 python3-h5py)
 
+# A machine without a package registry (the GPU machines) builds against the
+# libraries packed by scripts/pack-deps.sh and carried in .deps.
+if [ -d .deps/root ] && ! pkg-config --exists hdf5 yaml-0.1 libcjson libxxhash 2>/dev/null; then
+  DEPS=$PWD/.deps/root
+  export PKG_CONFIG_SYSROOT_DIR=$DEPS
+  export PKG_CONFIG_LIBDIR=$DEPS/usr/lib/x86_64-linux-gnu/pkgconfig:$DEPS/usr/share/pkgconfig
+  export LD_LIBRARY_PATH=$DEPS/usr/lib/x86_64-linux-gnu:$DEPS/usr/lib/x86_64-linux-gnu/hdf5/serial${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  echo "setup: using the libraries packed in .deps" >&2
+  PACKAGES=()
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

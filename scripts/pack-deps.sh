@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Packs evolve's installed library dependencies (headers, shared libraries,
+# pkg-config files, and the shared libraries they need in turn) into
+# .deps/root, for a machine that has a compiler but no package registry (the
+# GPU machines): carry .deps there, and scripts/setup.sh builds against it.
+# Run it where scripts/setup.sh has installed the packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=.deps/root
+rm -rf .deps
+mkdir -p "$ROOT"
+
+copy() { # copy PATH: keeps the path under $ROOT, following symlinks for files
+  mkdir -p "$ROOT$(dirname "$1")"
+  cp -aL "$1" "$ROOT$1" 2>/dev/null || true
+}
+
+for pkg in libhdf5-dev libyaml-dev libcjson-dev libxxhash-dev; do
+  dpkg -L "$pkg" | while read -r f; do
+    case "$f" in
+      */include/*.h | */include/*/*.h | */include/*/*/*.h | *.pc | *.so) [ -f "$f" ] && copy "$f" ;;
+    esac
+  done
+done
+# hdf5.pc is an alternatives symlink that dpkg -L does not list.
+copy /usr/lib/x86_64-linux-gnu/pkgconfig/hdf5.pc
+# Fortran, C++ and high-level HDF5 libraries are not used.
+find "$ROOT" \( -name '*fortran*' -o -name '*_cpp*' -o -name '*hl*.so' \) -delete
+
+# Runtime closure of the libraries evolve links, minus the C/C++ runtime
+# every machine with a compiler already has.
+libs=$(for l in "$ROOT"/usr/lib/x86_64-linux-gnu/*.so "$ROOT"/usr/lib/x86_64-linux-gnu/hdf5/serial/*.so; do
+  [ -f "$l" ] && ldd "$l" | awk '$3 ~ /^\// {print $3}'
+done | sort -u)
+for l in $libs; do
+  case "$(basename "$l")" in
+    libc.so* | libm.so* | libdl.so* | libpthread.so* | librt.so* | libresolv.so* | libutil.so* | libgcc_s.so* | libstdc++.so* | ld-linux*) ;;
+    *) mkdir -p "$ROOT/usr/lib/x86_64-linux-gnu"; cp -L "$l" "$ROOT/usr/lib/x86_64-linux-gnu/$(basename "$l")" ;;
+  esac
+done
+# The SONAMEs evolve records (libhdf5_serial.so.103, ...) must exist too.
+for l in "$ROOT"/usr/lib/x86_64-linux-gnu/*.so "$ROOT"/usr/lib/x86_64-linux-gnu/hdf5/serial/*.so; do
+  soname=$(objdump -p "$l" 2>/dev/null | awk '/SONAME/ {print $2}')
+  [ -n "$soname" ] && [ ! -e "$ROOT/usr/lib/x86_64-linux-gnu/$soname" ] && cp -L "$l" "$ROOT/usr/lib/x86_64-linux-gnu/$soname"
+done
+echo "packed $(du -sh .deps | cut -f1) into .deps (carry it to the GPU machine)"

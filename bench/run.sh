@@ -59,6 +59,9 @@ echo "== GA: time per generation"
 if ((QUICK)); then POPS=1024,4096 TR=5000; else POPS=1024,4096,16384,65536 TR=5000,50000; fi
 "$B/bench_ga" --backend "$BACKEND" --pop "$POPS" --trades "$TR" --gens 4 --csv "$OUT_DIR/ga.csv"
 
-echo "== GA: search quality against random search (20 seeds)"
+echo "== GA: search quality against random search (20 seeds, planted landscapes of 3.6e6 and 1.9e8 points)"
 "$B/bench_ga" --quality --seeds 20 --backend "$BACKEND" --csv "$OUT_DIR/ga_quality.csv"
+((QUICK)) || "$B/bench_ga" --quality --seeds 20 --backend "$BACKEND" --lattice 6,12,8 --csv "$OUT_DIR/ga_quality.csv"
+echo "== GA: search quality on the sample data (20 seeds, 9.4e6-point lattice)"
+BUILD_DIR=$BUILD_DIR bash bench/quality_sample.sh $( ((QUICK)) && echo 5 || echo 20) | tee "$OUT_DIR/quality_sample.txt"
 echo "== done: CSV rows in $OUT_DIR"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ga/dedup_table.h"
 #include "operators/breed.h"
 
 static void *alloc_n(size_t n, size_t size, int *ok)
@@ -154,6 +155,9 @@ ev_status cpu_ga_cache_import(ga_state_t *g, const uint64_t *index, const eval_r
     ev_status st;
     for (uint64_t j = 0; j < n; j++) {
         const uint64_t *ix = index + j * (uint64_t)g->words;
+        if (dedup_key_empty(ix, g->words))
+            return ev_fail(err, EV_EDATA, "the saved dedup cache holds an invalid (all ones) index at entry %llu",
+                           (unsigned long long)j);
         if (dedup_find(&g->cache, ix))
             continue;
         if (g->cache.count >= g->cache.capacity)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "common/hd.h"
+#include "common/status.h"
 
 /* SplitMix64's finaliser over the words: every bit of the index moves the
  * slot, so runs of consecutive indices spread out. */
@@ -42,6 +43,16 @@ EV_HD int dedup_key_same(const uint64_t *a, const uint64_t *b, int32_t words)
         if (a[w] != b[w])
             return 0;
     return 1;
+}
+
+/* EV_EDATA when entry `entry` of a saved cache is the empty mark, which no
+ * table can hold (ga_cache_import on every backend; host code). */
+static inline ev_status dedup_import_check(const uint64_t *index, int32_t words, uint64_t entry, ev_error *err)
+{
+    if (!dedup_key_empty(index, words))
+        return EV_OK;
+    return ev_fail(err, EV_EDATA, "the saved dedup cache holds an invalid (all ones) index at entry %llu",
+                   (unsigned long long)entry);
 }
 
 /* Slots of the largest table: the smallest power of two >= 2 that holds

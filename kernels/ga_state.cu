@@ -163,14 +163,10 @@ fail:
 extern "C" ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes, const int32_t *parents,
                                             ev_error *err)
 {
-    ev_status st = EV_OK;
+    ev_status st = breed_genes_check(&g->plan.ctx, genes, err); /* off-lattice genes would index past arrays */
     uint64_t n = (uint64_t)g->n_genes * g->pop;
-    for (uint64_t j = 0; j < n; j++)
-        if (genes[j] >= g->plan.ctx.n_values[j / g->pop])
-            return ev_fail(err, EV_EDATA,
-                           "population: gene %llu of individual %llu is %u, beyond the lattice's %u values",
-                           (unsigned long long)(j / g->pop), (unsigned long long)(j % g->pop), (unsigned)genes[j],
-                           g->plan.ctx.n_values[j / g->pop]);
+    if (st != EV_OK)
+        return st;
     CUDA_TRY(cudaMemcpy(g->genes, genes, n * sizeof *genes, cudaMemcpyHostToDevice));
     if (parents)
         CUDA_TRY(cudaMemcpy(g->parents, parents, 2u * (uint64_t)g->pop * sizeof *parents, cudaMemcpyHostToDevice));
@@ -195,23 +191,14 @@ static __global__ void breed_kernel(const __grid_constant__ breed_ctx_t ctx, con
 extern "C" ev_status cuda_ga_breed(cuda_ga_t *g, uint32_t generation, const breed_island_t *islands, ev_error *err)
 {
     ev_status st = EV_OK;
-    uint32_t size = g->plan.ctx.island_size, n = g->plan.ctx.islands;
+    uint32_t n = g->plan.ctx.islands;
     uint16_t *t;
     if (!g->ranked)
         return ev_fail(err, EV_EINTERNAL, "ga_breed before ga_rank");
     if (generation == 0)
         return ev_fail(err, EV_EINTERNAL, "ga_breed: generation 0 is the initial population");
-    /* a plan that breed_child would read past an island with is refused here,
-     * not turned into a device fault */
-    for (uint32_t i = 0; i < n; i++) {
-        const breed_island_t *p = &islands[i];
-        if (p->source >= n || p->elites > size || p->migrants > size - p->elites ||
-            p->immigrants > size - p->elites - p->migrants)
-            return ev_fail(err, EV_EINTERNAL,
-                           "ga_breed: island %u's plan (%u elites, %u migrants, %u immigrants, source %u) does not "
-                           "fit islands of %u",
-                           i, p->elites, p->migrants, p->immigrants, p->source, size);
-    }
+    if ((st = breed_islands_check(&g->plan.ctx, islands, err)) != EV_OK)
+        return st; /* not turned into a device fault */
     CUDA_TRY(cudaMemcpy(g->islands, islands, n * sizeof *islands, cudaMemcpyHostToDevice));
     breed_kernel<<<ga_blocks(g->pop), GA_THREADS>>>(g->plan.ctx, g->islands, g->genes, g->order, generation, g->next,
                                                     g->parents);

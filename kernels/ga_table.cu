@@ -203,11 +203,8 @@ extern "C" ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, c
         uint64_t distinct = 0, n_new = 0;
         for (uint32_t j = 0; j < c; j++) {
             const uint64_t *ix = index + (j0 + j) * (uint64_t)W;
-            if (dedup_key_empty(ix, W)) {
-                st = ev_fail(err, EV_EDATA, "the saved dedup cache holds an invalid (all ones) index at entry %llu",
-                             (unsigned long long)(j0 + j));
+            if ((st = dedup_import_check(ix, W, j0 + j, err)) != EV_OK)
                 goto done;
-            }
             for (int32_t w = 0; w < W; w++)
                 soa[(size_t)w * c + j] = ix[w];
         }

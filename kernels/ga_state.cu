@@ -172,6 +172,7 @@ extern "C" ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes,
         CUDA_TRY(cudaMemcpy(g->parents, parents, 2u * (uint64_t)g->pop * sizeof *parents, cudaMemcpyHostToDevice));
     else
         CUDA_TRY(cudaMemset(g->parents, 0xFF, 2u * (uint64_t)g->pop * sizeof *g->parents)); /* all -1 */
+    CUDA_TRY(cudaDeviceSynchronize());
     population_changed(g);
     return EV_OK;
 fail:

@@ -222,6 +222,8 @@ extern "C" ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, c
         }
         st = ga_insert_new(g, n_new, g->new_res, 1, 0, err);
     }
+    if (st == EV_OK)
+        CUDA_TRY(cudaDeviceSynchronize()); /* any fault of the inserts surfaces here */
     goto done;
 fail:
 done:

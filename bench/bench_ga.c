@@ -2,9 +2,11 @@
  * (tests/support/planted.h). Not a test: it prints a table and, with
  * --csv FILE, appends one CSV row per measurement.
  *
- *   bench_ga [--backend cpu|cuda|auto] [--pop 1024,4096,...] [--trades 5000,...]
+ *   bench_ga [--backend cpu|cuda|auto|all] [--pop 1024,4096,...] [--trades 5000,...]
  *            [--gens N] [--csv FILE]
- *       time per generation and unique evaluations/s per (population, trades)
+ *       time per generation and unique evaluations/s per (population, trades),
+ *       every backend side by side (all, the default: cpu, and cuda where a
+ *       device exists; the CUDA backend runs the GA on the device)
  *   bench_ga --quality [--seeds 20] [--lattice F,V,L] [--backend ...] [--csv FILE]
  *       success rate and unique evaluations to reach the grid optimum over
  *       seeds, against random search with the same budget per seed */
@@ -39,8 +41,9 @@ typedef struct {
     lattice_t lat;
     fit_problem_t p;
     tables_host_t t;
-    const backend_ops_t *ops;
-    backend_t *b;
+    uint32_t n_backends;
+    const backend_ops_t *ops[2]; /* cpu first */
+    backend_t *b[2];
     uint16_t optimum[EV_MAX_PARAMS];
 } bench_problem_t;
 
@@ -66,7 +69,7 @@ static uint32_t parse_list(const char *s, uint32_t *out)
 static void parse_args(int argc, char **argv, bench_opts_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->backend = "cpu";
+    o->backend = "all";
     o->n_pops = parse_list("1024,4096,16384,65536", o->pops);
     o->n_trades = parse_list("5000,20000,50000", o->trades);
     o->gens = 4;
@@ -93,11 +96,28 @@ static void parse_args(int argc, char **argv, bench_opts_t *o)
         else if (!strcmp(a, "--lattice") && v && ++i)
             sscanf(v, "%d,%u,%u", &o->filters, &o->values, &o->levels);
         else {
-            fprintf(stderr, "usage: bench_ga [--quality] [--backend cpu|cuda|auto] [--pop LIST] [--trades LIST]\n"
+            fprintf(stderr, "usage: bench_ga [--quality] [--backend cpu|cuda|auto|all] [--pop LIST] [--trades LIST]\n"
                             "                [--gens N] [--seeds N] [--lattice FILTERS,VALUES,LEVELS] [--csv FILE]\n");
             exit(2);
         }
     }
+}
+
+/* The backends to measure: "all" is cpu and, where a device exists, cuda. */
+static void find_backends(bench_problem_t *bp, const char *name)
+{
+    ev_error err;
+    const backend_ops_t *cuda;
+    bp->n_backends = 0;
+    if (strcmp(name, "all") != 0) {
+        if (backend_find(name, &bp->ops[0], &err))
+            die("backend", &err);
+        bp->n_backends = 1;
+        return;
+    }
+    bp->ops[bp->n_backends++] = &backend_cpu_ops;
+    if (backend_find("cuda", &cuda, &err) == EV_OK)
+        bp->ops[bp->n_backends++] = cuda;
 }
 
 /* A planted problem with about `trades` trades (0: the default counts). */
@@ -120,14 +140,18 @@ static void problem_open(bench_problem_t *bp, const bench_opts_t *o, uint32_t tr
     }
     planted_build(&bp->po, &bp->ds, &bp->lat, bp->optimum);
     harness_objective(&obj, OBJ_TOTAL_RETURN);
-    if (backend_find(o->backend, &bp->ops, &err) || problem_init(&bp->p, &bp->ds, &bp->lat, &obj, &err) ||
-        tables_build(&bp->t, &bp->p, &err) || bp->ops->open(&bp->b, &bp->p, &bp->t, &err))
+    find_backends(bp, o->backend);
+    if (problem_init(&bp->p, &bp->ds, &bp->lat, &obj, &err) || tables_build(&bp->t, &bp->p, &err))
         die("setup", &err);
+    for (uint32_t k = 0; k < bp->n_backends; k++)
+        if (bp->ops[k]->open(&bp->b[k], &bp->p, &bp->t, &err))
+            die("setup", &err);
 }
 
 static void problem_close(bench_problem_t *bp)
 {
-    bp->ops->close(bp->b);
+    for (uint32_t k = 0; k < bp->n_backends; k++)
+        bp->ops[k]->close(bp->b[k]);
     tables_free(&bp->t);
     problem_free(&bp->p);
     lattice_free(&bp->lat);
@@ -155,37 +179,45 @@ static void bench_speed(const bench_opts_t *o)
 {
     FILE *csv = csv_open(o->csv, "backend,device,population,trades,generations,sec_per_gen,unique_evals,evals_per_s,"
                                  "genome_trades_per_s,host_ga");
-    printf("%-8s %8s %8s %12s %14s %16s\n", "backend", "pop", "trades", "s/gen", "unique eval/s", "genome-trades/s");
+    printf("%-8s %8s %8s %12s %14s %16s %9s\n", "backend", "pop", "trades", "s/gen", "unique eval/s",
+           "genome-trades/s", "vs first");
     for (uint32_t ti = 0; ti < o->n_trades; ti++) {
         bench_problem_t bp;
-        char device[128];
+        char device[2][256];
         problem_open(&bp, o, o->trades[ti]);
-        bp.ops->describe(bp.b, device, sizeof device);
+        for (uint32_t k = 0; k < bp.n_backends; k++)
+            bp.ops[k]->describe(bp.b[k], device[k], sizeof device[k]);
         for (uint32_t pi = 0; pi < o->n_pops; pi++) {
-            ga_settings_t s;
-            ga_run_opts_t ro;
-            ga_result_t res;
-            ev_error err;
-            double per_gen, rate;
-            ga_settings_default(&s);
-            s.population = o->pops[pi];
-            s.islands = o->pops[pi] >= 4096 ? 4 : 1;
-            s.generations = o->gens;
-            memset(&ro, 0, sizeof ro);
-            ro.seed = 1;
-            ro.top = 10;
-            if (ga_run(bp.ops, bp.b, &bp.p, &s, &ro, &res, &err))
-                die("ga_run", &err);
-            per_gen = res.seconds / res.generations;
-            rate = (double)res.evaluations / res.seconds;
-            printf("%-8s %8u %8lld %12.4f %14.4g %16.4g\n", bp.ops->name, s.population, (long long)bp.ds.n_trades,
-                   per_gen, rate, rate * (double)bp.ds.n_trades);
-            fflush(stdout);
-            if (csv)
-                fprintf(csv, "%s,\"%s\",%u,%lld,%u,%.6f,%llu,%.6g,%.6g,%d\n", bp.ops->name, device, s.population,
-                        (long long)bp.ds.n_trades, res.generations, per_gen, (unsigned long long)res.evaluations,
-                        rate, rate * (double)bp.ds.n_trades, res.host_ga);
-            ga_result_free(&res);
+            double first_per_gen = 0.0;
+            for (uint32_t k = 0; k < bp.n_backends; k++) {
+                ga_settings_t s;
+                ga_run_opts_t ro;
+                ga_result_t res;
+                ev_error err;
+                double per_gen, rate;
+                ga_settings_default(&s);
+                s.population = o->pops[pi];
+                s.islands = o->pops[pi] >= 4096 ? 4 : 1;
+                s.generations = o->gens;
+                memset(&ro, 0, sizeof ro);
+                ro.seed = 1;
+                ro.top = 10;
+                if (ga_run(bp.ops[k], bp.b[k], &bp.p, &s, &ro, &res, &err))
+                    die("ga_run", &err);
+                per_gen = res.seconds / res.generations;
+                rate = (double)res.evaluations / res.seconds;
+                if (k == 0)
+                    first_per_gen = per_gen;
+                printf("%-8s %8u %8lld %12.4f %14.4g %16.4g %8.1fx\n", bp.ops[k]->name, s.population,
+                       (long long)bp.ds.n_trades, per_gen, rate, rate * (double)bp.ds.n_trades,
+                       per_gen > 0.0 ? first_per_gen / per_gen : 0.0);
+                fflush(stdout);
+                if (csv)
+                    fprintf(csv, "%s,\"%s\",%u,%lld,%u,%.6f,%llu,%.6g,%.6g,%d\n", bp.ops[k]->name, device[k],
+                            s.population, (long long)bp.ds.n_trades, res.generations, per_gen,
+                            (unsigned long long)res.evaluations, rate, rate * (double)bp.ds.n_trades, res.host_ga);
+                ga_result_free(&res);
+            }
         }
         problem_close(&bp);
     }
@@ -212,7 +244,8 @@ static ev_status watch_gen(void *ctx, const ga_generation_t *gen, ev_error *err)
 /* Uniform random genomes (Philox stream RNG_STREAM_RANDOM of seed, batch b as
  * the generation), distinct ones evaluated until `budget`; returns the
  * evaluations made when the target was first reached, 0 if never. */
-static uint64_t random_search(bench_problem_t *bp, uint64_t seed, uint64_t budget, uint64_t target_key)
+static uint64_t random_search(bench_problem_t *bp, const backend_ops_t *ops, backend_t *be, uint64_t seed,
+                              uint64_t budget, uint64_t target_key)
 {
     const uint32_t batch = 1024;
     int32_t ng = bp->p.shape.n_params, words = genome_index_words(bp->p.shape.n_values, ng);
@@ -239,7 +272,7 @@ static uint64_t random_search(bench_problem_t *bp, uint64_t seed, uint64_t budge
         /* genes are SoA with stride `batch`: evaluate compacts them */
         for (int32_t k = 1; k < ng; k++)
             memmove(genes + (size_t)k * n, genes + (size_t)k * batch, n * sizeof *genes);
-        if (n && bp->ops->evaluate(bp->b, genes, n, res, &err))
+        if (n && ops->evaluate(be, genes, n, res, &err))
             die("evaluate", &err);
         for (uint32_t i = 0; i < n && !hit; i++)
             if (rank_key(res[i]) == target_key)
@@ -264,9 +297,14 @@ static void bench_quality(const bench_opts_t *o)
     double ga_hit_sum = 0, ga_eval_sum = 0, rs_hit_sum = 0;
     FILE *csv = csv_open(o->csv, "backend,lattice,trades,seed,ga_hit,ga_evals_to_hit,ga_evals_total,random_hit,"
                                  "random_evals_to_hit");
+    const backend_ops_t *ops;
+    backend_t *b;
     problem_open(&bp, o, 0);
+    /* results are the same on every backend: the last (cuda where it exists) is the fastest */
+    ops = bp.ops[bp.n_backends - 1];
+    b = bp.b[bp.n_backends - 1];
     memset(&go, 0, sizeof go);
-    if (topk_init(&grid, 1, &err) || grid_run(bp.ops, bp.b, &bp.p, &go, &grid, &gs, &err))
+    if (topk_init(&grid, 1, &err) || grid_run(ops, b, &bp.p, &go, &grid, &gs, &err))
         die("grid", &err);
     printf("lattice %llu points, %lld trades; grid optimum %.6g in %.2fs\n", (unsigned long long)bp.lat.size,
            (long long)bp.ds.n_trades, grid.e[0].r.fitness, gs.seconds);
@@ -292,9 +330,9 @@ static void bench_quality(const bench_opts_t *o)
         ro.seed = seed;
         ro.top = 1;
         ro.observer = &obs;
-        if (ga_run(bp.ops, bp.b, &bp.p, &s, &ro, &res, &err))
+        if (ga_run(ops, b, &bp.p, &s, &ro, &res, &err))
             die("ga_run", &err);
-        rs = random_search(&bp, seed, res.evaluations, grid.e[0].key);
+        rs = random_search(&bp, ops, b, seed, res.evaluations, grid.e[0].key);
         ga_wins += w.evals_at_hit > 0;
         rs_wins += rs > 0;
         ga_hit_sum += (double)w.evals_at_hit;
@@ -305,7 +343,7 @@ static void bench_quality(const bench_opts_t *o)
                (unsigned long long)rs);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "%s,%llu,%lld,%u,%d,%llu,%llu,%d,%llu\n", bp.ops->name, (unsigned long long)bp.lat.size,
+            fprintf(csv, "%s,%llu,%lld,%u,%d,%llu,%llu,%d,%llu\n", ops->name, (unsigned long long)bp.lat.size,
                     (long long)bp.ds.n_trades, seed, w.evals_at_hit > 0, (unsigned long long)w.evals_at_hit,
                     (unsigned long long)res.evaluations, rs > 0, (unsigned long long)rs);
         ga_result_free(&res);

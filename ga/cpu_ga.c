@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ga/dedup_table.h"
 #include "operators/breed.h"
 
 static void *alloc_n(size_t n, size_t size, int *ok)
@@ -88,12 +89,9 @@ ev_status cpu_ga_init_population(ga_state_t *g, ev_error *err)
 
 ev_status cpu_ga_set_population(ga_state_t *g, const uint16_t *genes, const int32_t *parents, ev_error *err)
 {
-    for (uint64_t j = 0; j < (uint64_t)g->n_genes * g->pop; j++)
-        if (genes[j] >= g->plan.ctx.n_values[j / g->pop])
-            return ev_fail(err, EV_EDATA,
-                           "population: gene %llu of individual %llu is %u, beyond the lattice's %u values",
-                           (unsigned long long)(j / g->pop), (unsigned long long)(j % g->pop), (unsigned)genes[j],
-                           g->plan.ctx.n_values[j / g->pop]);
+    ev_status st = breed_genes_check(&g->plan.ctx, genes, err);
+    if (st != EV_OK)
+        return st;
     memcpy(g->genes, genes, (size_t)g->n_genes * g->pop * sizeof *genes);
     for (uint64_t j = 0; j < 2u * (uint64_t)g->pop; j++)
         g->parents[j] = parents ? parents[j] : -1;
@@ -103,12 +101,15 @@ ev_status cpu_ga_set_population(ga_state_t *g, const uint16_t *genes, const int3
 
 ev_status cpu_ga_breed(ga_state_t *g, uint32_t generation, const breed_island_t *islands, ev_error *err)
 {
+    ev_status st;
     uint16_t *t;
     int32_t *tp;
     if (!g->ranked)
         return ev_fail(err, EV_EINTERNAL, "ga_breed before ga_rank");
     if (generation == 0)
         return ev_fail(err, EV_EINTERNAL, "ga_breed: generation 0 is the initial population");
+    if ((st = breed_islands_check(&g->plan.ctx, islands, err)) != EV_OK)
+        return st;
 #pragma omp parallel for schedule(static) if (g->pop >= CPU_GA_PARALLEL_MIN)
     for (int64_t c = 0; c < (int64_t)g->pop; c++)
         breed_child(&g->plan.ctx, islands, g->genes, g->order, generation, (uint32_t)c, g->next, g->next_parents);
@@ -154,6 +155,8 @@ ev_status cpu_ga_cache_import(ga_state_t *g, const uint64_t *index, const eval_r
     ev_status st;
     for (uint64_t j = 0; j < n; j++) {
         const uint64_t *ix = index + j * (uint64_t)g->words;
+        if ((st = dedup_import_check(ix, g->words, j, err)) != EV_OK)
+            return st;
         if (dedup_find(&g->cache, ix))
             continue;
         if (g->cache.count >= g->cache.capacity)

@@ -68,7 +68,7 @@ static ev_status fitness_summary(const ga_state_t *g, ga_rank_out_t *out, ev_err
     qsort(f, (size_t)n, sizeof *f, cmp_keyed);
     out->feasible = n;
     out->best = n ? f[n - 1].fitness : 0.0;
-    out->median = n == 0 ? 0.0 : (n % 2) ? f[n / 2].fitness : (f[n / 2 - 1].fitness + f[n / 2].fitness) / 2.0;
+    out->median = n == 0 ? 0.0 : ga_median_of(n, f[ga_median_lo(n)].fitness, f[ga_median_hi(n)].fitness);
     out->mean = mean;
     out->std = finite ? sqrt(ss / (double)finite) : 0.0;
     free(f);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ga/dedup_table.h"
 #include "ga/ga_types.h"
 
 static uint64_t slot_bytes(int32_t words)
@@ -24,44 +25,13 @@ uint64_t ga_cache_capacity(uint64_t cache_max_mb, int32_t index_words)
     return max_slots_for(cache_max_mb, index_words) / 2;
 }
 
-/* SplitMix64's finaliser over the words: every bit of the index moves the
- * slot, so runs of consecutive indices spread out. */
-static uint64_t hash_index(const uint64_t *index, int32_t words)
-{
-    uint64_t h = UINT64_C(0x9E3779B97F4A7C15);
-    for (int32_t w = 0; w < words; w++) {
-        h ^= index[w];
-        h = (h ^ (h >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        h = (h ^ (h >> 27)) * UINT64_C(0x94D049BB133111EB);
-        h ^= h >> 31;
-    }
-    return h;
-}
-
-/* All ones: never a valid index (genome_index_words leaves a spare value). */
-static int slot_empty(const uint64_t *key, int32_t words)
-{
-    for (int32_t w = 0; w < words; w++)
-        if (key[w] != UINT64_MAX)
-            return 0;
-    return 1;
-}
-
-static int same_index(const uint64_t *a, const uint64_t *b, int32_t words)
-{
-    for (int32_t w = 0; w < words; w++)
-        if (a[w] != b[w])
-            return 0;
-    return 1;
-}
-
 /* The slot holding index, or the empty slot where it would go. */
 static uint64_t probe(const dedup_cache_t *c, const uint64_t *index)
 {
-    uint64_t mask = c->slots - 1, s = hash_index(index, c->words) & mask;
+    uint64_t mask = c->slots - 1, s = dedup_hash(index, c->words) & mask;
     for (;;) {
         const uint64_t *k = c->keys + s * (uint64_t)c->words;
-        if (slot_empty(k, c->words) || same_index(k, index, c->words))
+        if (dedup_key_empty(k, c->words) || dedup_key_same(k, index, c->words))
             return s;
         s = (s + 1) & mask;
     }
@@ -86,18 +56,11 @@ static ev_status alloc_table(dedup_cache_t *c, uint64_t slots, ev_error *err)
 
 ev_status dedup_init(dedup_cache_t *c, int32_t words, uint64_t capacity, uint64_t expected, ev_error *err)
 {
-    uint64_t slots = 2;
     memset(c, 0, sizeof *c);
     c->words = words;
     c->capacity = capacity;
-    c->max_slots = 2;
-    while (c->max_slots / 2 < capacity)
-        c->max_slots *= 2;
-    while (slots < c->max_slots && slots / 2 < expected)
-        slots *= 2;
-    if (slots > c->max_slots)
-        slots = c->max_slots;
-    return alloc_table(c, slots, err);
+    c->max_slots = dedup_max_slots(capacity);
+    return alloc_table(c, dedup_grow_slots(2, c->max_slots, expected), err);
 }
 
 void dedup_free(dedup_cache_t *c)
@@ -110,7 +73,7 @@ void dedup_free(dedup_cache_t *c)
 const eval_result_t *dedup_find(const dedup_cache_t *c, const uint64_t *index)
 {
     uint64_t s = probe(c, index);
-    return slot_empty(c->keys + s * (uint64_t)c->words, c->words) ? NULL : &c->vals[s];
+    return dedup_key_empty(c->keys + s * (uint64_t)c->words, c->words) ? NULL : &c->vals[s];
 }
 
 static ev_status grow(dedup_cache_t *c, ev_error *err)
@@ -123,7 +86,7 @@ static ev_status grow(dedup_cache_t *c, ev_error *err)
     }
     for (uint64_t s = 0; s < old.slots; s++) {
         const uint64_t *k = old.keys + s * (uint64_t)old.words;
-        if (!slot_empty(k, c->words)) {
+        if (!dedup_key_empty(k, c->words)) {
             uint64_t t = probe(c, k);
             memcpy(c->keys + t * (uint64_t)c->words, k, (uint64_t)c->words * sizeof(uint64_t));
             c->vals[t] = old.vals[s];
@@ -144,7 +107,7 @@ ev_status dedup_insert(dedup_cache_t *c, const uint64_t *index, eval_result_t r,
     if ((c->count + 1) * 2 > c->slots && (st = grow(c, err)) != EV_OK)
         return st;
     s = probe(c, index);
-    if (!slot_empty(c->keys + s * (uint64_t)c->words, c->words))
+    if (!dedup_key_empty(c->keys + s * (uint64_t)c->words, c->words))
         return ev_fail(err, EV_EINTERNAL, "dedup cache: an index was inserted twice");
     memcpy(c->keys + s * (uint64_t)c->words, index, (uint64_t)c->words * sizeof(uint64_t));
     c->vals[s] = r;
@@ -157,7 +120,7 @@ void dedup_export(const dedup_cache_t *c, uint64_t *index, eval_result_t *vals)
     uint64_t n = 0;
     for (uint64_t s = 0; s < c->slots; s++) {
         const uint64_t *k = c->keys + s * (uint64_t)c->words;
-        if (slot_empty(k, c->words))
+        if (dedup_key_empty(k, c->words))
             continue;
         memcpy(index + n * (uint64_t)c->words, k, (uint64_t)c->words * sizeof(uint64_t));
         vals[n++] = c->vals[s];

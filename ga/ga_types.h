@@ -30,6 +30,37 @@ EV_HD int ga_entry_before(const ga_hof_entry_t *a, const ga_hof_entry_t *b)
     return 0;
 }
 
+/* An entry of a genome (n_genes genes, the rest 0), its linear index
+ * (index_words words; `index` holds it only when it is one word, else
+ * UINT64_MAX) and its result: the one definition for every backend. */
+EV_HD void ga_entry_make(ga_hof_entry_t *x, const uint16_t *genes, int32_t n_genes, const uint64_t *index,
+                         int32_t index_words, eval_result_t r)
+{
+    x->key = rank_key(r);
+    x->index = index_words == 1 ? index[0] : UINT64_MAX;
+    x->r = r;
+    for (int32_t k = 0; k < GA_MAX_GENES; k++)
+        x->genes[k] = k < n_genes ? genes[k] : (uint16_t)0;
+}
+
+/* ga_rank_out_t.median of n >= 1 values sorted ascending, for every backend:
+ * the value at ga_median_hi (n odd), else the mean of the values at
+ * ga_median_lo and ga_median_hi. */
+EV_HD uint64_t ga_median_lo(uint64_t n)
+{
+    return (n - 1) / 2;
+}
+
+EV_HD uint64_t ga_median_hi(uint64_t n)
+{
+    return n / 2;
+}
+
+EV_HD double ga_median_of(uint64_t n, double at_lo, double at_hi)
+{
+    return n % 2 ? at_hi : (at_lo + at_hi) / 2.0;
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -37,9 +37,5 @@ void hof_offer(hof_t *h, const ga_hof_entry_t *x)
 void hof_entry_make(ga_hof_entry_t *x, const uint16_t *genes, int32_t n_genes, const uint64_t *index,
                     int32_t index_words, eval_result_t r)
 {
-    memset(x, 0, sizeof *x);
-    x->key = rank_key(r);
-    x->index = index_words == 1 ? index[0] : UINT64_MAX;
-    x->r = r;
-    memcpy(x->genes, genes, (size_t)n_genes * sizeof *genes);
+    ga_entry_make(x, genes, n_genes, index, index_words, r);
 }

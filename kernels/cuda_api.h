@@ -18,6 +18,7 @@
 #include "fitness/problem.h"
 #include "fitness/tables.h"
 #include "fitness/topk.h"
+#include "ga/ga_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,6 +107,33 @@ uint64_t cuda_dominance_cell_bytes(const objective_prep_t *obj);
  * progress: a progress line, or NULL. */
 ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p, uint64_t budget, FILE *progress, topk_t *top,
                               ev_error *err);
+
+/* ---- the GA on the device (kernels/ga_*.cu; docs/ga.md) ------------------ */
+
+/* A GA population, its fitness and its dedup cache in device memory: the GA
+ * ops of ga/backend.h, each equal to the CPU ops' bit for bit (ga_rank_out_t's
+ * mean and std excepted). */
+typedef struct cuda_ga cuda_ga_t;
+
+/* Checks the device memory (cudaMemGetInfo) and allocates the population,
+ * scratch and the first dedup table; EV_ENOMEM says what to lower. e: the
+ * backend's evaluator (its device tables and launch sizes), which must
+ * outlive the state. plan: copied. */
+ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan_t *plan, ev_error *err);
+void cuda_ga_close(cuda_ga_t *g);
+ev_status cuda_ga_init_population(cuda_ga_t *g, ev_error *err);
+ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes, const int32_t *parents, ev_error *err);
+ev_status cuda_ga_evaluate(cuda_ga_t *g, ga_eval_out_t *out, ev_error *err);
+ev_status cuda_ga_rank(cuda_ga_t *g, ga_rank_out_t *out, ev_error *err);
+ev_status cuda_ga_breed(cuda_ga_t *g, uint32_t generation, const breed_island_t *islands, ev_error *err);
+ev_status cuda_ga_download(cuda_ga_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents,
+                           ev_error *err);
+uint64_t cuda_ga_cache_count(cuda_ga_t *g);
+/* Entries in no particular order (it depends on the order in which device
+ * threads claimed slots, so it may differ between runs; the set does not). */
+ev_status cuda_ga_cache_export(cuda_ga_t *g, uint64_t *index, eval_result_t *results, ev_error *err);
+ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, const eval_result_t *results, uint64_t n,
+                               ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -19,4 +19,11 @@ struct cuda_eval {
     topk_dev_t topk;          /* selection-pass buffers */
 };
 
+/* The tables evaluator on n genomes already on the device (the GA's new
+ * genomes): gene k of genome i at genes[k * stride + i]; results into out
+ * (device). Launches of at most sizes.launch_max genomes, so each stays
+ * short; asynchronous (stream order). fitness.cu. */
+ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t stride, uint64_t n,
+                                 eval_result_t *out, ev_error *err);
+
 #endif

@@ -141,6 +141,21 @@ fail:
     return st;
 }
 
+ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t stride, uint64_t n,
+                                 eval_result_t *out, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (uint64_t l0 = 0; l0 < n; l0 += e->sizes.launch_max) {
+        uint64_t l = n - l0 < e->sizes.launch_max ? n - l0 : e->sizes.launch_max;
+        fitness_genes_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, genes + l0, stride, e->shape.n_params, l,
+                                                              out + l0);
+        CUDA_TRY_LAUNCH();
+    }
+    return EV_OK;
+fail:
+    return st;
+}
+
 extern "C" ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
 {
     ev_status st = EV_OK;

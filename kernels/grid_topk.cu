@@ -1,7 +1,8 @@
 /* Sorting a selection pass's candidates and merging the best into the host
- * top-K (kernels/topk_device.cuh). The one file that uses CUB: its device
- * algorithms report errors as cudaError_t and allocate nothing themselves
- * (scratch is sized once, here), so no C++ exception can arise or escape. */
+ * top-K (kernels/topk_device.cuh). The grid's file that uses CUB (the GA's
+ * is ga_sort.cu): its device algorithms report errors as cudaError_t and
+ * allocate nothing themselves (scratch is sized once, here), so no C++
+ * exception can arise or escape. */
 #include <cstdlib>
 #include <cstring>
 

@@ -55,6 +55,38 @@ EV_HD uint32_t breed_island_of(const breed_ctx_t *c, uint32_t individual)
     return individual / c->island_size;
 }
 
+/* EV_EINTERNAL unless every island's plan fits its island (elites +
+ * migrants + immigrants <= size, source an island): breed_child would read
+ * past the island otherwise. isl: [islands]. */
+static inline ev_status breed_islands_check(const breed_ctx_t *c, const breed_island_t *isl, ev_error *err)
+{
+    uint32_t size = c->island_size;
+    for (uint32_t i = 0; i < c->islands; i++) {
+        const breed_island_t *p = &isl[i];
+        if (p->source >= c->islands || p->elites > size || p->migrants > size - p->elites ||
+            p->immigrants > size - p->elites - p->migrants)
+            return ev_fail(err, EV_EINTERNAL,
+                           "ga_breed: island %u's plan (%u elites, %u migrants, %u immigrants, source %u) does not "
+                           "fit islands of %u",
+                           i, p->elites, p->migrants, p->immigrants, p->source, size);
+    }
+    return EV_OK;
+}
+
+/* EV_EDATA unless every gene of a SoA population [n_genes][population] is on
+ * the lattice (gene k < n_values[k]): ga_set_population's check on every
+ * backend (host code: inline so the CUDA files need no link to this room). */
+static inline ev_status breed_genes_check(const breed_ctx_t *c, const uint16_t *genes, ev_error *err)
+{
+    for (uint64_t j = 0; j < (uint64_t)c->n_genes * c->population; j++)
+        if (genes[j] >= c->n_values[j / c->population])
+            return ev_fail(err, EV_EDATA,
+                           "population: gene %llu of individual %llu is %u, beyond the lattice's %u values",
+                           (unsigned long long)(j / c->population), (unsigned long long)(j % c->population),
+                           (unsigned)genes[j], c->n_values[j / c->population]);
+    return EV_OK;
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif

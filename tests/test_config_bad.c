@@ -39,7 +39,7 @@ static const bad_case cases[] = {
     {"complex_key", BASE "? [a]\n: 1\n", EV_ECONFIG, 4, 3, NULL, "expected a key name, found a list"},
     /* unknown and duplicate keys */
     {"unknown_top", BASE "gaa: {}\n", EV_ECONFIG, 4, 1, "gaa",
-     "unknown key; the keys allowed here are: data, parameters, objective, ga, grid, top, seed, output"},
+     "unknown key; the keys allowed here are: data, parameters, objective, ga, grid, report, top, seed, output"},
     {"unknown_ga", BASE "ga:\n  populaton: 10\n", EV_ECONFIG, 5, 3, "ga.populaton",
      "unknown key; the keys allowed here are: population, generations, islands"},
     {"unknown_param", DATA "  - {name: a, feture: F, values: [1]}\n", EV_ECONFIG, 3, 15, "parameters[0].feture",

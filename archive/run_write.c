@@ -1,0 +1,289 @@
+/* The run file writer: creation, /ga columns, generations, ranked tables,
+ * attributes. Every HDF5 call is checked through io/h5_util, so a failure
+ * names the file and the object. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/run_internal.h"
+#include "common/platform.h"
+#include "common/test_hooks.h"
+#include "fitness/accum.h"
+#include "io/h5_util.h"
+
+/* Scalar statistics are tiny: 256 generations a chunk, uncompressed (a
+ * partly filled chunk is rewritten in place as generations arrive). Rows of a
+ * whole population are one chunk each, compressed, and never rewritten. */
+#define RUN_SCALAR_CHUNK 256
+
+static char *dup_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = (char *)malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+hid_t run_object_open(run_file_t *rf, const char *object, int create, ev_error *err)
+{
+    hid_t o, lcpl;
+    if (!strcmp(object, "/"))
+        object = ".";
+    if (h5u_exists(rf->file, object, 0) > 0 || !strcmp(object, ".")) {
+        if ((o = H5Oopen(rf->file, object, H5P_DEFAULT)) < 0)
+            h5u_fail(err, EV_EHDF5, rf->path, rf->file, object, "open");
+        return o;
+    }
+    if (!create) {
+        ev_fail(err, EV_EDATA, "%s: /%s is missing", rf->path, object);
+        return -1;
+    }
+    lcpl = H5Pcreate(H5P_LINK_CREATE);
+    o = lcpl < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0
+            ? -1
+            : H5Gcreate2(rf->file, object, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    if (o < 0)
+        h5u_fail(err, EV_EHDF5, rf->path, rf->file, object, "create group");
+    h5u_close(lcpl);
+    return o;
+}
+
+static ev_status attr_write(run_file_t *rf, const char *object, const char *name, hid_t mem, hid_t file_type,
+                            const void *value, ev_error *err)
+{
+    hid_t o = run_object_open(rf, object, 1, err);
+    ev_status st = o < 0 ? EV_EHDF5 : h5u_write_attr(rf->path, o, name, mem, file_type, value, err);
+    h5u_close(o);
+    return st;
+}
+
+ev_status run_file_attr_str(run_file_t *rf, const char *object, const char *name, const char *value, ev_error *err)
+{
+    hid_t o = run_object_open(rf, object, 1, err);
+    ev_status st = o < 0 ? EV_EHDF5 : h5u_write_attr_str(rf->path, o, name, value, err);
+    h5u_close(o);
+    return st;
+}
+
+ev_status run_file_attr_u64(run_file_t *rf, const char *object, const char *name, uint64_t value, ev_error *err)
+{
+    return attr_write(rf, object, name, H5T_NATIVE_UINT64, H5T_STD_U64LE, &value, err);
+}
+
+ev_status run_file_attr_f64(run_file_t *rf, const char *object, const char *name, double value, ev_error *err)
+{
+    return attr_write(rf, object, name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &value, err);
+}
+
+ev_status run_file_create(run_file_t *rf, const char *path, const run_origin_t *o, ev_error *err)
+{
+    uint64_t version = RUN_FORMAT_VERSION;
+    ev_status st = EV_OK;
+    memset(rf, 0, sizeof *rf);
+    rf->file = -1;
+    if (!(rf->path = dup_text(path)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    if ((rf->file = h5u_file_create(path, err)) < 0) {
+        free(rf->path);
+        rf->path = NULL;
+        return EV_EIO;
+    }
+    rf->n_params = (uint32_t)o->cfg->lattice.n_params;
+    if ((st = run_file_attr_str(rf, "/", "format", RUN_FORMAT, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "/", "format_version", version, err)) == EV_OK &&
+        (st = run_file_attr_str(rf, "/", "mode", o->mode, err)) == EV_OK &&
+        (st = run_file_attr_str(rf, "/", "status", "running", err)) == EV_OK &&
+        (st = run_provenance_write(rf, o, err)) == EV_OK)
+        st = run_lattice_write(rf, &o->cfg->lattice, &o->cfg->objective, err);
+    return st;
+}
+
+ev_status run_file_ga_begin(run_file_t *rf, const run_dims_t *d, const ga_settings_t *ga, uint32_t top,
+                            ev_error *err)
+{
+    hid_t root = rf->file;
+    ev_status st = EV_OK;
+    hid_t g = run_object_open(rf, "ga/stats", 1, err);
+    if (g < 0)
+        return EV_EHDF5;
+    h5u_close(g);
+    rf->dims = *d;
+    rf->has_ga = 1;
+    for (int c = 0; c < RUN_N_COLUMNS && st == EV_OK; c++) {
+        const run_column_t *col = &run_columns[c];
+        hsize_t row[2];
+        uint64_t r64[2];
+        int rank;
+        if (!run_column_present((run_column_id)c, d))
+            continue;
+        rank = run_column_row((run_column_id)c, d, r64);
+        for (int i = 0; i < rank; i++)
+            row[i] = (hsize_t)r64[i];
+        st = h5u_rows_create(rf->path, root, col->path, run_elem_file(col->elem), rank + 1, row,
+                             col->row == ROW_ONE ? RUN_SCALAR_CHUNK : 1, col->row != ROW_ONE, err);
+    }
+    if (st == EV_OK && (st = run_file_attr_u64(rf, "ga", "population", d->population, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "n_genes", d->n_genes, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "islands", d->islands, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "has_index", (uint64_t)d->has_index, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "generations_max", ga->generations, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "top", top, err)) == EV_OK)
+        st = run_file_attr_u64(rf, "ga", "generations", 0, err);
+    return st;
+}
+
+ev_status run_file_append(run_file_t *rf, uint32_t gen, const run_rows_t *rows, ev_error *err)
+{
+    ev_status st = EV_OK;
+    if (!rf->has_ga || gen > rf->generations)
+        return ev_fail(err, EV_EINTERNAL, "%s: generation %u written out of order (%u rows)", rf->path, gen,
+                       rf->generations);
+    for (int c = 0; c < RUN_N_COLUMNS && st == EV_OK; c++) {
+        if (c == RUN_N_COLUMNS / 2)
+            test_hook_point("append", gen);
+        if (run_column_present((run_column_id)c, &rf->dims))
+            st = h5u_rows_write(rf->path, rf->file, run_columns[c].path, run_elem_mem(run_columns[c].elem), gen, 1,
+                                rows->col[c], err);
+    }
+    if (st == EV_OK) {
+        rf->generations = gen + 1;
+        st = run_file_attr_u64(rf, "ga", "generations", rf->generations, err);
+    }
+    return st;
+}
+
+/* The columns of a ranked table, in the order they are written. */
+enum { RK_KEY, RK_INDEX, RK_FITNESS, RK_RAW, RK_TRADES, RK_FEASIBLE, RK_GENES, RK_N };
+static const char *const ranked_names[RK_N] = {"rank_key", "index", "fitness", "fitness_raw",
+                                               "trades",   "feasible", "genes"};
+static const run_elem ranked_elems[RK_N] = {RUN_U64, RUN_U64, RUN_F64, RUN_F64, RUN_I64, RUN_U8, RUN_U16};
+
+static ev_status ranked_create(run_file_t *rf, hid_t g, uint32_t capacity, ev_error *err)
+{
+    hsize_t row = rf->n_params;
+    ev_status st = EV_OK;
+    for (int c = 0; c < RK_N && st == EV_OK; c++)
+        st = h5u_rows_create(rf->path, g, ranked_names[c], run_elem_file(ranked_elems[c]), c == RK_GENES ? 2 : 1,
+                             &row, capacity ? capacity : 1, 0, err);
+    return st;
+}
+
+ev_status run_file_write_ranked(run_file_t *rf, const char *group, const ranked_genome_t *e, uint32_t n,
+                                uint32_t capacity, const objective_cfg_t *obj, ev_error *err)
+{
+    int fresh = h5u_exists(rf->file, group, 0) == 0;
+    hid_t g = run_object_open(rf, group, 1, err);
+    uint32_t np = rf->n_params;
+    uint64_t *u = (uint64_t *)malloc((size_t)(n ? n : 1) * 2 * sizeof *u);
+    double *f = (double *)malloc((size_t)(n ? n : 1) * 2 * sizeof *f);
+    int64_t *trades = (int64_t *)malloc((size_t)(n ? n : 1) * sizeof *trades);
+    uint8_t *feasible = (uint8_t *)malloc(n ? n : 1);
+    uint16_t *genes = (uint16_t *)malloc((size_t)(n ? n : 1) * (np ? np : 1) * sizeof *genes);
+    const void *cols[RK_N];
+    ev_status st = g < 0 ? EV_EHDF5 : EV_OK;
+    if (st == EV_OK && (!u || !f || !trades || !feasible || !genes))
+        st = ev_fail(err, EV_ENOMEM, "out of memory writing %s", group);
+    for (uint32_t i = 0; st == EV_OK && i < n; i++) {
+        u[i] = e[i].key;
+        u[n + i] = e[i].index;
+        f[i] = obj ? objective_display(obj, e[i].r.fitness) : e[i].r.fitness;
+        f[n + i] = e[i].r.fitness;
+        trades[i] = e[i].r.trades;
+        feasible[i] = (uint8_t)(e[i].r.feasible != 0);
+        memcpy(genes + (size_t)i * np, e[i].genes, np * sizeof *genes);
+    }
+    cols[RK_KEY] = u;
+    cols[RK_INDEX] = u + n;
+    cols[RK_FITNESS] = f;
+    cols[RK_RAW] = f + n;
+    cols[RK_TRADES] = trades;
+    cols[RK_FEASIBLE] = feasible;
+    cols[RK_GENES] = genes;
+    if (st == EV_OK && fresh)
+        st = ranked_create(rf, g, capacity, err);
+    for (int c = 0; c < RK_N && st == EV_OK; c++)
+        if ((st = h5u_rows_write(rf->path, g, ranked_names[c], run_elem_mem(ranked_elems[c]), 0, n, cols[c], err)) ==
+            EV_OK)
+            st = h5u_rows_resize(rf->path, g, ranked_names[c], n, err);
+    free(u);
+    free(f);
+    free(trades);
+    free(feasible);
+    free(genes);
+    h5u_close(g);
+    return st;
+}
+
+ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_t **e, uint32_t *n, ev_error *err)
+{
+    hid_t g = run_object_open(rf, group, 0, err);
+    hsize_t rows = 0, row = rf->n_params;
+    uint32_t np = rf->n_params;
+    uint64_t *u = NULL;
+    double *f = NULL;
+    int64_t *trades = NULL;
+    uint8_t *feasible = NULL;
+    uint16_t *genes = NULL;
+    ev_status st = g < 0 ? EV_EDATA : h5u_rows_shape(rf->path, g, "rank_key", &rows, NULL, NULL, err);
+    size_t m = st == EV_OK && rows ? (size_t)rows : 1;
+    *e = NULL;
+    *n = 0;
+    if (st == EV_OK) {
+        u = (uint64_t *)malloc(m * 2 * sizeof *u);
+        f = (double *)malloc(m * sizeof *f);
+        trades = (int64_t *)malloc(m * sizeof *trades);
+        feasible = (uint8_t *)malloc(m);
+        genes = (uint16_t *)malloc(m * (np ? np : 1) * sizeof *genes);
+        *e = (ranked_genome_t *)calloc(m, sizeof **e);
+        if (!u || !f || !trades || !feasible || !genes || !*e)
+            st = ev_fail(err, EV_ENOMEM, "out of memory reading %s", group);
+    }
+    if (st == EV_OK &&
+        ((st = h5u_rows_read(rf->path, g, "rank_key", H5T_NATIVE_UINT64, 1, NULL, 0, rows, u, err)) != EV_OK ||
+         (st = h5u_rows_read(rf->path, g, "index", H5T_NATIVE_UINT64, 1, NULL, 0, rows, u + m, err)) != EV_OK ||
+         (st = h5u_rows_read(rf->path, g, "fitness_raw", H5T_NATIVE_DOUBLE, 1, NULL, 0, rows, f, err)) != EV_OK ||
+         (st = h5u_rows_read(rf->path, g, "trades", H5T_NATIVE_INT64, 1, NULL, 0, rows, trades, err)) != EV_OK ||
+         (st = h5u_rows_read(rf->path, g, "feasible", H5T_NATIVE_UINT8, 1, NULL, 0, rows, feasible, err)) != EV_OK ||
+         (st = h5u_rows_read(rf->path, g, "genes", H5T_NATIVE_UINT16, 2, &row, 0, rows, genes, err)) != EV_OK))
+        ev_error_prefix(err, "%s: ", group);
+    for (size_t i = 0; st == EV_OK && i < (size_t)rows; i++) {
+        ranked_genome_t *x = &(*e)[i];
+        x->key = u[i];
+        x->index = u[m + i];
+        x->r.fitness = f[i];
+        x->r.trades = trades[i];
+        x->r.feasible = feasible[i];
+        memcpy(x->genes, genes + i * np, np * sizeof *genes);
+    }
+    if (st == EV_OK) {
+        *n = (uint32_t)rows;
+    } else {
+        free(*e);
+        *e = NULL;
+    }
+    free(u);
+    free(f);
+    free(trades);
+    free(feasible);
+    free(genes);
+    h5u_close(g);
+    return st;
+}
+
+ev_status run_file_flush(run_file_t *rf, ev_error *err)
+{
+    if (H5Fflush(rf->file, H5F_SCOPE_GLOBAL) < 0)
+        return h5u_fail(err, EV_EIO, rf->path, -1, NULL, "flush (disk full?)");
+    return EV_OK;
+}
+
+ev_status run_file_close(run_file_t *rf, ev_error *err)
+{
+    ev_status st = EV_OK;
+    if (rf->file >= 0 && H5Fclose(rf->file) < 0)
+        st = h5u_fail(err, EV_EIO, rf->path ? rf->path : "run file", -1, NULL, "finish writing");
+    rf->file = -1;
+    free(rf->path);
+    rf->path = NULL;
+    return st;
+}

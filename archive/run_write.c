@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive/run_heat.h"
 #include "archive/run_internal.h"
 #include "common/platform.h"
 #include "common/test_hooks.h"
@@ -75,6 +76,19 @@ ev_status run_file_attr_f64(run_file_t *rf, const char *object, const char *name
     return attr_write(rf, object, name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, &value, err);
 }
 
+/* /lattice attributes heatmap_x, heatmap_y: the pair the report draws by
+ * default (report.heatmap, else the first two filter parameters). */
+static ev_status write_heat_pair(run_file_t *rf, const config_t *cfg, ev_error *err)
+{
+    const char *bad = NULL;
+    int32_t px, py;
+    ev_status st = EV_OK;
+    if (run_heat_pair(&cfg->lattice, (const char *const *)cfg->heatmap, &px, &py, &bad) == 1 &&
+        (st = run_file_attr_str(rf, "lattice", "heatmap_x", cfg->lattice.params[px].name, err)) == EV_OK)
+        st = run_file_attr_str(rf, "lattice", "heatmap_y", cfg->lattice.params[py].name, err);
+    return st;
+}
+
 ev_status run_file_create(run_file_t *rf, const char *path, const run_origin_t *o, ev_error *err)
 {
     uint64_t version = RUN_FORMAT_VERSION;
@@ -93,8 +107,9 @@ ev_status run_file_create(run_file_t *rf, const char *path, const run_origin_t *
         (st = run_file_attr_u64(rf, "/", "format_version", version, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "/", "mode", o->mode, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "/", "status", "running", err)) == EV_OK &&
-        (st = run_provenance_write(rf, o, err)) == EV_OK)
-        st = run_lattice_write(rf, &o->cfg->lattice, &o->cfg->objective, err);
+        (st = run_provenance_write(rf, o, err)) == EV_OK &&
+        (st = run_lattice_write(rf, &o->cfg->lattice, &o->cfg->objective, err)) == EV_OK)
+        st = write_heat_pair(rf, o->cfg, err);
     return st;
 }
 

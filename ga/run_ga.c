@@ -162,8 +162,8 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, FI
             return st;
         }
     }
-    if (a->resume && log)
-        fprintf(log, "evolve: note: %s\n", f->rr.why);
+    if (a->resume) /* even when quiet: the user should know the run starts over */
+        fprintf(stderr, "evolve: note: %s\n", f->rr.why);
     return open_fresh(f, s, a->resume ? "started again (resume found nothing to continue)" : "started", err);
 }
 

@@ -87,10 +87,10 @@ def random_kills(evolve, case, ref, rng, kills, delay_ms):
             args += ["--resume", case.partial]
         p = subprocess.Popen([evolve] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                              env=dict(os.environ, **env))
-        time.sleep(rng.uniform(0.05, 0.6))
+        time.sleep(rng.uniform(0.05, 0.4))
         p.send_signal(signal.SIGKILL)
         p.wait()
-        gens = "?"
+        gens = "done" if os.path.exists(case.out) else "before the first checkpoint"
         if os.path.exists(case.ckpt):
             try:
                 import h5py
@@ -107,7 +107,7 @@ def random_kills(evolve, case, ref, rng, kills, delay_ms):
             resume_to_end(evolve, case, "after random kills")
         else:
             evolve_run(evolve, [case.cfg, "--quiet"])
-    print(f"random kills at checkpoint generations {landed}", flush=True)
+    print(f"random kills; the checkpoint then held generation {landed}", flush=True)
     return same_as(ref, case.out, f"random kills {landed}")
 
 
@@ -185,8 +185,8 @@ def main():
             killed_inside(a.evolve, every4, ref4, point)
         rng = random.Random(20240607)
         for _ in range(6 if a.long else 2):
-            random_kills(a.evolve, every1, ref1, rng, kills=4 if a.long else 3, delay_ms=15)
-        random_kills(a.evolve, every4, ref4, rng, kills=3, delay_ms=15)
+            random_kills(a.evolve, every1, ref1, rng, kills=5 if a.long else 3, delay_ms=20)
+        random_kills(a.evolve, every4, ref4, rng, kills=3, delay_ms=20)
         damaged(a.evolve, every1, ref1, "truncated")
         damaged(a.evolve, every1, ref1, "overwritten")
         ctrl_c(a.evolve, every1, ref1)

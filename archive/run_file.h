@@ -31,6 +31,8 @@ typedef struct {
     int has_ga;
     uint32_t n_params;
     uint32_t generations; /* rows of the /ga columns */
+    hid_t col[RUN_N_COLUMNS]; /* a writer's open /ga columns (-1: closed); run_file_close closes them */
+    int cols_open;
 } run_file_t;
 
 /* Where a run came from, for /provenance. */

@@ -25,9 +25,12 @@ ev_status ga_archive_init(ga_archive_t *a, run_file_t *rf, const session_t *s, c
     a->rf = rf;
     a->s = s;
     a->ckpt_path = ckpt_path;
+    a->hof_n = UINT32_MAX;
     ga_archive_dims(s, &a->dims);
     if (!rf->has_ga && (st = run_file_ga_begin(rf, &a->dims, &s->cfg.ga, s->cfg.top, err)) != EV_OK)
         return st;
+    if (!(a->hof_written = (ga_hof_entry_t *)calloc(s->cfg.top ? s->cfg.top : 1, sizeof *a->hof_written)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
     return run_rows_alloc(&a->rows, &a->dims, err);
 }
 
@@ -35,6 +38,7 @@ void ga_archive_free(ga_archive_t *a)
 {
     run_rows_free(&a->rows);
     free(a->gen_hash);
+    free(a->hof_written);
     memset(a, 0, sizeof *a);
 }
 
@@ -130,6 +134,21 @@ static void fill_stats(ga_archive_t *a, const ga_generation_t *g)
     *(double *)a->rows.col[COL_WALL_S] = st->wall_s;
 }
 
+/* The hall of fame into the file when it changed since it was last written
+ * (after the first generations it rarely does). */
+static ev_status write_hof(ga_archive_t *a, const hof_t *hof, ev_error *err)
+{
+    ev_status st;
+    if (hof->n == a->hof_n && !memcmp(hof->e, a->hof_written, hof->n * sizeof *hof->e))
+        return EV_OK;
+    if ((st = run_file_write_ranked(a->rf, "ga/hall_of_fame", hof->e, hof->n, hof->k, &a->s->cfg.objective, err)) !=
+        EV_OK)
+        return st;
+    memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
+    a->hof_n = hof->n;
+    return EV_OK;
+}
+
 static ev_status on_generation(void *ctx, const ga_generation_t *g, ev_error *err)
 {
     ga_archive_t *a = (ga_archive_t *)ctx;
@@ -139,9 +158,7 @@ static ev_status on_generation(void *ctx, const ga_generation_t *g, ev_error *er
     fill_stats(a, g);
     if ((st = keep_hash(a, gen, run_rows_hash(&a->rows, &a->dims), err)) != EV_OK ||
         (st = run_file_append(a->rf, gen, &a->rows, err)) != EV_OK ||
-        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", g->stats->hof->e, g->stats->hof->n, g->stats->hof->k,
-                                    &a->s->cfg.objective, err)) != EV_OK ||
-        (st = run_file_flush(a->rf, err)) != EV_OK)
+        (st = write_hof(a, g->stats->hof, err)) != EV_OK || (st = run_file_flush(a->rf, err)) != EV_OK)
         return st;
     test_hook_point("flushed", gen);
     test_hook_delay();
@@ -214,10 +231,10 @@ void ga_archive_observer(ga_archive_t *a, ga_observer_t *obs)
 ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *err)
 {
     run_file_t *rf = a->rf;
-    ev_status st = run_file_write_ranked(rf, "ga/hall_of_fame", res->hof.e, res->hof.n, res->hof.k,
-                                         &a->s->cfg.objective, err);
+    ev_status st = write_hof(a, &res->hof, err);
     if (st == EV_OK && (st = run_file_attr_str(rf, "ga", "stop_reason", ga_stop_reason_name(res->reason), err)) ==
                            EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "generations", rf->generations, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "evaluations", res->evaluations, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "lookups", res->lookups, err)) == EV_OK &&
         (st = run_file_attr_f64(rf, "ga", "hit_rate", res->hit_rate, err)) == EV_OK &&

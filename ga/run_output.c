@@ -68,11 +68,10 @@ ev_status run_output_commit(run_file_t *rf, const char *final, uint32_t generati
 
 void run_output_discard(run_file_t *rf)
 {
-    char *path = rf->path;
-    rf->path = NULL;
-    if (rf->file >= 0)
-        H5Fclose(rf->file);
-    rf->file = -1;
+    char *path = NULL;
+    if (rf->path && (path = (char *)malloc(strlen(rf->path) + 1)) != NULL)
+        strcpy(path, rf->path); /* run_file_close frees rf->path */
+    run_file_close(rf, NULL);
     if (path)
         plat_remove(path);
     free(path);

@@ -59,22 +59,36 @@ static int rows_select(hid_t d, int rank, const hsize_t *dims, hsize_t first, hs
            H5Sselect_hyperslab(*fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
 }
 
+ev_status h5u_rows_write_dset(const char *file, hid_t d, hid_t mem_type, hsize_t first, hsize_t n, const void *data,
+                              ev_error *err)
+{
+    hsize_t dims[H5U_ROWS_MAX_RANK];
+    hid_t fspace = -1, mspace = -1;
+    int rank = rows_dims(d, dims);
+    ev_status st = EV_OK;
+    if (rank < 0) {
+        st = h5u_fail(err, EV_EHDF5, file, d, NULL, "read the shape of");
+    } else if (first + n > dims[0]) {
+        dims[0] = first + n;
+        if (H5Dset_extent(d, dims) < 0)
+            st = h5u_fail(err, EV_EHDF5, file, d, NULL, "extend");
+    }
+    if (st == EV_OK && n && (!rows_select(d, rank, dims, first, n, &fspace, &mspace) ||
+                             H5Dwrite(d, mem_type, mspace, fspace, H5P_DEFAULT, data) < 0))
+        st = h5u_fail(err, EV_EHDF5, file, d, NULL, "write rows of");
+    h5u_close(mspace);
+    h5u_close(fspace);
+    return st;
+}
+
 ev_status h5u_rows_write(const char *file, hid_t loc, const char *name, hid_t mem_type, hsize_t first, hsize_t n,
                          const void *data, ev_error *err)
 {
-    hsize_t dims[H5U_ROWS_MAX_RANK];
-    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT), fspace = -1, mspace = -1;
-    int rank = d < 0 ? -1 : rows_dims(d, dims);
-    ev_status st = EV_OK;
-    if (rank < 0)
-        st = h5u_fail(err, EV_EHDF5, file, loc, name, "open dataset");
-    else if (first + n > dims[0] && (dims[0] = first + n, H5Dset_extent(d, dims) < 0))
-        st = h5u_fail(err, EV_EHDF5, file, loc, name, "extend");
-    else if (n && (!rows_select(d, rank, dims, first, n, &fspace, &mspace) ||
-                   H5Dwrite(d, mem_type, mspace, fspace, H5P_DEFAULT, data) < 0))
-        st = h5u_fail(err, EV_EHDF5, file, loc, name, "write rows of");
-    h5u_close(mspace);
-    h5u_close(fspace);
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    ev_status st;
+    if (d < 0)
+        return h5u_fail(err, EV_EHDF5, file, loc, name, "open dataset");
+    st = h5u_rows_write_dset(file, d, mem_type, first, n, data, err);
     h5u_close(d);
     return st;
 }
@@ -84,10 +98,13 @@ ev_status h5u_rows_resize(const char *file, hid_t loc, const char *name, hsize_t
     hsize_t dims[H5U_ROWS_MAX_RANK];
     hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
     ev_status st = EV_OK;
-    if (d < 0 || rows_dims(d, dims) < 0)
+    if (d < 0 || rows_dims(d, dims) < 0) {
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "open dataset");
-    else if (dims[0] != rows && (dims[0] = rows, H5Dset_extent(d, dims) < 0))
-        st = h5u_fail(err, EV_EHDF5, file, loc, name, "resize");
+    } else if (dims[0] != rows) {
+        dims[0] = rows;
+        if (H5Dset_extent(d, dims) < 0)
+            st = h5u_fail(err, EV_EHDF5, file, loc, name, "resize");
+    }
     h5u_close(d);
     return st;
 }

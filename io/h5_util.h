@@ -98,6 +98,10 @@ ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t f
  * shape), growing the array when they pass its end. */
 ev_status h5u_rows_write(const char *file, hid_t loc, const char *name, hid_t mem_type, hsize_t first, hsize_t n,
                          const void *data, ev_error *err);
+/* The same on an open dataset d (a writer appending every generation keeps
+ * its datasets open); messages name d by its path in the file. */
+ev_status h5u_rows_write_dset(const char *file, hid_t d, hid_t mem_type, hsize_t first, hsize_t n, const void *data,
+                              ev_error *err);
 /* Sets the number of rows (drops rows past it). */
 ev_status h5u_rows_resize(const char *file, hid_t loc, const char *name, hsize_t rows, ev_error *err);
 /* The number of rows, and (when rank/row are non-NULL) the rank and row shape. */

@@ -12,6 +12,8 @@
  *   flushed     the generation written and flushed, its checkpoint not yet
  *   checkpoint  the checkpoint's temporary file complete, not yet renamed
  *   finalize    the finished run file closed, not yet renamed into place
+ *   committed   the finished run file renamed into place, its checkpoint not
+ *               yet removed
  *
  * Unset, these calls cost one cached getenv and do nothing. */
 #ifndef EVOLVE_TEST_HOOKS_H

@@ -26,7 +26,7 @@ static void run_usage(FILE *out)
             "(default results/<config>.h5); 'evolve report RUN.h5' summarises and plots it. A GA run is\n"
             "written as it goes to RUN.h5.partial, with a checkpoint RUN.h5.partial.ckpt, and renamed to\n"
             "RUN.h5 when complete: after a crash or Ctrl-C, --resume continues it and ends with the same\n"
-            "file, bit for bit, as a run that never stopped.\n"
+            "file, bit for bit (wall-clock fields aside), as a run that never stopped.\n"
             "\n"
             "modes:\n"
             "  --grid              enumerate every lattice point: the exact top-K (the reference answer),\n"

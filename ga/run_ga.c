@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "common/test_hooks.h"
 #include "ga/ga_run.h"
 #include "ga/run_archive.h"
 #include "ga/run_output.h"
@@ -226,8 +227,10 @@ static ev_status conclude(ga_files_t *f, const session_t *s, const run_args_t *a
     ga_archive_free(&f->ar);
     f->archive_open = 0;
     st = run_output_commit(&f->rf, f->paths.final_path, res->generations, err);
-    if (st == EV_OK)
+    if (st == EV_OK) {
+        test_hook_point("committed", res->generations);
         plat_remove(f->paths.ckpt_path);
+    }
     close_files(f, 1);
     return st;
 }

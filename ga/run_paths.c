@@ -56,7 +56,10 @@ ev_status run_paths_for_resume(run_paths_t *p, const char *given, ev_error *err)
         n -= strlen(RUN_PARTIAL_SUFFIX);
     if ((st = make_from(p, given, n, err)) != EV_OK)
         return st;
-    if (exists(p->partial_path) || exists(p->ckpt_path))
+    /* a checkpoint without its run file is something to resume only when no
+     * finished run exists (a kill between the final rename and the
+     * checkpoint's removal leaves a finished run and a stale checkpoint) */
+    if (exists(p->partial_path) || (!exists(p->final_path) && exists(p->ckpt_path)))
         return EV_OK;
     st = exists(p->final_path)
              ? ev_fail(err, EV_EIO, "%s: a finished run, nothing to resume (no %s)", p->final_path, p->partial_path)

@@ -74,6 +74,22 @@ def killed_inside(evolve, case, ref, point):
     return same_as(ref, case.out, f"killed at {point}")
 
 
+def killed_after_commit(evolve, case, ref):
+    """Killed between the final rename and the checkpoint's removal: the run
+    is finished (and identical); --resume says so; a new run is not stopped
+    by the stale checkpoint."""
+    case.clean()
+    r = evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "committed:30"})
+    check(r.returncode == -signal.SIGKILL, f"committed: expected death by SIGKILL, got {r.returncode}")
+    check(case.leftovers() == ["run.h5", "run.h5.partial.ckpt"], f"committed: left {case.leftovers()}")
+    same_as(ref, case.out, "killed after the final rename")
+    r = evolve_run(evolve, [case.cfg, "--resume", case.out, "--quiet"])
+    check(r.returncode == 1 and "a finished run" in r.stderr, f"committed: resume said {r.returncode} {r.stderr}")
+    r = evolve_run(evolve, [case.cfg, "--quiet"])
+    check(r.returncode == 0 and case.leftovers() == ["run.h5"], f"committed: a new run: {r.stderr}")
+    same_as(ref, case.out, "a new run after a stale checkpoint")
+
+
 def random_kills(evolve, case, ref, rng, kills, delay_ms):
     """Kills at random moments, resuming (or restarting) after each."""
     case.clean()
@@ -177,6 +193,7 @@ def main():
                   "append:29", "finalize:30"]
         for point in points:
             killed_inside(a.evolve, every1, ref1, point)
+        killed_after_commit(a.evolve, every1, ref1)
         every4 = Case(root, "every4", data, extra="  checkpoint_every: 4\n")
         r = evolve_run(a.evolve, [every4.cfg, "--quiet", "--output", os.path.join(root, "ref4.h5")])
         ref4 = os.path.join(root, "ref4.h5")

@@ -106,7 +106,7 @@ int run_file_has(run_file_t *rf, const char *object);
 /* /lattice and /objective back into their structs (lattice_free). */
 ev_status run_file_read_lattice(run_file_t *rf, lattice_t *lat, objective_cfg_t *obj, ev_error *err);
 
-/* /provenance/sessions (plat free with run_file_free_strings); empty when absent. */
+/* /provenance/sessions (free with run_file_free_strings); empty when absent. */
 ev_status run_file_read_sessions(run_file_t *rf, char ***lines, size_t *n, ev_error *err);
 void run_file_free_strings(char **s, size_t n);
 

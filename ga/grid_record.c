@@ -28,7 +28,7 @@ static ev_status heat_on_cpu(session_t *s, grid_heat_t *heat, ev_error *err)
 
 /* The heatmap's pair, or 0 (none: fewer than two parameters, or too many
  * cells to keep). */
-static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log, ev_error *err)
+static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log)
 {
     const lattice_t *lat = &s->cfg.lattice;
     const char *bad = NULL;
@@ -41,7 +41,6 @@ static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log, ev_error *er
             fprintf(log, "grid: no heatmap: %s\n", herr.msg);
         return 0;
     }
-    (void)err;
     return 1;
 }
 
@@ -73,7 +72,7 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
     go.evaluator = (evaluator_kind)a->evaluator;
     go.batch = a->batch ? a->batch : s->cfg.grid_batch;
     go.progress = log;
-    want_heat = heat_prepare(s, &heat, log, err);
+    want_heat = heat_prepare(s, &heat, log);
     go.heat = want_heat ? &heat : NULL;
     if (log)
         fprintf(log, "grid: %llu lattice points x %lld trades on %s\n", (unsigned long long)s->cfg.lattice.size,

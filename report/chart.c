@@ -235,14 +235,14 @@ void chart_heatmap(FILE *f, const heatmap_chart_t *c)
             if (isinf(v)) /* beyond every finite value: the end of the scale */
                 t = v > 0 ? 1.0 : 0.0;
             if (isnan(v)) {
-                svg_rect(f, rx, ry, cw, chh, "#eeeeee", "#ffffff", cw > 4 ? 1 : 0);
+                svg_rect(f, rx, ry, cw, chh, "#eeeeee", "#ffffff", cw > 12 && chh > 12 ? 1 : 0);
                 continue;
             }
             if (!any || v > c->v[(uint64_t)bx * c->ny + by])
                 bx = x, by = y;
             any = 1;
             svg_viridis(t, col);
-            svg_rect(f, rx, ry, cw, chh, col, "#ffffff", cw > 4 ? 1 : 0);
+            svg_rect(f, rx, ry, cw, chh, col, "#ffffff", cw > 12 && chh > 12 ? 1 : 0);
             if (labels) {
                 if (isinf(v))
                     snprintf(buf, sizeof buf, "%s", v > 0 ? "inf" : "-inf");

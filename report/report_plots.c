@@ -134,6 +134,29 @@ static ev_status heat_from_ga(report_run_t *r, int32_t px, int32_t py, double *v
     return st;
 }
 
+/* Cells drawn along an axis at most; more values are merged into bins of
+ * adjacent values (the best of the bin), labelled by their first value. */
+#define HEAT_MAX_AXIS 120
+
+/* Merges v [nx][ny] into bins of bx x by values in place; returns the
+ * binned sizes and the tick labels (the first value text of each bin). */
+static void heat_bin(double *v, uint32_t nx, uint32_t ny, uint32_t bx, uint32_t by, uint32_t *mx, uint32_t *my)
+{
+    *mx = (nx + bx - 1) / bx;
+    *my = (ny + by - 1) / by;
+    for (uint32_t i = 0; i < *mx; i++)
+        for (uint32_t j = 0; j < *my; j++) {
+            double best = NAN;
+            for (uint32_t x = i * bx; x < nx && x < (i + 1) * bx; x++)
+                for (uint32_t y = j * by; y < ny && y < (j + 1) * by; y++) {
+                    double c = v[(size_t)x * ny + y];
+                    if (!isnan(c) && (isnan(best) || c > best))
+                        best = c;
+                }
+            v[(size_t)i * *my + j] = best; /* bins precede the cells they cover: safe in place */
+        }
+}
+
 static ev_status plot_heat(report_run_t *r, const char *dir, int32_t px, int32_t py, FILE *log, ev_error *err)
 {
     const param_t *x = &r->lat.params[px], *y = &r->lat.params[py];
@@ -141,6 +164,8 @@ static ev_status plot_heat(report_run_t *r, const char *dir, int32_t px, int32_t
     int from_grid = r->has_heat && ((r->heat.px == px && r->heat.py == py) || (r->heat.px == py && r->heat.py == px));
     double *v = (double *)malloc((size_t)(cells ? cells : 1) * sizeof *v);
     char title[256], sub[512];
+    const char **xt = NULL, **yt = NULL;
+    uint32_t bx, by, mx, my;
     heatmap_chart_t c;
     ev_status st = EV_OK;
     if (!v)
@@ -172,20 +197,35 @@ static ev_status plot_heat(report_run_t *r, const char *dir, int32_t px, int32_t
     }
     snprintf(title, sizeof title, "Best %s by %s and %s", objective_name((objective_kind)r->obj.kind), x->name,
              y->name);
+    bx = (x->n_values + HEAT_MAX_AXIS - 1) / HEAT_MAX_AXIS;
+    by = (y->n_values + HEAT_MAX_AXIS - 1) / HEAT_MAX_AXIS;
+    heat_bin(v, x->n_values, y->n_values, bx, by, &mx, &my);
+    xt = (const char **)malloc(mx * sizeof *xt);
+    yt = (const char **)malloc(my * sizeof *yt);
+    if (!xt || !yt)
+        st = ev_fail(err, EV_ENOMEM, "out of memory for the heatmap");
+    for (uint32_t i = 0; xt && i < mx; i++)
+        xt[i] = x->value_text[i * bx];
+    for (uint32_t j = 0; yt && j < my; j++)
+        yt[j] = y->value_text[j * by];
+    if (bx > 1 || by > 1)
+        snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; cells merge %u x %u values", bx, by);
     memset(&c, 0, sizeof c);
     c.title = title;
     c.subtitle = sub;
     c.x_label = x->name;
     c.y_label = y->name;
     c.value_label = objective_name((objective_kind)r->obj.kind);
-    c.nx = x->n_values;
-    c.ny = y->n_values;
-    c.x_ticks = (const char *const *)x->value_text;
-    c.y_ticks = (const char *const *)y->value_text;
+    c.nx = mx;
+    c.ny = my;
+    c.x_ticks = xt;
+    c.y_ticks = yt;
     c.v = v;
     c.note = from_grid ? "grey: no feasible genome in the cell" : "grey: no feasible genome of the cell was evaluated";
     if (st == EV_OK)
         st = write_svg(dir, "heatmap.svg", 1, &c, log, err);
+    free(xt);
+    free(yt);
     free(v);
     return st;
 }

@@ -187,8 +187,7 @@ def main():
         if not check(r.returncode == 0, f"reference run: {r.stderr}"):
             return check.exit()
         ref1 = os.path.join(root, "ref1.h5")
-        with runfile_h5(ref1) as gens:
-            print(f"reference: {gens} generations", flush=True)
+        print(f"reference: {generations(ref1)} generations", flush=True)
         points = ["append:0", "flushed:0", "checkpoint:1", "append:6", "flushed:11", "checkpoint:17",
                   "append:29", "finalize:30"]
         for point in points:
@@ -212,18 +211,10 @@ def main():
     return check.exit()
 
 
-class runfile_h5:
-    """The number of generations of a run file (context manager)."""
-
-    def __init__(self, path):
-        import h5py
-        self.f = h5py.File(path, "r")
-
-    def __enter__(self):
-        return int(self.f["ga"].attrs["generations"])
-
-    def __exit__(self, *exc):
-        self.f.close()
+def generations(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return int(f["ga"].attrs["generations"])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Helpers for the run-file tests: compare two HDF5 files object by object
-(h5py), and find an interpreter that has h5py."""
+(h5py), make sample data, write a config, count failed checks."""
 
 import math
 import os
@@ -48,23 +48,6 @@ def compare(path_a, path_b, ignore=WALL_CLOCK):
                 if not _same(oa[()], ob[()]):
                     diffs.append(f"{name}: data differ ({oa.shape} vs {ob.shape})")
     return diffs
-
-
-def h5py_python():
-    """An interpreter that can import h5py (this one, or Debian's), or None."""
-    for exe in (os.environ.get("EVOLVE_H5PY_PYTHON"), None, "/usr/bin/python3"):
-        if exe is None:
-            try:
-                import h5py  # noqa: F401
-                import sys
-                return sys.executable
-            except ImportError:
-                continue
-        if exe and os.path.exists(exe):
-            r = subprocess.run([exe, "-c", "import h5py"], capture_output=True)
-            if r.returncode == 0:
-                return exe
-    return None
 
 
 def make_data(evolve, out, days=2, trades=150):

@@ -21,6 +21,15 @@ static ev_status wrap(run_file_t *rf, const char *path, hid_t file, uint32_t n_g
     return EV_OK;
 }
 
+/* An array of dims[0] rows in one uncompressed chunk: the checkpoint is
+ * rewritten every generation and lives a short while, so speed beats size. */
+static ev_status write_plain(run_file_t *rf, const char *name, hid_t mem, hid_t file_type, int rank,
+                             const hsize_t *dims, const void *data, ev_error *err)
+{
+    ev_status st = h5u_rows_create(rf->path, rf->file, name, file_type, rank, dims + 1, dims[0] ? dims[0] : 1, 0, err);
+    return st == EV_OK ? h5u_rows_write(rf->path, rf->file, name, mem, 0, dims[0], data, err) : st;
+}
+
 static ev_status write_arrays(run_file_t *rf, const checkpoint_t *c, ev_error *err)
 {
     hsize_t dg[2] = {c->generation ? c->n_genes : 0, c->generation ? c->population : 0};
@@ -28,10 +37,8 @@ static ev_status write_arrays(run_file_t *rf, const checkpoint_t *c, ev_error *e
     hsize_t di[2] = {c->generation ? c->islands : 0, 4};
     hsize_t dh = c->generation;
     ev_status st;
-    if ((st = h5u_write_array(rf->path, rf->file, "genes", H5T_NATIVE_UINT16, H5T_STD_U16LE, 2, dg, c->genes, err)) ==
-            EV_OK &&
-        (st = h5u_write_array(rf->path, rf->file, "parents", H5T_NATIVE_INT32, H5T_STD_I32LE, 2, dp, c->parents,
-                              err)) == EV_OK &&
+    if ((st = write_plain(rf, "genes", H5T_NATIVE_UINT16, H5T_STD_U16LE, 2, dg, c->genes, err)) == EV_OK &&
+        (st = write_plain(rf, "parents", H5T_NATIVE_INT32, H5T_STD_I32LE, 2, dp, c->parents, err)) == EV_OK &&
         (st = h5u_write_array(rf->path, rf->file, "plans", H5T_NATIVE_UINT32, H5T_STD_U32LE, 2, di, c->plans, err)) ==
             EV_OK &&
         (st = h5u_write_array(rf->path, rf->file, "gen_hash", H5T_NATIVE_UINT64, H5T_STD_U64LE, 1, &dh, c->gen_hash,

@@ -23,7 +23,7 @@ ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t f
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 ||
         (compress && (H5Pset_shuffle(dcpl) < 0 ||
-                      (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Pset_deflate(dcpl, 4) < 0))) ||
+                      (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Pset_deflate(dcpl, 1) < 0))) ||
         (d = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "create dataset");
     h5u_close(d);

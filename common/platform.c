@@ -198,6 +198,29 @@ int plat_stderr_is_tty(void)
 #endif
 }
 
+void plat_sleep_ms(unsigned ms)
+{
+#ifdef _WIN32
+    Sleep(ms);
+#else
+    struct timespec ts;
+    ts.tv_sec = (time_t)(ms / 1000);
+    ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+#endif
+}
+
+void plat_kill_self(void)
+{
+#ifdef _WIN32
+    TerminateProcess(GetCurrentProcess(), 137);
+#else
+    raise(SIGKILL);
+#endif
+    abort(); /* not reached */
+}
+
 long plat_pid(void)
 {
 #ifdef _WIN32

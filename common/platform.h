@@ -45,6 +45,13 @@ void plat_utc_timestamp(char *buf, size_t n);
 int plat_stderr_is_tty(void);
 long plat_pid(void);
 
+/* Sleeps for ms milliseconds. */
+void plat_sleep_ms(unsigned ms);
+
+/* Ends the process at once, as kill -9 would (no handlers, no flushing):
+ * the crash the run file's checkpoints are tested against. */
+void plat_kill_self(void);
+
 /* Path helpers. plat_path_join returns a malloc'ed string: `rel` itself when it
  * is absolute, else base_dir/rel. plat_dirname returns a malloc'ed directory
  * part ("." when there is none). */

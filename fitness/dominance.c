@@ -56,18 +56,18 @@ static void block_suffix(block_t *b)
     }
 }
 
-/* Turns every cell of the block into a ranked genome. */
-static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_t ti, int32_t si, topk_t *top,
+/* Turns every cell of the block into an evaluated genome for the sink. */
+static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_t ti, int32_t si, grid_sink_t *sink,
                             ev_error *err)
 {
     const fit_tables_t *t = b->t;
     ev_status st = EV_OK;
 #pragma omp parallel if ((double)b->plan.cells * 8.0 >= EV_PARALLEL_MIN_WORK)
     {
-        topk_t local;
+        grid_sink_t local;
         uint16_t genes[EV_MAX_PARAMS];
         ev_error lerr;
-        int ok = topk_init(&local, top->k, &lerr) == EV_OK;
+        int ok = grid_sink_local(&local, sink, &lerr) == EV_OK;
         if (!ok) {
 #pragma omp critical(dominance_err)
             st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
@@ -82,13 +82,13 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_
             if (!ok)
                 continue;
             dominance_cell_genes(&b->plan, t, lead_genes, (uint64_t)x, genes);
-            topk_offer(&local, shape_encode(&b->p->shape, genes), accum_finish(&b->h[x], &t->obj));
+            grid_sink_offer(&local, shape_encode(&b->p->shape, genes), genes, accum_finish(&b->h[x], &t->obj));
         }
         if (ok) {
 #pragma omp critical(dominance_merge)
-            topk_merge(top, &local);
+            grid_sink_merge(sink, &local);
         }
-        topk_free(&local);
+        grid_sink_local_free(&local);
     }
     return st;
 }
@@ -118,6 +118,15 @@ void dominance_plan(dom_plan_t *b, const fit_tables_t *t, uint64_t budget, uint6
 ev_status dominance_grid(const fit_problem_t *p, const fit_tables_t *t, const dominance_opts_t *opts, topk_t *top,
                          ev_error *err)
 {
+    grid_sink_t sink;
+    memset(&sink, 0, sizeof sink);
+    sink.top = top;
+    return dominance_grid_sink(p, t, opts, &sink, err);
+}
+
+ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, const dominance_opts_t *opts,
+                              grid_sink_t *sink, ev_error *err)
+{
     block_t b;
     uint64_t done = 0;
     int32_t nt = t->n_targets ? t->n_targets : 1, ns = t->n_stops ? t->n_stops : 1;
@@ -144,7 +153,7 @@ ev_status dominance_grid(const fit_problem_t *p, const fit_tables_t *t, const do
                 dominance_lead_decode(&b.plan, t, c, lead_genes);
                 block_bin(&b, lead_genes, t->n_targets ? ti : -1, t->n_stops ? si : -1);
                 block_suffix(&b);
-                st = block_rank(&b, lead_genes, ti, si, top, err);
+                st = block_rank(&b, lead_genes, ti, si, sink, err);
                 done += b.plan.cells;
                 progress_update(&prog, done);
                 if (st == EV_OK && plat_interrupted())

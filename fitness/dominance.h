@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "common/status.h"
+#include "fitness/grid_sink.h"
 #include "fitness/problem.h"
 #include "fitness/tables.h"
 #include "fitness/topk.h"
@@ -35,6 +36,10 @@ int dominance_applicable(const fit_problem_t *p);
 /* Every lattice point, merged into top (which keeps the exact top-K). */
 ev_status dominance_grid(const fit_problem_t *p, const fit_tables_t *t, const dominance_opts_t *opts, topk_t *top,
                          ev_error *err);
+
+/* Every lattice point, offered to a sink (top-K, heatmap, count). */
+ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, const dominance_opts_t *opts,
+                              grid_sink_t *sink, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include "common/status.h"
 #include "fitness/accum.h"
 #include "fitness/dominance.h"
+#include "fitness/grid_sink.h"
 #include "fitness/problem.h"
 #include "fitness/tables.h"
 #include "fitness/topk.h"
@@ -87,6 +88,23 @@ typedef struct {
     ev_status (*ga_cache_export)(ga_state_t *g, uint64_t *index, eval_result_t *results, ev_error *err);
     ev_status (*ga_cache_import)(ga_state_t *g, const uint64_t *index, const eval_result_t *results, uint64_t n,
                                  ev_error *err);
+
+    /* ---- Optional grid extras: NULL where a backend has none; the drivers
+     * then fall back to the CPU backend (ga/grid_extras.c). Results must equal
+     * the CPU backend's exactly (they are integers and rank keys). */
+
+    /* grid_batch that also folds every point into heat (fitness/grid_sink.h):
+     * the best rank_key per cell of two parameters, for the report's heatmap.
+     * top may be NULL (heatmap only). */
+    ev_status (*grid_batch_heat)(backend_t *b, uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat,
+                                 ev_error *err);
+    /* grid_dominance likewise (NULL where grid_dominance is). */
+    ev_status (*grid_dominance_heat)(backend_t *b, const dominance_opts_t *opts, topk_t *top, grid_heat_t *heat,
+                                     ev_error *err);
+    /* The number of lattice points whose rank_key is strictly greater than
+     * key, over the whole lattice (validate: the grid rank of the GA's best is
+     * 1 + count, so ties share a rank). */
+    ev_status (*grid_count_better)(backend_t *b, uint64_t key, uint64_t *count, ev_error *err);
 } backend_ops_t;
 
 /* "cpu", "cuda" or "auto" (CUDA when a device exists, else CPU). Errors: an

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/parallel.h"
+#include "common/platform.h"
 #include "fitness/kept_sets.h"
 #include "ga/backend.h"
 #include "ga/cpu_ga.h"
@@ -99,15 +100,17 @@ static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, e
     return EV_OK;
 }
 
-static ev_status cpu_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
+/* The tables evaluator over lattice points [first, first + count), each
+ * offered to the sink (top-K, heatmap, count). */
+static ev_status cpu_grid_pass(backend_t *b, uint64_t first, uint64_t count, grid_sink_t *sink, ev_error *err)
 {
     ev_status st = EV_OK;
 #pragma omp parallel if ((double)count * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
     {
-        topk_t local;
+        grid_sink_t local;
         ev_error lerr;
         cpu_eval_t e;
-        int ok = topk_init(&local, top->k, &lerr) == EV_OK;
+        int ok = grid_sink_local(&local, sink, &lerr) == EV_OK;
         if (!ok) {
 #pragma omp critical(cpu_grid_err)
             st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
@@ -122,16 +125,31 @@ static ev_status cpu_grid_batch(backend_t *b, uint64_t first, uint64_t count, to
             if (!ok)
                 continue;
             shape_decode(&b->p->shape, idx, g);
-            topk_offer(&local, idx, cpu_eval_one(&e, g));
+            grid_sink_offer(&local, idx, g, cpu_eval_one(&e, g));
         }
         if (ok) {
 #pragma omp critical(cpu_grid_merge)
-            topk_merge(top, &local);
+            grid_sink_merge(sink, &local);
         }
         cpu_eval_free(&e);
-        topk_free(&local);
+        grid_sink_local_free(&local);
     }
     return st;
+}
+
+static ev_status cpu_grid_batch_heat(backend_t *b, uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat,
+                                     ev_error *err)
+{
+    grid_sink_t sink;
+    memset(&sink, 0, sizeof sink);
+    sink.top = top;
+    sink.heat = heat;
+    return cpu_grid_pass(b, first, count, &sink, err);
+}
+
+static ev_status cpu_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
+{
+    return cpu_grid_batch_heat(b, first, count, top, NULL, err);
 }
 
 static uint64_t cpu_grid_batch_max(backend_t *b)
@@ -145,6 +163,41 @@ static uint64_t cpu_grid_batch_max(backend_t *b)
 static ev_status cpu_grid_dominance(backend_t *b, const dominance_opts_t *opts, topk_t *top, ev_error *err)
 {
     return dominance_grid(b->p, b->t, opts, top, err);
+}
+
+static ev_status cpu_grid_dominance_heat(backend_t *b, const dominance_opts_t *opts, topk_t *top, grid_heat_t *heat,
+                                         ev_error *err)
+{
+    grid_sink_t sink;
+    memset(&sink, 0, sizeof sink);
+    sink.top = top;
+    sink.heat = heat;
+    return dominance_grid_sink(b->p, b->t, opts, &sink, err);
+}
+
+/* Dominance sums where the objective allows (one pass over the cells), else
+ * the tables evaluator in batches; Ctrl-C is answered between batches. */
+static ev_status cpu_grid_count_better(backend_t *b, uint64_t key, uint64_t *count, ev_error *err)
+{
+    uint64_t size = b->p->lat->size, batch = cpu_grid_batch_max(b);
+    grid_sink_t sink;
+    ev_status st = EV_OK;
+    memset(&sink, 0, sizeof sink);
+    sink.count_better = 1;
+    sink.better_than = key;
+    *count = 0;
+    if (!b->p->lat->size_fits)
+        return ev_fail(err, EV_ECONFIG, "the lattice has more than 2^63 points and cannot be enumerated");
+    if (dominance_applicable(b->p))
+        st = dominance_grid_sink(b->p, b->t, NULL, &sink, err);
+    else
+        for (uint64_t first = 0; first < size && st == EV_OK; first += batch) {
+            st = cpu_grid_pass(b, first, size - first < batch ? size - first : batch, &sink, err);
+            if (st == EV_OK && first + batch < size && plat_interrupted())
+                st = ev_fail(err, EV_EINTR, "interrupted while counting the lattice points better than the GA's best");
+        }
+    *count = sink.count;
+    return st;
 }
 
 const backend_ops_t backend_cpu_ops = {
@@ -167,4 +220,7 @@ const backend_ops_t backend_cpu_ops = {
     .ga_cache_count = cpu_ga_cache_count,
     .ga_cache_export = cpu_ga_cache_export,
     .ga_cache_import = cpu_ga_cache_import,
+    .grid_batch_heat = cpu_grid_batch_heat,
+    .grid_dominance_heat = cpu_grid_dominance_heat,
+    .grid_count_better = cpu_grid_count_better,
 };

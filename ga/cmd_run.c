@@ -8,6 +8,7 @@
 #include "ga/commands.h"
 #include "ga/grid.h"
 #include "ga/run_modes.h"
+#include "ga/run_paths.h"
 
 
 
@@ -15,14 +16,27 @@ static void run_usage(FILE *out)
 {
     fprintf(out,
             "usage: evolve CONFIG.yaml [--grid | --validate] [options]\n"
+            "       evolve CONFIG.yaml --resume RUN.h5 [options]\n"
             "\n"
             "Searches the config's parameter lattice for the genomes with the best fitness on its data\n"
             "(SPEC: filters keep a trade iff feature >= threshold; target/stop re-simulated second by second).\n"
             "Without --grid or --validate it runs the genetic algorithm (GA).\n"
             "\n"
+            "Every mode writes a run file (HDF5; layout in results/README.md) to the config's output\n"
+            "(default results/<config>.h5); 'evolve report RUN.h5' summarises and plots it. A GA run is\n"
+            "written as it goes to RUN.h5.partial, with a checkpoint RUN.h5.partial.ckpt, and renamed to\n"
+            "RUN.h5 when complete: after a crash or Ctrl-C, --resume continues it and ends with the same\n"
+            "file, bit for bit (wall-clock fields aside), as a run that never stopped.\n"
+            "\n"
             "modes:\n"
-            "  --grid              enumerate every lattice point: the exact top-K (the reference answer)\n"
-            "  --validate          run the grid and the GA and report how the GA's top-K compares\n"
+            "  --grid              enumerate every lattice point: the exact top-K (the reference answer),\n"
+            "                      and the heatmap of report.heatmap's two parameters\n"
+            "  --validate          run the GA and the grid and report how the GA compares: the grid rank of\n"
+            "                      its best, the overlap of the two top-K lists, the fitness gap, and the\n"
+            "                      share of the lattice the GA evaluated\n"
+            "  --resume RUN.h5     continue an interrupted GA run (RUN.h5, RUN.h5.partial or its .ckpt)\n"
+            "                      from its last checkpoint; refused when the config, seed, top, data,\n"
+            "                      evolve version or backend differ from the run's\n"
             "options:\n"
             "  --backend NAME      cpu, cuda or auto (default auto: cuda when a GPU is present)\n"
             "  --evaluator NAME    grid evaluator: auto (default: dominance sums where the objective is\n"
@@ -30,14 +44,15 @@ static void run_usage(FILE *out)
             "  --batch N           grid: genomes per batch (default: from memory and launch-time limits)\n"
             "  --top N             override the config's top (size of the reported top-K)\n"
             "  --seed N            override the config's seed\n"
-            "  --output FILE.h5    override the config's output (the run archive)\n"
-            "  --resume RUN.h5     continue an interrupted GA run from its last complete generation\n"
-            "  --json FILE         also write a JSON summary (mode, lattice size, top-K, timings)\n"
+            "  --output FILE.h5    override the config's output (the run file; not with --resume)\n"
+            "  --json FILE         also write a JSON summary (mode, lattice size, top-K, timings; validate:\n"
+            "                      a \"validate\" object)\n"
             "  --quiet             no progress lines or dataset summary\n"
             "  --help              this text\n"
             "\n"
             "Exit status: 0 success, 1 error (the message names the file, line or key), 2 usage error,\n"
-            "130 interrupted (Ctrl-C: the current step finishes and what is complete is saved).\n");
+            "130 interrupted (Ctrl-C: the generation under way finishes, the GA run is saved and the\n"
+            "command that resumes it is printed; a grid or validate run is not saved).\n");
 }
 
 static int parse_u64(const char *s, unsigned long long *v)
@@ -129,6 +144,17 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         fprintf(stderr, "evolve: --grid and --validate are exclusive\n");
         return 2;
     }
+    if (a->resume && (a->grid || a->validate)) {
+        fprintf(stderr, "evolve: --resume continues a GA run; it does not combine with --%s\n",
+                a->grid ? "grid" : "validate");
+        return 2;
+    }
+    if (a->resume && a->output) {
+        fprintf(stderr, "evolve: --resume continues the run file it names; --output does not combine with it\n");
+        return 2;
+    }
+    a->argc = argc;
+    a->argv = argv;
     return 0;
 }
 
@@ -169,6 +195,15 @@ int cmd_run(int argc, char **argv)
     }
     memset(&err, 0, sizeof err);
     plat_install_interrupt();
+    if (a.resume) {
+        /* before loading any data: is there a run to resume? */
+        run_paths_t rp;
+        if ((st = run_paths_for_resume(&rp, a.resume, &err)) != EV_OK) {
+            fprintf(stderr, "evolve: error: %s\n", err.msg);
+            return ev_exit_code(st);
+        }
+        run_paths_free(&rp);
+    }
     st = session_load_config(&s, a.config, &err);
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
@@ -179,11 +214,15 @@ int cmd_run(int argc, char **argv)
     if (st == EV_OK) {
         if (a.grid)
             st = run_mode_grid(&s, &a, t0, &err);
+        else if (a.validate)
+            st = run_mode_validate(&s, &a, t0, &err);
         else
             st = run_mode_ga(&s, &a, t0, &err);
     }
     session_close(&s);
-    if (st != EV_OK)
+    if (st == EV_EINTR)
+        fprintf(stderr, "evolve: %s\n", err.msg);
+    else if (st != EV_OK)
         fprintf(stderr, "evolve: error: %s\n", err.msg);
     return ev_exit_code(st);
 }

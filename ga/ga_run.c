@@ -1,4 +1,5 @@
-/* The GA run loop: per generation evaluate, rank, report, decide, breed.
+/* The GA run loop: per generation evaluate, rank, report, decide, breed,
+ * and, when asked, snapshot the bred generation for a checkpoint.
  * Decisions that need no population (stopping, the island plans, the hall of
  * fame) are taken here on the host from the small summaries the backend
  * returns; the population itself stays on the backend. */
@@ -26,6 +27,8 @@ typedef struct {
     uint16_t *dl_genes;       /* observer downloads, when asked for */
     eval_result_t *dl_results;
     int32_t *dl_parents;
+    uint16_t *snap_genes;     /* checkpoint snapshots, when the observer takes them */
+    int32_t *snap_parents;
     uint32_t last_improvement;
     uint64_t best_key;        /* the hall of fame's best rank_key (0: none) */
     double t0;
@@ -43,6 +46,8 @@ static void run_free(run_t *r)
     free(r->dl_genes);
     free(r->dl_results);
     free(r->dl_parents);
+    free(r->snap_genes);
+    free(r->snap_parents);
 }
 
 static ev_status run_alloc(run_t *r, ev_error *err)
@@ -60,6 +65,11 @@ static ev_status run_alloc(run_t *r, ev_error *err)
         r->dl_results = (eval_result_t *)malloc((size_t)pop * sizeof *r->dl_results);
         r->dl_parents = (int32_t *)malloc(2u * (size_t)pop * sizeof *r->dl_parents);
         ok = r->dl_genes && r->dl_results && r->dl_parents;
+    }
+    if (ok && r->o->observer && r->o->observer->on_checkpoint) {
+        r->snap_genes = (uint16_t *)malloc((size_t)ng * pop * sizeof *r->snap_genes);
+        r->snap_parents = (int32_t *)malloc(2u * (size_t)pop * sizeof *r->snap_parents);
+        ok = r->snap_genes && r->snap_parents;
     }
     return ok ? EV_OK : ev_fail(err, EV_ENOMEM, "out of memory for the GA run's buffers");
 }
@@ -147,14 +157,91 @@ static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen
     return EV_OK;
 }
 
+/* Hands the observer generation `gen`, bred and not yet evaluated. */
+static ev_status take_snapshot(run_t *r, uint32_t gen, const ga_result_t *res, ev_error *err)
+{
+    ga_snapshot_t snap;
+    ev_status e;
+    if ((e = r->gops->ga_download(r->g, r->snap_genes, NULL, r->snap_parents, err)) != EV_OK)
+        return e;
+    memset(&snap, 0, sizeof snap);
+    snap.generation = gen;
+    snap.population = r->plan.ctx.population;
+    snap.n_genes = (uint32_t)r->plan.ctx.n_genes;
+    snap.islands = r->plan.ctx.islands;
+    snap.genes = r->snap_genes;
+    snap.parents = r->snap_parents;
+    snap.plans = r->islands;
+    snap.hof = &res->hof;
+    snap.last_improvement = r->last_improvement;
+    snap.evaluations = res->evaluations;
+    snap.lookups = res->lookups;
+    snap.elapsed_s = plat_now() - r->t0;
+    return r->o->observer->on_checkpoint(r->o->observer->ctx, &snap, err);
+}
+
+/* Puts a resumed run where its snapshot left it: cache, population, hall of
+ * fame, counters, the plans that made the population, the clock. */
+static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_error *err)
+{
+    const ga_snapshot_t *at = &rs->at;
+    ev_status e;
+    if (at->generation < 1 || at->population != r->plan.ctx.population ||
+        at->n_genes != (uint32_t)r->plan.ctx.n_genes || at->islands != r->plan.ctx.islands ||
+        at->hof->k != res->hof.k || at->hof->n > at->hof->k || rs->cache_count != at->evaluations ||
+        at->lookups != (uint64_t)at->generation * at->population)
+        return ev_fail(err, EV_EDATA, "the saved GA state does not fit this run (generation %u, population %u, "
+                                      "%u genes, %u islands, hall of fame of %u, %llu cached of %llu evaluated)",
+                       at->generation, at->population, at->n_genes, at->islands, at->hof->k,
+                       (unsigned long long)rs->cache_count, (unsigned long long)at->evaluations);
+    if ((e = r->gops->ga_cache_import(r->g, rs->cache_index, rs->cache_results, rs->cache_count, err)) != EV_OK ||
+        (e = r->gops->ga_set_population(r->g, at->genes, at->parents, err)) != EV_OK)
+        return e;
+    for (uint32_t j = 0; j < at->hof->n; j++)
+        hof_offer(&res->hof, &at->hof->e[j]);
+    r->best_key = res->hof.n ? res->hof.e[0].key : 0;
+    r->last_improvement = at->last_improvement;
+    memcpy(r->islands, at->plans, (size_t)at->islands * sizeof *r->islands);
+    res->evaluations = at->evaluations;
+    res->lookups = at->lookups;
+    res->hit_rate = 1.0 - (double)res->evaluations / (double)res->lookups;
+    res->generations = at->generation;
+    r->t0 = plat_now() - at->elapsed_s;
+    return EV_OK;
+}
+
+/* Why to stop after generation gen, or GA_STOP_NONE. Ctrl-C counts only
+ * when the run would otherwise go on, so a run stopped in its last
+ * generation ends as complete (and needs no resume). */
+static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_t *res, double wall_s)
+{
+    ga_stop_input_t in;
+    ga_stop_reason why;
+    in.generation = gen;
+    in.evaluations = res->evaluations;
+    in.last_improvement = r->last_improvement;
+    in.elapsed_s = wall_s;
+    in.interrupted = 0;
+    why = ga_stop_check(r->s, &in);
+    return why == GA_STOP_NONE && plat_interrupted() ? GA_STOP_INTERRUPTED : why;
+}
+
 static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
 {
+    const ga_observer_t *obs = r->o->observer;
+    int snapshots = obs && obs->on_checkpoint;
+    uint32_t every = snapshots && obs->checkpoint_every ? obs->checkpoint_every : 1;
+    uint32_t gen = 0;
     ga_gen_stats_t st;
     ev_status e;
-    if ((e = r->gops->ga_init_population(r->g, err)) != EV_OK)
+    if (r->o->resume) {
+        if ((e = restore(r, res, r->o->resume, err)) != EV_OK)
+            return e;
+        gen = r->o->resume->at.generation;
+    } else if ((e = r->gops->ga_init_population(r->g, err)) != EV_OK) {
         return e;
-    for (uint32_t gen = 0;; gen++) {
-        ga_stop_input_t in;
+    }
+    for (;; gen++) {
         int full = 0;
         if ((e = run_generation(r, gen, res, &st, &full, err)) != EV_OK)
             return e;
@@ -162,16 +249,17 @@ static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
             res->reason = GA_STOP_CACHE_FULL;
             return EV_OK;
         }
-        in.generation = gen;
-        in.evaluations = res->evaluations;
-        in.last_improvement = r->last_improvement;
-        in.elapsed_s = st.wall_s;
-        in.interrupted = plat_interrupted();
-        if ((res->reason = ga_stop_check(r->s, &in)) != GA_STOP_NONE)
+        res->reason = stop_reason(r, gen, res, st.wall_s);
+        if (res->reason != GA_STOP_NONE && !(res->reason == GA_STOP_INTERRUPTED && snapshots))
             return EV_OK;
         ga_plan_islands(&r->plan, r->s, gen + 1, r->island_unique, r->islands);
         if ((e = r->gops->ga_breed(r->g, gen + 1, r->islands, err)) != EV_OK)
             return e;
+        if (snapshots && (res->reason == GA_STOP_INTERRUPTED || (gen + 1) % every == 0) &&
+            (e = take_snapshot(r, gen + 1, res, err)) != EV_OK)
+            return e;
+        if (res->reason == GA_STOP_INTERRUPTED)
+            return EV_OK;
     }
 }
 

@@ -52,11 +52,46 @@ typedef struct {
     const int32_t *parents;
 } ga_generation_t;
 
+/* A run between two generations: generation `generation` bred and not yet
+ * evaluated. What a checkpoint keeps (ga_observer_t.on_checkpoint) and,
+ * with the dedup cache, what a run resumes from (ga_resume_t). Pointers are
+ * valid during the callback. */
+typedef struct {
+    uint32_t generation;          /* the next generation to evaluate (>= 1) */
+    uint32_t population, n_genes, islands;
+    const uint16_t *genes;        /* SoA [n_genes][population] */
+    const int32_t *parents;       /* [2][population]: A then B, individuals of generation - 1 */
+    const breed_island_t *plans;  /* [islands]: how each island made this generation */
+    const hof_t *hof;             /* the hall of fame after generation - 1 */
+    uint32_t last_improvement;    /* the generation whose best was last strictly better (stall) */
+    uint64_t evaluations;         /* unique evaluations so far (= genomes in the dedup cache) */
+    uint64_t lookups;             /* population x generations evaluated */
+    double elapsed_s;             /* wall seconds spent so far; a resumed run's wall_s continues from it */
+} ga_snapshot_t;
+
+/* Where a resumed run starts: a snapshot and the dedup cache's contents.
+ * The cache is not part of the snapshot because every genome in it was in
+ * some evaluated generation: an archive of the generations can rebuild it
+ * (ga/run_resume.c), and a run restored from both continues bit for bit as
+ * if it had never stopped (tests/test_ga_resume.c). */
+typedef struct {
+    ga_snapshot_t at;
+    uint64_t cache_count;
+    const uint64_t *cache_index;        /* [cache_count][index_words], least significant word first */
+    const eval_result_t *cache_results; /* [cache_count] */
+} ga_resume_t;
+
 typedef struct {
     void *ctx;
     int want_population; /* 1: download every generation for on_generation (costs a copy from a device) */
     /* Called after each evaluated generation; an error stops the run with it. */
     ev_status (*on_generation)(void *ctx, const ga_generation_t *gen, ev_error *err);
+    /* Snapshots for checkpoints (NULL: none): called after breeding every
+     * generation that is a multiple of checkpoint_every (>= 1), and after
+     * breeding the next generation when Ctrl-C stops the run, so that the
+     * run can resume where it stopped. An error stops the run with it. */
+    uint32_t checkpoint_every;
+    ev_status (*on_checkpoint)(void *ctx, const ga_snapshot_t *snap, ev_error *err);
 } ga_observer_t;
 
 typedef struct {
@@ -64,6 +99,7 @@ typedef struct {
     uint32_t top;                  /* hall of fame size (config `top`) */
     FILE *progress;                /* one line per generation, or NULL (quiet) */
     const ga_observer_t *observer; /* or NULL */
+    const ga_resume_t *resume;     /* or NULL: start from generation 0 */
 } ga_run_opts_t;
 
 typedef struct {
@@ -77,9 +113,10 @@ typedef struct {
     hof_t hof;             /* the top unique genomes ever evaluated; ga_result_free */
 } ga_result_t;
 
-/* Runs the GA on backend b (opened on p) with settings s. On EV_OK the result
- * holds the hall of fame and the stop reason (an interrupted run returns
- * EV_OK with reason "interrupted"). */
+/* Runs the GA on backend b (opened on p) with settings s, from generation 0
+ * or from o->resume. On EV_OK the result holds the hall of fame and the stop
+ * reason (an interrupted run returns EV_OK with reason "interrupted"; Ctrl-C
+ * during the generation that ends the run anyway is not an interruption). */
 ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const ga_settings_t *s,
                  const ga_run_opts_t *o, ga_result_t *res, ev_error *err);
 void ga_result_free(ga_result_t *res);

@@ -23,29 +23,38 @@ int evaluator_from_name(const char *name)
 
 /* The reference evaluator runs on the host whatever the backend: it is the
  * definition, not a fast path. */
-static void reference_batch(const fit_problem_t *p, uint64_t first, uint64_t count, topk_t *top)
+static ev_status reference_batch(const fit_problem_t *p, uint64_t first, uint64_t count, grid_sink_t *sink,
+                                 ev_error *err)
 {
+    ev_status st = EV_OK;
 #pragma omp parallel
     {
-        topk_t local;
-        int ok = topk_init(&local, top->k, NULL) == EV_OK;
+        grid_sink_t local;
+        ev_error lerr;
+        int ok = grid_sink_local(&local, sink, &lerr) == EV_OK;
+        if (!ok) {
+#pragma omp critical(reference_err)
+            st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
+        }
 #pragma omp for schedule(dynamic, 1)
         for (int64_t i = 0; i < (int64_t)count; i++) {
             uint16_t g[EV_MAX_PARAMS];
             if (!ok)
                 continue;
             shape_decode(&p->shape, first + (uint64_t)i, g);
-            topk_offer(&local, first + (uint64_t)i, reference_eval(p, g));
+            grid_sink_offer(&local, first + (uint64_t)i, g, reference_eval(p, g));
         }
 #pragma omp critical(reference_merge)
         if (ok)
-            topk_merge(top, &local);
-        topk_free(&local);
+            grid_sink_merge(sink, &local);
+        grid_sink_local_free(&local);
     }
+    return st;
 }
 
+/* heat: NULL, or a heatmap the chosen path can fill (checked by the caller). */
 static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,
-                         evaluator_kind ev, topk_t *top, uint64_t *done, ev_error *err)
+                         evaluator_kind ev, topk_t *top, grid_heat_t *heat, uint64_t *done, ev_error *err)
 {
     uint64_t size = p->lat->size;
     uint64_t batch = ev == EVAL_REFERENCE ? 64 : ops->grid_batch_max(b);
@@ -57,10 +66,17 @@ static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_probl
                    size);
     for (uint64_t first = 0; first < size && st == EV_OK; first += batch) {
         uint64_t count = size - first < batch ? size - first : batch;
-        if (ev == EVAL_REFERENCE)
-            reference_batch(p, first, count, top);
-        else
+        if (ev == EVAL_REFERENCE) {
+            grid_sink_t sink;
+            memset(&sink, 0, sizeof sink);
+            sink.top = top;
+            sink.heat = heat;
+            st = reference_batch(p, first, count, &sink, err);
+        } else if (heat) {
+            st = ops->grid_batch_heat(b, first, count, top, heat, err);
+        } else {
             st = ops->grid_batch(b, first, count, top, err);
+        }
         *done = first + count;
         progress_update(&prog, *done);
         if (st == EV_OK && *done < size && plat_interrupted())
@@ -76,6 +92,7 @@ ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *
 {
     evaluator_kind ev = opts->evaluator;
     double t0 = plat_now();
+    grid_heat_t *heat;
     ev_status st;
     memset(stats, 0, sizeof *stats);
     if (!p->lat->size_fits)
@@ -91,14 +108,20 @@ ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *
     if (ev == EVAL_DOMINANCE && !ops->grid_dominance)
         return ev_fail(err, EV_EUSAGE, "--evaluator dominance is not available on the %s backend", ops->name);
     stats->evaluator = ev;
+    /* The heatmap comes out of the same pass where the path has a heat op. */
+    heat = opts->heat;
+    if (heat && ev != EVAL_REFERENCE && !(ev == EVAL_DOMINANCE ? ops->grid_dominance_heat != NULL
+                                                               : ops->grid_batch_heat != NULL))
+        heat = NULL;
+    stats->heat_filled = heat != NULL;
     if (ev == EVAL_DOMINANCE) {
         dominance_opts_t d;
         d.memory_budget = opts->dominance_budget;
         d.progress = opts->progress;
-        st = ops->grid_dominance(b, &d, top, err);
+        st = heat ? ops->grid_dominance_heat(b, &d, top, heat, err) : ops->grid_dominance(b, &d, top, err);
         stats->evaluated = st == EV_OK ? p->lat->size : 0;
     } else {
-        st = batched(ops, b, p, opts, ev, top, &stats->evaluated, err);
+        st = batched(ops, b, p, opts, ev, top, heat, &stats->evaluated, err);
     }
     stats->seconds = plat_now() - t0;
     return st;

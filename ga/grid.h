@@ -25,12 +25,14 @@ typedef struct {
     uint64_t batch;            /* genomes per batch (0: the backend's maximum) */
     uint64_t dominance_budget; /* bytes for dominance cells (0: default) */
     FILE *progress;            /* progress line, or NULL */
+    grid_heat_t *heat;         /* or NULL: also fold every point into this heatmap, where the backend can */
 } grid_opts_t;
 
 typedef struct {
     evaluator_kind evaluator; /* the one that ran */
     uint64_t evaluated;       /* lattice points evaluated */
     double seconds;
+    int heat_filled;          /* 1: opts->heat holds the heatmap (0: the backend has no heat op for the evaluator) */
 } grid_stats_t;
 
 ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,

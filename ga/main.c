@@ -12,13 +12,15 @@ static void usage(FILE *out)
             "usage: evolve CONFIG.yaml [options]        evolve the config's lattice (GA)\n"
             "       evolve CONFIG.yaml --grid [options] enumerate the whole lattice (exact optimum)\n"
             "       evolve CONFIG.yaml --validate       run both and compare the GA with the grid\n"
+            "       evolve CONFIG.yaml --resume RUN.h5  continue an interrupted GA run exactly\n"
             "       evolve ingest [options]             CSVs -> dataset.h5 (SPEC sec. 2)\n"
             "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
             "       evolve --version\n"
             "\n"
             "Run 'evolve CONFIG.yaml --help', 'evolve ingest --help', 'evolve gen-data --help' or\n"
-            "'evolve report --help' for each command's options. The config schema is in docs/config.md.\n");
+            "'evolve report --help' for each command's options. The config schema is in docs/config.md;\n"
+            "the run file (RUN.h5) is described in results/README.md.\n");
 }
 
 int main(int argc, char **argv)

@@ -23,11 +23,14 @@ typedef struct {
     const char *seed;
     unsigned long long batch;
     int quiet;
+    int argc;    /* the command line, to print how to resume */
+    char **argv;
 } run_args_t;
 
 /* t0: when the command started (plat_now), for total timings. */
 ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *err);
 ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *err);
+ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -14,8 +14,8 @@
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
 
-static const char *const root_keys[] = {"data", "parameters", "objective", "ga", "grid", "top", "seed", "output",
-                                        NULL};
+static const char *const root_keys[] = {"data", "parameters", "objective", "ga",     "grid",
+                                        "report", "top",      "seed",      "output", NULL};
 static const char *const data_keys[] = {"market_dir", "trades", "dataset", "cache", "tickers", "features",
                                         "strict", NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
@@ -264,13 +264,14 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
     ev_status st;
     if (!ydoc_root(doc))
         return ev_fail(err, EV_ECONFIG, "%s:1:1: the config is empty; expected a mapping with the keys data, "
-                       "parameters, objective, ga, grid, top, seed, output", cfg->path);
+                       "parameters, objective, ga, grid, report, top, seed, output", cfg->path);
     if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK ||
         (st = parse_data(&root, cfg, err)) != EV_OK ||
         (st = config_parse_parameters(&root, &cfg->lattice, err)) != EV_OK ||
         (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
-        (st = config_parse_ga(&root, &cfg->ga, err)) != EV_OK ||
+        (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, err)) != EV_OK ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
+        (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
         (st = ymap_u32(&root, "top", 1, UINT32_MAX, &cfg->top, err)) != EV_OK ||
         (st = ymap_string(&root, "output", &cfg->output, &has_output, err)) != EV_OK)
         return st;
@@ -302,6 +303,7 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     cfg->objective.fill = FILL_LEVEL;
     cfg->top = 10;
     cfg->seed = 42;
+    cfg->checkpoint_every = 1;
     if ((st = read_file(path, &cfg->text, &len, err)) == EV_OK &&
         (st = ydoc_load(&doc, path, cfg->text, len, err)) == EV_OK) {
         st = parse_root(&doc, cfg, err);
@@ -323,6 +325,8 @@ void config_free(config_t *cfg)
     free(cfg->trades_path);
     free(cfg->dataset_path);
     free(cfg->output);
+    free(cfg->heatmap[0]);
+    free(cfg->heatmap[1]);
     for (int32_t i = 0; i < cfg->n_tickers; i++)
         free(cfg->tickers[i]);
     free(cfg->tickers);

@@ -43,6 +43,8 @@ typedef struct {
     int seed_random;    /* seed: random -> drawn at load time (< 2^53), printed to stderr */
     char *output;       /* output: the run file (default <config dir>/../results/<config stem>.h5) */
     uint64_t grid_batch; /* grid.batch: genomes per batch, 0 = from free memory */
+    uint32_t checkpoint_every; /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
+    char *heatmap[2];    /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
 } config_t;
 
 /* Loads and validates a config. On error, err names the file, line and column

@@ -15,7 +15,7 @@ static const char *const fill_names[] = {"level", "price", NULL}; /* fill_mode o
 static const char *const ga_keys[] = {"population",     "generations",     "islands",       "migration",
                                       "selection",      "crossover",       "mutation",      "elitism",
                                       "stall_generations", "max_evaluations", "time_budget_s", "immigrants",
-                                      "cache_max_mb",   NULL};
+                                      "cache_max_mb",   "checkpoint_every", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -163,7 +163,7 @@ static ev_status check_islands(const ymap_t *ga, const ga_settings_t *g, ev_erro
     return EV_OK;
 }
 
-ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, ev_error *err)
+ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkpoint_every, ev_error *err)
 {
     ymap_t m;
     int present = 0;
@@ -178,7 +178,8 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, ev_error *err)
         (st = ymap_u32(&m, "stall_generations", 0, UINT32_MAX, &g->stall_generations, err)) != EV_OK ||
         (st = ymap_uint(&m, "max_evaluations", 0, UINT64_MAX, &g->max_evaluations, err)) != EV_OK ||
         (st = ymap_number(&m, "time_budget_s", bounds(0, 0, NO_BOUND, 0), &g->time_budget_s, err)) != EV_OK ||
-        (st = ymap_uint(&m, "cache_max_mb", 1, UINT64_MAX, &g->cache_max_mb, err)) != EV_OK)
+        (st = ymap_uint(&m, "cache_max_mb", 1, UINT64_MAX, &g->cache_max_mb, err)) != EV_OK ||
+        (st = ymap_u32(&m, "checkpoint_every", 1, UINT32_MAX, checkpoint_every, err)) != EV_OK)
         return st;
     return check_islands(&m, g, err);
 }

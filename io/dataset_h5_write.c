@@ -56,17 +56,17 @@ static ev_status write_drops(const dataset_t *ds, const char *path, hid_t file, 
     return st;
 }
 
-static ev_status write_sources(const dataset_t *ds, const char *path, hid_t prov, ev_error *err)
+ev_status dataset_h5_write_sources(const dataset_t *ds, const char *path, hid_t prov, const char *name, ev_error *err)
 {
     hsize_t n = (hsize_t)ds->n_sources;
     hid_t mem = dataset_h5_source_type(0), ftype = dataset_h5_source_type(1);
     hid_t space = H5Screate_simple(1, &n, NULL), d = -1;
     ev_status st = EV_OK;
     if (mem < 0 || ftype < 0 || space < 0 ||
-        (d = H5Dcreate2(prov, "sources", ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-        st = h5u_fail(err, EV_EHDF5, path, prov, "sources", "create dataset");
+        (d = H5Dcreate2(prov, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+        st = h5u_fail(err, EV_EHDF5, path, prov, name, "create dataset");
     else if (n && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, ds->sources) < 0)
-        st = h5u_fail(err, EV_EHDF5, path, prov, "sources", "write");
+        st = h5u_fail(err, EV_EHDF5, path, prov, name, "write");
     h5u_close(d);
     h5u_close(space);
     h5u_close(ftype);
@@ -92,7 +92,7 @@ static ev_status write_provenance(const dataset_t *ds, const char *path, hid_t f
         st = h5u_write_attr(path, g, dataset_h5_counts[i].name, H5T_NATIVE_INT64, H5T_STD_I64LE,
                             (const char *)ds + dataset_h5_counts[i].offset, err);
     if (st == EV_OK)
-        st = write_sources(ds, path, g, err);
+        st = dataset_h5_write_sources(ds, path, g, "sources", err);
     h5u_close(g);
     return st;
 }

@@ -87,6 +87,54 @@ int h5u_type_matches(hid_t stored, hid_t mem_type)
            (H5Tget_class(stored) != H5T_INTEGER || H5Tget_sign(stored) == H5Tget_sign(mem_type));
 }
 
+hid_t h5u_file_create(const char *path, ev_error *err)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = -1;
+    h5u_init();
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+        (f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0)
+        h5u_fail(err, EV_EIO, path, -1, NULL, "create the file (is the directory writable?)");
+    h5u_close(fapl);
+    return f;
+}
+
+hid_t h5u_file_open(const char *path, int writable, ev_error *err)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = -1;
+    h5u_init();
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+        (f = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl)) < 0)
+        h5u_fail(err, EV_EIO, path, -1, NULL, "open the file");
+    h5u_close(fapl);
+    return f;
+}
+
+int h5u_exists(hid_t loc, const char *name, int as_attr)
+{
+    char path[1024];
+    size_t n = strlen(name);
+    htri_t e;
+    if (as_attr) {
+        e = H5Aexists(loc, name);
+        return e < 0 ? -1 : e > 0;
+    }
+    if (n >= sizeof path)
+        return -1;
+    /* H5Lexists fails (rather than saying no) when a parent is missing, so
+     * "a/b/c" is checked one level at a time */
+    memcpy(path, name, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        path[i] = '\0';
+        e = H5Lexists(loc, path, H5P_DEFAULT);
+        if (e <= 0)
+            return e < 0 ? -1 : 0;
+        path[i] = name[i];
+    }
+    return 1;
+}
+
 /* Chunking and compression for large arrays; the default (contiguous) for
  * small or empty ones. */
 static hid_t array_create_plist(int rank, const hsize_t *dims)
@@ -186,7 +234,8 @@ ev_status h5u_write_strings(const char *file, hid_t loc, const char *name, int a
     hid_t type = h5u_string_type(), space = H5Screate_simple(1, &dim, NULL), obj = -1;
     herr_t rc = -1;
     ev_status st;
-    if (type >= 0 && space >= 0) {
+    /* an attribute list is replaced, like a scalar attribute */
+    if (type >= 0 && space >= 0 && (!as_attr || h5u_exists(loc, name, 1) == 0 || H5Adelete(loc, name) >= 0)) {
         obj = as_attr ? H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT)
                       : H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         if (obj >= 0)
@@ -269,8 +318,10 @@ ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t me
 {
     hid_t space = H5Screate(H5S_SCALAR), a = -1;
     herr_t rc = -1;
+    int exists = h5u_exists(loc, name, 1);
     ev_status st;
-    if (space >= 0 && (a = H5Acreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT)) >= 0)
+    if (space >= 0 && exists >= 0 && (!exists || H5Adelete(loc, name) >= 0) &&
+        (a = H5Acreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT)) >= 0)
         rc = H5Awrite(a, mem_type, value);
     st = rc < 0 ? h5u_fail(err, EV_EHDF5, file, loc, name, "write attribute") : EV_OK;
     h5u_close(a);

@@ -60,7 +60,8 @@ ev_status h5u_read_strings(const char *file, hid_t loc, const char *name, int as
 
 /* Scalar attributes: numbers (mem_type native; the stored type must have
  * its class and size) and strings (variable-length UTF-8; NULL is stored as
- * ""; the read copy is malloc'ed). */
+ * ""; the read copy is malloc'ed). Writing replaces an attribute of the same
+ * name, so a file being written can update its status as it goes. */
 ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t mem_type,
                          hid_t file_type, const void *value, ev_error *err);
 ev_status h5u_read_attr(const char *file, hid_t loc, const char *name, hid_t mem_type,
@@ -74,6 +75,43 @@ hid_t h5u_string_type(void);
 
 /* 1 when the stored type has the class and size of mem_type. */
 int h5u_type_matches(hid_t stored, hid_t mem_type);
+
+/* Files opened with the STRONG close degree: closing the file closes
+ * whatever an error path left open, so a temporary file can always be
+ * removed afterwards. Both return -1 and fill err on failure. */
+hid_t h5u_file_create(const char *path, ev_error *err);
+hid_t h5u_file_open(const char *path, int writable, ev_error *err);
+
+/* 1 when loc has a link (group, dataset; a path "a/b" is fine) or, with
+ * as_attr, an attribute of that name; 0 when not; -1 on error. */
+int h5u_exists(hid_t loc, const char *name, int as_attr);
+
+/* ---- Row arrays (io/h5_rows.c): datasets that grow along their first
+ * dimension, one block of rows at a time (the run file's generations).
+ * rank 1..H5U_ROWS_MAX_RANK; row[rank - 1] are the dimensions after the
+ * first; chunks hold chunk_rows rows; compress: shuffle + deflate. */
+#define H5U_ROWS_MAX_RANK 3
+
+ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t file_type, int rank,
+                          const hsize_t *row, hsize_t chunk_rows, int compress, ev_error *err);
+/* Writes rows [first, first + n) from data (mem_type, n rows of the row
+ * shape), growing the array when they pass its end. */
+ev_status h5u_rows_write(const char *file, hid_t loc, const char *name, hid_t mem_type, hsize_t first, hsize_t n,
+                         const void *data, ev_error *err);
+/* The same on an open dataset d (a writer appending every generation keeps
+ * its datasets open); messages name d by its path in the file. */
+ev_status h5u_rows_write_dset(const char *file, hid_t d, hid_t mem_type, hsize_t first, hsize_t n, const void *data,
+                              ev_error *err);
+/* Sets the number of rows (drops rows past it). */
+ev_status h5u_rows_resize(const char *file, hid_t loc, const char *name, hsize_t rows, ev_error *err);
+/* The number of rows, and (when rank/row are non-NULL) the rank and row shape. */
+ev_status h5u_rows_shape(const char *file, hid_t loc, const char *name, hsize_t *rows, int *rank, hsize_t *row,
+                         ev_error *err);
+/* Reads rows [first, first + n) into data; the stored type must have
+ * mem_type's class and size and the row shape must be `row` (rank - 1
+ * dimensions). */
+ev_status h5u_rows_read(const char *file, hid_t loc, const char *name, hid_t mem_type, int rank, const hsize_t *row,
+                        hsize_t first, hsize_t n, void *data, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -55,16 +55,17 @@ static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
     return o;
 }
 
-static void add_top(jctx *c, cJSON *root, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
+static cJSON *top_array(jctx *c, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
 {
-    cJSON *arr = jchild(c, root, "top", 1);
+    cJSON *arr = cJSON_CreateArray();
+    c->failed |= arr == NULL;
     for (uint32_t i = 0; arr && i < n; i++) {
         const ranked_genome_t *e = &top[i];
         cJSON *item = cJSON_CreateObject(), *values;
         if (!item || !cJSON_AddItemToArray(arr, item)) {
             cJSON_Delete(item);
             c->failed = 1;
-            return;
+            break;
         }
         jnum(c, item, "rank", (double)(i + 1));
         if (e->index != UINT64_MAX)
@@ -75,6 +76,27 @@ static void add_top(jctx *c, cJSON *root, const config_t *cfg, const ranked_geno
         jfitness(c, item, "fitness", objective_display(&cfg->objective, e->r.fitness));
         jcount(c, item, "trades", (uint64_t)e->r.trades);
     }
+    return arr;
+}
+
+static void add_top(jctx *c, cJSON *root, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
+{
+    cJSON *arr = top_array(c, cfg, top, n);
+    if (arr && !cJSON_AddItemToObject(root, "top", arr)) {
+        cJSON_Delete(arr);
+        c->failed = 1;
+    }
+}
+
+void *json_summary_top(const config_t *cfg, const ranked_genome_t *top, uint32_t n)
+{
+    jctx c = {0};
+    cJSON *arr = top_array(&c, cfg, top, n);
+    if (c.failed) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
 }
 
 static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,

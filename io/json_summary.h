@@ -31,6 +31,10 @@ typedef struct {
     void *extra;             /* a cJSON object merged into the root (validate), or NULL */
 } run_summary_t;
 
+/* A top-K list as the "top" array holds it (a cJSON array, or NULL when
+ * out of memory), for a mode's extra object (validate: the GA's top-K). */
+void *json_summary_top(const config_t *cfg, const ranked_genome_t *top, uint32_t n);
+
 /* Writes atomically (temporary name, then rename). */
 ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
                              const ranked_genome_t *top, uint32_t n_top, ev_error *err);

@@ -57,7 +57,9 @@ static const char full_yaml[] =
     "  time_budget_s: 90.5\n"
     "  immigrants: {diversity: 0.1, share: 0.3}\n"
     "  cache_max_mb: 256\n"
+    "  checkpoint_every: 7\n"
     "grid: {batch: 1000000}\n"
+    "report: {heatmap: [adx14, volatility]}\n"
     "top: 25\n"
     "seed: 18446744073709551615\n"
     "output: out/run.h5\n";
@@ -171,6 +173,9 @@ static void test_full(void)
     CHECK_EQ_F64(0.1, cfg.ga.immigrant_diversity);
     CHECK_EQ_F64(0.3, cfg.ga.immigrant_share);
     CHECK_EQ_I64(256, cfg.ga.cache_max_mb);
+    CHECK_EQ_I64(7, cfg.checkpoint_every);
+    CHECK_STR("adx14", cfg.heatmap[0]);
+    CHECK_STR("volatility", cfg.heatmap[1]);
 
     CHECK_EQ_I64(1000000, cfg.grid_batch);
     CHECK_EQ_I64(25, cfg.top);
@@ -220,6 +225,8 @@ static void test_defaults(void)
     CHECK_EQ_I64(42, cfg.seed);
     CHECK_EQ_I64(0, cfg.seed_random);
     CHECK_EQ_I64(0, cfg.grid_batch);
+    CHECK_EQ_I64(1, cfg.checkpoint_every);
+    CHECK(cfg.heatmap[0] == NULL && cfg.heatmap[1] == NULL);
     CHECK_EQ_I64(1, cfg.lattice.size);
     CHECK_EQ_I64(-1, cfg.lattice.target_param);
     CHECK_EQ_I64(-1, cfg.lattice.stop_param);

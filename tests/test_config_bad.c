@@ -39,7 +39,7 @@ static const bad_case cases[] = {
     {"complex_key", BASE "? [a]\n: 1\n", EV_ECONFIG, 4, 3, NULL, "expected a key name, found a list"},
     /* unknown and duplicate keys */
     {"unknown_top", BASE "gaa: {}\n", EV_ECONFIG, 4, 1, "gaa",
-     "unknown key; the keys allowed here are: data, parameters, objective, ga, grid, top, seed, output"},
+     "unknown key; the keys allowed here are: data, parameters, objective, ga, grid, report, top, seed, output"},
     {"unknown_ga", BASE "ga:\n  populaton: 10\n", EV_ECONFIG, 5, 3, "ga.populaton",
      "unknown key; the keys allowed here are: population, generations, islands"},
     {"unknown_param", DATA "  - {name: a, feture: F, values: [1]}\n", EV_ECONFIG, 3, 15, "parameters[0].feture",
@@ -185,6 +185,19 @@ static const bad_case cases[] = {
      4, 12, "parameters[1].name", "parameter name 'a' is already used by parameters[0]"},
     {"parameter_scalar", DATA "  - volatility\n", EV_ECONFIG, 3, 5, "parameters[0]",
      "expected a mapping with the keys name, role, feature"},
+    /* ga.checkpoint_every, report: (the run file) */
+    {"checkpoint_zero", BASE "ga: {checkpoint_every: 0}\n", EV_ECONFIG, 4, 24, "ga.checkpoint_every",
+     "expected an integer >= 1"},
+    {"report_unknown_key", BASE "report: {heatmaps: [a, a]}\n", EV_ECONFIG, 4, 10, "report.heatmaps",
+     "unknown key; the keys allowed here are: heatmap"},
+    {"heatmap_one", BASE "report: {heatmap: [a]}\n", EV_ECONFIG, 4, 19, "report.heatmap",
+     "expected two parameter names [x, y], found a list of 1"},
+    {"heatmap_unknown", BASE "report: {heatmap: [a, rsi]}\n", EV_ECONFIG, 4, 23, "report.heatmap[1]",
+     "unknown parameter 'rsi'; the parameters are: a"},
+    {"heatmap_twice", DATA "  - {name: a, feature: F, values: [1]}\n  - {name: b, feature: F, values: [1]}\n"
+     "report: {heatmap: [b, b]}\n", EV_ECONFIG, 5, 19, "report.heatmap", "two different parameters, found 'b' twice"},
+    {"heatmap_scalar", BASE "report: {heatmap: a}\n", EV_ECONFIG, 4, 19, "report.heatmap",
+     "expected a list of two parameter names [x, y]"},
 };
 
 /* 17 parameters: one more than EV_MAX_PARAMS. */

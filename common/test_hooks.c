@@ -1,0 +1,42 @@
+#include "common/test_hooks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/platform.h"
+
+void test_hook_point(const char *point, uint32_t generation)
+{
+    static int read = 0;
+    static char want[32];
+    static unsigned long at = 0;
+    if (!read) {
+        const char *e = getenv("EVOLVE_TEST_KILL");
+        const char *colon = e ? strchr(e, ':') : NULL;
+        read = 1;
+        if (colon && (size_t)(colon - e) < sizeof want) {
+            memcpy(want, e, (size_t)(colon - e));
+            want[colon - e] = '\0';
+            at = strtoul(colon + 1, NULL, 10);
+        }
+    }
+    if (want[0] && !strcmp(want, point) && at == generation) {
+        fprintf(stderr, "evolve: EVOLVE_TEST_KILL: killed at %s of generation %u\n", point, generation);
+        fflush(stderr);
+        plat_kill_self();
+    }
+}
+
+void test_hook_delay(void)
+{
+    static int read = 0;
+    static unsigned long ms = 0;
+    if (!read) {
+        const char *e = getenv("EVOLVE_TEST_DELAY_MS");
+        read = 1;
+        ms = e ? strtoul(e, NULL, 10) : 0;
+    }
+    if (ms)
+        plat_sleep_ms((unsigned)ms);
+}

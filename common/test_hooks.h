@@ -1,0 +1,34 @@
+/* Test-only fault injection for the crash tests of the run file, driven by
+ * environment variables that no user sets:
+ *
+ *   EVOLVE_TEST_KILL=POINT:GEN  the process kills itself (as kill -9 would)
+ *                               when it reaches POINT for generation GEN
+ *   EVOLVE_TEST_DELAY_MS=N      sleep N ms after archiving each generation,
+ *                               so that a kill from outside lands at a
+ *                               random generation of a short run
+ *
+ * Points (ga/run_archive.c, archive/run_write.c, archive/checkpoint.c):
+ *   append      half of a generation's columns written, nothing flushed
+ *   flushed     the generation written and flushed, its checkpoint not yet
+ *   checkpoint  the checkpoint's temporary file complete, not yet renamed
+ *   finalize    the finished run file closed, not yet renamed into place
+ *   committed   the finished run file renamed into place, its checkpoint not
+ *               yet removed
+ *
+ * Unset, these calls cost one cached getenv and do nothing. */
+#ifndef EVOLVE_TEST_HOOKS_H
+#define EVOLVE_TEST_HOOKS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void test_hook_point(const char *point, uint32_t generation);
+void test_hook_delay(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+#include "fitness/grid_sink.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+ev_status grid_heat_init(grid_heat_t *h, int32_t px, int32_t py, uint32_t nx, uint32_t ny, ev_error *err)
+{
+    uint64_t cells = (uint64_t)nx * ny;
+    memset(h, 0, sizeof *h);
+    if (cells > GRID_HEAT_MAX_CELLS)
+        return ev_fail(err, EV_ECONFIG, "a heatmap of %u x %u cells is larger than the %llu cells kept", nx, ny,
+                       (unsigned long long)GRID_HEAT_MAX_CELLS);
+    h->key = (uint64_t *)calloc(cells ? cells : 1, sizeof *h->key);
+    if (!h->key)
+        return ev_fail(err, EV_ENOMEM, "out of memory for a heatmap of %u x %u cells", nx, ny);
+    h->px = px;
+    h->py = py;
+    h->nx = nx;
+    h->ny = ny;
+    return EV_OK;
+}
+
+void grid_heat_free(grid_heat_t *h)
+{
+    free(h->key);
+    memset(h, 0, sizeof *h);
+}
+
+void grid_heat_merge(grid_heat_t *dst, const grid_heat_t *src)
+{
+    uint64_t cells = (uint64_t)dst->nx * dst->ny;
+    for (uint64_t c = 0; c < cells; c++)
+        if (src->key[c] > dst->key[c])
+            dst->key[c] = src->key[c];
+}
+
+ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_error *err)
+{
+    ev_status st = EV_OK;
+    memset(local, 0, sizeof *local);
+    local->count_better = shared->count_better;
+    local->better_than = shared->better_than;
+    if (shared->top) {
+        if ((st = topk_init(&local->own_top, shared->top->k, err)) != EV_OK)
+            return st;
+        local->top = &local->own_top;
+    }
+    if (shared->heat) {
+        const grid_heat_t *h = shared->heat;
+        if ((st = grid_heat_init(&local->own_heat, h->px, h->py, h->nx, h->ny, err)) != EV_OK) {
+            grid_sink_local_free(local);
+            return st;
+        }
+        local->heat = &local->own_heat;
+    }
+    return EV_OK;
+}
+
+void grid_sink_local_free(grid_sink_t *local)
+{
+    if (local->top)
+        topk_free(&local->own_top);
+    if (local->heat)
+        grid_heat_free(&local->own_heat);
+    local->top = NULL;
+    local->heat = NULL;
+}
+
+void grid_sink_merge(grid_sink_t *shared, const grid_sink_t *local)
+{
+    if (shared->top && local->top)
+        topk_merge(shared->top, local->top);
+    if (shared->heat && local->heat)
+        grid_heat_merge(shared->heat, local->heat);
+    shared->count += local->count;
+}

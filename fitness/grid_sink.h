@@ -1,0 +1,86 @@
+/* What a CPU grid pass does with every lattice point it evaluates: offer it
+ * to a top-K, fold it into a heatmap, count it when it beats a key. Any part
+ * may be absent. The tables pass (ga/backend_cpu.c), the dominance sums
+ * (fitness/dominance.c) and the reference evaluator (ga/grid.c) all feed
+ * points through this one interface, so a heatmap or a count comes out of the
+ * pass that finds the top-K rather than from a second pass.
+ *
+ * Threads: each thread gets an empty local twin (grid_sink_local), offers
+ * its points to it, and merges it into the shared sink under a lock. Every
+ * part is order-independent (top-K: a total order; heatmap: max; count: sum),
+ * so the result does not depend on the thread count. */
+#ifndef EVOLVE_GRID_SINK_H
+#define EVOLVE_GRID_SINK_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/accum.h"
+#include "fitness/topk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The best rank_key per (x value, y value) cell of two chosen parameters,
+ * over every value of the other parameters: the data of the report's
+ * heatmap. key[x * ny + y]; 0 where no point of the cell is feasible. */
+typedef struct {
+    int32_t px, py; /* gene positions of the two parameters (px != py) */
+    uint32_t nx, ny; /* their value counts */
+    uint64_t *key;  /* [nx * ny] */
+} grid_heat_t;
+
+/* Largest heatmap kept (cells): 1024 x 1024 values is far past legibility. */
+#define GRID_HEAT_MAX_CELLS ((uint64_t)1 << 20)
+
+/* Allocates a zeroed heatmap; EV_ECONFIG when nx * ny > GRID_HEAT_MAX_CELLS. */
+ev_status grid_heat_init(grid_heat_t *h, int32_t px, int32_t py, uint32_t nx, uint32_t ny, ev_error *err);
+void grid_heat_free(grid_heat_t *h);
+
+static inline void grid_heat_offer(grid_heat_t *h, const uint16_t *genes, uint64_t key)
+{
+    uint64_t *cell = &h->key[(uint64_t)genes[h->px] * h->ny + genes[h->py]];
+    if (key > *cell)
+        *cell = key;
+}
+
+/* dst = max(dst, src) cell by cell (same shape). */
+void grid_heat_merge(grid_heat_t *dst, const grid_heat_t *src);
+
+typedef struct {
+    topk_t *top;          /* or NULL */
+    grid_heat_t *heat;    /* or NULL */
+    int count_better;     /* 1: count the points whose rank_key is > better_than */
+    uint64_t better_than;
+    uint64_t count;       /* that count (added to by merges) */
+    /* local twins own their parts */
+    topk_t own_top;
+    grid_heat_t own_heat;
+} grid_sink_t;
+
+/* An empty thread-local twin of shared (same parts, same sizes). */
+ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_error *err);
+void grid_sink_local_free(grid_sink_t *local);
+
+/* One evaluated point: its linear index, genes and result. */
+static inline void grid_sink_offer(grid_sink_t *s, uint64_t index, const uint16_t *genes, eval_result_t r)
+{
+    uint64_t key;
+    if (s->top)
+        topk_offer(s->top, index, r);
+    if (!s->heat && !s->count_better)
+        return;
+    key = rank_key(r);
+    if (s->heat)
+        grid_heat_offer(s->heat, genes, key);
+    s->count += (uint64_t)(s->count_better && key > s->better_than);
+}
+
+/* Folds a local twin into the shared sink (the caller holds the lock). */
+void grid_sink_merge(grid_sink_t *shared, const grid_sink_t *local);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

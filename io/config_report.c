@@ -1,0 +1,53 @@
+/* The config's `report:` block: how `evolve report` draws a run. Today one
+ * key, the heatmap's two parameters, which the grid also needs while it runs
+ * (it records the best fitness per cell of that pair). */
+#include <stdio.h>
+#include <string.h>
+
+#include "io/config_internal.h"
+
+static const char *const report_keys[] = {"heatmap", NULL};
+
+/* "a, b, c": the parameter names, for messages. */
+static void list_params(const lattice_t *lat, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int32_t k = 0; k < lat->n_params && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", lat->params[k].name);
+}
+
+ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, ev_error *err)
+{
+    char path[YDOC_PATH_MAX], ipath[YDOC_PATH_MAX], names[1024];
+    yaml_node_t *seq;
+    ymap_t m;
+    int present = 0;
+    ev_status st;
+    if ((st = ymap_submap(root, "report", report_keys, &m, &present, err)) != EV_OK || !present ||
+        !(seq = ymap_get(&m, "heatmap")))
+        return st;
+    ymap_path(&m, "heatmap", path);
+    if ((st = ydoc_get_sequence(m.doc, seq, path, "two parameter names [x, y]", err)) != EV_OK)
+        return st;
+    if (ydoc_length(seq) != 2)
+        return ydoc_fail(m.doc, err, seq, path, "expected two parameter names [x, y], found a list of %zu",
+                         ydoc_length(seq));
+    list_params(lat, names, sizeof names);
+    for (size_t i = 0; i < 2; i++) {
+        yaml_node_t *item = ydoc_item(m.doc, seq, i);
+        int32_t k = 0;
+        ydoc_path_index(ipath, path, i);
+        if ((st = ydoc_get_string(m.doc, item, ipath, &heatmap[i], err)) != EV_OK)
+            return st;
+        while (k < lat->n_params && strcmp(lat->params[k].name, heatmap[i]) != 0)
+            k++;
+        if (k == lat->n_params)
+            return ydoc_fail(m.doc, err, item, ipath, "unknown parameter '%s'; the parameters are: %s", heatmap[i],
+                             names);
+    }
+    if (!strcmp(heatmap[0], heatmap[1]))
+        return ydoc_fail(m.doc, err, seq, path, "the heatmap needs two different parameters, found '%s' twice",
+                         heatmap[0]);
+    return EV_OK;
+}

@@ -1,0 +1,54 @@
+/* The report's two kinds of chart, drawn with report/svg.h: lines over a
+ * numeric x axis (fitness and diversity per generation), and a heatmap of
+ * values over two categorical axes (best fitness per parameter pair). Each
+ * has a title, a subtitle, labelled axes with ticks, and a legend (lines) or
+ * colour bar (heatmap). */
+#ifndef EVOLVE_CHART_H
+#define EVOLVE_CHART_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *name;  /* legend label */
+    const double *y;   /* [n]; NaN leaves a gap */
+    const char *color;
+    int dashed;
+} chart_series_t;
+
+typedef struct {
+    const char *title, *subtitle, *x_label, *y_label;
+    const double *x; /* [n], increasing */
+    size_t n;
+    const chart_series_t *series;
+    int n_series;
+    int fixed_y;       /* 1: the y axis spans [y_min, y_max] */
+    double y_min, y_max;
+} line_chart_t;
+
+typedef struct {
+    const char *title, *subtitle, *x_label, *y_label, *value_label;
+    uint32_t nx, ny;
+    const char *const *x_ticks; /* [nx]: the x parameter's value texts */
+    const char *const *y_ticks; /* [ny] */
+    const double *v;            /* [nx * ny] at x * ny + y; NaN: no value */
+    const char *note;           /* a line under the chart (what grey cells mean), or NULL */
+} heatmap_chart_t;
+
+void chart_lines(FILE *f, const line_chart_t *c);
+void chart_heatmap(FILE *f, const heatmap_chart_t *c);
+
+/* Axis ticks: "nice" round steps (1, 2, 5 x 10^k) covering [lo, hi],
+ * about `want` of them. Widens lo/hi to the outer ticks; returns the count
+ * (<= 32) written to ticks. */
+int chart_nice_ticks(double *lo, double *hi, int want, double *ticks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,66 @@
+/* `evolve report RUN.h5`: what a run file says, on the terminal and as SVG
+ * charts. Reads only the run file (not the config or the data), so a report
+ * can be made anywhere the file is. */
+#ifndef EVOLVE_REPORT_H
+#define EVOLVE_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "archive/run_file.h"
+#include "common/status.h"
+#include "fitness/grid_sink.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    run_file_t rf;
+    lattice_t lat;
+    objective_cfg_t obj;
+    char *mode, *status, *config_path, *backend, *device, *tool_version, *created, *dataset_path;
+    uint64_t seed, dataset_hash, lattice_size;
+    char **sessions;
+    size_t n_sessions;
+    /* the heatmap pair recorded at run time (report.heatmap or the default), -1 when none */
+    int32_t heat_x, heat_y;
+    /* /ga */
+    uint32_t generations;  /* archived */
+    uint64_t population, generations_max, evaluations;
+    char *stop_reason;     /* NULL while running */
+    double hit_rate;
+    double *gen, *best, *mean, *hof_best, *diversity, *entropy; /* [generations]; entropy: mean share of max */
+    ranked_genome_t *hof;
+    uint32_t n_hof;
+    /* /grid */
+    int has_grid, has_heat;
+    ranked_genome_t *top;
+    uint32_t n_top;
+    char *evaluator;
+    uint64_t points;
+    double grid_seconds;
+    grid_heat_t heat;
+} report_run_t;
+
+/* Opens and reads a run file (finished or .partial). */
+ev_status report_load(report_run_t *r, const char *path, ev_error *err);
+void report_free(report_run_t *r);
+
+/* The terminal summary: mode, config, dataset, generations, stop reason,
+ * hall of fame / top-K tables, validate figures. */
+void report_print(FILE *out, report_run_t *r);
+
+/* The heatmap's parameters: "X,Y" names, or NULL for the run's own pair.
+ * EV_EUSAGE, naming the parameter and listing the run's, when unknown. */
+ev_status report_heat_pair(const report_run_t *r, const char *spec, int32_t *px, int32_t *py, ev_error *err);
+
+/* fitness.svg, diversity.svg (GA) and heatmap.svg into dir (created when
+ * missing), each written under a temporary name and renamed; the paths
+ * written are printed to log. px < 0: no heatmap. */
+ev_status report_plots(report_run_t *r, const char *dir, int32_t px, int32_t py, FILE *log, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

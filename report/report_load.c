@@ -1,0 +1,158 @@
+/* Reading a run file for the report. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/run_heat.h"
+#include "report/report.h"
+
+static ev_status read_strs(report_run_t *r, ev_error *err)
+{
+    struct {
+        const char *object, *name;
+        char **out;
+        int optional;
+    } s[] = {{"/", "mode", &r->mode, 0},
+             {"/", "status", &r->status, 0},
+             {"provenance", "config_path", &r->config_path, 0},
+             {"provenance", "backend", &r->backend, 0},
+             {"provenance", "device", &r->device, 0},
+             {"provenance", "tool_version", &r->tool_version, 0},
+             {"provenance", "created_utc", &r->created, 0},
+             {"provenance/dataset", "path", &r->dataset_path, 0},
+             {"ga", "stop_reason", &r->stop_reason, 1},
+             {"grid", "evaluator", &r->evaluator, 1}};
+    ev_status st = EV_OK;
+    for (size_t i = 0; i < sizeof s / sizeof s[0] && st == EV_OK; i++)
+        st = run_file_read_str(&r->rf, s[i].object, s[i].name, s[i].optional, s[i].out, err);
+    return st;
+}
+
+/* One double per generation from a /ga column. */
+static ev_status read_series(report_run_t *r, run_column_id c, double **out, ev_error *err)
+{
+    *out = (double *)malloc((r->generations ? r->generations : 1) * sizeof **out);
+    if (!*out)
+        return ev_fail(err, EV_ENOMEM, "out of memory reading %s", r->rf.path);
+    return run_file_read_column(&r->rf, c, 0, r->generations, *out, err);
+}
+
+/* Mean gene entropy as a share of its maximum (log2 of the value count),
+ * over genes that can vary: 1 = the population spread evenly, 0 = converged. */
+static ev_status read_entropy(report_run_t *r, ev_error *err)
+{
+    uint32_t ng = r->rf.dims.n_genes;
+    double *h = (double *)malloc((size_t)(r->generations ? r->generations : 1) * ng * sizeof *h);
+    ev_status st;
+    r->entropy = (double *)malloc((r->generations ? r->generations : 1) * sizeof *r->entropy);
+    if (!h || !r->entropy) {
+        free(h);
+        return ev_fail(err, EV_ENOMEM, "out of memory reading %s", r->rf.path);
+    }
+    st = run_file_read_column(&r->rf, COL_GENE_ENTROPY, 0, r->generations, h, err);
+    for (uint32_t g = 0; st == EV_OK && g < r->generations; g++) {
+        double sum = 0;
+        int n = 0;
+        for (uint32_t k = 0; k < ng && k < (uint32_t)r->lat.n_params; k++)
+            if (r->lat.params[k].n_values > 1) {
+                sum += h[(size_t)g * ng + k] / log2((double)r->lat.params[k].n_values);
+                n++;
+            }
+        r->entropy[g] = n ? sum / n : 0.0;
+    }
+    free(h);
+    return st;
+}
+
+static ev_status load_ga(report_run_t *r, ev_error *err)
+{
+    ev_status st;
+    r->generations = r->rf.generations;
+    if ((st = run_file_read_u64(&r->rf, "ga", "population", &r->population, err)) != EV_OK ||
+        (st = run_file_read_u64(&r->rf, "ga", "generations_max", &r->generations_max, err)) != EV_OK)
+        return st;
+    if (run_file_read_u64(&r->rf, "ga", "evaluations", &r->evaluations, NULL) != EV_OK && r->generations)
+        run_file_read_column(&r->rf, COL_EVALUATIONS, r->generations - 1, 1, &r->evaluations, NULL);
+    if (run_file_read_f64(&r->rf, "ga", "hit_rate", &r->hit_rate, NULL) != EV_OK && r->generations)
+        run_file_read_column(&r->rf, COL_HIT_RATE, r->generations - 1, 1, &r->hit_rate, NULL);
+    /* row g holds generation g */
+    if (!(r->gen = (double *)malloc((r->generations ? r->generations : 1) * sizeof *r->gen)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < r->generations; i++)
+        r->gen[i] = i;
+    if (st == EV_OK && (st = read_series(r, COL_BEST_DISPLAY, &r->best, err)) == EV_OK &&
+        (st = read_series(r, COL_MEAN_DISPLAY, &r->mean, err)) == EV_OK &&
+        (st = read_series(r, COL_HOF_BEST, &r->hof_best, err)) == EV_OK &&
+        (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK &&
+        (st = read_entropy(r, err)) == EV_OK)
+        st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->n_hof, err);
+    return st;
+}
+
+static ev_status load_grid(report_run_t *r, ev_error *err)
+{
+    ev_status st;
+    r->has_grid = 1;
+    if ((st = run_file_read_ranked(&r->rf, "grid/top", &r->top, &r->n_top, err)) != EV_OK ||
+        (st = run_file_read_u64(&r->rf, "grid", "points_evaluated", &r->points, err)) != EV_OK ||
+        (st = run_file_read_f64(&r->rf, "grid", "seconds", &r->grid_seconds, err)) != EV_OK)
+        return st;
+    if (run_file_has(&r->rf, "grid/heatmap")) {
+        if ((st = run_file_read_heat(&r->rf, &r->heat, err)) != EV_OK)
+            return st;
+        r->has_heat = 1;
+    }
+    return EV_OK;
+}
+
+ev_status report_load(report_run_t *r, const char *path, ev_error *err)
+{
+    const char *bad;
+    ev_status st;
+    memset(r, 0, sizeof *r);
+    r->heat_x = r->heat_y = -1;
+    if ((st = run_file_open(&r->rf, path, err)) != EV_OK)
+        return st;
+    if ((st = run_file_read_lattice(&r->rf, &r->lat, &r->obj, err)) != EV_OK || (st = read_strs(r, err)) != EV_OK ||
+        (st = run_file_read_u64(&r->rf, "provenance", "seed", &r->seed, err)) != EV_OK ||
+        (st = run_file_read_u64(&r->rf, "provenance/dataset", "content_hash", &r->dataset_hash, err)) != EV_OK ||
+        (st = run_file_read_u64(&r->rf, "lattice", "size", &r->lattice_size, err)) != EV_OK ||
+        (st = run_file_read_sessions(&r->rf, &r->sessions, &r->n_sessions, err)) != EV_OK)
+        return st;
+    {
+        char *names[2] = {NULL, NULL};
+        run_file_read_str(&r->rf, "lattice", "heatmap_x", 1, &names[0], NULL);
+        run_file_read_str(&r->rf, "lattice", "heatmap_y", 1, &names[1], NULL);
+        if (run_heat_pair(&r->lat, (const char *const *)names, &r->heat_x, &r->heat_y, &bad) != 1)
+            r->heat_x = r->heat_y = -1;
+        free(names[0]);
+        free(names[1]);
+    }
+    if (r->rf.has_ga && (st = load_ga(r, err)) != EV_OK)
+        return st;
+    if (run_file_has(&r->rf, "grid/top") && (st = load_grid(r, err)) != EV_OK)
+        return st;
+    return EV_OK;
+}
+
+void report_free(report_run_t *r)
+{
+    char **strs[] = {&r->mode,         &r->status,  &r->config_path, &r->backend,  &r->device,
+                     &r->tool_version, &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        free(*strs[i]);
+    run_file_free_strings(r->sessions, r->n_sessions);
+    free(r->gen);
+    free(r->best);
+    free(r->mean);
+    free(r->hof_best);
+    free(r->diversity);
+    free(r->entropy);
+    free(r->hof);
+    free(r->top);
+    if (r->has_heat)
+        grid_heat_free(&r->heat);
+    lattice_free(&r->lat);
+    run_file_close(&r->rf, NULL);
+    memset(r, 0, sizeof *r);
+}

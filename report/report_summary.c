@@ -1,0 +1,106 @@
+/* The report's terminal summary. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ga/top_table.h"
+#include "ga/validate.h"
+#include "report/report.h"
+
+/* The top-K printer takes a config: a view of the run file's lattice and
+ * objective is all it reads. */
+static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t *e, uint32_t n)
+{
+    config_t view;
+    memset(&view, 0, sizeof view);
+    view.lattice = r->lat;
+    view.objective = r->obj;
+    top_table_print(out, &view, e, n);
+}
+
+static void print_ga(FILE *out, const report_run_t *r)
+{
+    fprintf(out, "GA:         %u of %" PRIu64 " generations archived, population %" PRIu64 ", %s%s\n", r->generations,
+            r->generations_max, r->population, r->stop_reason ? "stopped: " : "",
+            r->stop_reason ? r->stop_reason : "no stop reason yet (the run is in progress or was interrupted)");
+    fprintf(out, "            %" PRIu64 " unique evaluations", r->evaluations);
+    if (r->lattice_size)
+        fprintf(out, " (%.4g%% of the lattice)", 100.0 * (double)r->evaluations / (double)r->lattice_size);
+    fprintf(out, ", cache hit rate %.1f%%\n", 100.0 * r->hit_rate);
+    if (r->generations) {
+        uint32_t first = 0, last = r->generations - 1;
+        while (first < last && !(r->hof_best[first] == r->hof_best[last]))
+            first++;
+        fprintf(out, "            best %.6g, first reached in generation %u\n", r->hof_best[last], first);
+    }
+    fprintf(out, "hall of fame (the best unique genomes the GA evaluated):\n");
+    print_table(out, r, r->hof, r->n_hof);
+}
+
+static void print_grid(FILE *out, const report_run_t *r)
+{
+    fprintf(out, "grid:       %" PRIu64 " points with the %s evaluator in %.3f s%s\n", r->points,
+            r->evaluator ? r->evaluator : "?", r->grid_seconds, r->has_heat ? "" : " (no heatmap recorded)");
+    fprintf(out, "grid top-%u (exact):\n", r->n_top);
+    print_table(out, r, r->top, r->n_top);
+}
+
+/* /validate's figures, printed as --validate printed them. */
+static void print_validate(FILE *out, report_run_t *r)
+{
+    validate_figures_t v;
+    uint64_t u = 0;
+    char *method = NULL;
+    memset(&v, 0, sizeof v);
+    if (run_file_read_u64(&r->rf, "validate", "ga_feasible", &u, NULL) != EV_OK)
+        return;
+    v.ga_feasible = (int)u;
+    if (v.ga_feasible) {
+        run_file_read_u64(&r->rf, "validate", "grid_rank_of_ga_best", &v.rank, NULL);
+        run_file_read_u64(&r->rf, "validate", "better_points", &v.better, NULL);
+        run_file_read_str(&r->rf, "validate", "rank_method", 1, &method, NULL);
+        v.rank_method = method;
+    }
+    run_file_read_u64(&r->rf, "validate", "top_k", &u, NULL);
+    v.top_k = (uint32_t)u;
+    run_file_read_u64(&r->rf, "validate", "overlap_genomes", &u, NULL);
+    v.overlap_genomes = (uint32_t)u;
+    run_file_read_u64(&r->rf, "validate", "overlap_fitness", &u, NULL);
+    v.overlap_fitness = (uint32_t)u;
+    run_file_read_f64(&r->rf, "validate", "grid_best", &v.grid_best, NULL);
+    run_file_read_f64(&r->rf, "validate", "ga_best", &v.ga_best, NULL);
+    run_file_read_f64(&r->rf, "validate", "fitness_gap", &v.gap, NULL);
+    run_file_read_u64(&r->rf, "validate", "ga_evaluations", &v.ga_evaluations, NULL);
+    run_file_read_u64(&r->rf, "validate", "lattice_size", &v.lattice_size, NULL);
+    run_file_read_f64(&r->rf, "validate", "ga_share_evaluated", &v.ga_share, NULL);
+    v.n_grid = r->n_top;
+    v.n_ga = r->n_hof;
+    validate_print(out, &v);
+    free(method);
+}
+
+void report_print(FILE *out, report_run_t *r)
+{
+    fprintf(out, "run:        %s (%s, %s)\n", r->rf.path, r->mode, r->status);
+    fprintf(out, "config:     %s, seed %" PRIu64 "\n", r->config_path, r->seed);
+    fprintf(out, "dataset:    %s (content hash %016" PRIx64 ")\n", r->dataset_path, r->dataset_hash);
+    fprintf(out, "written by: %s on %s (%s backend), %s\n", r->tool_version, r->device, r->backend, r->created);
+    fprintf(out, "lattice:    %d parameters, ", r->lat.n_params);
+    if (r->lattice_size)
+        fprintf(out, "%" PRIu64 " points", r->lattice_size);
+    else
+        fprintf(out, ">= 2^63 points");
+    fprintf(out, "; objective %s", objective_name((objective_kind)r->obj.kind));
+    if (r->obj.min_trades)
+        fprintf(out, ", min_trades %" PRId64, r->obj.min_trades);
+    fprintf(out, "\n");
+    if (r->rf.has_ga)
+        print_ga(out, r);
+    if (r->has_grid)
+        print_grid(out, r);
+    if (run_file_has(&r->rf, "validate"))
+        print_validate(out, r);
+    for (size_t i = 0; i < r->n_sessions; i++)
+        fprintf(out, "%s %s\n", i ? "           " : "sessions:  ", r->sessions[i]);
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""evolve report on GA, grid, validate and in-progress (.partial) run files:
+the SVG charts are written and are well-formed XML with a title, axes,
+labels and a legend or colour bar; the terminal summary carries the mode,
+the stop reason, the hall of fame and the grid's top-K (the same rows the
+run printed) and the validate figures. Standard library only."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import runfile  # noqa: E402
+
+check = runfile.Checker()
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(evolve, args, env=None):
+    return subprocess.run([evolve] + args, capture_output=True, text=True, env=dict(os.environ, **(env or {})))
+
+
+def svg_texts(path):
+    """Parses an SVG (ElementTree raises on malformed XML); its texts."""
+    root = ET.parse(path).getroot()
+    check(root.tag == SVG + "svg", f"{path}: root element {root.tag}")
+    check(root.find(SVG + "title") is not None, f"{path}: no <title>")
+    return [t.text or "" for t in root.iter(SVG + "text")]
+
+
+def check_svgs(out_dir, names, must_say):
+    for name in names:
+        path = os.path.join(out_dir, name)
+        if not check(os.path.exists(path), f"{path} was not written"):
+            continue
+        try:
+            texts = svg_texts(path)
+        except ET.ParseError as e:
+            check(False, f"{path} is not well-formed XML: {e}")
+            continue
+        for words in must_say.get(name, []):
+            check(any(words in t for t in texts), f"{path}: no text '{words}' (has {texts[:12]})")
+    left = [f for f in os.listdir(out_dir) if ".tmp." in f]
+    check(not left, f"temporary files left in {out_dir}: {left}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--evolve", required=True)
+    ap.add_argument("--source-dir")
+    ap.add_argument("--shared-data")
+    a = ap.parse_args()
+    root = tempfile.mkdtemp(prefix="evolve_report_")
+    try:
+        data = os.path.join(root, "data")
+        runfile.make_data(a.evolve, data)
+        cfg = os.path.join(root, "run.yaml")
+        ga = os.path.join(root, "ga.h5")
+        runfile.write_config(cfg, data, ga, population=64, generations=15)
+        r = run(a.evolve, [cfg, "--quiet"])
+        check(r.returncode == 0, f"GA: {r.stderr}")
+        hof_rows = [ln for ln in r.stdout.splitlines() if ln.strip()[:1].isdigit()]
+
+        rep = run(a.evolve, ["report", ga])
+        check(rep.returncode == 0, f"report: {rep.stderr}")
+        s = rep.stdout
+        check("(ga, complete)" in s and "stopped: generations" in s, f"summary: mode/stop reason: {s[:300]}")
+        check("hall of fame" in s and all(row in s for row in hof_rows) and len(hof_rows) == 10,
+              "summary: the hall of fame rows the run printed")
+        out = os.path.join(root, "ga_report")
+        obj = "total_return"
+        check_svgs(out, ["fitness.svg", "diversity.svg", "heatmap.svg"],
+                   {"fitness.svg": [f"{obj} per generation", "generation", "best of the generation",
+                                    "mean of the feasible", "best so far"],
+                    "diversity.svg": ["Diversity per generation", "unique genomes / population", "generation"],
+                    "heatmap.svg": [f"Best {obj} by volatility and ratio", "volatility", "ratio",
+                                    "genomes the GA evaluated", "best cell"]})
+        r = run(a.evolve, ["report", ga, "--out", os.path.join(root, "pair"), "--heatmap", "adx14,target"])
+        check(r.returncode == 0, f"report --heatmap: {r.stderr}")
+        check_svgs(os.path.join(root, "pair"), ["heatmap.svg"], {"heatmap.svg": ["by adx14 and target", "0.2"]})
+
+        grid = os.path.join(root, "grid.h5")
+        r = run(a.evolve, [cfg, "--grid", "--quiet", "--output", grid])
+        top_rows = [ln for ln in r.stdout.splitlines() if ln.strip()[:1].isdigit()]
+        rep = run(a.evolve, ["report", grid, "--out", os.path.join(root, "grid_out")])
+        check(rep.returncode == 0 and "(grid, complete)" in rep.stdout, f"grid report: {rep.stderr}")
+        check(all(row in rep.stdout for row in top_rows) and "grid top-10 (exact)" in rep.stdout,
+              "grid report: the top-K rows")
+        check_svgs(os.path.join(root, "grid_out"), ["heatmap.svg"],
+                   {"heatmap.svg": ["the grid's 11340 points", "total_return"]})
+        check(not os.path.exists(os.path.join(root, "grid_out", "fitness.svg")), "a grid run has no fitness chart")
+
+        val = os.path.join(root, "val.h5")
+        r = run(a.evolve, [cfg, "--validate", "--quiet", "--output", val])
+        rep = run(a.evolve, ["report", val, "--out", os.path.join(root, "val_out")])
+        check(rep.returncode == 0 and "grid rank of the GA's best:" in rep.stdout and "top-10 overlap:" in rep.stdout,
+              f"validate report: {rep.stdout[-600:]}")
+        check_svgs(os.path.join(root, "val_out"), ["fitness.svg", "diversity.svg", "heatmap.svg"],
+                   {"heatmap.svg": ["the grid's 11340 points"]})
+
+        # a run in progress, killed: its .partial reports what it has
+        part = os.path.join(root, "killed.h5")
+        run(a.evolve, [cfg, "--quiet", "--output", part], {"EVOLVE_TEST_KILL": "flushed:6"})
+        rep = run(a.evolve, ["report", part + ".partial", "--out", os.path.join(root, "part_out")])
+        check(rep.returncode == 0 and "(ga, running)" in rep.stdout and "7 of 15 generations" in rep.stdout,
+              f"partial report: {rep.stdout[:400]} {rep.stderr}")
+        check_svgs(os.path.join(root, "part_out"), ["fitness.svg"], {"fitness.svg": ["(in progress)"]})
+
+        r = run(a.evolve, ["report", "--help"])
+        check(r.returncode == 0 and "--heatmap X,Y" in r.stdout and "--out DIR" in r.stdout, "report --help")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Every user error around run files: the exit code, a message naming the
+file or key, and no file left behind (nor an existing run touched):
+report on a missing file, on a file that is not an evolve run file, with an
+unknown heatmap parameter, into an unwritable place; a run whose output
+directory cannot be made; report.heatmap naming no parameter; --resume of
+nothing, of a finished run, of a run whose config, seed, top, data or evolve
+differ; a fresh run over an interrupted one; options that do not combine.
+Standard library only (the evolve-version case uses h5py when present)."""
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import runfile  # noqa: E402
+
+check = runfile.Checker()
+
+
+def tree(d):
+    """Every file under d with its content hash (what 'nothing changed' means)."""
+    out = {}
+    for base, _, files in os.walk(d):
+        for f in files:
+            p = os.path.join(base, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, d)] = hashlib.sha1(fh.read()).hexdigest()
+    return out
+
+
+def case(evolve, work, name, args, rc, msgs, env=None, ignore=()):
+    before = tree(work)
+    r = subprocess.run([evolve] + args, capture_output=True, text=True, cwd=work,
+                       env=dict(os.environ, **(env or {})))
+    ok = check(r.returncode == rc, f"{name}: exit {r.returncode}, expected {rc}: {r.stderr.strip()}")
+    for m in msgs:
+        ok &= check(m in r.stderr, f"{name}: message lacks '{m}': {r.stderr.strip()}")
+    after = tree(work)
+    for f in ignore:
+        before.pop(f, None)
+        after.pop(f, None)
+    ok &= check(after == before, f"{name}: files changed: added {sorted(set(after) - set(before))}, "
+                                 f"removed {sorted(set(before) - set(after))}, "
+                                 f"modified {sorted(k for k in before if k in after and before[k] != after[k])}")
+    if ok:
+        print(f"ok: {name}: {r.stderr.strip().splitlines()[-1][:150] if r.stderr.strip() else ''}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--evolve", required=True)
+    ap.add_argument("--source-dir")
+    ap.add_argument("--shared-data")
+    a = ap.parse_args()
+    E = os.path.abspath(a.evolve)
+    root = tempfile.mkdtemp(prefix="evolve_runbad_")
+    try:
+        data = os.path.join(root, "data")
+        runfile.make_data(E, data)
+        work = os.path.join(root, "work")
+        os.makedirs(work)
+        cfg = os.path.join(work, "run.yaml")
+        out = os.path.join(work, "run.h5")
+        runfile.write_config(cfg, data, out, population=32, generations=10)
+        r = subprocess.run([E, cfg, "--quiet"], capture_output=True, text=True)
+        check(r.returncode == 0, f"a good run: {r.stderr}")
+        with open(os.path.join(work, "notes.txt"), "w") as f:
+            f.write("not a run file\n")
+
+        # report
+        case(E, work, "report: missing file", ["report", "nope.h5"], 1, ["nope.h5", "no such run file"])
+        case(E, work, "report: a text file", ["report", "notes.txt"], 1, ["notes.txt", "not an HDF5 file"])
+        case(E, work, "report: a dataset file", ["report", "dataset.h5"], 1,
+             ["dataset.h5", "not an evolve run file"])
+        case(E, work, "report: unknown heatmap parameter", ["report", "run.h5", "--heatmap", "volatility,rsi"], 2,
+             ["unknown parameter 'rsi'", "volatility, ratio"])
+        case(E, work, "report: heatmap not a pair", ["report", "run.h5", "--heatmap", "volatility"], 2,
+             ["expected two parameter names X,Y"])
+        case(E, work, "report: unwritable --out", ["report", "run.h5", "--out", "notes.txt/charts"], 1,
+             ["notes.txt"])
+        case(E, work, "report: no run file", ["report"], 2, ["no run file given"])
+
+        # runs
+        bad_out = os.path.join(work, "bad.yaml")
+        runfile.write_config(bad_out, data, os.path.join(work, "notes.txt", "run.h5"))
+        case(E, work, "run: output under a file", [bad_out, "--quiet"], 1, ["notes.txt", "not a directory"])
+        case(E, work, "grid: output under a file", [bad_out, "--grid", "--quiet"], 1, ["notes.txt"])
+        heat = os.path.join(root, "heat.yaml")
+        runfile.write_config(heat, data, out, extra="", parameters=runfile.SOXL_PARAMETERS +
+                             "report:\n  heatmap: [volatility, rsi]\n")
+        case(E, work, "config: report.heatmap unknown", [heat, "--quiet"], 1,
+             ["key 'report.heatmap[1]'", "unknown parameter 'rsi'"])
+
+        # resume
+        case(E, work, "resume: nothing there", [cfg, "--resume", "other.h5"], 1, ["no run to resume"])
+        case(E, work, "resume: a finished run", [cfg, "--resume", "run.h5"], 1, ["a finished run", "run.h5"])
+        case(E, work, "resume with --grid", [cfg, "--grid", "--resume", "run.h5"], 2, ["--resume"])
+        case(E, work, "resume with --output", [cfg, "--resume", "run.h5", "--output", "x.h5"], 2, ["--output"])
+        os.remove(out)
+        r = subprocess.run([E, cfg, "--quiet"], capture_output=True, text=True,
+                           env=dict(os.environ, EVOLVE_TEST_KILL="flushed:5"))
+        check(os.path.exists(out + ".partial"), "a killed run for the resume cases")
+        case(E, work, "fresh run over an interrupted one", [cfg, "--quiet"], 1,
+             ["an interrupted run of this output exists", "--resume"])
+        case(E, work, "resume: another seed", [cfg, "--resume", "run.h5", "--seed", "7"], 1,
+             ["cannot resume", "the seed differs (the run used 42, this command 7)"])
+        case(E, work, "resume: another top", [cfg, "--resume", "run.h5", "--top", "5"], 1, ["top differs"])
+        changed = os.path.join(work, "changed.yaml")
+        shutil.copy(cfg, changed)
+        with open(changed, "a") as f:
+            f.write("# an edit\n")
+        case(E, work, "resume: another config", [changed, "--resume", "run.h5"], 1,
+             ["the config differs", "changed.yaml"])
+        # other data: one trade's logged result changed in place; the dataset
+        # cache is rebuilt (that file may change), its content hash differs
+        log = os.path.join(data, "all_trade_logs.csv")
+        shutil.copy(log, os.path.join(root, "log.bak"))
+        with open(log) as f:
+            lines = f.read().splitlines()
+        cells = lines[1].split(",")
+        cells[lines[0].split(",").index("Trade Percent Change")] = "0.1234"
+        lines[1] = ",".join(cells)
+        with open(log, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        case(E, work, "resume: other data", [cfg, "--resume", "run.h5"], 1,
+             ["the dataset differs", "the data changed"], ignore=("dataset.h5",))
+        shutil.copy(os.path.join(root, "log.bak"), log)
+        try:
+            import h5py
+            ck = out + ".partial.ckpt"
+            shutil.copy(ck, os.path.join(root, "ckpt.bak"))
+            with h5py.File(ck, "r+") as f:  # as another build would have written it
+                f.attrs["tool_version"] = "evolve 0.0.1 (git 000000000000)"
+            case(E, work, "resume: another evolve", [cfg, "--resume", "run.h5"], 1,
+                 ["the code differs", "evolve 0.0.1 (git 000000000000)"], ignore=("dataset.h5",))
+            shutil.copy(os.path.join(root, "ckpt.bak"), ck)
+        except ImportError:
+            print("h5py not available: the evolve-version case is skipped")
+        r = subprocess.run([E, cfg, "--resume", out, "--quiet"], capture_output=True, text=True)
+        check(r.returncode == 0 and os.path.exists(out) and not os.path.exists(out + ".partial"),
+              f"after the refusals, the run still resumes: {r.stderr}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Crash safety of the GA run file: a run killed with SIGKILL at many points
+(inside the write path through EVOLVE_TEST_KILL, and at random moments from
+outside, several times in a row), or stopped with Ctrl-C, or whose .partial
+file was damaged after the crash, is resumed with --resume and must end with
+a run file identical, dataset by dataset and attribute by attribute, to an
+uninterrupted run's (wall-clock fields excepted). A killed run never leaves
+a file under the final name.
+
+Needs h5py (else skipped with 77). --long: more random kills (label slow)."""
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import runfile  # noqa: E402
+
+check = runfile.Checker()
+
+
+def evolve_run(evolve, args, env=None, timeout=120):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([evolve] + args, capture_output=True, text=True, env=e, timeout=timeout)
+
+
+class Case:
+    """A config and its output, in its own directory."""
+
+    def __init__(self, root, name, data, extra=""):
+        self.dir = os.path.join(root, name)
+        os.makedirs(self.dir)
+        self.out = os.path.join(self.dir, "run.h5")
+        self.partial = self.out + ".partial"
+        self.ckpt = self.partial + ".ckpt"
+        self.cfg = os.path.join(self.dir, "run.yaml")
+        runfile.write_config(self.cfg, data, self.out, extra=extra)
+
+    def clean(self):
+        for f in os.listdir(self.dir):
+            if f.startswith("run.h5"):
+                os.remove(os.path.join(self.dir, f))
+
+    def leftovers(self):
+        return sorted(f for f in os.listdir(self.dir) if f.startswith("run.h5"))
+
+
+def same_as(ref, got, what):
+    diffs = runfile.compare(ref, got)
+    check(not diffs, f"{what}: the resumed run file differs from the uninterrupted one: {diffs[:5]}")
+    return not diffs
+
+
+def resume_to_end(evolve, case, what):
+    r = evolve_run(evolve, [case.cfg, "--resume", case.out, "--quiet"])
+    check(r.returncode == 0, f"{what}: resume exited {r.returncode}: {r.stderr}")
+    check(case.leftovers() == ["run.h5"], f"{what}: files left after the resume: {case.leftovers()}")
+    return r
+
+
+def killed_inside(evolve, case, ref, point):
+    case.clean()
+    r = evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": point})
+    check(r.returncode == -signal.SIGKILL, f"{point}: expected death by SIGKILL, got {r.returncode}: {r.stderr}")
+    check(not os.path.exists(case.out), f"{point}: a killed run left {case.out}")
+    check(os.path.exists(case.partial), f"{point}: no {case.partial} after the kill")
+    resume_to_end(evolve, case, point)
+    return same_as(ref, case.out, f"killed at {point}")
+
+
+def killed_after_commit(evolve, case, ref):
+    """Killed between the final rename and the checkpoint's removal: the run
+    is finished (and identical); --resume says so; a new run is not stopped
+    by the stale checkpoint."""
+    case.clean()
+    r = evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "committed:30"})
+    check(r.returncode == -signal.SIGKILL, f"committed: expected death by SIGKILL, got {r.returncode}")
+    check(case.leftovers() == ["run.h5", "run.h5.partial.ckpt"], f"committed: left {case.leftovers()}")
+    same_as(ref, case.out, "killed after the final rename")
+    r = evolve_run(evolve, [case.cfg, "--resume", case.out, "--quiet"])
+    check(r.returncode == 1 and "a finished run" in r.stderr, f"committed: resume said {r.returncode} {r.stderr}")
+    r = evolve_run(evolve, [case.cfg, "--quiet"])
+    check(r.returncode == 0 and case.leftovers() == ["run.h5"], f"committed: a new run: {r.stderr}")
+    same_as(ref, case.out, "a new run after a stale checkpoint")
+
+
+def random_kills(evolve, case, ref, rng, kills, delay_ms):
+    """Kills at random moments, resuming (or restarting) after each."""
+    case.clean()
+    env = {"EVOLVE_TEST_DELAY_MS": str(delay_ms)}
+    landed = []
+    for k in range(kills):
+        if os.path.exists(case.out):
+            break
+        args = [case.cfg, "--quiet"]
+        if os.path.exists(case.partial) or os.path.exists(case.ckpt):
+            args += ["--resume", case.partial]
+        p = subprocess.Popen([evolve] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, **env))
+        time.sleep(rng.uniform(0.05, 0.4))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        gens = "done" if os.path.exists(case.out) else "before the first checkpoint"
+        if os.path.exists(case.ckpt):
+            try:
+                import h5py
+                with h5py.File(case.ckpt, "r") as f:
+                    gens = int(f.attrs["generation"])
+            except Exception:  # a checkpoint being replaced: fine
+                pass
+        landed.append(gens)
+        check(p.returncode in (-signal.SIGKILL, 0), f"random kill {k}: exit {p.returncode}")
+        if p.returncode == -signal.SIGKILL:
+            check(not os.path.exists(case.out), f"random kill {k}: a killed run left {case.out}")
+    if not os.path.exists(case.out):
+        if os.path.exists(case.partial) or os.path.exists(case.ckpt):
+            resume_to_end(evolve, case, "after random kills")
+        else:
+            evolve_run(evolve, [case.cfg, "--quiet"])
+    print(f"random kills; the checkpoint then held generation {landed}", flush=True)
+    return same_as(ref, case.out, f"random kills {landed}")
+
+
+def damaged(evolve, case, ref, how):
+    """The partial file torn after the crash: the resume must notice and
+    start over (the checkpoint's hashes), and still end identical."""
+    case.clean()
+    evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:8"})
+    size = os.path.getsize(case.partial)
+    with open(case.partial, "r+b") as f:
+        if how == "truncated":
+            f.truncate(size // 2)
+        else:  # overwrite a stretch in the middle (raw data or metadata)
+            f.seek(size // 2)
+            f.write(b"\xa5" * 4096)
+    r = resume_to_end(evolve, case, how)
+    if how == "truncated":
+        check("starts again" in r.stderr, f"{how}: the resume did not notice the damage: {r.stderr}")
+    print(f"damaged ({how}): {r.stderr.strip() or 'the damage missed what the checkpoint covers: resumed'}",
+          flush=True)
+    return same_as(ref, case.out, f"damaged partial ({how})")
+
+
+def ctrl_c(evolve, case, ref):
+    case.clean()
+    p = subprocess.Popen([evolve, case.cfg, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, EVOLVE_TEST_DELAY_MS="25"))
+    time.sleep(0.4)
+    p.send_signal(signal.SIGINT)
+    err = p.communicate()[1]
+    check(p.returncode == 130, f"Ctrl-C: expected exit 130, got {p.returncode}: {err}")
+    check(not os.path.exists(case.out), "Ctrl-C left a file at the final name")
+    lines = [ln.strip() for ln in err.splitlines() if "--resume" in ln]
+    if not check(lines and lines[-1].startswith("evolve "), f"Ctrl-C: no resume command in: {err}"):
+        return
+    # the printed command, as the user would paste it
+    cmd = lines[-1].split()
+    r = evolve_run(evolve, cmd[1:])
+    check(r.returncode == 0, f"the printed resume command failed ({r.returncode}): {r.stderr}")
+    same_as(ref, case.out, "Ctrl-C, then the printed command")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--evolve", required=True)
+    ap.add_argument("--source-dir")
+    ap.add_argument("--shared-data")
+    ap.add_argument("--long", action="store_true")
+    a = ap.parse_args()
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        print("skipped: h5py is not available to compare run files")
+        return 77
+    root = tempfile.mkdtemp(prefix="evolve_kill_")
+    try:
+        data = os.path.join(root, "data")
+        runfile.make_data(a.evolve, data)
+        every1 = Case(root, "every1", data)
+        r = evolve_run(a.evolve, [every1.cfg, "--quiet", "--output", os.path.join(root, "ref1.h5")])
+        if not check(r.returncode == 0, f"reference run: {r.stderr}"):
+            return check.exit()
+        ref1 = os.path.join(root, "ref1.h5")
+        print(f"reference: {generations(ref1)} generations", flush=True)
+        points = ["append:0", "flushed:0", "checkpoint:1", "append:6", "flushed:11", "checkpoint:17",
+                  "append:29", "finalize:30"]
+        for point in points:
+            killed_inside(a.evolve, every1, ref1, point)
+        killed_after_commit(a.evolve, every1, ref1)
+        every4 = Case(root, "every4", data, extra="  checkpoint_every: 4\n")
+        r = evolve_run(a.evolve, [every4.cfg, "--quiet", "--output", os.path.join(root, "ref4.h5")])
+        ref4 = os.path.join(root, "ref4.h5")
+        check(r.returncode == 0, f"reference run (checkpoint_every 4): {r.stderr}")
+        for point in ["flushed:2", "flushed:10", "checkpoint:8", "append:27"]:
+            killed_inside(a.evolve, every4, ref4, point)
+        rng = random.Random(20240607)
+        for _ in range(6 if a.long else 2):
+            random_kills(a.evolve, every1, ref1, rng, kills=5 if a.long else 3, delay_ms=20)
+        random_kills(a.evolve, every4, ref4, rng, kills=3, delay_ms=20)
+        damaged(a.evolve, every1, ref1, "truncated")
+        damaged(a.evolve, every1, ref1, "overwritten")
+        ctrl_c(a.evolve, every1, ref1)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return check.exit()
+
+
+def generations(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return int(f["ga"].attrs["generations"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

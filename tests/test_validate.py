@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""evolve CONFIG --validate on sample data made by gen-data (3 days, and the
+5-day sample of README's demo) with configs/soxl.yaml's lattice and GA
+settings: the GA's best must be at grid rank 1, the two top-10 lists must
+overlap fully, the gap must be 0, on the terminal, in the JSON ("mode":
+"validate", "validate": {...}) and in the run file (/validate). A weak GA
+(rank decided by a count pass over the lattice) must get the rank a full
+grid ranking gives. Standard library only (h5py optional)."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import runfile  # noqa: E402
+
+check = runfile.Checker()
+
+
+def validate(evolve, root, name, days, extra_args=(), population=256, generations=40):
+    data = os.path.join(root, name)
+    r = subprocess.run([evolve, "gen-data", "--out", data, "--days", str(days), "--seed", "1", "--quiet"],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, f"gen-data: {r.stderr}")
+    cfg = os.path.join(root, name + ".yaml")
+    out = os.path.join(root, name + ".h5")
+    runfile.write_config(cfg, data, out, population=population, generations=generations)
+    js = os.path.join(root, name + ".json")
+    r = subprocess.run([evolve, cfg, "--validate", "--quiet", "--json", js] + list(extra_args), capture_output=True,
+                       text=True)
+    check(r.returncode == 0, f"{name}: --validate exited {r.returncode}: {r.stderr}")
+    with open(js) as f:
+        doc = json.load(f)
+    return cfg, out, r.stdout, doc
+
+
+def check_rank1(name, out, stdout, doc):
+    v = doc.get("validate", {})
+    check(doc.get("mode") == "validate", f"{name}: JSON mode {doc.get('mode')}")
+    check(v.get("grid_rank_of_ga_best") == 1, f"{name}: GA best at grid rank {v.get('grid_rank_of_ga_best')}")
+    check(v.get("overlap_genomes") == 10 and v.get("overlap_fitness") == 10,
+          f"{name}: overlap {v.get('overlap_genomes')} genomes, {v.get('overlap_fitness')} fitness values")
+    check(v.get("fitness_gap") == 0 and v.get("grid_best") == v.get("ga_best"), f"{name}: gap {v.get('fitness_gap')}")
+    check(0 < v.get("ga_share_evaluated", 0) < 1, f"{name}: share {v.get('ga_share_evaluated')}")
+    check(v.get("lattice_size") == 11340 and len(v.get("ga_top", [])) == 10, f"{name}: lattice/ga_top")
+    check(len(doc.get("top", [])) == 10 and doc["top"][0]["fitness"] == v.get("grid_best"), f"{name}: JSON top")
+    check("grid rank of the GA's best:    1 (no lattice point is better)" in stdout, f"{name}: terminal: {stdout}")
+    check("gap 0" in stdout and "10 of 10 genomes, 10 of 10 fitness values" in stdout, f"{name}: terminal figures")
+    print(f"{name}: GA best {v['ga_best']} at grid rank 1, {v['ga_evaluations']} of 11340 points evaluated",
+          flush=True)
+    try:
+        import h5py
+    except ImportError:
+        return
+    with h5py.File(out, "r") as f:
+        a = f["validate"].attrs
+        check(f.attrs["mode"] == "validate" and int(a["grid_rank_of_ga_best"]) == 1 and a["fitness_gap"] == 0,
+              f"{name}: /validate in the run file")
+        check("ga" in f and "grid" in f and "heatmap" in f["grid"], f"{name}: /ga, /grid in the run file")
+
+
+def check_count_pass(evolve, root):
+    """A GA too small to find the top-3: its rank comes from a count pass."""
+    cfg, out, stdout, doc = validate(evolve, root, "weak", 3, ["--top", "3"], population=4, generations=2)
+    v = doc["validate"]
+    check(v.get("rank_method", "").startswith("count pass"), f"weak GA: rank from {v.get('rank_method')}")
+    js = os.path.join(root, "all.json")
+    r = subprocess.run([evolve, cfg, "--grid", "--quiet", "--top", "11340", "--json", js, "--output",
+                        os.path.join(root, "all.h5")], capture_output=True, text=True)
+    check(r.returncode == 0, f"full ranking: {r.stderr}")
+    with open(js) as f:
+        ranking = json.load(f)["top"]
+    better = sum(1 for e in ranking if e["fitness"] > v["ga_best"])
+    check(v.get("grid_rank_of_ga_best") == better + 1,
+          f"weak GA: rank {v.get('grid_rank_of_ga_best')}, the full ranking says {better + 1}")
+    check(v.get("better_points") == better, "weak GA: better_points")
+    print(f"weak GA: best {v['ga_best']} at grid rank {v['grid_rank_of_ga_best']} ({v['rank_method']})", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--evolve", required=True)
+    ap.add_argument("--source-dir")
+    ap.add_argument("--shared-data")
+    a = ap.parse_args()
+    root = tempfile.mkdtemp(prefix="evolve_validate_")
+    try:
+        _, out, stdout, doc = validate(a.evolve, root, "days3", 3)
+        check_rank1("3-day sample", out, stdout, doc)
+        _, out, stdout, doc = validate(a.evolve, root, "sample", 5)  # README's demo data
+        check_rank1("5-day sample (configs/soxl.yaml)", out, stdout, doc)
+        check_count_pass(a.evolve, root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

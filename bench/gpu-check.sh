@@ -8,6 +8,9 @@
 # and leaves a summary and every log in $OUT (when set) or bench/gpu-check-out.
 # Exits non-zero, naming the failed steps, if anything failed. Where no GPU
 # exists it fails at once with a clear message. Budget: < 8 minutes on an H100.
+#
+# The GPU machines have no package registry: on a machine with the packages
+# (after scripts/setup.sh), run `bash scripts/pack-deps.sh` and carry `.deps`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-bench/gpu-check-out}
@@ -16,6 +19,8 @@ SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 FAILED=()
 export PATH="/usr/local/cuda/bin:$PATH"
+# Libraries carried in .deps (scripts/pack-deps.sh) where none are installed.
+. scripts/deps-env.sh
 
 note() { echo "$*" | tee -a "$SUMMARY"; }
 step() { # step NAME LOGFILE COMMAND...: runs it, records PASS/FAIL and the time

@@ -27,6 +27,7 @@ OUT_DIR=${OUT_DIR:-bench/out}
 DATA_DIR=${DATA_DIR:-data/user}
 mkdir -p "$OUT_DIR"
 bash scripts/setup.sh
+. scripts/deps-env.sh
 B="$BUILD_DIR/bench"
 E="$BUILD_DIR/evolve"
 

@@ -22,6 +22,8 @@ for pkg in libhdf5-dev libyaml-dev libcjson-dev libxxhash-dev; do
     esac
   done
 done
+# h5dump: the run-file tests read files with HDF5's own tool.
+copy /usr/bin/h5dump
 # hdf5.pc is an alternatives symlink that dpkg -L does not list.
 copy /usr/lib/x86_64-linux-gnu/pkgconfig/hdf5.pc
 # Fortran, C++ and high-level HDF5 libraries are not used.
@@ -29,7 +31,7 @@ find "$ROOT" \( -name '*fortran*' -o -name '*_cpp*' -o -name '*hl*.so' \) -delet
 
 # Runtime closure of the libraries evolve links, minus the C/C++ runtime
 # every machine with a compiler already has.
-libs=$(for l in "$ROOT"/usr/lib/x86_64-linux-gnu/*.so "$ROOT"/usr/lib/x86_64-linux-gnu/hdf5/serial/*.so; do
+libs=$(for l in "$ROOT"/usr/lib/x86_64-linux-gnu/*.so "$ROOT"/usr/lib/x86_64-linux-gnu/hdf5/serial/*.so "$ROOT"/usr/bin/*; do
   [ -f "$l" ] && ldd "$l" | awk '$3 ~ /^\// {print $3}'
 done | sort -u)
 for l in $libs; do

@@ -12,11 +12,8 @@ PACKAGES=(build-essential cmake ninja-build pkg-config libhdf5-dev hdf5-tools li
 
 # A machine without a package registry (the GPU machines) builds against the
 # libraries packed by scripts/pack-deps.sh and carried in .deps.
-if [ -d .deps/root ] && ! pkg-config --exists hdf5 yaml-0.1 libcjson libxxhash 2>/dev/null; then
-  DEPS=$PWD/.deps/root
-  export PKG_CONFIG_SYSROOT_DIR=$DEPS
-  export PKG_CONFIG_LIBDIR=$DEPS/usr/lib/x86_64-linux-gnu/pkgconfig:$DEPS/usr/share/pkgconfig
-  export LD_LIBRARY_PATH=$DEPS/usr/lib/x86_64-linux-gnu:$DEPS/usr/lib/x86_64-linux-gnu/hdf5/serial${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. scripts/deps-env.sh
+if [ -n "${EVOLVE_DEPS:-}" ]; then
   echo "setup: using the libraries packed in .deps" >&2
   PACKAGES=()
 fi

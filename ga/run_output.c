@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "common/test_hooks.h"
 #include "ga/run_paths.h"
 
@@ -68,9 +69,7 @@ ev_status run_output_commit(run_file_t *rf, const char *final, uint32_t generati
 
 void run_output_discard(run_file_t *rf)
 {
-    char *path = NULL;
-    if (rf->path && (path = (char *)malloc(strlen(rf->path) + 1)) != NULL)
-        strcpy(path, rf->path); /* run_file_close frees rf->path */
+    char *path = ev_strdup(rf->path); /* run_file_close frees rf->path */
     run_file_close(rf, NULL);
     if (path)
         plat_remove(path);

@@ -138,8 +138,7 @@ static ev_status set_provenance(const ingest_opts_t *o, const market_files_t *fi
                         trades->mtime_ns, rows[files->n], err);
     if (st != EV_OK)
         return st;
-    snprintf(buf, sizeof buf, "evolve %s (git %s)", EVOLVE_VERSION, EVOLVE_GIT_REV);
-    ds->tool_version = ev_strdup(buf);
+    ds->tool_version = ev_strdup(EVOLVE_TOOL_VERSION);
     plat_utc_timestamp(buf, sizeof buf);
     ds->created_utc = ev_strdup(buf);
     if (!ds->tool_version || !ds->created_utc)

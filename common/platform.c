@@ -260,7 +260,8 @@ char *plat_path_join(const char *base_dir, const char *rel)
     return out;
 }
 
-char *plat_dirname(const char *path)
+/* The last directory separator in path ('/', and '\\' on Windows), or NULL. */
+static const char *last_separator(const char *path)
 {
     const char *slash = strrchr(path, '/');
 #ifdef _WIN32
@@ -268,6 +269,12 @@ char *plat_dirname(const char *path)
     if (bs && (!slash || bs > slash))
         slash = bs;
 #endif
+    return slash;
+}
+
+char *plat_dirname(const char *path)
+{
+    const char *slash = last_separator(path);
     size_t n = slash ? (size_t)(slash - path) : 0;
     if (!slash)
         return ev_strdup(".");
@@ -278,12 +285,7 @@ char *plat_dirname(const char *path)
 
 const char *plat_basename(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-    const char *bs = strrchr(path, '\\');
-    if (bs && (!slash || bs > slash))
-        slash = bs;
-#endif
+    const char *slash = last_separator(path);
     return slash ? slash + 1 : path;
 }
 

@@ -5,6 +5,7 @@
 
 #include "archive/run_file.h"
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "common/test_hooks.h"
 #include "io/h5_util.h"
 
@@ -15,9 +16,8 @@ static ev_status wrap(run_file_t *rf, const char *path, hid_t file, uint32_t n_g
     memset(rf, 0, sizeof *rf);
     rf->file = file;
     rf->n_params = n_genes;
-    if (!(rf->path = (char *)malloc(strlen(path) + 1)))
+    if (!(rf->path = ev_strdup(path)))
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    strcpy(rf->path, path);
     return EV_OK;
 }
 

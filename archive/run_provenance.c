@@ -76,16 +76,15 @@ static ev_status write_sessions(run_file_t *rf, const run_origin_t *o, const cha
 
 ev_status run_provenance_write(run_file_t *rf, const run_origin_t *o, ev_error *err)
 {
-    char created[32], hdf5[32], tool[128];
+    char created[32], hdf5[32];
     unsigned maj = 0, min = 0, rel = 0;
     const config_t *cfg = o->cfg;
     ev_status st;
     plat_utc_timestamp(created, sizeof created);
     H5get_libversion(&maj, &min, &rel);
     snprintf(hdf5, sizeof hdf5, "%u.%u.%u", maj, min, rel);
-    snprintf(tool, sizeof tool, "evolve %s (git %s)", EVOLVE_VERSION, EVOLVE_GIT_REV);
     {
-        str_attr_t a[] = {{"tool_version", tool},
+        str_attr_t a[] = {{"tool_version", EVOLVE_TOOL_VERSION},
                           {"version", EVOLVE_VERSION},
                           {"git_revision", EVOLVE_GIT_REV},
                           {"compiler", EVOLVE_C_COMPILER},

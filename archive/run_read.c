@@ -4,6 +4,7 @@
 
 #include "archive/run_internal.h"
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "io/h5_util.h"
 
 static const char *const not_run = "expected a run file written by 'evolve CONFIG' (GA, --grid or --validate)";
@@ -56,11 +57,10 @@ ev_status run_file_open(run_file_t *rf, const char *path, ev_error *err)
     }
     if ((rf->file = h5u_file_open(path, 0, err)) < 0)
         return EV_EIO;
-    if (!(rf->path = (char *)malloc(strlen(path) + 1))) {
+    if (!(rf->path = ev_strdup(path))) {
         run_file_close(rf, NULL);
         return ev_fail(err, EV_ENOMEM, "out of memory");
     }
-    strcpy(rf->path, path);
     st = h5u_read_attr_str(path, rf->file, "format", &format, err);
     if (st != EV_OK || strcmp(format, RUN_FORMAT) != 0)
         st = ev_fail(err, EV_EDATA, "%s: not an evolve run file (no format attribute \"%s\"); %s", path, RUN_FORMAT,

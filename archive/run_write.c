@@ -7,6 +7,7 @@
 #include "archive/run_heat.h"
 #include "archive/run_internal.h"
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "common/test_hooks.h"
 #include "fitness/accum.h"
 #include "io/h5_util.h"
@@ -15,15 +16,6 @@
  * partly filled chunk is rewritten in place as generations arrive). Rows of a
  * whole population are one chunk each, compressed, and never rewritten. */
 #define RUN_SCALAR_CHUNK 256
-
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = (char *)malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
 
 hid_t run_object_open(run_file_t *rf, const char *object, int create, ev_error *err)
 {
@@ -97,7 +89,7 @@ ev_status run_file_create(run_file_t *rf, const char *path, const run_origin_t *
     rf->file = -1;
     for (int c = 0; c < RUN_N_COLUMNS; c++)
         rf->col[c] = -1;
-    if (!(rf->path = dup_text(path)))
+    if (!(rf->path = ev_strdup(path)))
         return ev_fail(err, EV_ENOMEM, "out of memory");
     if ((rf->file = h5u_file_create(path, err)) < 0) {
         free(rf->path);

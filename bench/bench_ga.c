@@ -21,6 +21,7 @@
 #include "ga/grid.h"
 #include "operators/genome.h"
 #include "tests/support/fitness_harness.h"
+#include "tests/support/ga_quality.h"
 #include "tests/support/planted.h"
 
 #define MAX_LIST 16
@@ -225,21 +226,7 @@ static void bench_speed(const bench_opts_t *o)
         fclose(csv);
 }
 
-/* ---- search quality ---- */
-
-typedef struct {
-    uint64_t target_key;
-    uint64_t evals_at_hit;
-} watch_t;
-
-static ev_status watch_gen(void *ctx, const ga_generation_t *gen, ev_error *err)
-{
-    watch_t *w = (watch_t *)ctx;
-    (void)err;
-    if (!w->evals_at_hit && gen->stats->hof->n && gen->stats->hof->e[0].key == w->target_key)
-        w->evals_at_hit = gen->stats->evaluations;
-    return EV_OK;
-}
+/* ---- search quality (the protocol of tests/support/ga_quality.h) ---- */
 
 /* Uniform random genomes (Philox stream RNG_STREAM_RANDOM of seed, batch b as
  * the generation), distinct ones evaluated until `budget`; returns the
@@ -308,24 +295,16 @@ static void bench_quality(const bench_opts_t *o)
         die("grid", &err);
     printf("lattice %llu points, %lld trades; grid optimum %.6g in %.2fs\n", (unsigned long long)bp.lat.size,
            (long long)bp.ds.n_trades, grid.e[0].r.fitness, gs.seconds);
-    ga_settings_default(&s);
-    s.population = 256;
-    s.islands = 4;
-    s.generations = 1000;
-    s.stall_generations = 60;
+    quality_settings(&s);
     s.max_evaluations = bp.lat.size / 100 - s.population;
     printf("%5s %10s %14s %12s %10s %14s\n", "seed", "GA", "evals to hit", "evals total", "random", "evals to hit");
     for (uint32_t seed = 1; seed <= o->seeds; seed++) {
         ga_observer_t obs;
         ga_run_opts_t ro;
         ga_result_t res;
-        watch_t w;
+        quality_watch_t w;
         uint64_t rs;
-        memset(&w, 0, sizeof w);
-        w.target_key = grid.e[0].key;
-        memset(&obs, 0, sizeof obs);
-        obs.ctx = &w;
-        obs.on_generation = watch_gen;
+        quality_watch(&obs, &w, grid.e[0].key);
         memset(&ro, 0, sizeof ro);
         ro.seed = seed;
         ro.top = 1;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
+
 #define TICKERS 3
 #define SESSION 23400 /* seconds from 9:30 to 16:00 */
 #define FEATURES 5
@@ -24,14 +26,6 @@ static uint64_t rnd(uint64_t *s) /* SplitMix64 */
 static double unif(uint64_t *s) /* [0, 1) */
 {
     return (double)(rnd(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static char *dup_str(const char *s)
-{
-    char *d = (char *)malloc(strlen(s) + 1);
-    if (d)
-        strcpy(d, s);
-    return d;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -110,10 +104,10 @@ ev_status bench_synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint6
         !ds->entry_price || !ds->pct_change || !ds->feature_names || !ds->features || !entries)
         goto oom;
     for (int k = 0; k < TICKERS; k++)
-        if (!(ds->tickers[k] = dup_str(tickers[k])))
+        if (!(ds->tickers[k] = ev_strdup(tickers[k])))
             goto oom;
     for (int f = 0; f < FEATURES; f++)
-        if (!(ds->feature_names[f] = dup_str(features[f])))
+        if (!(ds->feature_names[f] = ev_strdup(features[f])))
             goto oom;
     fill_prices(ds, days, &s);
     /* dataset order: ticker, then entry time */
@@ -148,8 +142,8 @@ static int add_param(lattice_t *lat, const char *name, param_role role, const ch
     memset(p, 0, sizeof *p);
     p->role = role;
     p->dir = FILTER_MIN;
-    p->name = dup_str(name);
-    p->feature = feature ? dup_str(feature) : NULL;
+    p->name = ev_strdup(name);
+    p->feature = feature ? ev_strdup(feature) : NULL;
     p->n_values = n;
     p->values = (double *)calloc(n, sizeof(double));
     p->value_text = (char **)calloc(n, sizeof(char *));
@@ -157,7 +151,7 @@ static int add_param(lattice_t *lat, const char *name, param_role role, const ch
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         p->values[i] = strtod(texts[i], NULL);
-        if (!(p->value_text[i] = dup_str(texts[i])))
+        if (!(p->value_text[i] = ev_strdup(texts[i])))
             return -1;
     }
     return 0;

@@ -19,6 +19,8 @@
 #include <unistd.h>
 #endif
 
+#include "common/strutil.h"
+
 int plat_stat(const char *path, plat_stat_t *st)
 {
 #ifdef _WIN32
@@ -54,10 +56,8 @@ static ev_status push_name(char ***names, size_t *count, size_t *cap, const char
         *names = grown;
         *cap = ncap;
     }
-    (*names)[*count] = (char *)malloc(strlen(name) + 1);
-    if (!(*names)[*count])
+    if (!((*names)[*count] = ev_strdup(name)))
         return ev_fail(err, EV_ENOMEM, "out of memory listing a directory");
-    strcpy((*names)[*count], name);
     (*count)++;
     return EV_OK;
 }
@@ -140,11 +140,10 @@ static int make_dir(const char *dir)
 ev_status plat_mkdirs(const char *dir, ev_error *err)
 {
     size_t n = strlen(dir);
-    char *buf = (char *)malloc(n + 1);
+    char *buf = ev_strdup(dir);
     plat_stat_t st;
     if (!buf)
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    memcpy(buf, dir, n + 1);
     for (size_t i = 1; i <= n; i++) {
         if (buf[i] == '/' || buf[i] == '\\' || buf[i] == '\0') {
             char c = buf[i];
@@ -261,7 +260,8 @@ char *plat_path_join(const char *base_dir, const char *rel)
     return out;
 }
 
-char *plat_dirname(const char *path)
+/* The last directory separator in path ('/', and '\\' on Windows), or NULL. */
+static const char *last_separator(const char *path)
 {
     const char *slash = strrchr(path, '/');
 #ifdef _WIN32
@@ -269,32 +269,23 @@ char *plat_dirname(const char *path)
     if (bs && (!slash || bs > slash))
         slash = bs;
 #endif
+    return slash;
+}
+
+char *plat_dirname(const char *path)
+{
+    const char *slash = last_separator(path);
     size_t n = slash ? (size_t)(slash - path) : 0;
-    char *out;
-    if (!slash) {
-        out = (char *)malloc(2);
-        if (out)
-            strcpy(out, ".");
-        return out;
-    }
+    if (!slash)
+        return ev_strdup(".");
     if (n == 0)
         n = 1; /* "/file" -> "/" */
-    out = (char *)malloc(n + 1);
-    if (!out)
-        return NULL;
-    memcpy(out, path, n);
-    out[n] = '\0';
-    return out;
+    return ev_strndup(path, n);
 }
 
 const char *plat_basename(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-    const char *bs = strrchr(path, '\\');
-    if (bs && (!slash || bs > slash))
-        slash = bs;
-#endif
+    const char *slash = last_separator(path);
     return slash ? slash + 1 : path;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
 #include "fitness/lattice_shape.h"
 
 static const char *role_name(param_role r)
@@ -120,17 +121,6 @@ ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err)
     return EV_OK;
 }
 
-static char *dup_str(const char *s)
-{
-    char *d;
-    if (!s)
-        return NULL;
-    d = (char *)malloc(strlen(s) + 1);
-    if (d)
-        strcpy(d, s);
-    return d;
-}
-
 ev_status lattice_copy(lattice_t *dst, const lattice_t *src, ev_error *err)
 {
     memset(dst, 0, sizeof *dst);
@@ -142,8 +132,8 @@ ev_status lattice_copy(lattice_t *dst, const lattice_t *src, ev_error *err)
         const param_t *s = &src->params[k];
         param_t *d = &dst->params[k];
         *d = *s;
-        d->name = dup_str(s->name);
-        d->feature = dup_str(s->feature);
+        d->name = ev_strdup(s->name);
+        d->feature = ev_strdup(s->feature);
         d->values = (double *)malloc(s->n_values * sizeof *d->values);
         d->value_text = (char **)calloc(s->n_values, sizeof *d->value_text);
         if (!d->name || (s->feature && !d->feature) || !d->values || !d->value_text) {
@@ -152,7 +142,7 @@ ev_status lattice_copy(lattice_t *dst, const lattice_t *src, ev_error *err)
         }
         memcpy(d->values, s->values, s->n_values * sizeof *d->values);
         for (uint32_t i = 0; i < s->n_values; i++) {
-            d->value_text[i] = dup_str(s->value_text ? s->value_text[i] : "");
+            d->value_text[i] = ev_strdup(s->value_text ? s->value_text[i] : "");
             if (!d->value_text[i]) {
                 lattice_free(dst);
                 return ev_fail(err, EV_ENOMEM, "out of memory copying the lattice");

@@ -79,3 +79,11 @@ void topk_to_ranked(const topk_t *t, const lattice_shape_t *shape, ranked_genome
         shape_decode(shape, t->e[i].index, out[i].genes);
     }
 }
+
+ranked_genome_t *topk_ranked_new(const topk_t *t, const lattice_shape_t *shape)
+{
+    ranked_genome_t *out = (ranked_genome_t *)calloc(t->n + 1u, sizeof *out);
+    if (out)
+        topk_to_ranked(t, shape, out);
+    return out;
+}

@@ -73,6 +73,10 @@ void topk_merge(topk_t *dst, const topk_t *src);
 /* The entries as ranked genomes (genes decoded from the index): out[t->n]. */
 void topk_to_ranked(const topk_t *t, const lattice_shape_t *shape, ranked_genome_t *out);
 
+/* The same in a new array of t->n + 1 entries (an empty list still gets
+ * one), to free(); NULL when out of memory. */
+ranked_genome_t *topk_ranked_new(const topk_t *t, const lattice_shape_t *shape);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "ga/commands.h"
 #include "io/dataset_h5.h"
 #include "io/ingest.h"
@@ -77,10 +78,8 @@ static ev_status list_parse(const char *opt, const char *s, str_list_t *l, ev_er
             return ev_fail(err, EV_EUSAGE, "%s '%s': an empty name; expected names separated by "
                                            "commas",
                            opt, s);
-        if (!(l->items[l->n] = (char *)malloc(n + 1)))
+        if (!(l->items[l->n++] = ev_strndup(b, n)))
             return ev_fail(err, EV_ENOMEM, "out of memory");
-        memcpy(l->items[l->n], b, n);
-        l->items[l->n++][n] = '\0';
         for (int32_t j = 0; j + 1 < l->n; j++)
             if (strcmp(l->items[j], l->items[l->n - 1]) == 0)
                 return ev_fail(err, EV_EUSAGE, "%s: '%s' is listed twice", opt, l->items[j]);

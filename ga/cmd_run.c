@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "ga/commands.h"
 #include "ga/grid.h"
 #include "ga/run_modes.h"
@@ -171,10 +172,8 @@ static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *er
     }
     if (a->output) {
         free(s->cfg.output);
-        s->cfg.output = (char *)malloc(strlen(a->output) + 1);
-        if (!s->cfg.output)
+        if (!(s->cfg.output = ev_strdup(a->output)))
             return ev_fail(err, EV_ENOMEM, "out of memory");
-        strcpy(s->cfg.output, a->output);
     }
     return EV_OK;
 }

@@ -46,11 +46,10 @@ static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log)
 
 static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const grid_stats_t *gs, ev_error *err)
 {
-    ranked_genome_t *ranked = (ranked_genome_t *)calloc(top->n + 1u, sizeof *ranked);
+    ranked_genome_t *ranked = topk_ranked_new(top, &s->prob.shape);
     ev_status st;
     if (!ranked)
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    topk_to_ranked(top, &s->prob.shape, ranked);
     if ((st = run_file_write_ranked(rf, "grid/top", ranked, top->n, top->k, &s->cfg.objective, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "grid", "evaluator", evaluator_name(gs->evaluator), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "points_evaluated", gs->evaluated, err)) == EV_OK &&

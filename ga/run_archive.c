@@ -166,16 +166,15 @@ static ev_status on_generation(void *ctx, const ga_generation_t *g, ev_error *er
 }
 
 /* The identity part of a checkpoint, from the session. */
-static void checkpoint_identity(const ga_archive_t *a, checkpoint_t *c, char *tool, size_t n)
+static void checkpoint_identity(const ga_archive_t *a, checkpoint_t *c)
 {
     const session_t *s = a->s;
     memset(c, 0, sizeof *c);
-    snprintf(tool, n, "evolve %s (git %s)", EVOLVE_VERSION, EVOLVE_GIT_REV);
     c->config_text = s->cfg.text;
     c->seed = s->cfg.seed;
     c->top = s->cfg.top;
     c->dataset_hash = s->ds.content_hash;
-    c->tool_version = tool;
+    c->tool_version = EVOLVE_TOOL_VERSION;
     c->backend = s->ops->name;
     c->population = a->dims.population;
     c->n_genes = a->dims.n_genes;
@@ -187,10 +186,9 @@ static ev_status on_checkpoint(void *ctx, const ga_snapshot_t *snap, ev_error *e
 {
     ga_archive_t *a = (ga_archive_t *)ctx;
     checkpoint_t c;
-    char tool[128];
     if (snap->generation > a->n_hash)
         return ev_fail(err, EV_EINTERNAL, "checkpoint of generation %u before it was archived", snap->generation);
-    checkpoint_identity(a, &c, tool, sizeof tool);
+    checkpoint_identity(a, &c);
     c.generation = snap->generation;
     c.last_improvement = snap->last_improvement;
     c.evaluations = snap->evaluations;
@@ -211,8 +209,7 @@ static ev_status on_checkpoint(void *ctx, const ga_snapshot_t *snap, ev_error *e
 ev_status ga_archive_checkpoint_start(ga_archive_t *a, ev_error *err)
 {
     checkpoint_t c;
-    char tool[128];
-    checkpoint_identity(a, &c, tool, sizeof tool);
+    checkpoint_identity(a, &c);
     return checkpoint_write(a->ckpt_path, &c, err);
 }
 

@@ -185,19 +185,7 @@ static void close_files(ga_files_t *f, int keep)
 static ev_status write_json(const session_t *s, const run_args_t *a, const ga_result_t *res, double t0, ev_error *err)
 {
     run_summary_t sum;
-    memset(&sum, 0, sizeof sum);
-    sum.mode = "ga";
-    sum.backend = s->ops->name;
-    sum.device = s->device;
-    sum.evaluated = res->evaluations;
-    sum.has_ga = 1;
-    sum.unique_evaluations = res->evaluations;
-    sum.generations = res->generations;
-    sum.termination = ga_stop_reason_name(res->reason);
-    sum.seconds_load = s->seconds_load;
-    sum.seconds_tables = s->seconds_tables;
-    sum.seconds_search = res->seconds;
-    sum.seconds_total = plat_now() - t0;
+    run_output_summary(&sum, s, "ga", res, NULL, t0);
     return json_summary_write(a->json, &sum, &s->cfg, &s->ds, res->hof.e, res->hof.n, err);
 }
 

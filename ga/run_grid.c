@@ -1,37 +1,11 @@
 /* --grid: every lattice point, the exact top-K, recorded in the run file. */
 #include <stdlib.h>
-#include <string.h>
 
-#include "common/platform.h"
 #include "ga/grid_record.h"
 #include "ga/run_modes.h"
 #include "ga/run_output.h"
 #include "ga/top_table.h"
 #include "io/json_summary.h"
-
-static ev_status write_json(const session_t *s, const run_args_t *a, const topk_t *top, const grid_stats_t *gs,
-                            double t0, ev_error *err)
-{
-    run_summary_t sum;
-    ranked_genome_t *ranked = (ranked_genome_t *)calloc(top->n + 1u, sizeof *ranked);
-    ev_status st;
-    if (!ranked)
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    topk_to_ranked(top, &s->prob.shape, ranked);
-    memset(&sum, 0, sizeof sum);
-    sum.mode = "grid";
-    sum.backend = s->ops->name;
-    sum.device = s->device;
-    sum.evaluator = evaluator_name(gs->evaluator);
-    sum.evaluated = gs->evaluated;
-    sum.seconds_load = s->seconds_load;
-    sum.seconds_tables = s->seconds_tables;
-    sum.seconds_search = gs->seconds;
-    sum.seconds_total = plat_now() - t0;
-    st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, ranked, top->n, err);
-    free(ranked);
-    return st;
-}
 
 ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *err)
 {
@@ -53,16 +27,18 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
         st = run_output_commit(&rf, s->cfg.output, 0, err);
     else
         run_output_discard(&rf);
-    if (st == EV_OK && !(ranked = (ranked_genome_t *)calloc(top.n + 1u, sizeof *ranked)))
+    if (st == EV_OK && !(ranked = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK) {
-        topk_to_ranked(&top, &s->prob.shape, ranked);
         top_table_print(stdout, &s->cfg, ranked, top.n);
         if (log)
             fprintf(log, "grid: run file %s\n", s->cfg.output);
     }
-    if (st == EV_OK && a->json)
-        st = write_json(s, a, &top, &gs, t0, err);
+    if (st == EV_OK && a->json) {
+        run_summary_t sum;
+        run_output_summary(&sum, s, "grid", NULL, &gs, t0);
+        st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, ranked, top.n, err);
+    }
     free(ranked);
     topk_free(&top);
     return st;

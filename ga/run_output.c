@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "common/test_hooks.h"
+#include "ga/ga_stop.h"
 #include "ga/run_paths.h"
 
 void run_output_origin(run_origin_t *o, const session_t *s, const char *mode, const char *session)
@@ -68,11 +70,35 @@ ev_status run_output_commit(run_file_t *rf, const char *final, uint32_t generati
 
 void run_output_discard(run_file_t *rf)
 {
-    char *path = NULL;
-    if (rf->path && (path = (char *)malloc(strlen(rf->path) + 1)) != NULL)
-        strcpy(path, rf->path); /* run_file_close frees rf->path */
+    char *path = ev_strdup(rf->path); /* run_file_close frees rf->path */
     run_file_close(rf, NULL);
     if (path)
         plat_remove(path);
     free(path);
+}
+
+void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode, const ga_result_t *ga,
+                        const grid_stats_t *grid, double t0)
+{
+    memset(sum, 0, sizeof *sum);
+    sum->mode = mode;
+    sum->backend = s->ops->name;
+    sum->device = s->device;
+    if (grid) {
+        sum->evaluator = evaluator_name(grid->evaluator);
+        sum->evaluated = grid->evaluated;
+    } else {
+        sum->evaluated = ga->evaluations;
+    }
+    if (ga) {
+        sum->has_ga = 1;
+        sum->unique_evaluations = ga->evaluations;
+        sum->generations = ga->generations;
+        sum->termination = ga_stop_reason_name(ga->reason);
+    }
+    sum->seconds_load = s->seconds_load;
+    sum->seconds_tables = s->seconds_tables;
+    /* validate: the GA's seconds plus the grid's, in that order */
+    sum->seconds_search = ga && grid ? ga->seconds + grid->seconds : ga ? ga->seconds : grid->seconds;
+    sum->seconds_total = plat_now() - t0;
 }

@@ -1,5 +1,6 @@
-/* What every search mode does with its run file: describe where the run
- * came from, and move the finished file into place (or throw it away). */
+/* What every search mode does with its outputs: describe where the run came
+ * from, move the finished run file into place (or throw it away), and fill
+ * the --json summary's shared fields. */
 #ifndef EVOLVE_RUN_OUTPUT_H
 #define EVOLVE_RUN_OUTPUT_H
 
@@ -7,7 +8,10 @@
 
 #include "archive/run_file.h"
 #include "common/status.h"
+#include "ga/ga_run.h"
+#include "ga/grid.h"
 #include "ga/session.h"
+#include "io/json_summary.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +30,13 @@ ev_status run_output_commit(run_file_t *rf, const char *final, uint32_t generati
 
 /* Closes and removes an unfinished file. */
 void run_output_discard(run_file_t *rf);
+
+/* The summary of a run in `mode` of session s from what it ran: the GA's
+ * result and the grid's statistics, either NULL where the mode has none (the
+ * points evaluated are the grid's when there is one); seconds_total counts
+ * from t0 (plat_now). extra is left NULL for the mode to add. */
+void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode, const ga_result_t *ga,
+                        const grid_stats_t *grid, double t0);
 
 #ifdef __cplusplus
 }

@@ -18,14 +18,13 @@ typedef struct {
     const char *backend;
 } run_identity_t;
 
-static void session_identity(const session_t *s, run_identity_t *id, char *tool, size_t n)
+static void session_identity(const session_t *s, run_identity_t *id)
 {
-    snprintf(tool, n, "evolve %s (git %s)", EVOLVE_VERSION, EVOLVE_GIT_REV);
     id->config_text = s->cfg.text;
     id->seed = s->cfg.seed;
     id->top = s->cfg.top;
     id->dataset_hash = s->ds.content_hash;
-    id->tool_version = tool;
+    id->tool_version = EVOLVE_TOOL_VERSION;
     id->backend = s->ops->name;
 }
 
@@ -103,11 +102,10 @@ static ev_status check_run_file(run_resume_t *r, const run_paths_t *p, const ses
 ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, ev_error *err)
 {
     run_identity_t was, now;
-    char tool[128];
     ev_error why;
     ev_status st;
     memset(r, 0, sizeof *r);
-    session_identity(s, &now, tool, sizeof tool);
+    session_identity(s, &now);
     if (checkpoint_read(p->ckpt_path, &r->ck, &why) != EV_OK) {
         snprintf(r->why, sizeof r->why, "%.600s; the run starts again from generation 0", why.msg);
         return check_run_file(r, p, s, &now, 1, err);

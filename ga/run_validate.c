@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/platform.h"
 #include "ga/ga_run.h"
 #include "ga/grid_record.h"
 #include "ga/run_archive.h"
@@ -53,20 +52,7 @@ static ev_status write_json(const session_t *s, const run_args_t *a, const valid
     ev_status st;
     if (!extra)
         return ev_fail(err, EV_ENOMEM, "out of memory building the JSON summary");
-    memset(&sum, 0, sizeof sum);
-    sum.mode = "validate";
-    sum.backend = s->ops->name;
-    sum.device = s->device;
-    sum.evaluator = evaluator_name(gs->evaluator);
-    sum.evaluated = gs->evaluated;
-    sum.has_ga = 1;
-    sum.unique_evaluations = res->evaluations;
-    sum.generations = res->generations;
-    sum.termination = ga_stop_reason_name(res->reason);
-    sum.seconds_load = s->seconds_load;
-    sum.seconds_tables = s->seconds_tables;
-    sum.seconds_search = res->seconds + gs->seconds;
-    sum.seconds_total = plat_now() - t0;
+    run_output_summary(&sum, s, "validate", res, gs, t0);
     sum.extra = extra;
     st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, grid_top, n_grid, err);
     cJSON_Delete(extra);
@@ -95,10 +81,9 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
     }
     if ((st = run_ga_part(s, &rf, log, &res, err)) == EV_OK &&
         (st = grid_record_run(s, a, &rf, &top, &gs, log, err)) == EV_OK &&
-        !(grid_top = (ranked_genome_t *)calloc(top.n + 1u, sizeof *grid_top)))
+        !(grid_top = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK) {
-        topk_to_ranked(&top, &s->prob.shape, grid_top);
         validate_compare(&v, grid_top, top.n, res.hof.e, res.hof.n, s->cfg.top, s->cfg.lattice.n_params,
                          &s->cfg.objective);
         v.ga_evaluations = res.evaluations;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "io/dataset_source.h"
 #include "io/ingest.h"
 
@@ -31,10 +32,9 @@ static ev_status request_filter_features(config_t *cfg, ev_error *err)
         if (!grown)
             return ev_fail(err, EV_ENOMEM, "out of memory");
         cfg->extra_features = grown;
-        grown[cfg->n_extra_features] = (char *)malloc(strlen(f) + 1);
-        if (!grown[cfg->n_extra_features])
+        if (!(grown[cfg->n_extra_features] = ev_strdup(f)))
             return ev_fail(err, EV_ENOMEM, "out of memory");
-        strcpy(grown[cfg->n_extra_features++], f);
+        cfg->n_extra_features++;
     }
     return EV_OK;
 }

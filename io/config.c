@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "io/config_internal.h"
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
@@ -19,15 +20,6 @@ static const char *const root_keys[] = {"data", "parameters", "objective", "ga",
 static const char *const data_keys[] = {"market_dir", "trades", "dataset", "cache", "tickers", "features",
                                         "strict", NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
-
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = (char *)malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
 
 static ev_status read_file(const char *path, char **text, size_t *len, ev_error *err)
 {
@@ -177,7 +169,7 @@ static ev_status parse_data(const ymap_t *root, config_t *cfg, ev_error *err)
     if (!cfg->tickers)
         return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
     for (int i = 0; i < 3; i++) {
-        if (!(cfg->tickers[i] = dup_text(default_tickers[i])))
+        if (!(cfg->tickers[i] = ev_strdup(default_tickers[i])))
             return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
         cfg->n_tickers = i + 1;
     }
@@ -292,7 +284,7 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     size_t len = 0;
     ev_status st;
     memset(cfg, 0, sizeof *cfg);
-    cfg->path = dup_text(path);
+    cfg->path = ev_strdup(path);
     cfg->dir = plat_dirname(path);
     if (!cfg->path || !cfg->dir) {
         config_free(cfg);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
 #include "io/config_internal.h"
 #include "io/decimal.h"
 
@@ -15,15 +16,6 @@ static const char *const param_keys[] = {"name", "role", "feature", "direction",
 static const char *const range_keys[] = {"start", "stop", "step", NULL};
 static const char *const role_names[] = {"filter", "target", "stop", NULL}; /* param_role order */
 static const char *const dir_names[] = {"min", "max", NULL};                /* filter_dir order */
-
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = (char *)malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
 
 /* Sizes the value arrays; n_values is set at once so that lattice_free
  * releases whatever a later failure leaves half-filled. */
@@ -71,7 +63,7 @@ static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *pat
         /* The double is strtod of the text as typed (SPEC sec. 3). */
         if ((st = ydoc_get_number(d, item, ipath, &p->values[i], err)) != EV_OK)
             return st;
-        if (!(p->value_text[i] = dup_text(ydoc_number_text(item))))
+        if (!(p->value_text[i] = ev_strdup(ydoc_number_text(item))))
             return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", d->file);
         snprintf(what, sizeof what, "found %s", p->value_text[i]);
         if ((st = check_sign(d, item, ipath, p, what, p->values[i], err)) != EV_OK)
@@ -158,7 +150,7 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
          * double: exactly what typing the list would give. */
         decimal_format(decimal_range_at(&r, i), text);
         p->values[i] = strtod(text, NULL);
-        if (!(p->value_text[i] = dup_text(text)))
+        if (!(p->value_text[i] = ev_strdup(text)))
             return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", d->file);
         if (!isfinite(p->values[i]))
             return ydoc_fail(d, err, node, path, "parameter '%s': value %s is beyond the range of a double",

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
+
 struct csv_reader {
     FILE *f;
     char *path;
@@ -330,13 +332,12 @@ ev_status csv_open(const char *path, size_t chunk, csv_reader_t **out, ev_error 
     r->chunk = chunk ? chunk : CSV_DEFAULT_CHUNK;
     r->cap = r->chunk;
     r->line = 1;
-    r->path = (char *)malloc(strlen(path) + 1);
+    r->path = ev_strdup(path);
     r->buf = (char *)malloc(r->cap);
     if (!r->path || !r->buf) {
         csv_close(r);
         return ev_fail(err, EV_ENOMEM, "%s: out of memory", path);
     }
-    strcpy(r->path, path);
     r->f = fopen(path, "rb");
     if (!r->f) {
         ev_fail(err, EV_EIO, "%s: cannot open the file: %s", path, strerror(errno));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "io/dataset_h5.h"
 #include "io/dataset_h5_layout.h"
 #include "io/h5_util.h"
@@ -137,15 +138,13 @@ static ev_status read_sources(const char *path, hid_t prov, dataset_t *ds, ev_er
         for (hssize_t i = 0; i < n; i++, ds->n_sources++) {
             const char *sp = raw[i].path ? raw[i].path : "", *sk = raw[i].kind ? raw[i].kind : "";
             ds->sources[i] = raw[i];
-            ds->sources[i].path = (char *)malloc(strlen(sp) + 1);
-            ds->sources[i].kind = (char *)malloc(strlen(sk) + 1);
+            ds->sources[i].path = ev_strdup(sp);
+            ds->sources[i].kind = ev_strdup(sk);
             if (!ds->sources[i].path || !ds->sources[i].kind) {
                 st = ev_fail(err, EV_ENOMEM, "%s: out of memory reading /provenance/sources", path);
                 ds->n_sources++; /* so dataset_free releases this row too */
                 break;
             }
-            strcpy(ds->sources[i].path, sp);
-            strcpy(ds->sources[i].kind, sk);
         }
         if (n > 0)
             H5Dvlen_reclaim(mem, space, H5P_DEFAULT, raw);

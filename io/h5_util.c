@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
+
 void h5u_init(void)
 {
     static int done = 0;
@@ -263,11 +265,10 @@ static char **copy_strings(char *const *raw, size_t n)
     char **s = (char **)calloc(n ? n : 1, sizeof *s);
     for (size_t i = 0; s && i < n; i++) {
         const char *src = raw[i] ? raw[i] : "";
-        if (!(s[i] = (char *)malloc(strlen(src) + 1))) {
+        if (!(s[i] = ev_strdup(src))) {
             free_strings(s, i);
             return NULL;
         }
-        strcpy(s[i], src);
     }
     return s;
 }

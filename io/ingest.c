@@ -7,20 +7,13 @@
 
 #include "build_info.h"
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "io/market_ingest.h"
 #include "io/trades_ingest.h"
 
 /* Bumped whenever ingest would build a different dataset from the same
  * inputs, so older caches are rebuilt rather than reused. */
 #define INGEST_FORMAT_TAG "evolve-ingest-1"
-
-static char *dup_str(const char *s)
-{
-    char *d = (char *)malloc(strlen(s) + 1);
-    if (d)
-        strcpy(d, s);
-    return d;
-}
 
 static ev_status check_opts(const ingest_opts_t *o, ev_error *err)
 {
@@ -106,8 +99,8 @@ ev_status ingest_fingerprint(const ingest_opts_t *opts, uint64_t *fp, ev_error *
 static ev_status set_source(dataset_source_t *s, const char *path, const char *kind, int64_t size,
                             int64_t mtime_ns, int64_t rows, ev_error *err)
 {
-    s->path = dup_str(path);
-    s->kind = dup_str(kind);
+    s->path = ev_strdup(path);
+    s->kind = ev_strdup(kind);
     s->size = size;
     s->mtime_ns = mtime_ns;
     s->rows = rows;
@@ -121,7 +114,7 @@ static ev_status set_tickers(const ingest_opts_t *o, dataset_t *ds, ev_error *er
         return ev_fail(err, EV_ENOMEM, "out of memory");
     ds->n_tickers = o->n_tickers;
     for (int32_t i = 0; i < o->n_tickers; i++)
-        if (!(ds->tickers[i] = dup_str(o->tickers[i])))
+        if (!(ds->tickers[i] = ev_strdup(o->tickers[i])))
             return ev_fail(err, EV_ENOMEM, "out of memory");
     return EV_OK;
 }
@@ -145,10 +138,9 @@ static ev_status set_provenance(const ingest_opts_t *o, const market_files_t *fi
                         trades->mtime_ns, rows[files->n], err);
     if (st != EV_OK)
         return st;
-    snprintf(buf, sizeof buf, "evolve %s (git %s)", EVOLVE_VERSION, EVOLVE_GIT_REV);
-    ds->tool_version = dup_str(buf);
+    ds->tool_version = ev_strdup(EVOLVE_TOOL_VERSION);
     plat_utc_timestamp(buf, sizeof buf);
-    ds->created_utc = dup_str(buf);
+    ds->created_utc = ev_strdup(buf);
     if (!ds->tool_version || !ds->created_utc)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     ds->input_fingerprint = fingerprint_of(files, trades, o);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
 #include "io/csv_reader.h"
 #include "io/ingest_fields.h"
 #include "io/timeparse.h"
@@ -37,10 +38,8 @@ static ev_status add_feature(trade_list_t *list, trade_columns_t *cols, const ch
     char *copy;
     if (name_listed(list->feature_names, list->n_features, name))
         return EV_OK; /* an extra feature that is also a standard one */
-    copy = (char *)malloc(strlen(name) + 1);
-    if (!copy)
+    if (!(copy = ev_strdup(name)))
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    strcpy(copy, name);
     list->feature_names[list->n_features] = copy;
     cols->features[list->n_features++] = col;
     return EV_OK;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
 #include "io/decimal.h"
 
 /* ---- loading ------------------------------------------------------------ */
@@ -237,14 +238,10 @@ ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path,
 ev_status ydoc_get_string(const ydoc_t *d, const yaml_node_t *n, const char *path, char **out, ev_error *err)
 {
     const char *s = ydoc_text(n);
-    size_t len;
     if (!s || ydoc_is_null(n) || !s[0])
         return ydoc_expected(d, n, path, "a non-empty string", err);
-    len = strlen(s);
-    *out = (char *)malloc(len + 1);
-    if (!*out)
+    if (!(*out = ev_strdup(s)))
         return ev_fail(err, EV_ENOMEM, "out of memory reading %s", d->file);
-    memcpy(*out, s, len + 1);
     return EV_OK;
 }
 

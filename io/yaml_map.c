@@ -92,15 +92,25 @@ ev_status ymap_missing(const ymap_t *m, const char *key, const char *expected, e
     return ydoc_fail(m->doc, err, m->node, path, "required key is missing; expected %s", expected);
 }
 
-ev_status ymap_string(const ymap_t *m, const char *key, char **out, int *present, ev_error *err)
+/* The value node of an optional key, with its path written to path[YDOC_PATH_MAX];
+ * NULL when the key is absent (then *present, when asked for, is 0 and the
+ * caller keeps its default). */
+static yaml_node_t *lookup(const ymap_t *m, const char *key, char *path, int *present)
 {
-    char path[YDOC_PATH_MAX];
     yaml_node_t *n = ymap_get(m, key);
     if (present)
         *present = n != NULL;
+    if (n)
+        ymap_path(m, key, path);
+    return n;
+}
+
+ev_status ymap_string(const ymap_t *m, const char *key, char **out, int *present, ev_error *err)
+{
+    char path[YDOC_PATH_MAX];
+    yaml_node_t *n = lookup(m, key, path, present);
     if (!n)
         return EV_OK;
-    ymap_path(m, key, path);
     free(*out); /* replace a default */
     *out = NULL;
     return ydoc_get_string(m->doc, n, path, out, err);
@@ -109,21 +119,15 @@ ev_status ymap_string(const ymap_t *m, const char *key, char **out, int *present
 ev_status ymap_bool(const ymap_t *m, const char *key, int *out, ev_error *err)
 {
     char path[YDOC_PATH_MAX];
-    yaml_node_t *n = ymap_get(m, key);
-    if (!n)
-        return EV_OK;
-    ymap_path(m, key, path);
-    return ydoc_get_bool(m->doc, n, path, out, err);
+    yaml_node_t *n = lookup(m, key, path, NULL);
+    return n ? ydoc_get_bool(m->doc, n, path, out, err) : EV_OK;
 }
 
 ev_status ymap_uint(const ymap_t *m, const char *key, uint64_t lo, uint64_t hi, uint64_t *out, ev_error *err)
 {
     char path[YDOC_PATH_MAX];
-    yaml_node_t *n = ymap_get(m, key);
-    if (!n)
-        return EV_OK;
-    ymap_path(m, key, path);
-    return ydoc_get_uint(m->doc, n, path, lo, hi, out, err);
+    yaml_node_t *n = lookup(m, key, path, NULL);
+    return n ? ydoc_get_uint(m->doc, n, path, lo, hi, out, err) : EV_OK;
 }
 
 ev_status ymap_u32(const ymap_t *m, const char *key, uint32_t lo, uint32_t hi, uint32_t *out, ev_error *err)
@@ -138,11 +142,8 @@ ev_status ymap_u32(const ymap_t *m, const char *key, uint32_t lo, uint32_t hi, u
 ev_status ymap_number(const ymap_t *m, const char *key, ybounds_t b, double *out, ev_error *err)
 {
     char path[YDOC_PATH_MAX];
-    yaml_node_t *n = ymap_get(m, key);
-    if (!n)
-        return EV_OK;
-    ymap_path(m, key, path);
-    return ydoc_get_number_in(m->doc, n, path, b, out, err);
+    yaml_node_t *n = lookup(m, key, path, NULL);
+    return n ? ydoc_get_number_in(m->doc, n, path, b, out, err) : EV_OK;
 }
 
 ev_status ymap_choice(const ymap_t *m, const char *key, const char *const *names, int *out, ev_error *err)
@@ -167,11 +168,6 @@ ev_status ymap_submap(const ymap_t *m, const char *key, const char *const *allow
                       ev_error *err)
 {
     char path[YDOC_PATH_MAX];
-    yaml_node_t *n = ymap_get(m, key);
-    if (present)
-        *present = n != NULL;
-    if (!n)
-        return EV_OK;
-    ymap_path(m, key, path);
-    return ymap_open(child, m->doc, n, path, allowed, err);
+    yaml_node_t *n = lookup(m, key, path, present);
+    return n ? ymap_open(child, m->doc, n, path, allowed, err) : EV_OK;
 }

@@ -30,12 +30,7 @@ static ev_status table_alloc(ga_table_t *t, uint64_t slots, ev_error *err)
     t->slots = slots;
     return EV_OK;
 fail:
-    if (t->keys)
-        cudaFree(t->keys);
-    if (t->vals)
-        cudaFree(t->vals);
-    t->keys = NULL;
-    t->vals = NULL;
+    ga_table_free(t);
     if (st == EV_ENOMEM)
         ev_error_prefix(err,
                         "the GA's dedup cache of %llu slots (%.1f MiB of device memory) does not fit: lower "

@@ -10,18 +10,12 @@
 #include <hdf5.h>
 
 #include "common/platform.h"
+#include "common/strutil.h"
 #include "io/dataset_h5.h"
 #include "tests/check.h"
 #include "tests/fixture_files.h"
 
 #define DIR "tmp_dataset_h5"
-
-static char *dup_s(const char *s)
-{
-    char *d = (char *)malloc(strlen(s) + 1);
-    strcpy(d, s);
-    return d;
-}
 
 /* A dataset with every field set to something distinct. */
 static void make_dataset(dataset_t *ds, int64_t np, int64_t nt, int32_t nf)
@@ -30,8 +24,8 @@ static void make_dataset(dataset_t *ds, int64_t np, int64_t nt, int32_t nf)
     memset(ds, 0, sizeof *ds);
     ds->n_tickers = 2;
     ds->tickers = (char **)malloc(2 * sizeof(char *));
-    ds->tickers[0] = dup_s("SOXL");
-    ds->tickers[1] = dup_s("IONQ");
+    ds->tickers[0] = ev_strdup("SOXL");
+    ds->tickers[1] = ev_strdup("IONQ");
     ds->n_prices = np;
     ds->price = (float *)malloc(mp * sizeof(float));
     ds->ts = (int64_t *)malloc(mp * sizeof(int64_t));
@@ -72,7 +66,7 @@ static void make_dataset(dataset_t *ds, int64_t np, int64_t nt, int32_t nf)
     for (int32_t f = 0; f < nf; f++) {
         char name[64];
         snprintf(name, sizeof name, "Feature %d", (int)f);
-        ds->feature_names[f] = dup_s(name);
+        ds->feature_names[f] = ev_strdup(name);
         for (int64_t j = 0; j < nt; j++)
             ds->features[(size_t)f * (size_t)nt + (size_t)j] = (double)f + 1.0 / (double)(j + 3);
     }
@@ -86,18 +80,18 @@ static void make_dataset(dataset_t *ds, int64_t np, int64_t nt, int32_t nf)
     ds->market_files_unsorted = 23;
     ds->n_sources = 2;
     ds->sources = (dataset_source_t *)calloc(2, sizeof(dataset_source_t));
-    ds->sources[0].path = dup_s("data/market/Raw_Market_data_09-17-2014.csv");
-    ds->sources[0].kind = dup_s("market");
+    ds->sources[0].path = ev_strdup("data/market/Raw_Market_data_09-17-2014.csv");
+    ds->sources[0].kind = ev_strdup("market");
     ds->sources[0].size = 1783369;
     ds->sources[0].mtime_ns = 1700000000123456789LL;
     ds->sources[0].rows = 19899;
-    ds->sources[1].path = dup_s("data/all_trade_logs.csv");
-    ds->sources[1].kind = dup_s("trades");
+    ds->sources[1].path = ev_strdup("data/all_trade_logs.csv");
+    ds->sources[1].kind = ev_strdup("trades");
     ds->sources[1].size = 3568;
     ds->sources[1].mtime_ns = -1;
     ds->sources[1].rows = 34;
-    ds->tool_version = dup_s("evolve test");
-    ds->created_utc = dup_s("2024-01-02T03:04:05Z");
+    ds->tool_version = ev_strdup("evolve test");
+    ds->created_utc = ev_strdup("2024-01-02T03:04:05Z");
     ds->input_fingerprint = 0xfedcba9876543210ULL; /* above INT64_MAX: stored unsigned */
     ds->content_hash = dataset_content_hash(ds);
 }

@@ -14,21 +14,8 @@
 #include "ga/grid.h"
 #include "tests/check.h"
 #include "tests/support/fitness_harness.h"
+#include "tests/support/ga_quality.h"
 #include "tests/support/planted.h"
-
-typedef struct {
-    uint64_t target_key;
-    uint64_t evals_at_hit; /* unique evaluations when the best was first reached; 0: never */
-} watch_t;
-
-static ev_status on_generation(void *ctx, const ga_generation_t *gen, ev_error *err)
-{
-    watch_t *w = (watch_t *)ctx;
-    (void)err;
-    if (!w->evals_at_hit && gen->stats->hof->n && gen->stats->hof->e[0].key == w->target_key)
-        w->evals_at_hit = gen->stats->evaluations;
-    return EV_OK;
-}
 
 int main(int argc, char **argv)
 {
@@ -78,22 +65,14 @@ int main(int argc, char **argv)
            (unsigned long long)lat.size, (long long)ds.n_trades, grid.e[0].r.fitness, gs.seconds,
            (unsigned long long)budget);
 
-    ga_settings_default(&s);
-    s.population = 256;
-    s.islands = 4;
-    s.generations = 1000;
-    s.stall_generations = 60;
+    quality_settings(&s);
     for (int seed = 1; seed <= seeds; seed++) {
         ga_run_opts_t o;
         ga_observer_t obs;
         ga_result_t res;
-        watch_t w;
+        quality_watch_t w;
         int hit;
-        memset(&w, 0, sizeof w);
-        w.target_key = grid.e[0].key;
-        memset(&obs, 0, sizeof obs);
-        obs.ctx = &w;
-        obs.on_generation = on_generation;
+        quality_watch(&obs, &w, grid.e[0].key);
         memset(&o, 0, sizeof o);
         o.seed = (uint64_t)seed;
         o.top = 5;

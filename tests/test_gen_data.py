@@ -5,15 +5,15 @@ agree with the market rows they were cut from (standard library only).
 Each check recomputes from the written text, as a reader of the files would:
 Volatility Percent/Ratio from the written Atr14/Atr28/Price, Worst/Best/Trade
 Percent Change from the market rows between entry and exit."""
-import argparse
 import csv
 import filecmp
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
 
 MARKET_HEADER = ("Ticker,Price,Val,Avg,Atr14,Atr28,Rsi,Volume,Adx28,Adx14,Adx7,"
                  "Volatility Percent,Volatility Ratio,Time")
@@ -30,26 +30,11 @@ FEATURES = {"Entry Volatility Percent": "Volatility Percent",
 MARKET_ROW = re.compile(r"^[A-Z0-9.-]+(,\d+\.\d{4}){5},\d+\.\d\d,\d+(,\d+\.\d\d){5},"
                         r"\d\d:\d\d:\d\d$")
 
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + what, file=sys.stderr)
-    return cond
-
-
-def run(evolve, args, env_threads=None):
-    env = dict(os.environ)
-    if env_threads is not None:
-        env["OMP_NUM_THREADS"] = str(env_threads)
-    return subprocess.run([evolve, "gen-data"] + args, capture_output=True, text=True, env=env)
+check = cli.Checker(sys.stderr)
 
 
 def generate(evolve, out, args, threads=None):
-    p = run(evolve, ["--out", out, "--quiet"] + args, threads)
+    p = cli.gen_data(evolve, out, args, None if threads is None else {"OMP_NUM_THREADS": str(threads)})
     check(p.returncode == 0, "gen-data %s exited %d: %s" % (args, p.returncode, p.stderr))
     return p
 
@@ -178,13 +163,8 @@ def check_trades(out, markets, n_expected, trade_tickers):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="gen_data_", dir=os.getcwd())
-    try:
+    a = cli.parse_args()
+    with cli.scratch_dir("gen_data_", os.getcwd()) as tmp:
         base = ["--days", "2", "--seed", "7", "--trades", "90"]
         A, B, C, D = (os.path.join(tmp, n) for n in "ABCD")
         generate(a.evolve, A, base, threads=2)
@@ -232,12 +212,7 @@ def main():
             lines = f.read().split("\n")
         check(len(lines) == 2 and lines[0].startswith("Date,Trade Id") and lines[1] == "",
               "--trades 0: the trade log is its header only")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print("%d check(s) failed" % failures, file=sys.stderr)
-        return 1
-    return 0
+    return check.exit()
 
 
 if __name__ == "__main__":

@@ -1,31 +1,21 @@
 #!/usr/bin/env python3
 """evolve gen-data on bad input: every user-caused error exits non-zero (2 for
 usage errors) with a message that names the problem, and leaves no file."""
-import argparse
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-failures = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
+from evolve_cli import files_under  # noqa: E402
 
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + what, file=sys.stderr)
-
-
-def files_under(d):
-    return sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs)
+check = cli.Checker(sys.stderr)
 
 
 def expect(evolve, args, code, needle, out_dir, allowed=()):
-    p = subprocess.run([evolve, "gen-data"] + args, capture_output=True, text=True)
+    p = cli.run(evolve, ["gen-data"] + args)
     check(p.returncode == code, "%s: exit %d, expected %d (%s)" % (args, p.returncode, code,
                                                                     p.stderr.strip()))
     check(needle in p.stderr, "%s: message %r should mention %r" % (args, p.stderr.strip(), needle))
@@ -35,13 +25,8 @@ def expect(evolve, args, code, needle, out_dir, allowed=()):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="gen_data_bad_", dir=os.getcwd())
-    try:
+    a = cli.parse_args()
+    with cli.scratch_dir("gen_data_bad_", os.getcwd()) as tmp:
         out = os.path.join(tmp, "out")
         o = ["--out", out]
         usage = [
@@ -83,8 +68,7 @@ def main():
         # The last step fails (the trade log's name is taken by a directory):
         # the market files already moved into place are taken back.
         os.makedirs(os.path.join(out, "all_trade_logs.csv"))
-        p = subprocess.run([a.evolve, "gen-data", "--out", out, "--days", "2", "--quiet"],
-                           capture_output=True, text=True)
+        p = cli.gen_data(a.evolve, out, ["--days", "2"])
         check(p.returncode == 1, "unmovable trade log: exit %d (%s)" % (p.returncode, p.stderr))
         check("all_trade_logs.csv" in p.stderr, "message names the trade log: %r" % p.stderr)
         check(files_under(out) == [], "failed run left files: %s" % files_under(out))
@@ -101,17 +85,12 @@ def main():
             check(files_under(out) == [], "Ctrl-C left files: %s" % files_under(out)[:5])
 
         # --help describes every option and exits 0.
-        p = subprocess.run([a.evolve, "gen-data", "--help"], capture_output=True, text=True)
+        p = cli.run(a.evolve, ["gen-data", "--help"])
         check(p.returncode == 0, "--help exits 0")
         for opt in ["--out", "--days", "--start", "--tickers", "--trade-tickers", "--trades",
                     "--seed", "--quiet"]:
             check(opt in p.stdout, "--help mentions %s" % opt)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print("%d check(s) failed" % failures, file=sys.stderr)
-        return 1
-    return 0
+    return check.exit()
 
 
 if __name__ == "__main__":

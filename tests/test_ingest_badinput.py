@@ -6,11 +6,12 @@ where there is one), and leave no output file, nor a temporary one, behind.
 Each case starts from a small valid input set (written here), breaks one
 thing, and runs the command. Standard library only."""
 
-import argparse
 import os
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
 
 HEADER = ("Ticker,Price,Val,Avg,Atr14,Atr28,Rsi,Volume,Adx28,Adx14,Adx7,"
           "Volatility Percent,Volatility Ratio,Time\n")
@@ -78,8 +79,7 @@ class Runner:
         if args is None:
             args = ["--market", "market", "--trades", "trades.csv", "--tickers", "SOXL,IONQ",
                     "--out", os.path.join("out", out_name)]
-        proc = subprocess.run([self.evolve, "ingest"] + args, cwd=d, capture_output=True,
-                              text=True, timeout=60)
+        proc = cli.run(self.evolve, ["ingest"] + args, cwd=d, timeout=60)
         problems = []
         if expect_rc == "nonzero":
             if proc.returncode == 0:
@@ -111,11 +111,7 @@ def make_dir_named(rel):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    a = ap.parse_args()
+    a = cli.parse_args()
     root = os.path.join(os.getcwd(), "tmp_ingest_badinput")
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
@@ -251,7 +247,7 @@ def main():
                  "--out", "out/ds.h5"])
 
     # --help describes every option and the drop reasons.
-    proc = subprocess.run([r.evolve, "ingest", "--help"], capture_output=True, text=True)
+    proc = cli.run(r.evolve, ["ingest", "--help"])
     for word in ["--market", "--trades", "--out", "--tickers", "--features", "--strict",
                  "--quiet", "no_market_day", "empty_path", "non_finite"]:
         if proc.returncode != 0 or word not in proc.stdout:

@@ -4,23 +4,16 @@ the SVG charts are written and are well-formed XML with a title, axes,
 labels and a legend or colour bar; the terminal summary carries the mode,
 the stop reason, the hall of fame and the grid's top-K (the same rows the
 run printed) and the validate figures. Standard library only."""
-import argparse
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-import runfile  # noqa: E402
+import evolve_cli as cli  # noqa: E402
+from evolve_cli import run  # noqa: E402
 
-check = runfile.Checker()
+check = cli.Checker()
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def run(evolve, args, env=None):
-    return subprocess.run([evolve] + args, capture_output=True, text=True, env=dict(os.environ, **(env or {})))
 
 
 def svg_texts(path):
@@ -48,18 +41,10 @@ def check_svgs(out_dir, names, must_say):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    a = ap.parse_args()
-    root = tempfile.mkdtemp(prefix="evolve_report_")
-    try:
-        data = os.path.join(root, "data")
-        runfile.make_data(a.evolve, data)
-        cfg = os.path.join(root, "run.yaml")
+    a = cli.parse_args()
+    with cli.scratch_dir("evolve_report_") as root:
         ga = os.path.join(root, "ga.h5")
-        runfile.write_config(cfg, data, ga, population=64, generations=15)
+        _, cfg = cli.data_and_config(a.evolve, root, ga, population=64, generations=15)
         r = run(a.evolve, [cfg, "--quiet"])
         check(r.returncode == 0, f"GA: {r.stderr}")
         hof_rows = [ln for ln in r.stdout.splitlines() if ln.strip()[:1].isdigit()]
@@ -111,8 +96,6 @@ def main():
 
         r = run(a.evolve, ["report", "--help"])
         check(r.returncode == 0 and "--heatmap X,Y" in r.stdout and "--out DIR" in r.stdout, "report --help")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
     return check.exit()
 
 

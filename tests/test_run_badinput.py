@@ -7,35 +7,20 @@ directory cannot be made; report.heatmap naming no parameter; --resume of
 nothing, of a finished run, of a run whose config, seed, top, data or evolve
 differ; a fresh run over an interrupted one; options that do not combine.
 Standard library only (the evolve-version case uses h5py when present)."""
-import argparse
-import hashlib
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-import runfile  # noqa: E402
+import evolve_cli as cli  # noqa: E402
+from evolve_cli import tree  # noqa: E402
 
-check = runfile.Checker()
-
-
-def tree(d):
-    """Every file under d with its content hash (what 'nothing changed' means)."""
-    out = {}
-    for base, _, files in os.walk(d):
-        for f in files:
-            p = os.path.join(base, f)
-            with open(p, "rb") as fh:
-                out[os.path.relpath(p, d)] = hashlib.sha1(fh.read()).hexdigest()
-    return out
+check = cli.Checker()
 
 
 def case(evolve, work, name, args, rc, msgs, env=None, ignore=()):
     before = tree(work)
-    r = subprocess.run([evolve] + args, capture_output=True, text=True, cwd=work,
-                       env=dict(os.environ, **(env or {})))
+    r = cli.run(evolve, args, env, cwd=work)
     ok = check(r.returncode == rc, f"{name}: exit {r.returncode}, expected {rc}: {r.stderr.strip()}")
     for m in msgs:
         ok &= check(m in r.stderr, f"{name}: message lacks '{m}': {r.stderr.strip()}")
@@ -51,22 +36,14 @@ def case(evolve, work, name, args, rc, msgs, env=None, ignore=()):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    a = ap.parse_args()
+    a = cli.parse_args()
     E = os.path.abspath(a.evolve)
-    root = tempfile.mkdtemp(prefix="evolve_runbad_")
-    try:
-        data = os.path.join(root, "data")
-        runfile.make_data(E, data)
+    with cli.scratch_dir("evolve_runbad_") as root:
         work = os.path.join(root, "work")
         os.makedirs(work)
-        cfg = os.path.join(work, "run.yaml")
         out = os.path.join(work, "run.h5")
-        runfile.write_config(cfg, data, out, population=32, generations=10)
-        r = subprocess.run([E, cfg, "--quiet"], capture_output=True, text=True)
+        data, cfg = cli.data_and_config(E, root, out, population=32, generations=10)
+        r = cli.run(E, [cfg, "--quiet"])
         check(r.returncode == 0, f"a good run: {r.stderr}")
         with open(os.path.join(work, "notes.txt"), "w") as f:
             f.write("not a run file\n")
@@ -86,12 +63,12 @@ def main():
 
         # runs
         bad_out = os.path.join(work, "bad.yaml")
-        runfile.write_config(bad_out, data, os.path.join(work, "notes.txt", "run.h5"))
+        cli.write_config(bad_out, data, os.path.join(work, "notes.txt", "run.h5"))
         case(E, work, "run: output under a file", [bad_out, "--quiet"], 1, ["notes.txt", "not a directory"])
         case(E, work, "grid: output under a file", [bad_out, "--grid", "--quiet"], 1, ["notes.txt"])
         heat = os.path.join(root, "heat.yaml")
-        runfile.write_config(heat, data, out, extra="", parameters=runfile.SOXL_PARAMETERS +
-                             "report:\n  heatmap: [volatility, rsi]\n")
+        cli.write_config(heat, data, out, extra="", parameters=cli.SOXL_PARAMETERS +
+                         "report:\n  heatmap: [volatility, rsi]\n")
         case(E, work, "config: report.heatmap unknown", [heat, "--quiet"], 1,
              ["key 'report.heatmap[1]'", "unknown parameter 'rsi'"])
 
@@ -101,8 +78,7 @@ def main():
         case(E, work, "resume with --grid", [cfg, "--grid", "--resume", "run.h5"], 2, ["--resume"])
         case(E, work, "resume with --output", [cfg, "--resume", "run.h5", "--output", "x.h5"], 2, ["--output"])
         os.remove(out)
-        r = subprocess.run([E, cfg, "--quiet"], capture_output=True, text=True,
-                           env=dict(os.environ, EVOLVE_TEST_KILL="flushed:5"))
+        r = cli.run(E, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:5"})
         check(os.path.exists(out + ".partial"), "a killed run for the resume cases")
         case(E, work, "fresh run over an interrupted one", [cfg, "--quiet"], 1,
              ["an interrupted run of this output exists", "--resume"])
@@ -140,11 +116,9 @@ def main():
             shutil.copy(os.path.join(root, "ckpt.bak"), ck)
         except ImportError:
             print("h5py not available: the evolve-version case is skipped")
-        r = subprocess.run([E, cfg, "--resume", out, "--quiet"], capture_output=True, text=True)
+        r = cli.run(E, [cfg, "--resume", out, "--quiet"])
         check(r.returncode == 0 and os.path.exists(out) and not os.path.exists(out + ".partial"),
               f"after the refusals, the run still resumes: {r.stderr}")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
     return check.exit()
 
 

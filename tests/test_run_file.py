@@ -13,21 +13,18 @@
   results/README.md shows.
 
 Needs h5py and numpy (else skipped with 77)."""
-import argparse
 import csv
 import datetime
 import math
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from decimal import ROUND_HALF_UP, Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-import runfile  # noqa: E402
+import evolve_cli as cli  # noqa: E402
 
-check = runfile.Checker()
+check = cli.Checker()
 
 
 def llround(x):
@@ -240,25 +237,14 @@ def check_pandas(path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    a = ap.parse_args()
-    try:
-        import h5py  # noqa: F401
-        import numpy  # noqa: F401
-    except ImportError:
+    a = cli.parse_args()
+    if not cli.have_modules("h5py", "numpy"):
         print("skipped: h5py / numpy are not available")
         return 77
-    root = tempfile.mkdtemp(prefix="evolve_runfile_")
-    try:
-        data = os.path.join(root, "data")
-        runfile.make_data(a.evolve, data)
-        cfg = os.path.join(root, "run.yaml")
+    with cli.scratch_dir("evolve_runfile_") as root:
         out = os.path.join(root, "run.h5")
-        runfile.write_config(cfg, data, out, population=96, generations=12)
-        r = subprocess.run([a.evolve, cfg, "--quiet"], capture_output=True, text=True)
+        data, cfg = cli.data_and_config(a.evolve, root, out, population=96, generations=12)
+        r = cli.run(a.evolve, [cfg, "--quiet"])
         check(r.returncode == 0, f"GA run: {r.stderr}")
         h5dump_ok(out, ["/provenance", "/lattice/values", "/ga/hall_of_fame", "/ga/stats/best", "/ga/genes"])
         import h5py
@@ -267,12 +253,10 @@ def main():
         check_ga_file(out, cfg, spec, 10)
         check_pandas(out)
         grid = os.path.join(root, "grid.h5")
-        r = subprocess.run([a.evolve, cfg, "--grid", "--quiet", "--output", grid], capture_output=True, text=True)
+        r = cli.run(a.evolve, [cfg, "--grid", "--quiet", "--output", grid])
         check(r.returncode == 0, f"grid run: {r.stderr}")
         h5dump_ok(grid, ["/provenance", "/grid/top", "/grid/heatmap/best_key", "/grid/heatmap/best"])
         check_grid_file(grid, spec, 10)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
     return check.exit()
 
 

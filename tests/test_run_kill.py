@@ -8,26 +8,22 @@ uninterrupted run's (wall-clock fields excepted). A killed run never leaves
 a file under the final name.
 
 Needs h5py (else skipped with 77). --long: more random kills (label slow)."""
-import argparse
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
 import runfile  # noqa: E402
 
-check = runfile.Checker()
+check = cli.Checker()
 
 
 def evolve_run(evolve, args, env=None, timeout=120):
-    e = dict(os.environ)
-    e.update(env or {})
-    return subprocess.run([evolve] + args, capture_output=True, text=True, env=e, timeout=timeout)
+    return cli.run(evolve, args, env, timeout=timeout)
 
 
 class Case:
@@ -40,7 +36,7 @@ class Case:
         self.partial = self.out + ".partial"
         self.ckpt = self.partial + ".ckpt"
         self.cfg = os.path.join(self.dir, "run.yaml")
-        runfile.write_config(self.cfg, data, self.out, extra=extra)
+        cli.write_config(self.cfg, data, self.out, extra=extra)
 
     def clean(self):
         for f in os.listdir(self.dir):
@@ -167,21 +163,13 @@ def ctrl_c(evolve, case, ref):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    ap.add_argument("--long", action="store_true")
-    a = ap.parse_args()
-    try:
-        import h5py  # noqa: F401
-    except ImportError:
+    a = cli.parse_args(flags=["--long"])
+    if not cli.have_modules("h5py"):
         print("skipped: h5py is not available to compare run files")
         return 77
-    root = tempfile.mkdtemp(prefix="evolve_kill_")
-    try:
+    with cli.scratch_dir("evolve_kill_") as root:
         data = os.path.join(root, "data")
-        runfile.make_data(a.evolve, data)
+        cli.make_data(a.evolve, data)
         every1 = Case(root, "every1", data)
         r = evolve_run(a.evolve, [every1.cfg, "--quiet", "--output", os.path.join(root, "ref1.h5")])
         if not check(r.returncode == 0, f"reference run: {r.stderr}"):
@@ -206,8 +194,6 @@ def main():
         damaged(a.evolve, every1, ref1, "truncated")
         damaged(a.evolve, every1, ref1, "overwritten")
         ctrl_c(a.evolve, every1, ref1)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
     return check.exit()
 
 

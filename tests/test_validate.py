@@ -6,31 +6,25 @@ overlap fully, the gap must be 0, on the terminal, in the JSON ("mode":
 "validate", "validate": {...}) and in the run file (/validate). A weak GA
 (rank decided by a count pass over the lattice) must get the rank a full
 grid ranking gives. Standard library only (h5py optional)."""
-import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
-import runfile  # noqa: E402
+import evolve_cli as cli  # noqa: E402
 
-check = runfile.Checker()
+check = cli.Checker()
 
 
 def validate(evolve, root, name, days, extra_args=(), population=256, generations=40):
     data = os.path.join(root, name)
-    r = subprocess.run([evolve, "gen-data", "--out", data, "--days", str(days), "--seed", "1", "--quiet"],
-                       capture_output=True, text=True)
+    r = cli.gen_data(evolve, data, ["--days", str(days), "--seed", "1"])
     check(r.returncode == 0, f"gen-data: {r.stderr}")
     cfg = os.path.join(root, name + ".yaml")
     out = os.path.join(root, name + ".h5")
-    runfile.write_config(cfg, data, out, population=population, generations=generations)
+    cli.write_config(cfg, data, out, population=population, generations=generations)
     js = os.path.join(root, name + ".json")
-    r = subprocess.run([evolve, cfg, "--validate", "--quiet", "--json", js] + list(extra_args), capture_output=True,
-                       text=True)
+    r = cli.run(evolve, [cfg, "--validate", "--quiet", "--json", js] + list(extra_args))
     check(r.returncode == 0, f"{name}: --validate exited {r.returncode}: {r.stderr}")
     with open(js) as f:
         doc = json.load(f)
@@ -68,8 +62,8 @@ def check_count_pass(evolve, root):
     v = doc["validate"]
     check(v.get("rank_method", "").startswith("count pass"), f"weak GA: rank from {v.get('rank_method')}")
     js = os.path.join(root, "all.json")
-    r = subprocess.run([evolve, cfg, "--grid", "--quiet", "--top", "11340", "--json", js, "--output",
-                        os.path.join(root, "all.h5")], capture_output=True, text=True)
+    r = cli.run(evolve, [cfg, "--grid", "--quiet", "--top", "11340", "--json", js, "--output",
+                         os.path.join(root, "all.h5")])
     check(r.returncode == 0, f"full ranking: {r.stderr}")
     with open(js) as f:
         ranking = json.load(f)["top"]
@@ -81,20 +75,13 @@ def check_count_pass(evolve, root):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--evolve", required=True)
-    ap.add_argument("--source-dir")
-    ap.add_argument("--shared-data")
-    a = ap.parse_args()
-    root = tempfile.mkdtemp(prefix="evolve_validate_")
-    try:
+    a = cli.parse_args()
+    with cli.scratch_dir("evolve_validate_") as root:
         _, out, stdout, doc = validate(a.evolve, root, "days3", 3)
         check_rank1("3-day sample", out, stdout, doc)
         _, out, stdout, doc = validate(a.evolve, root, "sample", 5)  # README's demo data
         check_rank1("5-day sample (configs/soxl.yaml)", out, stdout, doc)
         check_count_pass(a.evolve, root)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
     return check.exit()
 
 

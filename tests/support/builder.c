@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strutil.h"
+
 static void *grow(void *p, size_t n, size_t size)
 {
     void *q = realloc(p, (n ? n : 1) * size);
@@ -16,10 +18,9 @@ static void *grow(void *p, size_t n, size_t size)
 
 static char *dup_str(const char *s)
 {
-    char *d = (char *)malloc(strlen(s) + 1);
+    char *d = ev_strdup(s);
     if (!d)
         exit(2);
-    strcpy(d, s);
     return d;
 }
 

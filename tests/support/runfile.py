@@ -1,9 +1,7 @@
-"""Helpers for the run-file tests: compare two HDF5 files object by object
-(h5py), make sample data, write a config, count failed checks."""
+"""Run files compared object by object (h5py). Running evolve, sample data
+and configs: evolve_cli.py."""
 
 import math
-import os
-import subprocess
 
 # Measurements and wall-clock fields: they differ between any two runs.
 WALL_CLOCK = {"created_utc", "seconds", "wall_s", "sessions", "seconds_load", "seconds_total"}
@@ -48,62 +46,3 @@ def compare(path_a, path_b, ignore=WALL_CLOCK):
                 if not _same(oa[()], ob[()]):
                     diffs.append(f"{name}: data differ ({oa.shape} vs {ob.shape})")
     return diffs
-
-
-def make_data(evolve, out, days=2, trades=150):
-    """Sample data (SOXL only) in the trader's formats, via gen-data."""
-    r = subprocess.run([evolve, "gen-data", "--out", out, "--days", str(days), "--tickers", "SOXL",
-                        "--trades", str(trades), "--quiet"], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError("gen-data failed: " + r.stderr)
-
-
-# The trader's seed lattice (configs/soxl.yaml): 11,340 points.
-SOXL_PARAMETERS = """parameters:
-  - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.4, 0.5, 0.6]}
-  - {name: ratio, feature: Entry Volatility Ratio, values: [0.0, 0.2, 0.5, 0.7, 0.8, 0.9, 1.0]}
-  - {name: adx28, feature: Entry Adx28, values: [0, 20, 30]}
-  - {name: adx14, feature: Entry Adx14, values: [0, 20, 30]}
-  - {name: adx7, feature: Entry Adx7, values: [0, 20, 30]}
-  - {name: target, role: target, values: [0.2, 0.3, 0.4, 0.5]}
-  - {name: stop, role: stop, values: [-0.5, -0.4, -0.3]}
-"""
-
-
-def write_config(path, data_dir, output, population=128, generations=30, extra="", parameters=SOXL_PARAMETERS,
-                 objective="total_return", min_trades=10, seed=42):
-    text = f"""# written by a test
-data:
-  market_dir: {os.path.join(data_dir, "market")}
-  trades: {os.path.join(data_dir, "all_trade_logs.csv")}
-  tickers: [SOXL]
-  cache: {os.path.join(os.path.dirname(path), "dataset.h5")}
-{parameters}objective:
-  name: {objective}
-  min_trades: {min_trades}
-ga:
-  population: {population}
-  generations: {generations}
-{extra}top: 10
-seed: {seed}
-output: {output}
-"""
-    with open(path, "w") as f:
-        f.write(text)
-    return text
-
-
-class Checker:
-    def __init__(self):
-        self.failures = 0
-
-    def __call__(self, cond, what):
-        if not cond:
-            self.failures += 1
-            print("FAIL: " + what, flush=True)
-        return cond
-
-    def exit(self):
-        if self.failures:
-            print(f"{self.failures} check(s) failed")
-        return 1 if self.failures else 0

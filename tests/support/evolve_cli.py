@@ -1,0 +1,155 @@
+"""What the Python tests that drive the evolve binary share (standard library
+only): the command line CMake gives every test, running evolve, sample data
+from gen-data, a config, scratch directories and the files a command left in
+them, optional modules, and a counter of failed checks.
+
+A test imports it from its own directory, since ctest runs it from the build
+tree:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+    import evolve_cli as cli
+"""
+
+import argparse
+import contextlib
+import hashlib
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def parse_args(flags=()):
+    """--evolve BINARY --source-dir DIR --shared-data DIR, as
+    tests/CMakeLists.txt passes them, and the test's own on/off `flags`."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--evolve", required=True)
+    ap.add_argument("--source-dir")
+    ap.add_argument("--shared-data")
+    for flag in flags:
+        ap.add_argument(flag, action="store_true")
+    return ap.parse_args()
+
+
+def run(evolve, args, env=None, cwd=None, timeout=None):
+    """evolve ARGS, its stdout and stderr captured as text; `env` is added to
+    the inherited environment."""
+    return subprocess.run([evolve] + list(args), capture_output=True, text=True, cwd=cwd,
+                          env=dict(os.environ, **(env or {})), timeout=timeout)
+
+
+def gen_data(evolve, out, args=(), env=None):
+    """evolve gen-data --out OUT --quiet ARGS."""
+    return run(evolve, ["gen-data", "--out", out, "--quiet"] + list(args), env=env)
+
+
+def make_data(evolve, out, days=2, trades=150):
+    """Sample data (SOXL only) in the trader's formats, via gen-data."""
+    r = gen_data(evolve, out, ["--days", str(days), "--tickers", "SOXL", "--trades", str(trades)])
+    if r.returncode != 0:
+        raise RuntimeError("gen-data failed: " + r.stderr)
+
+
+# The trader's seed lattice (configs/soxl.yaml): 11,340 points.
+SOXL_PARAMETERS = """parameters:
+  - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.4, 0.5, 0.6]}
+  - {name: ratio, feature: Entry Volatility Ratio, values: [0.0, 0.2, 0.5, 0.7, 0.8, 0.9, 1.0]}
+  - {name: adx28, feature: Entry Adx28, values: [0, 20, 30]}
+  - {name: adx14, feature: Entry Adx14, values: [0, 20, 30]}
+  - {name: adx7, feature: Entry Adx7, values: [0, 20, 30]}
+  - {name: target, role: target, values: [0.2, 0.3, 0.4, 0.5]}
+  - {name: stop, role: stop, values: [-0.5, -0.4, -0.3]}
+"""
+
+
+def write_config(path, data_dir, output, population=128, generations=30, extra="", parameters=SOXL_PARAMETERS,
+                 objective="total_return", min_trades=10, seed=42):
+    """A config over make_data's data (SOXL), its dataset cached beside it."""
+    text = f"""# written by a test
+data:
+  market_dir: {os.path.join(data_dir, "market")}
+  trades: {os.path.join(data_dir, "all_trade_logs.csv")}
+  tickers: [SOXL]
+  cache: {os.path.join(os.path.dirname(path), "dataset.h5")}
+{parameters}objective:
+  name: {objective}
+  min_trades: {min_trades}
+ga:
+  population: {population}
+  generations: {generations}
+{extra}top: 10
+seed: {seed}
+output: {output}
+"""
+    with open(path, "w") as f:
+        f.write(text)
+    return text
+
+
+def data_and_config(evolve, root, output, **config):
+    """make_data's data in ROOT/data and write_config's config (keywords
+    `config`) as run.yaml beside OUTPUT; returns (data dir, config path)."""
+    data = os.path.join(root, "data")
+    make_data(evolve, data)
+    cfg = os.path.join(os.path.dirname(output), "run.yaml")
+    write_config(cfg, data, output, **config)
+    return data, cfg
+
+
+@contextlib.contextmanager
+def scratch_dir(prefix, parent=None):
+    """A new directory (under `parent`, else the system's temporary one),
+    removed with all it holds when the block ends, however it ends."""
+    root = tempfile.mkdtemp(prefix=prefix, dir=parent)
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def files_under(d):
+    """Every file below d, as sorted paths (what a failed command left)."""
+    return sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs)
+
+
+def tree(d):
+    """Every file under d with its content hash (what 'nothing changed' means)."""
+    out = {}
+    for base, _, files in os.walk(d):
+        for f in files:
+            p = os.path.join(base, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, d)] = hashlib.sha1(fh.read()).hexdigest()
+    return out
+
+
+def have_modules(*names):
+    """True when every module can be imported (h5py, numpy: optional for the
+    tests, which skip or drop checks without them)."""
+    try:
+        for name in names:
+            importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
+class Checker:
+    """check(cond, what): counts and reports a failed check, returns cond;
+    check.exit(): the test's exit status."""
+
+    def __init__(self, stream=None):
+        self.failures = 0
+        self.stream = stream  # None: stdout (looked up when printing)
+
+    def __call__(self, cond, what):
+        if not cond:
+            self.failures += 1
+            print("FAIL: " + what, file=self.stream or sys.stdout, flush=True)
+        return cond
+
+    def exit(self):
+        if self.failures:
+            print(f"{self.failures} check(s) failed", file=self.stream or sys.stdout)
+        return 1 if self.failures else 0

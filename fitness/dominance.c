@@ -6,6 +6,7 @@
 #include "common/parallel.h"
 #include "common/platform.h"
 #include "common/progress.h"
+#include "fitness/dom_cells.h"
 #include "fitness/dominance_cell.h"
 
 #ifdef _OPENMP
@@ -17,8 +18,33 @@ typedef struct {
     const fit_problem_t *p;
     const fit_tables_t *t;
     dom_plan_t plan;
-    accum_t *h; /* [plan.cells] */
+    uint64_t *words; /* the field arrays, back to back */
+    dom_cells_t c;   /* [plan.cells] each, pointing into words */
 } block_t;
+
+/* Points the needed field arrays into one allocation of words * cells. */
+static void block_fields(block_t *b)
+{
+    uint64_t cells = b->plan.cells, at = 0;
+    const objective_prep_t *o = &b->t->obj;
+    uint64_t **fields[7];
+    int n = 0;
+    memset(&b->c, 0, sizeof b->c);
+    fields[n++] = &b->c.n;
+    fields[n++] = &b->c.sum;
+    if (o->need_pos)
+        fields[n++] = &b->c.pos;
+    if (o->need_sumsq) {
+        fields[n++] = &b->c.sq_lo;
+        fields[n++] = &b->c.sq_hi;
+    }
+    if (o->need_log) {
+        fields[n++] = &b->c.lsum;
+        fields[n++] = &b->c.ruin;
+    }
+    for (int i = 0; i < n; i++, at += cells)
+        *fields[i] = b->words + at;
+}
 
 int dominance_applicable(const fit_problem_t *p)
 {
@@ -29,30 +55,90 @@ int dominance_applicable(const fit_problem_t *p)
 static void block_bin(block_t *b, const uint16_t *lead_genes, int32_t ti, int32_t si)
 {
     const fit_tables_t *t = b->t;
-    memset(b->h, 0, b->plan.cells * sizeof *b->h);
+    memset(b->words, 0, b->plan.cells * dom_cells_words(&t->obj) * sizeof *b->words);
     for (int64_t j = 0; j < t->n_trades; j++) {
         uint64_t idx;
         int64_t q, lf;
+        accum_t a;
         if (!dominance_trade_cell(&b->plan, lead_genes, t->cells + j * t->n_filters, &idx))
             continue;
         tables_outcome(t, j, ti, si, &q, &lf);
-        accum_add(&b->h[idx], &t->obj, q, lf);
+        accum_init(&a);
+        accum_add(&a, &t->obj, q, lf);
+        dom_cells_add(&b->c, idx, &a);
     }
 }
 
-/* Suffix sums along every free axis: afterwards h[x] sums the trades whose
- * cell is >= x + 1 on every free axis, i.e. those genome x keeps. */
+static void add_row(uint64_t *dst, const uint64_t *src, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        dst[i] += src[i];
+}
+
+/* The 128-bit sum of squares: the low words carry into the high ones. */
+static void add_row128(uint64_t *lo, uint64_t *hi, const uint64_t *slo, const uint64_t *shi, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t l = lo[i] + slo[i];
+        hi[i] += shi[i] + (l < lo[i] ? 1u : 0u);
+        lo[i] = l;
+    }
+}
+
+/* Suffix sums along every free axis: afterwards cell x sums the trades whose
+ * cell is >= x + 1 on every free axis, i.e. those genome x keeps. Rows of
+ * `inner` consecutive cells are added field by field (contiguous, so the
+ * compiler vectorises them). */
 static void block_suffix(block_t *b)
 {
+    const dom_cells_t *c = &b->c;
     for (int32_t f = b->plan.lead; f < b->t->n_filters; f++) {
         uint64_t n = b->t->filter_n[f], inner = b->plan.stride[f], outer = b->plan.cells / (n * inner);
 #pragma omp parallel for schedule(static) if ((double)b->plan.cells >= EV_PARALLEL_MIN_WORK)
         for (int64_t o = 0; o < (int64_t)outer; o++) {
-            accum_t *base = b->h + (uint64_t)o * n * inner;
-            for (uint64_t x = n - 1; x-- > 0;)
-                for (uint64_t i = 0; i < inner; i++)
-                    accum_merge(&base[x * inner + i], &base[(x + 1) * inner + i]);
+            uint64_t base = (uint64_t)o * n * inner;
+            for (uint64_t x = n - 1; x-- > 0;) {
+                uint64_t d = base + x * inner, s = d + inner;
+                add_row(c->n + d, c->n + s, inner);
+                add_row(c->sum + d, c->sum + s, inner);
+                if (c->pos)
+                    add_row(c->pos + d, c->pos + s, inner);
+                if (c->sq_lo)
+                    add_row128(c->sq_lo + d, c->sq_hi + d, c->sq_lo + s, c->sq_hi + s, inner);
+                if (c->lsum) {
+                    add_row(c->lsum + d, c->lsum + s, inner);
+                    add_row(c->ruin + d, c->ruin + s, inner);
+                }
+            }
         }
+    }
+}
+
+/* Free-filter coordinates (mirrored space) of cell x, then the genome genes. */
+static void coords_decode(const dom_plan_t *plan, uint64_t x, uint32_t *coord)
+{
+    for (int32_t f = plan->lead; f < plan->n_filters; f++) {
+        coord[f] = (uint32_t)(x / plan->stride[f]);
+        x -= (uint64_t)coord[f] * plan->stride[f];
+    }
+}
+
+static void coords_genes(const dom_plan_t *plan, const fit_tables_t *t, const uint16_t *lead_genes,
+                         const uint32_t *coord, uint16_t *genes)
+{
+    for (int32_t f = 0; f < plan->n_filters; f++) {
+        uint32_t g = f < plan->lead ? lead_genes[f] : coord[f];
+        genes[t->filter_param[f]] = (uint16_t)(t->filter_mirror[f] ? t->filter_n[f] - 1u - g : g);
+    }
+}
+
+/* The next cell in row-major order: an odometer, so no division per cell. */
+static void coords_next(const dom_plan_t *plan, const fit_tables_t *t, uint32_t *coord)
+{
+    for (int32_t f = plan->n_filters - 1; f >= plan->lead; f--) {
+        if (++coord[f] < t->filter_n[f])
+            return;
+        coord[f] = 0;
     }
 }
 
@@ -77,12 +163,28 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_
             genes[t->target_param] = (uint16_t)ti;
         if (t->stop_param >= 0)
             genes[t->stop_param] = (uint16_t)si;
-#pragma omp for schedule(static)
-        for (int64_t x = 0; x < (int64_t)b->plan.cells; x++) {
-            if (!ok)
-                continue;
-            dominance_cell_genes(&b->plan, t, lead_genes, (uint64_t)x, genes);
-            grid_sink_offer(&local, shape_encode(&b->p->shape, genes), genes, accum_finish(&b->h[x], &t->obj));
+        {
+            /* Contiguous chunks per thread: decode the first cell, then step. */
+            int nth = 1, me = 0;
+            uint64_t cells = b->plan.cells, x0, x1;
+            uint32_t coord[EV_MAX_PARAMS];
+#ifdef _OPENMP
+            nth = omp_get_num_threads();
+            me = omp_get_thread_num();
+#endif
+            x0 = (cells + (uint64_t)nth - 1) / (uint64_t)nth * (uint64_t)me;
+            x1 = x0 + (cells + (uint64_t)nth - 1) / (uint64_t)nth;
+            if (x0 > cells)
+                x0 = cells;
+            if (x1 > cells)
+                x1 = cells;
+            coords_decode(&b->plan, x0, coord);
+            for (uint64_t x = x0; ok && x < x1; x++) {
+                accum_t a = dom_cells_load(&b->c, x);
+                coords_genes(&b->plan, t, lead_genes, coord, genes);
+                grid_sink_offer(&local, shape_encode(&b->p->shape, genes), genes, accum_finish(&a, &t->obj));
+                coords_next(&b->plan, t, coord);
+            }
         }
         if (ok) {
 #pragma omp critical(dominance_merge)
@@ -141,10 +243,11 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
     b.p = p;
     b.t = t;
     dominance_plan(&b.plan, t, opts && opts->memory_budget ? opts->memory_budget : (uint64_t)512 << 20,
-                   sizeof(accum_t));
-    b.h = (accum_t *)malloc(b.plan.cells * sizeof *b.h);
-    if (!b.h)
+                   dom_cells_words(&t->obj) * sizeof(uint64_t));
+    b.words = (uint64_t *)malloc(b.plan.cells * dom_cells_words(&t->obj) * sizeof *b.words);
+    if (!b.words)
         return ev_fail(err, EV_ENOMEM, "out of memory for %llu dominance cells", (unsigned long long)b.plan.cells);
+    block_fields(&b);
     progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
     for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
         for (int32_t si = 0; si < ns && st == EV_OK; si++)
@@ -161,6 +264,6 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
                                  (unsigned long long)done, (unsigned long long)p->lat->size);
             }
     progress_finish(&prog, done);
-    free(b.h);
+    free(b.words);
     return st;
 }

@@ -14,6 +14,13 @@
 
 static inline ev_status ev_cuda_fail(ev_error *err, cudaError_t e, const char *stmt, const char *file, int line)
 {
+    /* A failed runtime call (cudaMalloc out of memory, a bad launch) also
+     * leaves its error as the thread's "last error", which only
+     * cudaGetLastError resets. It is reported here, so consume it: a caller
+     * that recovers (cuda_open uploads the tables when building them ran out
+     * of memory) would otherwise see it again from the next successful
+     * launch's CUDA_TRY_LAUNCH. Sticky errors (a faulted context) stay. */
+    (void)cudaGetLastError();
     ev_status s = (e == cudaErrorMemoryAllocation) ? EV_ENOMEM
                   : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? EV_ENODEV
                                                                                  : EV_ECUDA;

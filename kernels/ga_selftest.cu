@@ -32,6 +32,8 @@ extern "C" ev_status cuda_selftest_philox(const uint32_t *ctr, const uint32_t *k
     ev_status st = EV_OK;
     uint4 *d_ctr = NULL, *d_cu = NULL, *d_hd = NULL;
     size_t bytes = (size_t)n * sizeof(uint4);
+    if (n == 0)
+        return EV_OK; /* a launch of 0 blocks is an invalid configuration */
     CUDA_TRY(cudaMalloc((void **)&d_ctr, bytes));
     CUDA_TRY(cudaMalloc((void **)&d_cu, bytes));
     CUDA_TRY(cudaMalloc((void **)&d_hd, bytes));
@@ -69,6 +71,8 @@ extern "C" ev_status cuda_selftest_breed(const breed_ctx_t *ctx, const breed_isl
     uint16_t *d_prev = NULL, *d_next = NULL;
     uint32_t *d_order = NULL;
     int32_t *d_par = NULL;
+    if (pop == 0)
+        return EV_OK; /* a launch of 0 blocks is an invalid configuration */
     CUDA_TRY(cudaMalloc((void **)&d_isl, ctx->islands * sizeof(breed_island_t)));
     CUDA_TRY(cudaMalloc((void **)&d_prev, genes));
     CUDA_TRY(cudaMalloc((void **)&d_next, genes));

@@ -51,8 +51,9 @@ void ga_pair_init(ga_pair_t *x);
 /* Evaluates and ranks the current generation on both and compares
  * everything: ga_eval_out_t (counts, cache_full, the new top-K), ga_rank_out_t
  * (island counts, gene histograms, feasible, best, median exactly; mean and
- * std to 1e-9 relative), the downloaded genes, results and parents, and the
- * cache sizes. Returns the number of differences (the first in x->what). */
+ * std to 1e-9 of their scale |mean| + std), the downloaded genes, results and
+ * parents, and the cache sizes. Returns the number of differences (the first
+ * in x->what). */
 int ga_pair_step(ga_pair_t *x);
 
 /* Breeds generation gen + 1 on both from side 0's island counts. */

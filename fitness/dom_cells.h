@@ -6,6 +6,7 @@
 #ifndef EVOLVE_DOM_CELLS_H
 #define EVOLVE_DOM_CELLS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/hd.h"
@@ -19,6 +20,23 @@ typedef struct {
 EV_HD uint32_t dom_cells_words(const objective_prep_t *o)
 {
     return 2u + (o->need_pos ? 1u : 0u) + (o->need_sumsq ? 2u : 0u) + (o->need_log ? 2u : 0u);
+}
+
+/* Points the needed fields into one allocation of words * cells (the
+ * others NULL), in the order count, sum, pos, sq_lo, sq_hi, lsum, ruin. */
+EV_HD void dom_cells_bind(dom_cells_t *c, uint64_t *mem, uint64_t cells, const objective_prep_t *o)
+{
+    uint64_t *at = mem;
+    c->n = at;
+    c->sum = (at += cells);
+    at += cells;
+    c->pos = o->need_pos ? at : NULL;
+    at += o->need_pos ? cells : 0;
+    c->sq_lo = o->need_sumsq ? at : NULL;
+    c->sq_hi = o->need_sumsq ? at + cells : NULL;
+    at += o->need_sumsq ? 2 * cells : 0;
+    c->lsum = o->need_log ? at : NULL;
+    c->ruin = o->need_log ? at + cells : NULL;
 }
 
 EV_HD accum_t dom_cells_load(const dom_cells_t *c, uint64_t x)
@@ -38,6 +56,22 @@ EV_HD accum_t dom_cells_load(const dom_cells_t *c, uint64_t x)
         a.ruin = (int64_t)c->ruin[x];
     }
     return a;
+}
+
+EV_HD void dom_cells_store(const dom_cells_t *c, uint64_t x, const accum_t *a)
+{
+    c->n[x] = (uint64_t)a->n;
+    c->sum[x] = (uint64_t)a->sum;
+    if (c->pos)
+        c->pos[x] = (uint64_t)a->pos;
+    if (c->sq_lo) {
+        c->sq_lo[x] = a->sumsq.lo;
+        c->sq_hi[x] = a->sumsq.hi;
+    }
+    if (c->lsum) {
+        c->lsum[x] = (uint64_t)a->lsum;
+        c->ruin[x] = (uint64_t)a->ruin;
+    }
 }
 
 /* cell x += a (one thread per cell at a time; the device adds atomically). */

@@ -22,30 +22,6 @@ typedef struct {
     dom_cells_t c;   /* [plan.cells] each, pointing into words */
 } block_t;
 
-/* Points the needed field arrays into one allocation of words * cells. */
-static void block_fields(block_t *b)
-{
-    uint64_t cells = b->plan.cells, at = 0;
-    const objective_prep_t *o = &b->t->obj;
-    uint64_t **fields[7];
-    int n = 0;
-    memset(&b->c, 0, sizeof b->c);
-    fields[n++] = &b->c.n;
-    fields[n++] = &b->c.sum;
-    if (o->need_pos)
-        fields[n++] = &b->c.pos;
-    if (o->need_sumsq) {
-        fields[n++] = &b->c.sq_lo;
-        fields[n++] = &b->c.sq_hi;
-    }
-    if (o->need_log) {
-        fields[n++] = &b->c.lsum;
-        fields[n++] = &b->c.ruin;
-    }
-    for (int i = 0; i < n; i++, at += cells)
-        *fields[i] = b->words + at;
-}
-
 int dominance_applicable(const fit_problem_t *p)
 {
     return !p->obj.need_dd;
@@ -247,7 +223,7 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
     b.words = (uint64_t *)malloc(b.plan.cells * dom_cells_words(&t->obj) * sizeof *b.words);
     if (!b.words)
         return ev_fail(err, EV_ENOMEM, "out of memory for %llu dominance cells", (unsigned long long)b.plan.cells);
-    block_fields(&b);
+    dom_cells_bind(&b.c, b.words, b.plan.cells, &t->obj);
     progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
     for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
         for (int32_t si = 0; si < ns && st == EV_OK; si++)

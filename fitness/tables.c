@@ -125,14 +125,17 @@ ev_status tables_build(tables_host_t *t, const fit_problem_t *p, ev_error *err)
     {
         float *tl = (float *)malloc(((size_t)v->n_targets + 1) * sizeof *tl);
         float *sl = (float *)malloc(((size_t)v->n_stops + 1) * sizeof *sl);
-        if (!tl || !sl) {
+        int ok = tl && sl;
+        if (!ok) {
 #pragma omp atomic write
             failed = 1;
-        } else {
-#pragma omp for schedule(dynamic, 256)
-            for (int64_t jj = 0; jj < n; jj++)
-                build_trade(t, p, jj, tl, sl);
         }
+        /* Every thread must reach the worksharing loop, even one without
+         * scratch, or the others wait at its barrier for ever. */
+#pragma omp for schedule(dynamic, 256)
+        for (int64_t jj = 0; jj < n; jj++)
+            if (ok)
+                build_trade(t, p, jj, tl, sl);
         free(tl);
         free(sl);
     }

@@ -17,75 +17,39 @@
 
 #include "common/platform.h"
 #include "common/progress.h"
+#include "fitness/dom_cells.h"
 #include "fitness/dominance.h"
 #include "fitness/dominance_cell.h"
 #include "kernels/eval_device.cuh"
 
 enum { DOM_THREADS = 256 };
 
-/* One block's sums, structure of arrays [cells] each; NULL: not needed.
- * Signed fields are kept as two's complement words: unsigned atomicAdd wraps
- * exactly like int64 addition. sq_lo/sq_hi are the 128-bit sum of squares. */
-typedef struct {
-    unsigned long long *n, *sum, *pos, *sq_lo, *sq_hi, *lsum, *ruin;
-} dom_cells_t;
-
 /* Fixed leading genes of a block, by value into kernels. */
 typedef struct {
     uint16_t g[EV_MAX_PARAMS];
 } dom_lead_t;
 
-__device__ __forceinline__ accum_t dom_load(const dom_cells_t &c, uint64_t x)
-{
-    accum_t a;
-    accum_init(&a);
-    a.n = (int64_t)c.n[x];
-    a.sum = (int64_t)c.sum[x];
-    if (c.pos)
-        a.pos = (int64_t)c.pos[x];
-    if (c.sq_lo) {
-        a.sumsq.lo = c.sq_lo[x];
-        a.sumsq.hi = c.sq_hi[x];
-    }
-    if (c.lsum) {
-        a.lsum = (int64_t)c.lsum[x];
-        a.ruin = (int64_t)c.ruin[x];
-    }
-    return a;
-}
-
-__device__ __forceinline__ void dom_store(const dom_cells_t &c, uint64_t x, const accum_t &a)
-{
-    c.n[x] = (unsigned long long)a.n;
-    c.sum[x] = (unsigned long long)a.sum;
-    if (c.pos)
-        c.pos[x] = (unsigned long long)a.pos;
-    if (c.sq_lo) {
-        c.sq_lo[x] = a.sumsq.lo;
-        c.sq_hi[x] = a.sumsq.hi;
-    }
-    if (c.lsum) {
-        c.lsum[x] = (unsigned long long)a.lsum;
-        c.ruin[x] = (unsigned long long)a.ruin;
-    }
-}
-
 /* cell x += a, atomically per word. The 128-bit add carries exactly: the
  * thread whose low-word add wrapped (old + lo < old) adds the carry to the
  * high word, so the high word receives one carry per wrap, in any order. */
+__device__ __forceinline__ unsigned long long *dom_word(uint64_t *field, uint64_t x)
+{
+    return reinterpret_cast<unsigned long long *>(field + x); /* both 64-bit: atomicAdd's type */
+}
+
 __device__ __forceinline__ void dom_atomic_add(const dom_cells_t &c, uint64_t x, const accum_t &a)
 {
-    atomicAdd(&c.n[x], (unsigned long long)a.n);
-    atomicAdd(&c.sum[x], (unsigned long long)a.sum);
+    atomicAdd(dom_word(c.n, x), (unsigned long long)a.n);
+    atomicAdd(dom_word(c.sum, x), (unsigned long long)a.sum);
     if (c.pos)
-        atomicAdd(&c.pos[x], (unsigned long long)a.pos);
+        atomicAdd(dom_word(c.pos, x), (unsigned long long)a.pos);
     if (c.sq_lo) {
-        unsigned long long lo = a.sumsq.lo, old = atomicAdd(&c.sq_lo[x], lo);
-        atomicAdd(&c.sq_hi[x], (unsigned long long)a.sumsq.hi + (old + lo < old ? 1ull : 0ull));
+        unsigned long long lo = a.sumsq.lo, old = atomicAdd(dom_word(c.sq_lo, x), lo);
+        atomicAdd(dom_word(c.sq_hi, x), (unsigned long long)a.sumsq.hi + (old + lo < old ? 1ull : 0ull));
     }
     if (c.lsum) {
-        atomicAdd(&c.lsum[x], (unsigned long long)a.lsum);
-        atomicAdd(&c.ruin[x], (unsigned long long)a.ruin);
+        atomicAdd(dom_word(c.lsum, x), (unsigned long long)a.lsum);
+        atomicAdd(dom_word(c.ruin, x), (unsigned long long)a.ruin);
     }
 }
 
@@ -117,11 +81,11 @@ dom_suffix_kernel(dom_cells_t c, uint64_t lines, uint64_t n, uint64_t inner)
     uint64_t step = (uint64_t)gridDim.x * DOM_THREADS;
     for (uint64_t line = (uint64_t)blockIdx.x * DOM_THREADS + threadIdx.x; line < lines; line += step) {
         uint64_t o = line / inner, i = line - o * inner, base = o * n * inner + i;
-        accum_t acc = dom_load(c, base + (n - 1) * inner);
+        accum_t acc = dom_cells_load(&c, base + (n - 1) * inner);
         for (uint64_t x = n - 1; x-- > 0;) {
-            accum_t cur = dom_load(c, base + x * inner);
+            accum_t cur = dom_cells_load(&c, base + x * inner);
             accum_merge(&cur, &acc);
-            dom_store(c, base + x * inner, cur);
+            dom_cells_store(&c, base + x * inner, &cur);
             acc = cur;
         }
     }
@@ -137,7 +101,7 @@ struct dom_source {
     lattice_shape_t shape;
     __device__ eval_result_t result(uint64_t x) const
     {
-        accum_t a = dom_load(c, x);
+        accum_t a = dom_cells_load(&c, x);
         return accum_finish(&a, &t.obj);
     }
     __device__ uint64_t index(uint64_t x) const
@@ -152,26 +116,7 @@ struct dom_source {
 
 extern "C" uint64_t cuda_dominance_cell_bytes(const objective_prep_t *obj)
 {
-    return 8u * (2u + (obj->need_pos ? 1u : 0u) + (obj->need_sumsq ? 2u : 0u) + (obj->need_log ? 2u : 0u));
-}
-
-/* The fields of one block in one allocation of words * cells uint64. */
-static void cells_bind(dom_cells_t *c, unsigned long long *mem, uint64_t cells, const objective_prep_t *obj)
-{
-    unsigned long long *at = mem;
-    memset(c, 0, sizeof *c);
-    c->n = at, at += cells;
-    c->sum = at, at += cells;
-    if (obj->need_pos)
-        c->pos = at, at += cells;
-    if (obj->need_sumsq) {
-        c->sq_lo = at, at += cells;
-        c->sq_hi = at, at += cells;
-    }
-    if (obj->need_log) {
-        c->lsum = at, at += cells;
-        c->ruin = at;
-    }
+    return 8u * dom_cells_words(obj);
 }
 
 /* Steps 1-3 for one block of pair (ti, si); ti/si are -1 without target/stop. */
@@ -217,7 +162,7 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
     src.shape = e->shape;
     dominance_plan(&src.plan, t, budget, per);
     CUDA_TRY(cudaMalloc(&mem, src.plan.cells * per));
-    cells_bind(&src.c, mem, src.plan.cells, &t->obj);
+    dom_cells_bind(&src.c, reinterpret_cast<uint64_t *>(mem), src.plan.cells, &t->obj);
     progress_start(&prog, progress, "grid (dominance sums, cuda)", "points", p->lat->size);
     for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
         for (int32_t si = 0; si < ns && st == EV_OK; si++)

@@ -318,19 +318,3 @@ int plat_interrupted(void)
     return g_interrupted != 0;
 }
 
-uint64_t plat_host_memory(void)
-{
-#ifdef _WIN32
-    MEMORYSTATUSEX m;
-    m.dwLength = sizeof m;
-    if (GlobalMemoryStatusEx(&m))
-        return (uint64_t)m.ullTotalPhys;
-    return 0;
-#else
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long page = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0)
-        return 0;
-    return (uint64_t)pages * (uint64_t)page;
-#endif
-}

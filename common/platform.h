@@ -69,9 +69,6 @@ char *plat_temp_name(const char *final_path);
 void plat_install_interrupt(void);
 int plat_interrupted(void);
 
-/* Host memory in bytes (physical RAM), 0 when unknown. */
-uint64_t plat_host_memory(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -121,41 +121,6 @@ ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err)
     return EV_OK;
 }
 
-ev_status lattice_copy(lattice_t *dst, const lattice_t *src, ev_error *err)
-{
-    memset(dst, 0, sizeof *dst);
-    dst->params = (param_t *)calloc((size_t)src->n_params, sizeof *dst->params);
-    if (!dst->params)
-        return ev_fail(err, EV_ENOMEM, "out of memory copying the lattice");
-    dst->n_params = src->n_params;
-    for (int32_t k = 0; k < src->n_params; k++) {
-        const param_t *s = &src->params[k];
-        param_t *d = &dst->params[k];
-        *d = *s;
-        d->name = ev_strdup(s->name);
-        d->feature = ev_strdup(s->feature);
-        d->values = (double *)malloc(s->n_values * sizeof *d->values);
-        d->value_text = (char **)calloc(s->n_values, sizeof *d->value_text);
-        if (!d->name || (s->feature && !d->feature) || !d->values || !d->value_text) {
-            lattice_free(dst);
-            return ev_fail(err, EV_ENOMEM, "out of memory copying the lattice");
-        }
-        memcpy(d->values, s->values, s->n_values * sizeof *d->values);
-        for (uint32_t i = 0; i < s->n_values; i++) {
-            d->value_text[i] = ev_strdup(s->value_text ? s->value_text[i] : "");
-            if (!d->value_text[i]) {
-                lattice_free(dst);
-                return ev_fail(err, EV_ENOMEM, "out of memory copying the lattice");
-            }
-        }
-    }
-    dst->target_param = src->target_param;
-    dst->stop_param = src->stop_param;
-    dst->size = src->size;
-    dst->size_fits = src->size_fits;
-    return EV_OK;
-}
-
 void lattice_shape_from(lattice_shape_t *s, const lattice_t *lat)
 {
     memset(s, 0, sizeof *s);

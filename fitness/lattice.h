@@ -53,9 +53,6 @@ ev_status lattice_finish(lattice_t *lat, ev_error *err);
  * parameter and lists the dataset's features. */
 ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err);
 
-/* Deep copy (for building test lattices and keeping a run's lattice). */
-ev_status lattice_copy(lattice_t *dst, const lattice_t *src, ev_error *err);
-
 #ifdef __cplusplus
 }
 #endif

@@ -20,11 +20,6 @@ void topk_free(topk_t *t)
     t->n = t->k = 0;
 }
 
-void topk_clear(topk_t *t)
-{
-    t->n = 0;
-}
-
 topk_bar_t topk_bar(const topk_t *t)
 {
     topk_bar_t b;

@@ -55,7 +55,6 @@ typedef struct {
 
 ev_status topk_init(topk_t *t, uint32_t k, ev_error *err);
 void topk_free(topk_t *t);
-void topk_clear(topk_t *t);
 
 /* 1 when an entry with this key and index would enter the list. */
 int topk_would_enter(const topk_t *t, uint64_t key, uint64_t index);

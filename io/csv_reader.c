@@ -291,13 +291,6 @@ csv_field_t csv_trim(csv_field_t f)
     return f;
 }
 
-int csv_field_eq(csv_field_t f, const char *s)
-{
-    size_t n = strlen(s);
-    f = csv_trim(f);
-    return f.n == n && memcmp(f.p, s, n) == 0;
-}
-
 static ev_status read_header(csv_reader_t *r, ev_error *err)
 {
     int got;

@@ -65,9 +65,6 @@ int64_t csv_bytes_read(const csv_reader_t *r); /* bytes read from the file so fa
 /* Removes leading and trailing spaces and tabs. */
 csv_field_t csv_trim(csv_field_t f);
 
-/* 1 when the field, trimmed, equals the NUL-terminated s. */
-int csv_field_eq(csv_field_t f, const char *s);
-
 #ifdef __cplusplus
 }
 #endif

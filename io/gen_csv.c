@@ -67,11 +67,6 @@ static char *market_row(char *dst, const char *ticker, size_t ticker_len, const 
     return dst;
 }
 
-char *gen_csv_market_row(char *dst, const char *ticker, const gen_row_t *row, int sec)
-{
-    return market_row(dst, ticker, strlen(ticker), row, sec);
-}
-
 /* (price / entry - 1) * 100 on the prices as a reader parses the written text
  * (cents / 100 is the double nearest the decimal, as strtod gives). */
 static double percent_change(int32_t price_c, int32_t entry_c)

@@ -30,9 +30,6 @@ extern "C" {
 extern const char gen_csv_market_header[]; /* with its '\n' */
 extern const char gen_csv_trade_header[];  /* with its '\n' */
 
-/* One market row (with '\n'); sec is the session second (0 = 09:30:00). */
-char *gen_csv_market_row(char *dst, const char *ticker, const gen_row_t *row, int sec);
-
 /* One trade-log row (with '\n'). date_mdy: "MM/DD/YYYY"; entry: the market row
  * at the entry second; exit_price_c: the price at the exit second, cents. */
 char *gen_csv_trade_row(char *dst, const char *date_mdy, int64_t trade_id, const char *ticker,

@@ -35,22 +35,24 @@ typedef struct {
     char msg[EV_ERROR_MSG_MAX];
 } ev_error;
 
+/* printf-format checking; MinGW's plain `printf` means the MS dialect, which
+ * lacks %zu, while evolve formats with the C99 one (UCRT has it). */
+#if defined(__MINGW32__)
+#define EV_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#elif defined(__GNUC__)
+#define EV_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define EV_PRINTF(f, a)
+#endif
+
 /* Short name of a status, like strerror: "I/O error", "parse error", ... */
 const char *ev_status_str(ev_status s);
 
 /* Formats the message into err (if err is non-NULL) and returns s. */
-ev_status ev_fail(ev_error *err, ev_status s, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+ev_status ev_fail(ev_error *err, ev_status s, const char *fmt, ...) EV_PRINTF(3, 4);
 
 /* Prefixes err->msg with formatted context ("loading dataset x.h5: ..."). */
-void ev_error_prefix(ev_error *err, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void ev_error_prefix(ev_error *err, const char *fmt, ...) EV_PRINTF(2, 3);
 
 /* Process exit code for a status: 0 ok, 2 usage, 130 interrupted, 1 otherwise. */
 int ev_exit_code(ev_status s);

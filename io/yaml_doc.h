@@ -45,11 +45,7 @@ yaml_node_t *ydoc_root(ydoc_t *d);
 
 /* Formats "FILE:LINE:COLUMN: key 'path': <fmt...>" (the key part only when
  * path is non-empty; the position only when at is non-NULL); returns EV_ECONFIG. */
-ev_status ydoc_fail(const ydoc_t *d, ev_error *err, const yaml_node_t *at, const char *path, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+ev_status ydoc_fail(const ydoc_t *d, ev_error *err, const yaml_node_t *at, const char *path, const char *fmt, ...) EV_PRINTF(5, 6);
 
 /* What a node is, for "found ...": "a mapping", "a list", "null", "the
  * boolean true", "the number 12.5", "the string 'abc'", "the quoted string '3'". */

@@ -23,11 +23,7 @@ static void *must(size_t n, size_t size)
 }
 
 /* Records a difference (the first one's description is kept). */
-static int differ(ga_pair_t *x, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+static int differ(ga_pair_t *x, const char *fmt, ...) EV_PRINTF(2, 3);
 
 static int differ(ga_pair_t *x, const char *fmt, ...)
 {

@@ -88,8 +88,8 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
     char dev[256];
 
     *out = NULL;
-    if (cuda_device_count() <= 0)
-        return ev_fail(err, EV_ENODEV, "the cuda backend needs a CUDA device, and none is available");
+    if (cuda_device_unavailable(dev, sizeof dev))
+        return ev_fail(err, EV_ENODEV, "the cuda backend needs a CUDA device: %s", dev);
     b = (backend_t *)calloc(1, sizeof *b);
     if (!b)
         return ev_fail(err, EV_ENOMEM, "out of memory");

@@ -29,6 +29,11 @@ extern "C" {
 /* Number of usable CUDA devices (0 when there is no driver or device). */
 int cuda_device_count(void);
 
+/* 0 when a device can be used; else 1 and why not in why[n] (no driver, a
+ * driver older than this build's CUDA, no device), for the message that
+ * refuses --backend cuda: a trader with a GPU needs to know what to fix. */
+int cuda_device_unavailable(char *why, size_t n);
+
 /* Name, memory and compute capability of device 0, for provenance:
  * "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB, driver 13.0)". */
 ev_status cuda_device_describe(char *buf, size_t n, ev_error *err);

@@ -85,8 +85,10 @@ typedef struct {
     uint32_t topk_cap;   /* top-K candidates gathered per selection pass (>= 1) */
 } cuda_eval_sizes_t;
 
-/* Allocates batch_max results (24 B) and genes (2 B x n_params) and topk_cap
- * candidates (40 B, twice, plus sort scratch). t must outlive the scratch. */
+/* Allocates topk_cap candidates (40 B, twice, plus sort scratch); batch_max
+ * results (24 B) and genes (2 B x n_params) follow on the first
+ * cuda_eval_genes or cuda_eval_grid (the device GA never needs them). t must
+ * outlive the scratch. */
 ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, const lattice_shape_t *shape,
                          const cuda_eval_sizes_t *sizes, ev_error *err);
 void cuda_eval_close(cuda_eval_t *e);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "ga/backend.h"
+#include "ga/backend_cuda.h"
 #include "kernels/cuda_api.h"
 
 #define EVALS_PER_SM_LAUNCH 1e8
@@ -44,11 +45,19 @@ struct backend {
     char desc[512];
 };
 
-/* Launch, batch and top-K sizes from the device and the problem. A batch
- * never exceeds the lattice (size_max, when it is >= 1024): a small problem
- * gets small buffers; larger GA populations are evaluated in batches. */
-static void plan_sizes(cuda_eval_sizes_t *s, uint64_t free_bytes, int sms, int64_t n_trades, int32_t n_params,
-                       uint64_t size_max)
+uint64_t cuda_batch_bound(const lattice_t *lat)
+{
+    /* not 1024 for a lattice too big to enumerate: the GA's launches of new
+     * genomes (launch_max <= batch_max) would use a sliver of the GPU */
+    if (!lat->size_fits)
+        return UINT64_MAX;
+    return lat->size > 1024 ? lat->size : 1024;
+}
+
+/* A batch never exceeds the lattice (size_max): a small problem gets small
+ * buffers; larger GA populations are evaluated in batches. */
+void cuda_plan_sizes(cuda_eval_sizes_t *s, uint64_t free_bytes, int sms, int64_t n_trades, int32_t n_params,
+                     uint64_t size_max)
 {
     double per_launch = EVALS_PER_SM_LAUNCH * (double)(sms > 0 ? sms : 1);
     double trades = (double)(n_trades > 0 ? n_trades : 1);
@@ -88,8 +97,8 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
     char dev[256];
 
     *out = NULL;
-    if (cuda_device_count() <= 0)
-        return ev_fail(err, EV_ENODEV, "the cuda backend needs a CUDA device, and none is available");
+    if (cuda_device_unavailable(dev, sizeof dev))
+        return ev_fail(err, EV_ENODEV, "the cuda backend needs a CUDA device: %s", dev);
     b = (backend_t *)calloc(1, sizeof *b);
     if (!b)
         return ev_fail(err, EV_ENOMEM, "out of memory");
@@ -103,8 +112,7 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
     if (st == EV_OK)
         st = cuda_device_memory(&free_bytes, &total_bytes, &sms, err);
     if (st == EV_OK) {
-        plan_sizes(&b->sizes, free_bytes, sms, p->ds->n_trades, p->shape.n_params,
-                   p->lat->size_fits && p->lat->size > 1024 ? p->lat->size : 1024);
+        cuda_plan_sizes(&b->sizes, free_bytes, sms, p->ds->n_trades, p->shape.n_params, cuda_batch_bound(p->lat));
         st = cuda_eval_open(&b->e, b->t, &p->shape, &b->sizes, err);
     }
     if (st == EV_OK)

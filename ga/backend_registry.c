@@ -17,12 +17,13 @@ ev_status backend_find(const char *name, const backend_ops_t **ops, ev_error *er
     if (strcmp(name, "cuda") && strcmp(name, "auto"))
         return ev_fail(err, EV_EUSAGE, "--backend: unknown backend '%s' (expected cpu, cuda or auto)", name);
 #ifdef EVOLVE_HAVE_CUDA
-    if (cuda_device_count() > 0) {
+    char why[256];
+    if (!cuda_device_unavailable(why, sizeof why)) {
         *ops = &backend_cuda_ops;
         return EV_OK;
     }
     if (!strcmp(name, "cuda"))
-        return ev_fail(err, EV_ENODEV, "--backend cuda: no CUDA device is available on this machine");
+        return ev_fail(err, EV_ENODEV, "--backend cuda: no usable CUDA device: %s", why);
 #else
     if (!strcmp(name, "cuda"))
         return ev_fail(err, EV_ENODEV, "--backend cuda: this evolve was built without CUDA (EVOLVE_CUDA=OFF or no nvcc)");

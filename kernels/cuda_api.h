@@ -29,6 +29,11 @@ extern "C" {
 /* Number of usable CUDA devices (0 when there is no driver or device). */
 int cuda_device_count(void);
 
+/* 0 when a device can be used; else 1 and why not in why[n] (no driver, a
+ * driver older than this build's CUDA, no device), for the message that
+ * refuses --backend cuda: a trader with a GPU needs to know what to fix. */
+int cuda_device_unavailable(char *why, size_t n);
+
 /* Name, memory and compute capability of device 0, for provenance:
  * "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB, driver 13.0)". */
 ev_status cuda_device_describe(char *buf, size_t n, ev_error *err);
@@ -80,8 +85,10 @@ typedef struct {
     uint32_t topk_cap;   /* top-K candidates gathered per selection pass (>= 1) */
 } cuda_eval_sizes_t;
 
-/* Allocates batch_max results (24 B) and genes (2 B x n_params) and topk_cap
- * candidates (40 B, twice, plus sort scratch). t must outlive the scratch. */
+/* Allocates topk_cap candidates (40 B, twice, plus sort scratch); batch_max
+ * results (24 B) and genes (2 B x n_params) follow on the first
+ * cuda_eval_genes or cuda_eval_grid (the device GA never needs them). t must
+ * outlive the scratch. */
 ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, const lattice_shape_t *shape,
                          const cuda_eval_sizes_t *sizes, ev_error *err);
 void cuda_eval_close(cuda_eval_t *e);

@@ -13,6 +13,31 @@ extern "C" int cuda_device_count(void)
     return n;
 }
 
+extern "C" int cuda_device_unavailable(char *why, size_t n)
+{
+    int count = 0, driver = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaSuccess && count > 0)
+        return 0;
+    cudaGetLastError(); /* not an error of anything that follows */
+    if (cudaDriverGetVersion(&driver) != cudaSuccess)
+        driver = 0;
+    cudaGetLastError();
+    if (e == cudaSuccess)
+        snprintf(why, n, "the NVIDIA driver reports no CUDA device");
+    else if (driver == 0)
+        snprintf(why, n, "no NVIDIA driver is installed (%s)", cudaGetErrorName(e));
+    else if (e == cudaErrorInsufficientDriver)
+        /* the usual case on a working GPU with an older driver */
+        snprintf(why, n, "the NVIDIA driver supports CUDA %d.%d, this evolve was built with CUDA %d.%d: update the "
+                         "driver (%s)",
+                 driver / 1000, (driver % 1000) / 10, CUDART_VERSION / 1000, (CUDART_VERSION % 1000) / 10,
+                 cudaGetErrorName(e));
+    else
+        snprintf(why, n, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+    return 1;
+}
+
 extern "C" ev_status cuda_device_describe(char *buf, size_t n, ev_error *err)
 {
     ev_status st = EV_OK;

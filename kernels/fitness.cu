@@ -67,7 +67,6 @@ extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, c
 {
     ev_status st = EV_OK;
     cuda_eval_t *e;
-    uint64_t np = (uint64_t)(shape->n_params > 0 ? shape->n_params : 1);
     *out = NULL;
     e = (cuda_eval_t *)calloc(1, sizeof *e);
     if (!e)
@@ -83,8 +82,6 @@ extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, c
         e->sizes.launch_max = FIT_LAUNCH_MOST;
     if (e->sizes.launch_max > e->sizes.batch_max)
         e->sizes.launch_max = e->sizes.batch_max;
-    CUDA_TRY(cudaMalloc(&e->results, e->sizes.batch_max * sizeof *e->results));
-    CUDA_TRY(cudaMalloc(&e->genes, e->sizes.batch_max * np * sizeof *e->genes));
     st = topk_dev_init(&e->topk, e->sizes.topk_cap, err); /* says itself what failed */
     if (st != EV_OK) {
         cuda_eval_close(e);
@@ -92,13 +89,32 @@ extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, c
     }
     *out = e;
     return EV_OK;
+}
+
+/* The batch buffers (results, genes), allocated on first use: they may take
+ * a quarter of the free memory, and the device GA, which evaluates its new
+ * genomes in its own arrays (cuda_eval_device_genes), never needs them. */
+static ev_status batch_buffers(cuda_eval_t *e, ev_error *err)
+{
+    ev_status st = EV_OK;
+    uint64_t np = (uint64_t)(e->shape.n_params > 0 ? e->shape.n_params : 1);
+    void *results = NULL, *genes = NULL;
+    if (e->results)
+        return EV_OK;
+    CUDA_TRY(cudaMalloc(&results, e->sizes.batch_max * sizeof *e->results));
+    CUDA_TRY(cudaMalloc(&genes, e->sizes.batch_max * np * sizeof *e->genes));
+    e->results = (eval_result_t *)results; /* both or neither */
+    e->genes = (uint16_t *)genes;
+    return EV_OK;
 fail:
+    if (results)
+        cudaFree(results);
     if (st == EV_ENOMEM)
-        ev_error_prefix(err, "genome batches of %llu (%.1f MiB of device memory): lower grid.batch or the "
-                             "population: ",
+        /* sized to a quarter of the memory free at open: something else took it */
+        ev_error_prefix(err, "genome batches of %llu (%.1f MiB of device memory) do not fit: close other programs "
+                             "using the GPU: ",
                         (unsigned long long)e->sizes.batch_max,
                         (double)(e->sizes.batch_max * (sizeof(eval_result_t) + np * 2)) / 1048576.0);
-    cuda_eval_close(e);
     return st;
 }
 
@@ -121,6 +137,8 @@ extern "C" ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint
     ev_status st = EV_OK;
     int32_t np = e->shape.n_params;
     uint64_t c;
+    if (n && (st = batch_buffers(e, err)) != EV_OK)
+        return st;
     for (uint64_t i0 = 0; i0 < n; i0 += c) {
         c = n - i0 < e->sizes.batch_max ? n - i0 : e->sizes.batch_max;
         /* row k of the batch: genes[k * n + i0 .. + c) -> e->genes[k * c ..] */
@@ -161,6 +179,8 @@ extern "C" ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t cou
     ev_status st = EV_OK;
     uint64_t c;
     lattice_source src;
+    if (count && (st = batch_buffers(e, err)) != EV_OK)
+        return st;
     for (uint64_t b0 = 0; b0 < count; b0 += c) {
         c = count - b0 < e->sizes.batch_max ? count - b0 : e->sizes.batch_max;
         for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {

@@ -43,7 +43,7 @@ static ev_status write_arrays(run_file_t *rf, const checkpoint_t *c, ev_error *e
             EV_OK &&
         (st = h5u_write_array(rf->path, rf->file, "gen_hash", H5T_NATIVE_UINT64, H5T_STD_U64LE, 1, &dh, c->gen_hash,
                               err)) == EV_OK)
-        st = run_file_write_ranked(rf, "hall_of_fame", c->hof, c->hof_n, c->hof_k, NULL, err);
+        st = run_file_write_ranked(rf, "hall_of_fame", c->hof, NULL, c->hof_n, c->hof_k, err);
     return st;
 }
 
@@ -202,7 +202,7 @@ static ev_status read_all(run_file_t *rf, checkpoint_t *c, ev_error *err)
     c->plans = (const breed_island_t *)read_array(rf, c, "plans", H5T_NATIVE_UINT32, 2, di, &st, err);
     c->gen_hash = (const uint64_t *)read_array(rf, c, "gen_hash", H5T_NATIVE_UINT64, 1, &dh, &st, err);
     if (st == EV_OK)
-        st = run_file_read_ranked(rf, "hall_of_fame", &hof, &c->hof_n, err);
+        st = run_file_read_ranked(rf, "hall_of_fame", &hof, NULL, &c->hof_n, err);
     c->hof = (const ranked_genome_t *)own(c, hof);
     if (st == EV_OK && (c->hof_n > c->hof_k || c->n_genes > EV_MAX_PARAMS))
         st = ev_fail(err, EV_EDATA, "%s: the checkpoint is inconsistent", rf->path);

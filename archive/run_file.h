@@ -64,10 +64,11 @@ ev_status run_file_append(run_file_t *rf, uint32_t gen, const run_rows_t *rows, 
 
 /* A ranked table (hall of fame, grid top-K) in group `group` (created on
  * the first call, rewritten by later ones): rank_key, index, fitness
- * (displayed through obj; NULL: raw), fitness_raw, trades, feasible [n] and
- * genes [n][n_params]. capacity: the most rows it will hold (the chunk). */
-ev_status run_file_write_ranked(run_file_t *rf, const char *group, const ranked_genome_t *e, uint32_t n,
-                                uint32_t capacity, const objective_cfg_t *obj, ev_error *err);
+ * (value[i], the reported value of fitness/reported.h; value NULL: the raw
+ * fitness), fitness_raw, trades, feasible [n] and genes [n][n_params].
+ * capacity: the most rows it will hold (the chunk). */
+ev_status run_file_write_ranked(run_file_t *rf, const char *group, const ranked_genome_t *e, const double *value,
+                                uint32_t n, uint32_t capacity, ev_error *err);
 
 /* Scalar attributes of an object (created as a group when missing). */
 ev_status run_file_attr_str(run_file_t *rf, const char *object, const char *name, const char *value, ev_error *err);
@@ -91,9 +92,11 @@ ev_status run_file_read_column(run_file_t *rf, run_column_id c, uint32_t first, 
 /* All of generation gen's rows. */
 ev_status run_file_read_rows(run_file_t *rf, uint32_t gen, run_rows_t *rows, ev_error *err);
 
-/* A ranked table written by run_file_write_ranked; *e is malloc'ed (free).
- * A missing group reads as an error naming it. */
-ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_t **e, uint32_t *n, ev_error *err);
+/* A ranked table written by run_file_write_ranked; *e and *value (its
+ * fitness column) are malloc'ed (free). A missing group reads as an error
+ * naming it. */
+ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_t **e, double **value, uint32_t *n,
+                               ev_error *err);
 
 /* Attributes; a missing string attribute reads as NULL when optional. */
 ev_status run_file_read_str(run_file_t *rf, const char *object, const char *name, int optional, char **value,

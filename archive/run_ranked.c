@@ -53,8 +53,8 @@ static ev_status ranked_create(run_file_t *rf, hid_t g, uint32_t capacity, ev_er
     return st;
 }
 
-ev_status run_file_write_ranked(run_file_t *rf, const char *group, const ranked_genome_t *e, uint32_t n,
-                                uint32_t capacity, const objective_cfg_t *obj, ev_error *err)
+ev_status run_file_write_ranked(run_file_t *rf, const char *group, const ranked_genome_t *e, const double *value,
+                                uint32_t n, uint32_t capacity, ev_error *err)
 {
     int fresh = h5u_exists(rf->file, group, 0) == 0;
     hid_t g = run_object_open(rf, group, 1, err);
@@ -68,7 +68,7 @@ ev_status run_file_write_ranked(run_file_t *rf, const char *group, const ranked_
     for (uint32_t i = 0; st == EV_OK && i < n; i++) {
         b.u[i] = e[i].key;
         b.u[n + i] = e[i].index;
-        b.f[i] = obj ? objective_display(obj, e[i].r.fitness) : e[i].r.fitness;
+        b.f[i] = value ? value[i] : e[i].r.fitness;
         b.f[n + i] = e[i].r.fitness;
         b.trades[i] = e[i].r.trades;
         b.feasible[i] = (uint8_t)(e[i].r.feasible != 0);
@@ -92,7 +92,8 @@ ev_status run_file_write_ranked(run_file_t *rf, const char *group, const ranked_
     return st;
 }
 
-ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_t **e, uint32_t *n, ev_error *err)
+ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_t **e, double **value, uint32_t *n,
+                               ev_error *err)
 {
     hid_t g = run_object_open(rf, group, 0, err);
     hsize_t rows = 0, row = rf->n_params;
@@ -101,12 +102,16 @@ ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_
     ev_status st = g < 0 ? EV_EDATA : h5u_rows_shape(rf->path, g, "rank_key", &rows, NULL, NULL, err);
     size_t m = st == EV_OK && rows ? (size_t)rows : 1;
     *e = NULL;
+    if (value)
+        *value = NULL;
     *n = 0;
     memset(&b, 0, sizeof b);
     if (st == EV_OK) {
         int allocated = ranked_buf_alloc(&b, m, np);
         *e = (ranked_genome_t *)calloc(m, sizeof **e);
-        if (!allocated || !*e)
+        if (value)
+            *value = (double *)malloc(m * sizeof **value);
+        if (!allocated || !*e || (value && !*value))
             st = ev_fail(err, EV_ENOMEM, "out of memory reading %s", group);
     }
     if (st == EV_OK &&
@@ -114,6 +119,8 @@ ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_
          (st = h5u_rows_read(rf->path, g, "index", H5T_NATIVE_UINT64, 1, NULL, 0, rows, b.u + m, err)) != EV_OK ||
          (st = h5u_rows_read(rf->path, g, "fitness_raw", H5T_NATIVE_DOUBLE, 1, NULL, 0, rows, b.f + m, err)) !=
              EV_OK ||
+         (value && (st = h5u_rows_read(rf->path, g, "fitness", H5T_NATIVE_DOUBLE, 1, NULL, 0, rows, *value, err)) !=
+                       EV_OK) ||
          (st = h5u_rows_read(rf->path, g, "trades", H5T_NATIVE_INT64, 1, NULL, 0, rows, b.trades, err)) != EV_OK ||
          (st = h5u_rows_read(rf->path, g, "feasible", H5T_NATIVE_UINT8, 1, NULL, 0, rows, b.feasible, err)) !=
              EV_OK ||
@@ -133,6 +140,10 @@ ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_
     } else {
         free(*e);
         *e = NULL;
+        if (value) {
+            free(*value);
+            *value = NULL;
+        }
     }
     ranked_buf_free(&b);
     h5u_close(g);

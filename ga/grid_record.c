@@ -47,14 +47,17 @@ static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log)
 static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const grid_stats_t *gs, ev_error *err)
 {
     ranked_genome_t *ranked = topk_ranked_new(top, &s->prob.shape);
+    reported_t rep = {0};
     ev_status st;
     if (!ranked)
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    if ((st = run_file_write_ranked(rf, "grid/top", ranked, top->n, top->k, &s->cfg.objective, err)) == EV_OK &&
+    if ((st = session_reported(s, ranked, top->n, &rep, err)) == EV_OK &&
+        (st = run_file_write_ranked(rf, "grid/top", ranked, rep.value, top->n, top->k, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "grid", "evaluator", evaluator_name(gs->evaluator), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "points_evaluated", gs->evaluated, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "top", top->k, err)) == EV_OK)
         st = run_file_attr_f64(rf, "grid", "seconds", gs->seconds, err);
+    reported_free(&rep);
     free(ranked);
     return st;
 }

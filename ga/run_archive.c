@@ -36,6 +36,7 @@ ev_status ga_archive_init(ga_archive_t *a, run_file_t *rf, const session_t *s, c
 
 void ga_archive_free(ga_archive_t *a)
 {
+    reported_free(&a->hof_values);
     run_rows_free(&a->rows);
     free(a->gen_hash);
     free(a->hof_written);
@@ -115,7 +116,7 @@ static void fill_stats(ga_archive_t *a, const ga_generation_t *g)
     *(double *)a->rows.col[COL_STD] = st->std;
     *(double *)a->rows.col[COL_BEST_DISPLAY] = shown(a, st->best, any);
     *(double *)a->rows.col[COL_MEDIAN_DISPLAY] = shown(a, st->median, any);
-    *(double *)a->rows.col[COL_HOF_BEST] = shown(a, st->hof->n ? st->hof->e[0].r.fitness : 0.0, st->hof->n > 0);
+    *(double *)a->rows.col[COL_HOF_BEST] = st->hof->n ? a->hof_values.value[0] : NAN;
     *(uint64_t *)a->rows.col[COL_UNIQUE] = st->unique;
     *(double *)a->rows.col[COL_DIVERSITY] = st->diversity;
     memcpy(a->rows.col[COL_GENE_ENTROPY], st->gene_entropy, g->n_genes * sizeof(double));
@@ -134,15 +135,18 @@ static void fill_stats(ga_archive_t *a, const ga_generation_t *g)
     *(double *)a->rows.col[COL_WALL_S] = st->wall_s;
 }
 
-/* The hall of fame into the file when it changed since it was last written
- * (after the first generations it rarely does). */
+/* The hall of fame and its reported values into the file when it changed
+ * since it was last written (after the first generations it rarely does). */
 static ev_status write_hof(ga_archive_t *a, const hof_t *hof, ev_error *err)
 {
     ev_status st;
     if (hof->n == a->hof_n && !memcmp(hof->e, a->hof_written, hof->n * sizeof *hof->e))
         return EV_OK;
-    if ((st = run_file_write_ranked(a->rf, "ga/hall_of_fame", hof->e, hof->n, hof->k, &a->s->cfg.objective, err)) !=
-        EV_OK)
+    reported_free(&a->hof_values);
+    a->hof_n = UINT32_MAX;
+    if ((st = session_reported(a->s, hof->e, hof->n, &a->hof_values, err)) != EV_OK ||
+        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", hof->e, a->hof_values.value, hof->n, hof->k, err)) !=
+            EV_OK)
         return st;
     memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
     a->hof_n = hof->n;
@@ -154,11 +158,13 @@ static ev_status on_generation(void *ctx, const ga_generation_t *g, ev_error *er
     ga_archive_t *a = (ga_archive_t *)ctx;
     uint32_t gen = g->stats->generation;
     ev_status st;
+    /* The hall of fame first: its best's reported value is a column. */
+    if ((st = write_hof(a, g->stats->hof, err)) != EV_OK)
+        return st;
     fill_population(a, g);
     fill_stats(a, g);
     if ((st = keep_hash(a, gen, run_rows_hash(&a->rows, &a->dims), err)) != EV_OK ||
-        (st = run_file_append(a->rf, gen, &a->rows, err)) != EV_OK ||
-        (st = write_hof(a, g->stats->hof, err)) != EV_OK || (st = run_file_flush(a->rf, err)) != EV_OK)
+        (st = run_file_append(a->rf, gen, &a->rows, err)) != EV_OK || (st = run_file_flush(a->rf, err)) != EV_OK)
         return st;
     test_hook_point("flushed", gen);
     test_hook_delay();

@@ -28,6 +28,7 @@ typedef struct {
     uint32_t checkpoints;     /* written by this process after a generation (a resume can use them) */
     ga_hof_entry_t *hof_written; /* [top]: the hall of fame as last written (rewritten only when it changes) */
     uint32_t hof_n;           /* entries written; UINT32_MAX: none yet */
+    reported_t hof_values;    /* the reported values of hof_written */
 } ga_archive_t;
 
 /* The run file's /ga dimensions for a session's config. */

@@ -182,11 +182,12 @@ static void close_files(ga_files_t *f, int keep)
     run_paths_free(&f->paths);
 }
 
-static ev_status write_json(const session_t *s, const run_args_t *a, const ga_result_t *res, double t0, ev_error *err)
+static ev_status write_json(const session_t *s, const run_args_t *a, const ga_result_t *res, const reported_t *hof,
+                            double t0, ev_error *err)
 {
     run_summary_t sum;
     run_output_summary(&sum, s, "ga", res, NULL, t0);
-    return json_summary_write(a->json, &sum, &s->cfg, &s->ds, res->hof.e, res->hof.n, err);
+    return json_summary_write(a->json, &sum, &s->cfg, &s->ds, hof, err);
 }
 
 /* After ga_run: the file finished and moved into place, or kept for a
@@ -229,6 +230,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     ga_observer_t obs;
     ga_run_opts_t o;
     ga_result_t res;
+    reported_t hof = {0};
     FILE *log = a->quiet ? NULL : stderr;
     ev_status st;
     memset(&f, 0, sizeof f);
@@ -251,12 +253,20 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
                 s->device);
     st = ga_run(s->ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
     if ((st = conclude(&f, s, a, &res, st, err)) == EV_OK || st == EV_EINTR) {
-        if (log)
-            print_summary(log, s, &res);
-        top_table_print(stdout, &s->cfg, res.hof.e, res.hof.n);
+        ev_error rerr;
+        ev_status rst = session_reported(s, res.hof.e, res.hof.n, &hof, &rerr);
+        if (rst != EV_OK) {
+            *err = rerr;
+            st = rst;
+        } else {
+            if (log)
+                print_summary(log, s, &res);
+            top_table_print(stdout, &s->cfg, &hof);
+        }
     }
     if (st == EV_OK && a->json)
-        st = write_json(s, a, &res, t0, err);
+        st = write_json(s, a, &res, &hof, t0, err);
+    reported_free(&hof);
     ga_result_free(&res);
     return st;
 }

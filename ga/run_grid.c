@@ -14,6 +14,7 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
     run_file_t rf;
     FILE *log = a->quiet ? NULL : stderr;
     ranked_genome_t *ranked = NULL;
+    reported_t rep = {0};
     ev_status st;
     if ((st = topk_init(&top, s->cfg.top, err)) != EV_OK)
         return st;
@@ -29,16 +30,19 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
         run_output_discard(&rf);
     if (st == EV_OK && !(ranked = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
+    if (st == EV_OK)
+        st = session_reported(s, ranked, top.n, &rep, err);
     if (st == EV_OK) {
-        top_table_print(stdout, &s->cfg, ranked, top.n);
+        top_table_print(stdout, &s->cfg, &rep);
         if (log)
             fprintf(log, "grid: run file %s\n", s->cfg.output);
     }
     if (st == EV_OK && a->json) {
         run_summary_t sum;
         run_output_summary(&sum, s, "grid", NULL, &gs, t0);
-        st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, ranked, top.n, err);
+        st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, &rep, err);
     }
+    reported_free(&rep);
     free(ranked);
     topk_free(&top);
     return st;

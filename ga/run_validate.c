@@ -44,17 +44,17 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, FILE *log, ga_result_
 }
 
 static ev_status write_json(const session_t *s, const run_args_t *a, const validate_figures_t *v,
-                            const ga_result_t *res, const ranked_genome_t *grid_top, uint32_t n_grid,
+                            const ga_result_t *res, const reported_t *grid_top, const reported_t *hof,
                             const grid_stats_t *gs, double t0, ev_error *err)
 {
     run_summary_t sum;
-    cJSON *extra = (cJSON *)validate_json(v, &s->cfg, res->hof.e, res->hof.n);
+    cJSON *extra = (cJSON *)validate_json(v, &s->cfg, hof);
     ev_status st;
     if (!extra)
         return ev_fail(err, EV_ENOMEM, "out of memory building the JSON summary");
     run_output_summary(&sum, s, "validate", res, gs, t0);
     sum.extra = extra;
-    st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, grid_top, n_grid, err);
+    st = json_summary_write(a->json, &sum, &s->cfg, &s->ds, grid_top, err);
     cJSON_Delete(extra);
     return st;
 }
@@ -68,6 +68,7 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
     topk_t top;
     run_file_t rf;
     ranked_genome_t *grid_top = NULL;
+    reported_t grid_rep = {0}, hof_rep = {0};
     ev_status st;
     memset(&res, 0, sizeof res);
     if (!s->cfg.lattice.size_fits)
@@ -83,9 +84,9 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
         (st = grid_record_run(s, a, &rf, &top, &gs, log, err)) == EV_OK &&
         !(grid_top = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
-    if (st == EV_OK) {
-        validate_compare(&v, grid_top, top.n, res.hof.e, res.hof.n, s->cfg.top, s->cfg.lattice.n_params,
-                         &s->cfg.objective);
+    if (st == EV_OK && (st = session_reported(s, grid_top, top.n, &grid_rep, err)) == EV_OK &&
+        (st = session_reported(s, res.hof.e, res.hof.n, &hof_rep, err)) == EV_OK) {
+        validate_compare(&v, &grid_rep, &hof_rep, s->cfg.top, s->cfg.lattice.n_params);
         v.ga_evaluations = res.evaluations;
         v.lattice_size = s->cfg.lattice.size;
         v.ga_share = (double)res.evaluations / (double)s->cfg.lattice.size;
@@ -98,15 +99,17 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
         run_output_discard(&rf);
     if (st == EV_OK) {
         printf("grid top-%u:\n", s->cfg.top);
-        top_table_print(stdout, &s->cfg, grid_top, top.n);
+        top_table_print(stdout, &s->cfg, &grid_rep);
         printf("GA hall of fame:\n");
-        top_table_print(stdout, &s->cfg, res.hof.e, res.hof.n);
+        top_table_print(stdout, &s->cfg, &hof_rep);
         validate_print(stdout, &v);
         if (log)
             fprintf(log, "validate: run file %s\n", s->cfg.output);
     }
     if (st == EV_OK && a->json)
-        st = write_json(s, a, &v, &res, grid_top, top.n, &gs, t0, err);
+        st = write_json(s, a, &v, &res, &grid_rep, &hof_rep, &gs, t0, err);
+    reported_free(&grid_rep);
+    reported_free(&hof_rep);
     free(grid_top);
     topk_free(&top);
     ga_result_free(&res);

@@ -85,3 +85,8 @@ void session_close(session_t *s)
     config_free(&s->cfg);
     memset(s, 0, sizeof *s);
 }
+
+ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r, ev_error *err)
+{
+    return reported_make(r, &s->prob, &s->tables.view, e, n, err);
+}

@@ -9,6 +9,7 @@
 #include "common/status.h"
 #include "fitness/dataset.h"
 #include "fitness/problem.h"
+#include "fitness/reported.h"
 #include "fitness/tables.h"
 #include "ga/backend.h"
 #include "io/config.h"
@@ -39,6 +40,9 @@ typedef struct {
 ev_status session_load_config(session_t *s, const char *config_path, ev_error *err);
 ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err);
 void session_close(session_t *s);
+
+/* The values a run reports for e[n] (fitness/reported.h); reported_free. */
+ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r, ev_error *err);
 
 #ifdef __cplusplus
 }

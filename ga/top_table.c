@@ -23,8 +23,10 @@ static void format_fitness(char *buf, size_t n, double v)
         snprintf(buf, n, "%.6f", v);
 }
 
-void top_table_print(FILE *out, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
+void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
 {
+    const ranked_genome_t *e = top->e;
+    uint32_t n = top->n;
     const lattice_t *lat = &cfg->lattice;
     int width[EV_MAX_PARAMS];
     if (n == 0) {
@@ -41,8 +43,8 @@ void top_table_print(FILE *out, const config_t *cfg, const ranked_genome_t *top,
         char fit[64];
         fprintf(out, "%4u", i + 1);
         for (int32_t k = 0; k < lat->n_params; k++)
-            fprintf(out, "  %*s", width[k], lat->params[k].value_text[top[i].genes[k]]);
-        format_fitness(fit, sizeof fit, objective_display(&cfg->objective, top[i].r.fitness));
-        fprintf(out, "  %16s  %8lld\n", fit, (long long)top[i].r.trades);
+            fprintf(out, "  %*s", width[k], lat->params[k].value_text[e[i].genes[k]]);
+        format_fitness(fit, sizeof fit, top->value[i]);
+        fprintf(out, "  %16s  %8lld\n", fit, (long long)e[i].r.trades);
     }
 }

@@ -5,15 +5,15 @@
 
 #include <stdio.h>
 
-#include "fitness/ranked.h"
+#include "fitness/reported.h"
 #include "io/config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* top[n], best first */
-void top_table_print(FILE *out, const config_t *cfg, const ranked_genome_t *top, uint32_t n);
+/* top: best first, with the values to show */
+void top_table_print(FILE *out, const config_t *cfg, const reported_t *top);
 
 #ifdef __cplusplus
 }

@@ -40,18 +40,20 @@ static uint32_t overlap_fitness(const ranked_genome_t *a, uint32_t na, const ran
     return same;
 }
 
-void validate_compare(validate_figures_t *v, const ranked_genome_t *grid, uint32_t n_grid, const ranked_genome_t *ga,
-                      uint32_t n_ga, uint32_t top_k, int32_t n_params, const objective_cfg_t *obj)
+void validate_compare(validate_figures_t *v, const reported_t *grid_list, const reported_t *ga_list, uint32_t top_k,
+                      int32_t n_params)
 {
+    const ranked_genome_t *grid = grid_list->e, *ga = ga_list->e;
+    uint32_t n_grid = grid_list->n, n_ga = ga_list->n;
     memset(v, 0, sizeof *v);
     v->top_k = top_k;
     v->n_grid = n_grid;
     v->n_ga = n_ga;
-    v->grid_best = n_grid ? objective_display(obj, grid[0].r.fitness) : NAN;
-    v->ga_best = n_ga ? objective_display(obj, ga[0].r.fitness) : NAN;
+    v->grid_best = n_grid ? grid_list->value[0] : NAN;
+    v->ga_best = n_ga ? ga_list->value[0] : NAN;
     v->gap = v->grid_best - v->ga_best;
-    if (n_grid && n_ga && v->grid_best == v->ga_best)
-        v->gap = 0.0; /* inf - inf */
+    if (n_grid && n_ga && grid[0].key == ga[0].key)
+        v->gap = 0.0; /* equal ranks (inf - inf; compound ties whose products differ in the last bit) */
     v->overlap_genomes = overlap_genomes(grid, n_grid, ga, n_ga, n_params);
     v->overlap_fitness = overlap_fitness(grid, n_grid, ga, n_ga);
     v->ga_feasible = n_ga > 0;
@@ -118,10 +120,10 @@ static void jnum(int *failed, cJSON *o, const char *key, double v)
         *failed |= cJSON_AddNumberToObject(o, key, v) == NULL;
 }
 
-void *validate_json(const validate_figures_t *v, const config_t *cfg, const ranked_genome_t *ga_top, uint32_t n_ga)
+void *validate_json(const validate_figures_t *v, const config_t *cfg, const reported_t *ga_top)
 {
     cJSON *root = cJSON_CreateObject(), *o = root ? cJSON_AddObjectToObject(root, "validate") : NULL;
-    cJSON *top = (cJSON *)json_summary_top(cfg, ga_top, n_ga);
+    cJSON *top = (cJSON *)json_summary_top(cfg, ga_top);
     int failed = !o || !top;
     if (!failed) {
         if (v->ga_feasible) {

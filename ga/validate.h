@@ -19,7 +19,7 @@
 
 #include "archive/run_file.h"
 #include "common/status.h"
-#include "fitness/ranked.h"
+#include "fitness/reported.h"
 #include "ga/session.h"
 
 #ifdef __cplusplus
@@ -43,8 +43,8 @@ typedef struct {
 
 /* Everything the two lists decide; rank_known = 0 when a count pass is
  * needed. grid/ga: best first (SPEC order). */
-void validate_compare(validate_figures_t *v, const ranked_genome_t *grid, uint32_t n_grid, const ranked_genome_t *ga,
-                      uint32_t n_ga, uint32_t top_k, int32_t n_params, const objective_cfg_t *obj);
+void validate_compare(validate_figures_t *v, const reported_t *grid, const reported_t *ga, uint32_t top_k,
+                      int32_t n_params);
 
 /* The count pass, when the lists could not decide the rank: the session's
  * backend's grid_count_better, or the CPU backend's where it has none. */
@@ -54,7 +54,7 @@ void validate_print(FILE *out, const validate_figures_t *v);
 
 /* {"validate": {...}} for run_summary_t.extra (a cJSON object; NULL when out
  * of memory); ga_top: the GA's top-K, listed in it. */
-void *validate_json(const validate_figures_t *v, const config_t *cfg, const ranked_genome_t *ga_top, uint32_t n_ga);
+void *validate_json(const validate_figures_t *v, const config_t *cfg, const reported_t *ga_top);
 
 /* /validate: the figures as attributes. */
 ev_status validate_write(run_file_t *rf, const validate_figures_t *v, ev_error *err);

@@ -55,12 +55,12 @@ static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
     return o;
 }
 
-static cJSON *top_array(jctx *c, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
+static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top)
 {
     cJSON *arr = cJSON_CreateArray();
     c->failed |= arr == NULL;
-    for (uint32_t i = 0; arr && i < n; i++) {
-        const ranked_genome_t *e = &top[i];
+    for (uint32_t i = 0; arr && i < top->n; i++) {
+        const ranked_genome_t *e = &top->e[i];
         cJSON *item = cJSON_CreateObject(), *values;
         if (!item || !cJSON_AddItemToArray(arr, item)) {
             cJSON_Delete(item);
@@ -73,25 +73,25 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const ranked_genome_t *top
         values = jchild(c, item, "values", 0);
         for (int32_t k = 0; values && k < cfg->lattice.n_params; k++)
             jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[e->genes[k]]);
-        jfitness(c, item, "fitness", objective_display(&cfg->objective, e->r.fitness));
+        jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
     }
     return arr;
 }
 
-static void add_top(jctx *c, cJSON *root, const config_t *cfg, const ranked_genome_t *top, uint32_t n)
+static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
 {
-    cJSON *arr = top_array(c, cfg, top, n);
+    cJSON *arr = top_array(c, cfg, top);
     if (arr && !cJSON_AddItemToObject(root, "top", arr)) {
         cJSON_Delete(arr);
         c->failed = 1;
     }
 }
 
-void *json_summary_top(const config_t *cfg, const ranked_genome_t *top, uint32_t n)
+void *json_summary_top(const config_t *cfg, const reported_t *top)
 {
     jctx c = {0};
-    cJSON *arr = top_array(&c, cfg, top, n);
+    cJSON *arr = top_array(&c, cfg, top);
     if (c.failed) {
         cJSON_Delete(arr);
         return NULL;
@@ -100,7 +100,7 @@ void *json_summary_top(const config_t *cfg, const ranked_genome_t *top, uint32_t
 }
 
 static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
-                    const ranked_genome_t *top, uint32_t n_top)
+                    const reported_t *top)
 {
     cJSON *root = cJSON_CreateObject(), *o;
     char hash[32];
@@ -138,7 +138,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jstr(c, o, "path", cfg->dataset_path);
         jstr(c, o, "content_hash", hash);
     }
-    add_top(c, root, cfg, top, n_top);
+    add_top(c, root, cfg, top);
     o = jchild(c, root, "seconds", 0);
     if (o) {
         jnum(c, o, "load", s->seconds_load);
@@ -161,10 +161,10 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
 }
 
 ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
-                             const ranked_genome_t *top, uint32_t n_top, ev_error *err)
+                             const reported_t *top, ev_error *err)
 {
     jctx c = {0};
-    cJSON *root = build(&c, s, cfg, ds, top, n_top);
+    cJSON *root = build(&c, s, cfg, ds, top);
     char *text = (!c.failed && root) ? cJSON_Print(root) : NULL;
     char *tmp = plat_temp_name(path);
     FILE *f;

@@ -10,7 +10,7 @@
 
 #include "common/status.h"
 #include "fitness/dataset.h"
-#include "fitness/ranked.h"
+#include "fitness/reported.h"
 #include "io/config.h"
 
 #ifdef __cplusplus
@@ -33,11 +33,11 @@ typedef struct {
 
 /* A top-K list as the "top" array holds it (a cJSON array, or NULL when
  * out of memory), for a mode's extra object (validate: the GA's top-K). */
-void *json_summary_top(const config_t *cfg, const ranked_genome_t *top, uint32_t n);
+void *json_summary_top(const config_t *cfg, const reported_t *top);
 
 /* Writes atomically (temporary name, then rename). */
 ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
-                             const ranked_genome_t *top, uint32_t n_top, ev_error *err);
+                             const reported_t *top, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -32,10 +32,12 @@ typedef struct {
     double hit_rate;
     double *gen, *best, *mean, *hof_best, *diversity, *entropy; /* [generations]; entropy: mean share of max */
     ranked_genome_t *hof;
+    double *hof_value; /* [n_hof]: the reported values (fitness/reported.h) */
     uint32_t n_hof;
     /* /grid */
     int has_grid, has_heat;
     ranked_genome_t *top;
+    double *top_value; /* [n_top] */
     uint32_t n_top;
     char *evaluator;
     uint64_t points;

@@ -85,7 +85,7 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
         (st = read_series(r, COL_HOF_BEST, &r->hof_best, err)) == EV_OK &&
         (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK &&
         (st = read_entropy(r, err)) == EV_OK)
-        st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->n_hof, err);
+        st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err);
     return st;
 }
 
@@ -93,7 +93,7 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
 {
     ev_status st;
     r->has_grid = 1;
-    if ((st = run_file_read_ranked(&r->rf, "grid/top", &r->top, &r->n_top, err)) != EV_OK ||
+    if ((st = run_file_read_ranked(&r->rf, "grid/top", &r->top, &r->top_value, &r->n_top, err)) != EV_OK ||
         (st = run_file_read_u64(&r->rf, "grid", "points_evaluated", &r->points, err)) != EV_OK ||
         (st = run_file_read_f64(&r->rf, "grid", "seconds", &r->grid_seconds, err)) != EV_OK)
         return st;
@@ -149,7 +149,9 @@ void report_free(report_run_t *r)
     free(r->diversity);
     free(r->entropy);
     free(r->hof);
+    free(r->hof_value);
     free(r->top);
+    free(r->top_value);
     if (r->has_heat)
         grid_heat_free(&r->heat);
     lattice_free(&r->lat);

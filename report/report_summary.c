@@ -10,13 +10,17 @@
 
 /* The top-K printer takes a config: a view of the run file's lattice and
  * objective is all it reads. */
-static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t *e, uint32_t n)
+static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t *e, double *value, uint32_t n)
 {
     config_t view;
+    reported_t list;
     memset(&view, 0, sizeof view);
     view.lattice = r->lat;
     view.objective = r->obj;
-    top_table_print(out, &view, e, n);
+    list.e = e;
+    list.value = value;
+    list.n = n;
+    top_table_print(out, &view, &list);
 }
 
 static void print_ga(FILE *out, const report_run_t *r)
@@ -35,7 +39,7 @@ static void print_ga(FILE *out, const report_run_t *r)
         fprintf(out, "            best %.6g, first reached in generation %u\n", r->hof_best[last], first);
     }
     fprintf(out, "hall of fame (the best unique genomes the GA evaluated):\n");
-    print_table(out, r, r->hof, r->n_hof);
+    print_table(out, r, r->hof, r->hof_value, r->n_hof);
 }
 
 static void print_grid(FILE *out, const report_run_t *r)
@@ -43,7 +47,7 @@ static void print_grid(FILE *out, const report_run_t *r)
     fprintf(out, "grid:       %" PRIu64 " points with the %s evaluator in %.3f s%s\n", r->points,
             r->evaluator ? r->evaluator : "?", r->grid_seconds, r->has_heat ? "" : " (no heatmap recorded)");
     fprintf(out, "grid top-%u (exact):\n", r->n_top);
-    print_table(out, r, r->top, r->n_top);
+    print_table(out, r, r->top, r->top_value, r->n_top);
 }
 
 /* /validate's figures, printed as --validate printed them. */

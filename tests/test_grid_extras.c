@@ -138,7 +138,20 @@ static void check_validate(const problem_t *q, uint32_t k, uint32_t from)
     for (uint32_t i = from; i < all.n && n_ga < k; i += 2)
         ga[n_ga++] = ranked[i];
     n_grid = all.n < k ? all.n : k;
-    validate_compare(&v, ranked, n_grid, ga, n_ga, k, q->p.lat->n_params, &q->p.obj_cfg);
+    {
+        reported_t grid_list = {ranked, NULL, n_grid}, ga_list = {ga, NULL, n_ga};
+        double *value = (double *)calloc(n_grid + n_ga + 1, sizeof *value);
+        for (uint32_t i = 0; i < n_grid; i++)
+            value[i] = ranked[i].r.fitness;
+        for (uint32_t i = 0; i < n_ga; i++)
+            value[n_grid + i] = ga[i].r.fitness;
+        grid_list.value = value;
+        ga_list.value = value + n_grid;
+        validate_compare(&v, &grid_list, &ga_list, k, q->p.lat->n_params);
+        if (n_grid && n_ga)
+            CHECK(ranked[0].key == ga[0].key ? v.gap == 0.0 : v.gap == ranked[0].r.fitness - ga[0].r.fitness);
+        free(value);
+    }
     CHECK_EQ_I64(n_ga > 0, v.ga_feasible);
     if (n_ga) {
         uint64_t better = count_above(q, ga[0].key);

@@ -29,9 +29,8 @@ difference is not a disagreement. Two genomes whose oracle keys differ by less
 than that may come in either order. compound is ranked by its exact key (the sum
 of quantised log factors: compared exactly) and its value must be SPEC's
 (prod (1 + o_j/100) - 1) * 100 to within the rounding of a double product
-(compound_close). evolve (as of this test's writing) reports
-expm1(key * 1e-12) * 100 instead, off by up to ~1e-9: this test fails on it, and
-names it, until the engine reports the product or the SPEC changes.
+(compound_close). (evolve once reported expm1(key * 1e-12) * 100, off by up to
+~1e-9: this test found it.)
 
 Needs numpy (skips with 77 without it)."""
 import json

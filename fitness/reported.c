@@ -1,0 +1,53 @@
+#include "fitness/reported.h"
+
+#include <stdlib.h>
+
+/* (prod(1 + q_j / 1e8) - 1) * 100 over the kept trades in dataset order:
+ * q_j / 1e8 is o_j / 100 rounded once. at[j]: trade j's row in the tables. */
+static double compound_value(const fit_tables_t *t, const int64_t *at, const uint16_t *genes)
+{
+    tables_genome_t g;
+    double prod = 1.0;
+    tables_genome(t, genes, &g);
+    for (int64_t j = 0; j < t->n_trades; j++) {
+        int64_t q, lf;
+        if (!tables_kept(t, at[j], &g))
+            continue;
+        tables_outcome(t, at[j], g.ti, g.si, &q, &lf);
+        if (q <= EV_RUIN_Q)
+            return -100.0;
+        prod *= 1.0 + (double)q / 1e8;
+    }
+    return (prod - 1.0) * 100.0;
+}
+
+ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
+                        uint32_t n, ev_error *err)
+{
+    int compound = p->obj_cfg.kind == OBJ_COMPOUND;
+    int64_t *at = NULL;
+    r->e = e;
+    r->n = n;
+    r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
+    if (compound && n)
+        at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
+    if (!r->value || (compound && n && !at)) {
+        free(at);
+        reported_free(r);
+        return ev_fail(err, EV_ENOMEM, "out of memory computing the reported values");
+    }
+    for (int64_t jj = 0; at && jj < t->n_trades; jj++)
+        at[p->order[jj]] = jj;
+    for (uint32_t i = 0; i < n; i++)
+        r->value[i] = compound && e[i].r.feasible ? compound_value(t, at, e[i].genes)
+                                                   : objective_display(&p->obj_cfg, e[i].r.fitness);
+    free(at);
+    return EV_OK;
+}
+
+void reported_free(reported_t *r)
+{
+    free(r->value);
+    r->value = NULL;
+    r->n = 0;
+}

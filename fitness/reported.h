@@ -1,0 +1,40 @@
+/* A reported list: ranked genomes (best first) and the objective value a
+ * trader reads for each, as the top-K table, the JSON and the run file show
+ * them (SPEC sec. 5).
+ *
+ * For every objective but compound the value is the fitness itself. compound
+ * is ranked by the exact sum of quantised log factors, but its value is
+ * (prod(1 + o_j/100) - 1) * 100 over the kept trades' quantised outcomes in
+ * dataset order (-100 on ruin): a double product, whose bits depend on the
+ * order, so it is computed here on the host, for the few genomes a run
+ * reports, from the first-hit tables. Per-generation statistics and heatmaps
+ * keep objective_display of the rank key (equal to within ~1e-9 %). */
+#ifndef EVOLVE_REPORTED_H
+#define EVOLVE_REPORTED_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/problem.h"
+#include "fitness/ranked.h"
+#include "fitness/tables.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const ranked_genome_t *e; /* not owned */
+    double *value;            /* value[n], owned */
+    uint32_t n;
+} reported_t;
+
+/* t: the problem's tables (trades in equity order, p->order). */
+ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
+                        uint32_t n, ev_error *err);
+void reported_free(reported_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -4,6 +4,7 @@
 #ifndef EVOLVE_INT128_H
 #define EVOLVE_INT128_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "common/hd.h"
@@ -89,13 +90,32 @@ EV_HD int i128_is_zero(ev_i128 a)
     return a.lo == 0 && a.hi == 0;
 }
 
-/* Nearest double to a non-negative value: exact for values below 2^64, and
- * otherwise rounded from the top 64 significant bits (the same on every backend). */
+/* Nearest double to x through the signed conversion, one correctly rounded
+ * instruction on every compiler and GPU, so no compiler's own unsigned
+ * sequence is trusted: x >= 2^63 is halved keeping a sticky bit (round to
+ * odd), which leaves the final rounding exact. */
+EV_HD double u64_to_double(uint64_t x)
+{
+    if ((x >> 63) == 0)
+        return (double)(int64_t)x;
+    return 2.0 * (double)(int64_t)((x >> 1) | (x & 1));
+}
+
+/* Nearest double to a non-negative value (correctly rounded): its top 64
+ * significant bits, with a sticky bit for the rest, scaled by 2^s. */
 EV_HD double u128_to_double(ev_i128 a)
 {
+    int s = 0;
+    uint64_t top;
     if (a.hi == 0)
-        return (double)a.lo;
-    return (double)a.hi * 18446744073709551616.0 + (double)a.lo;
+        return u64_to_double(a.lo);
+    while (s < 64 && (a.hi >> s) != 0)
+        s++; /* s = significant bits of hi, 1..64 */
+    if (s == 64)
+        top = a.hi | (uint64_t)(a.lo != 0);
+    else
+        top = (a.hi << (64 - s)) | (a.lo >> s) | (uint64_t)((a.lo << (64 - s)) != 0);
+    return ldexp(u64_to_double(top), s);
 }
 
 #endif

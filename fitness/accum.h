@@ -134,7 +134,8 @@ EV_HD eval_result_t accum_finish(const accum_t *a, const objective_prep_t *o)
     switch (o->kind) {
     case OBJ_MEAN:
         r.feasible &= a->n > 0;
-        r.fitness = a->n > 0 ? (double)a->sum / (double)a->n / 1e6 : 0.0;
+        /* n * 1e6 is exact (n < 2^53 / 1e6), so this is S / (n 10^6) rounded once. */
+        r.fitness = a->n > 0 ? (double)a->sum / ((double)a->n * 1e6) : 0.0;
         break;
     case OBJ_SHARPE:
         r.feasible &= a->n >= 2;

@@ -19,6 +19,8 @@ static void format_fitness(char *buf, size_t n, double v)
 {
     if (isinf(v))
         snprintf(buf, n, "%s", v > 0 ? "inf" : "-inf");
+    else if (fabs(v) >= 1e9)
+        snprintf(buf, n, "%.9e", v); /* compound over thousands of trades */
     else
         snprintf(buf, n, "%.6f", v);
 }

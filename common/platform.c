@@ -16,29 +16,147 @@
 #include <windows.h>
 #else
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 #endif
 
 #include "common/strutil.h"
 
-int plat_stat(const char *path, plat_stat_t *st)
+#ifdef _WIN32
+typedef struct _stat64 stat_buf_t;
+#define IS_REGULAR(m) (((m) & _S_IFMT) == _S_IFREG)
+#define IS_DIR(m) (((m) & _S_IFMT) == _S_IFDIR)
+#else
+typedef struct stat stat_buf_t;
+#define IS_REGULAR(m) S_ISREG(m)
+#define IS_DIR(m) S_ISDIR(m)
+#endif
+
+static void from_stat(const stat_buf_t *s, plat_stat_t *st)
+{
+    st->size = (int64_t)s->st_size;
+#ifdef _WIN32
+    st->mtime_ns = (int64_t)s->st_mtime * 1000000000LL;
+#else
+    st->mtime_ns = (int64_t)s->st_mtim.tv_sec * 1000000000LL + s->st_mtim.tv_nsec;
+#endif
+    st->is_dir = IS_DIR(s->st_mode);
+}
+
+static int stat_path(const char *path, stat_buf_t *s)
 {
 #ifdef _WIN32
-    struct _stat64 s;
-    if (_stat64(path, &s) != 0)
-        return -1;
-    st->size = (int64_t)s.st_size;
-    st->mtime_ns = (int64_t)s.st_mtime * 1000000000LL;
-    st->is_dir = (s.st_mode & _S_IFDIR) != 0;
+    return _stat64(path, s);
 #else
-    struct stat s;
-    if (stat(path, &s) != 0)
-        return -1;
-    st->size = (int64_t)s.st_size;
-    st->mtime_ns = (int64_t)s.st_mtim.tv_sec * 1000000000LL + s.st_mtim.tv_nsec;
-    st->is_dir = S_ISDIR(s.st_mode);
+    return stat(path, s);
 #endif
+}
+
+int plat_stat(const char *path, plat_stat_t *st)
+{
+    stat_buf_t s;
+    if (stat_path(path, &s) != 0)
+        return -1;
+    from_stat(&s, st);
     return 0;
+}
+
+/* What a path that exists but is not a regular file is, in words. */
+static const char *kind_of(unsigned mode)
+{
+#ifdef _WIN32
+    if (IS_DIR(mode))
+        return "is a directory";
+    if ((mode & _S_IFMT) == _S_IFCHR)
+        return "is a device";
+    if ((mode & _S_IFMT) == _S_IFIFO)
+        return "is a pipe";
+#else
+    if (S_ISDIR(mode))
+        return "is a directory";
+    if (S_ISFIFO(mode))
+        return "is a named pipe (FIFO)";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "is a device";
+    if (S_ISSOCK(mode))
+        return "is a socket";
+#endif
+    return "is not a regular file";
+}
+
+/* The error for a path that cannot be stat'ed (errno e): a symbolic link
+ * whose target is missing is named as such, not as a missing file. */
+static ev_status unreachable(const char *path, const char *expected, int e, ev_error *err)
+{
+    int dangling = 0;
+#ifdef _WIN32
+    DWORD a = GetFileAttributesA(path);
+    dangling = e == ENOENT && a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_REPARSE_POINT);
+#else
+    struct stat ls;
+    dangling = e == ENOENT && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode);
+#endif
+    if (dangling)
+        return ev_fail(err, EV_EIO, "%s: is a dangling symbolic link (its target does not exist); "
+                                    "expected %s",
+                       path, expected);
+    if (e == ENOENT)
+        return ev_fail(err, EV_EIO, "%s: no such file; expected %s", path, expected);
+    return ev_fail(err, EV_EIO, "%s: cannot access it: %s; expected %s", path, strerror(e), expected);
+}
+
+ev_status plat_check_input(const char *path, const char *expected, plat_stat_t *st, ev_error *err)
+{
+    stat_buf_t s;
+    if (stat_path(path, &s) != 0)
+        return unreachable(path, expected, errno, err);
+    if (!IS_REGULAR(s.st_mode))
+        return ev_fail(err, EV_EIO, "%s: %s; expected %s", path, kind_of((unsigned)s.st_mode),
+                       expected);
+    if (st)
+        from_stat(&s, st);
+    return EV_OK;
+}
+
+/* Opens a path that plat_check_input has passed; the file opened must still
+ * be a regular file. */
+static FILE *open_checked(const char *path, const char *expected, ev_error *err)
+{
+    stat_buf_t s;
+    FILE *f;
+#ifdef _WIN32
+    if (!(f = fopen(path, "rb"))) {
+        ev_fail(err, EV_EIO, "%s: cannot open the file: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (_fstat64(_fileno(f), &s) != 0 || !IS_REGULAR(s.st_mode)) {
+        fclose(f);
+        ev_fail(err, EV_EIO, "%s: is not a regular file; expected %s", path, expected);
+        return NULL;
+    }
+#else
+    /* O_NONBLOCK: opening a FIFO that was swapped in does not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), flags;
+    if (fd < 0) {
+        ev_fail(err, EV_EIO, "%s: cannot open the file: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode) || (flags = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+        close(fd);
+        ev_fail(err, EV_EIO, "%s: is not a regular file that can be read; expected %s", path,
+                expected);
+        return NULL;
+    }
+#endif
+    return f;
+}
+
+FILE *plat_open_input(const char *path, const char *expected, ev_error *err)
+{
+    if (plat_check_input(path, expected, NULL, err) != EV_OK)
+        return NULL;
+    return open_checked(path, expected, err);
 }
 
 static int cmp_names(const void *a, const void *b)

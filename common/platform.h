@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/status.h"
 
@@ -21,6 +22,17 @@ typedef struct {
 
 /* 0 on success; nonzero if the path does not exist or cannot be stat'ed. */
 int plat_stat(const char *path, plat_stat_t *st);
+
+/* Checks that an input path is a regular file, following symbolic links: a
+ * missing path, a dangling symbolic link, a directory, a named pipe, a device
+ * or a socket is an error "PATH: <what it is>; expected <expected>". Fills
+ * *st (may be NULL). */
+ev_status plat_check_input(const char *path, const char *expected, plat_stat_t *st, ev_error *err);
+
+/* Opens an input for reading (binary), with plat_check_input's errors, on
+ * the opened file itself: a named pipe is never waited on, and a path
+ * swapped after a check is still refused. NULL on error. */
+FILE *plat_open_input(const char *path, const char *expected, ev_error *err);
 
 /* Regular-file and directory names in dir (no "." or ".."), sorted bytewise.
  * Free with plat_free_names. */

@@ -23,15 +23,11 @@ static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
 
 static ev_status read_file(const char *path, char **text, size_t *len, ev_error *err)
 {
-    plat_stat_t info;
     size_t cap = 4096, used = 0, got;
     char *buf;
-    FILE *f;
-    if (plat_stat(path, &info) == 0 && info.is_dir)
-        return ev_fail(err, EV_EIO, "%s: is a directory, expected a YAML config file", path);
-    f = fopen(path, "rb");
+    FILE *f = plat_open_input(path, "a YAML config file", err);
     if (!f)
-        return ev_fail(err, EV_EIO, "%s: cannot open the config: %s", path, strerror(errno));
+        return EV_EIO;
     buf = (char *)malloc(cap);
     while (buf && (got = fread(buf + used, 1, cap - used - 1, f)) > 0) {
         used += got;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/platform.h"
 #include "common/strutil.h"
 
 struct csv_reader {
@@ -331,9 +332,7 @@ ev_status csv_open(const char *path, size_t chunk, csv_reader_t **out, ev_error 
         csv_close(r);
         return ev_fail(err, EV_ENOMEM, "%s: out of memory", path);
     }
-    r->f = fopen(path, "rb");
-    if (!r->f) {
-        ev_fail(err, EV_EIO, "%s: cannot open the file: %s", path, strerror(errno));
+    if (!(r->f = plat_open_input(path, "a CSV file", err))) {
         csv_close(r);
         return EV_EIO;
     }

@@ -10,22 +10,21 @@
 #include "io/dataset_h5_layout.h"
 #include "io/h5_util.h"
 
-static const char *const not_dataset = "expected a dataset written by 'evolve ingest'";
+#define DATASET_WHAT "a dataset written by 'evolve ingest'"
+static const char *const not_dataset = "expected " DATASET_WHAT;
 
 /* Opens a dataset file read-only and checks its format attributes. */
 static ev_status open_dataset(const char *path, hid_t *file, ev_error *err)
 {
-    plat_stat_t ps;
     hid_t fapl;
     char *format = NULL;
     int32_t version = 0;
     ev_status st;
     *file = -1;
     h5u_init();
-    if (plat_stat(path, &ps) != 0)
-        return ev_fail(err, EV_EIO, "%s: no such dataset file", path);
-    if (ps.is_dir)
-        return ev_fail(err, EV_EIO, "%s: is a directory; %s", path, not_dataset);
+    /* H5Fis_hdf5 would wait forever on a named pipe. */
+    if ((st = plat_check_input(path, DATASET_WHAT, NULL, err)) != EV_OK)
+        return st;
     if (H5Fis_hdf5(path) <= 0) {
         H5Eclear2(H5E_DEFAULT);
         return ev_fail(err, EV_EDATA, "%s: not an HDF5 file (or unreadable); %s", path, not_dataset);

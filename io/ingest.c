@@ -33,11 +33,7 @@ static ev_status check_opts(const ingest_opts_t *o, ev_error *err)
 
 static ev_status stat_trades(const char *path, plat_stat_t *st, ev_error *err)
 {
-    if (plat_stat(path, st) != 0)
-        return ev_fail(err, EV_EIO, "%s: no such trade log file", path);
-    if (st->is_dir)
-        return ev_fail(err, EV_EIO, "%s: is a directory; expected the trade log CSV file", path);
-    return EV_OK;
+    return plat_check_input(path, "the trade log CSV file", st, err);
 }
 
 static void hash_str(XXH64_state_t *h, const char *s)

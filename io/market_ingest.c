@@ -62,9 +62,14 @@ ev_status market_list_files(const char *dir, market_files_t *out, ev_error *err)
             st = ev_fail(err, EV_ENOMEM, "out of memory listing %s", dir);
             break;
         }
-        if (plat_stat(path, &fs) != 0 || fs.is_dir) {
+        if (plat_stat(path, &fs) == 0 && fs.is_dir) {
             free(path); /* a directory called *.csv is not a market file */
             continue;
+        }
+        /* A dangling link, a FIFO or a device named *.csv is not skipped. */
+        if ((st = plat_check_input(path, "a market data CSV file", &fs, err)) != EV_OK) {
+            free(path);
+            break;
         }
         if (!time_parse_market_name(names[i], &f->day)) {
             st = ev_fail(err, EV_EDATA,

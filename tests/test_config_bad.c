@@ -265,7 +265,7 @@ int main(void)
     /* Files that cannot be read. */
     memset(&cfg, 0xab, sizeof cfg);
     CHECK_EQ_I64(EV_EIO, config_load("tmp_bad/missing.yaml", &cfg, &err));
-    CHECK_CONTAINS(err.msg, "tmp_bad/missing.yaml: cannot open the config");
+    CHECK_CONTAINS(err.msg, "tmp_bad/missing.yaml: no such file");
     CHECK(all_zero(&cfg, sizeof cfg));
     CHECK_EQ_I64(EV_EIO, config_load("tmp_bad", &cfg, &err));
     CHECK_CONTAINS(err.msg, "tmp_bad: is a directory");

@@ -263,7 +263,7 @@ static void test_bad_files(void)
     hid_t f;
     fx_clean_dir(DIR);
     CHECK(dataset_read_h5(DIR "/missing.h5", &b, &err) == EV_EIO);
-    CHECK_CONTAINS(err.msg, DIR "/missing.h5: no such dataset file");
+    CHECK_CONTAINS(err.msg, DIR "/missing.h5: no such file");
     CHECK(dataset_read_fingerprint(DIR "/missing.h5", &fp, &err) != EV_OK);
     CHECK_CONTAINS(err.msg, DIR "/missing.h5");
 

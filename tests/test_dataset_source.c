@@ -116,7 +116,7 @@ int main(void)
     cfg.dataset_path = (char *)DIR "/none.h5";
     log = obtain(&cfg, &ds, &st, &err);
     CHECK(st == EV_EIO);
-    CHECK_CONTAINS(err.msg, DIR "/none.h5: no such dataset file");
+    CHECK_CONTAINS(err.msg, DIR "/none.h5: no such file");
     free(log);
 
     /* Half a data source is a config error. */

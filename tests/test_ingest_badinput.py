@@ -8,7 +8,9 @@ thing, and runs the command. Standard library only."""
 
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import evolve_cli as cli  # noqa: E402
@@ -79,7 +81,12 @@ class Runner:
         if args is None:
             args = ["--market", "market", "--trades", "trades.csv", "--tickers", "SOXL,IONQ",
                     "--out", os.path.join("out", out_name)]
-        proc = cli.run(self.evolve, ["ingest"] + args, cwd=d, timeout=60)
+        try:
+            proc = cli.run(self.evolve, ["ingest"] + args, cwd=d, timeout=60)
+        except subprocess.TimeoutExpired:
+            self.failures += 1
+            print(f"FAIL {name}: no answer within 60 s")
+            return
         problems = []
         if expect_rc == "nonzero":
             if proc.returncode == 0:
@@ -110,11 +117,29 @@ def make_dir_named(rel):
     return lambda d: os.makedirs(os.path.join(d, rel))
 
 
+def make_fifo_named(rel):
+    """A named pipe nobody writes to: reading it would wait forever."""
+    def setup(d):
+        p = os.path.join(d, rel)
+        if os.path.exists(p):
+            os.remove(p)
+        os.mkfifo(p)
+    return setup
+
+
+def make_dangling_link(rel):
+    """A symbolic link (inside the case directory) to a file that is not there."""
+    def setup(d):
+        p = os.path.join(d, rel)
+        if os.path.exists(p):
+            os.remove(p)
+        os.symlink("no_such_target.csv", p)
+    return setup
+
+
 def main():
     a = cli.parse_args()
-    root = os.path.join(os.getcwd(), "tmp_ingest_badinput")
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
+    root = tempfile.mkdtemp(prefix="evolve_ingest_badinput_")
     r = Runner(os.path.abspath(a.evolve), root)
     m1 = "market/" + DAY1
     base = valid_inputs()
@@ -131,11 +156,19 @@ def main():
     # Files and directories.
     r.case("missing market dir", 1, ["nowhere: no such market data directory"],
            args=["--market", "nowhere", "--trades", "trades.csv", "--out", "out/ds.h5"])
-    r.case("missing trade file", 1, ["gone.csv: no such trade log file"],
+    r.case("missing trade file", 1, ["gone.csv: no such file; expected the trade log"],
            args=["--market", "market", "--trades", "gone.csv", "--out", "out/ds.h5"])
     r.case("trade log is a directory", 1, ["logdir.csv: is a directory"],
            setup=make_dir_named("logdir.csv"),
            args=["--market", "market", "--trades", "logdir.csv", "--out", "out/ds.h5"])
+    r.case("trade log is a named pipe", 1, ["trades.csv: is a named pipe (FIFO); expected the trade log"],
+           setup=make_fifo_named("trades.csv"))
+    r.case("market file is a named pipe", 1, [DAY1 + ": is a named pipe (FIFO)"],
+           setup=make_fifo_named(m1))
+    r.case("trade log is a dangling link", 1, ["trades.csv: is a dangling symbolic link"],
+           setup=make_dangling_link("trades.csv"))
+    r.case("market file is a dangling link", 1, [DAY1 + ": is a dangling symbolic link"],
+           setup=make_dangling_link(m1))
     if os.geteuid() != 0:  # root reads any file
         r.case("unreadable market file", 1, [DAY1 + ": cannot open the file"],
                setup=lambda d: os.chmod(os.path.join(d, m1), 0))
@@ -256,6 +289,8 @@ def main():
     print(f"{r.count} cases, {r.failures} failed")
     if r.failures == 0:
         shutil.rmtree(root, ignore_errors=True)
+    else:
+        print(f"inputs of the failed cases kept in {root}")
     return 1 if r.failures else 0
 
 

@@ -53,5 +53,24 @@ int main(void)
     }
     CHECK(plat_list_dir("tmp_platform/missing", &names, &n, &err) == EV_EIO);
     CHECK_CONTAINS(err.msg, "tmp_platform/missing");
+
+    /* Inputs: only a regular file is read (named pipes and symbolic links are
+     * in test_ingest_badinput.py, which can make them on every POSIX system). */
+    {
+        plat_stat_t st;
+        CHECK(plat_check_input("tmp_platform/x/b.txt", "a file", &st, &err) == EV_OK && st.size == 3);
+        f = plat_open_input("tmp_platform/x/b.txt", "a file", &err);
+        CHECK(f != NULL);
+        if (f)
+            fclose(f);
+        CHECK(plat_open_input("tmp_platform/x/y", "a text file", &err) == NULL);
+        CHECK_CONTAINS(err.msg, "tmp_platform/x/y: is a directory; expected a text file");
+        CHECK(plat_check_input("tmp_platform/x/none", "a text file", &st, &err) == EV_EIO);
+        CHECK_CONTAINS(err.msg, "tmp_platform/x/none: no such file; expected a text file");
+#ifndef _WIN32
+        CHECK(plat_check_input("/dev/null", "a text file", &st, &err) == EV_EIO); /* stat only */
+        CHECK_CONTAINS(err.msg, "/dev/null: is a device; expected a text file");
+#endif
+    }
     return check_exit();
 }

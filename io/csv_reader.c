@@ -76,16 +76,21 @@ static ev_status push_field(csv_reader_t *r, const char *p, size_t n, ev_error *
     return EV_OK;
 }
 
-/* Finds the end of a row that holds a quote, following the quoting rules.
- * Returns 1 with *len (bytes before the row's '\n' or the end of data) and
- * *lines (newlines the row spans, its own included), 0 when more data is
- * needed, -1 when the file ends inside a quoted field. */
-static int scan_quoted_row(const char *s, size_t avail, int eof, size_t *len, int64_t *lines)
+/* Finds the end of a row that holds a quote, a CR or a NUL, following the
+ * quoting rules. Returns 1 with *len (bytes before the row's '\n' or the end
+ * of data), *lines (newlines the row spans, its own included) and *bad (the
+ * offset of the first NUL byte or CR outside quotes, or SIZE_MAX), 0 when
+ * more data is needed, -1 when the file ends inside a quoted field. */
+static int scan_quoted_row(const char *s, size_t avail, int eof, size_t *len, int64_t *lines,
+                           size_t *bad)
 {
     int st = ST_START;
     int64_t nl = 0;
+    *bad = SIZE_MAX;
     for (size_t i = 0; i < avail; i++) {
         char c = s[i];
+        if (*bad == SIZE_MAX && (c == '\0' || (c == '\r' && st != ST_QUOTED)))
+            *bad = i;
         switch (st) {
         case ST_START:
         case ST_UNQUOTED:
@@ -137,8 +142,8 @@ static uint64_t swar_match(uint64_t v, unsigned char c)
 #endif
 
 /* Splits a row of plain fields: the hot path of market files. Returns 1 when
- * split, 0 when the row holds a quote (the caller takes the quoted path), -1
- * when out of memory. */
+ * split, 0 when the row holds a quote, a CR or a NUL (the caller takes the
+ * careful path), -1 when out of memory. */
 static int split_plain(csv_reader_t *r, const char *s, size_t n, ev_error *err)
 {
     const char *f = s, *p = s, *e = s + n;
@@ -146,7 +151,7 @@ static int split_plain(csv_reader_t *r, const char *s, size_t n, ev_error *err)
     for (; e - p >= 8; p += 8) {
         uint64_t v, commas;
         memcpy(&v, p, 8);
-        if (swar_match(v, '"'))
+        if (swar_match(v, '"') | swar_match(v, '\r') | swar_match(v, '\0'))
             return 0;
         for (commas = swar_match(v, ','); commas; commas &= commas - 1) {
             const char *c = p + (__builtin_ctzll(commas) >> 3);
@@ -157,7 +162,7 @@ static int split_plain(csv_reader_t *r, const char *s, size_t n, ev_error *err)
     }
 #endif
     for (; p < e; p++) {
-        if (*p == '"')
+        if (*p == '"' || *p == '\r' || *p == '\0')
             return 0;
         if (*p == ',') {
             if (push_field(r, f, (size_t)(p - f), err) != EV_OK)
@@ -213,6 +218,39 @@ static ev_status split_quoted(csv_reader_t *r, char *s, size_t n, int64_t line, 
     }
 }
 
+/* The line end's CRs: one for CRLF, more where a CRLF file was converted
+ * again (CR CR LF). */
+static size_t strip_crs(const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] == '\r')
+        len--;
+    return len;
+}
+
+/* The error for s[bad], a NUL byte or a CR that does not end the line, in a
+ * row of n bytes starting at line `line`. */
+static ev_status bad_byte(const csv_reader_t *r, const char *s, size_t n, size_t bad, ev_error *err)
+{
+    int64_t line = r->line;
+    size_t line_start = 0, nuls = 0;
+    for (size_t i = 0; i < bad; i++)
+        if (s[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        }
+    if (s[bad] == '\r')
+        return ev_fail(err, EV_EPARSE,
+                       "%s:%lld: byte %zu: a carriage return (CR) that does not end the line; "
+                       "expected lines ending in LF or CRLF (convert a file with CR-only or LF CR "
+                       "line ends)",
+                       r->path, (long long)line, bad - line_start + 1);
+    for (size_t i = 0; i < n; i++)
+        nuls += s[i] == '\0';
+    return ev_fail(err, EV_EPARSE, "%s:%lld: byte %zu: a NUL byte; expected text%s", r->path,
+                   (long long)line, bad - line_start + 1,
+                   3 * nuls >= n ? " (the file looks like UTF-16: save it as UTF-8)" : "");
+}
+
 static int is_blank(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -242,8 +280,7 @@ static ev_status read_row(csv_reader_t *r, int *got, ev_error *err)
         }
         len = nl ? (size_t)(nl - s) : avail;
         consumed = nl ? len + 1 : len;
-        if (len > 0 && s[len - 1] == '\r')
-            len--;
+        len = strip_crs(s, len);
         if (is_blank(s, len)) {
             r->beg += consumed;
             r->line += lines;
@@ -253,8 +290,9 @@ static ev_status read_row(csv_reader_t *r, int *got, ev_error *err)
         split = split_plain(r, s, len, err);
         if (split < 0)
             return EV_ENOMEM;
-        if (split == 0) { /* a quote: the row may run over several lines */
-            int found = scan_quoted_row(s, avail, r->eof, &len, &lines);
+        if (split == 0) { /* a quote (the row may run over several lines), a CR or a NUL */
+            size_t bad;
+            int found = scan_quoted_row(s, avail, r->eof, &len, &lines, &bad);
             if (found == 0) {
                 if ((st = fill(r, err)) != EV_OK)
                     return st;
@@ -265,8 +303,10 @@ static ev_status read_row(csv_reader_t *r, int *got, ev_error *err)
                                "%s:%lld: a quoted field is never closed; expected a closing '\"'",
                                r->path, (long long)r->line);
             consumed = len < avail ? len + 1 : len;
-            if (len > 0 && s[len - 1] == '\r')
-                len--;
+            len = strip_crs(s, len);
+            /* NULs would cut names short; a lone CR is a line end not split on. */
+            if (bad < len)
+                return bad_byte(r, s, len, bad, err);
             r->n_fields = 0;
             if ((st = split_quoted(r, s, len, r->line, err)) != EV_OK)
                 return st;
@@ -341,6 +381,11 @@ ev_status csv_open(const char *path, size_t chunk, csv_reader_t **out, ev_error 
         st = fill(r, err);
     if (st == EV_OK && r->end >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
         r->beg = 3;
+    if (st == EV_OK && r->end >= 2 &&
+        (memcmp(r->buf, "\xFF\xFE", 2) == 0 || memcmp(r->buf, "\xFE\xFF", 2) == 0))
+        st = ev_fail(err, EV_EPARSE, "%s: starts with a UTF-16 byte-order mark; expected a UTF-8 "
+                                     "(or ASCII) CSV file: save it as UTF-8",
+                     path);
     if (st == EV_OK)
         st = read_header(r, err);
     if (st != EV_OK) {

@@ -3,9 +3,12 @@
  * Reads the file in large chunks (never the whole file) and hands out one row
  * at a time as (pointer, length) fields that point into its buffer: nothing is
  * copied or converted, so a caller pays only for the fields it looks at.
- * Handles a UTF-8 BOM, CRLF line ends, quoted fields ("a,b", "" escapes, line
- * breaks inside quotes), empty fields, a missing final newline; blank lines
- * are skipped. The first non-blank row is the header. */
+ * Handles a UTF-8 BOM, LF, CRLF (and CR CR LF) line ends, quoted fields ("a,b",
+ * "" escapes, line breaks inside quotes), empty fields, a missing final
+ * newline; blank lines are skipped. The first non-blank row is the header.
+ * A NUL byte anywhere, a CR outside quotes that does not end a line (CR-only
+ * or LF CR line ends) and a UTF-16 byte-order mark are errors, so a field
+ * never holds a NUL. */
 #ifndef EVOLVE_CSV_READER_H
 #define EVOLVE_CSV_READER_H
 

@@ -135,6 +135,71 @@ static void test_errors(void)
     csv_close(r);
 }
 
+/* Writes n bytes (NULs included) to path; returns 0 on success. */
+static int write_bytes(const char *path, const char *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    if (fwrite(bytes, 1, n, f) != n) {
+        fclose(f);
+        return -1;
+    }
+    return fclose(f);
+}
+
+/* Reads every row of a file that must fail; the error's message must hold
+ * each of want[] (NULL-terminated). */
+static void expect_error(const char *path, size_t chunk, const char *const *want)
+{
+    csv_reader_t *r;
+    const csv_row_t *row = NULL;
+    ev_error err;
+    ev_status st = csv_open(path, chunk, &r, &err);
+    while (st == EV_OK && (st = csv_next(r, &row, &err)) == EV_OK && row)
+        ;
+    csv_close(r); /* NULL when csv_open failed */
+    CHECK(st == EV_EPARSE);
+    for (; st != EV_OK && *want; want++)
+        CHECK_CONTAINS(err.msg, *want);
+}
+
+/* NUL bytes (a ticker "SOXL\0..." once overflowed the ticker lookup) and
+ * UTF-16 files are refused with the line; CR CR LF parses, CR-only and LF CR
+ * line ends are errors, not rows with a CR in a field. */
+static void test_bytes(void)
+{
+    static const want_row_t crcrlf[] = {{2, "SOXL|1"}, {3, "IONQ|2"}};
+    static const char nul[] = "Ticker,Price\nSOXL,1\nSOXL\0XXXXXXXXXXXX,2\n";
+    static const char utf16[] = "T\0i\0c\0k\0e\0r\0,\0P\0\n\0";
+    static const char *const want_nul[] = {DIR "/nul.csv:3: byte 5: a NUL byte; expected text",
+                                           NULL};
+    static const char *const want_utf16[] = {DIR "/utf16.csv:1: byte 2: a NUL byte",
+                                             "looks like UTF-16: save it as UTF-8", NULL};
+    static const char *const want_bom[] = {DIR "/bom16.csv: starts with a UTF-16 byte-order mark",
+                                           NULL};
+    static const char *const want_cr[] = {DIR "/cr.csv:1: byte 13: a carriage return (CR)",
+                                          "expected lines ending in LF or CRLF", NULL};
+    static const char *const want_lfcr[] = {DIR "/lfcr.csv:2: byte 1: a carriage return", NULL};
+    static const char *const want_quoted[] = {DIR "/quoted.csv:3: byte 2: a NUL byte", NULL};
+    CHECK(write_bytes(DIR "/nul.csv", nul, sizeof nul - 1) == 0);
+    CHECK(write_bytes(DIR "/utf16.csv", utf16, sizeof utf16 - 1) == 0);
+    CHECK(fx_write(DIR "/bom16.csv", "\xFF\xFET\0,\0") == 0);
+    CHECK(fx_write(DIR "/cr.csv", "Ticker,Price\rSOXL,1\rIONQ,2\r") == 0);
+    CHECK(fx_write(DIR "/lfcr.csv", "Ticker,Price\n\rSOXL,1\n\rIONQ,2\n\r") == 0);
+    CHECK(write_bytes(DIR "/quoted.csv", "A,B\n\"x\ny\0\",1\n", 14) == 0);
+    CHECK(fx_write(DIR "/crcrlf.csv", "Ticker,Price\r\r\nSOXL,1\r\r\nIONQ,2\r\r\n") == 0);
+    for (size_t chunk = 0; chunk <= 5; chunk++) {
+        expect_error(DIR "/nul.csv", chunk, want_nul);
+        expect_error(DIR "/utf16.csv", chunk, want_utf16);
+        expect_error(DIR "/bom16.csv", chunk, want_bom);
+        expect_error(DIR "/cr.csv", chunk, want_cr);
+        expect_error(DIR "/lfcr.csv", chunk, want_lfcr);
+        expect_error(DIR "/quoted.csv", chunk, want_quoted);
+        expect_rows(DIR "/crcrlf.csv", chunk, crcrlf, 2);
+    }
+}
+
 /* A row far longer than the buffer grows it. */
 static void test_long_row(void)
 {
@@ -271,6 +336,7 @@ int main(void)
     test_formats();
     test_errors();
     test_long_row();
+    test_bytes();
     test_fuzz();
     return check_exit();
 }

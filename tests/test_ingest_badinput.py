@@ -70,8 +70,9 @@ class Runner:
         for rel, text in inputs.items():
             if rel in remove or text is None:
                 continue
-            with open(os.path.join(d, rel), "w", newline="") as f:
-                f.write(text)
+            data = text if isinstance(text, bytes) else text.encode()
+            with open(os.path.join(d, rel), "wb") as f:
+                f.write(data)
         if setup:
             setup(d)
         existing = os.path.join(d, "out", out_name)
@@ -198,6 +199,17 @@ def main():
            files=market_with(market_row("IONQ", "inf", "09:30:03")))
     r.case("empty price", 1, [DAY1 + ":6: column 'Price'"],
            files=market_with(market_row("IONQ", "", "09:30:03")))
+    r.case("NUL byte in a ticker", 1, [DAY1 + ":6: byte 5: a NUL byte; expected text"],
+           files=market_with(market_row("SOXL\0" + "X" * 40, "10.3", "09:30:03")))
+    r.case("CR-only line ends", 1,
+           [DAY1 + ":1: byte ", "a carriage return (CR) that does not end the line",
+            "expected lines ending in LF or CRLF"],
+           files={m1: base[m1].replace("\n", "\r")})
+    r.case("LF CR line ends", 1, [DAY1 + ":2: byte 1: a carriage return (CR)"],
+           files={m1: base[m1].replace("\n", "\n\r")})
+    r.case("CR CR LF line ends parse", 0, ["2 trade(s) kept"],
+           files={m1: base[m1].replace("\n", "\r\r\n"),
+                  "trades.csv": base["trades.csv"].replace("\n", "\r\r\n")})
     r.case("malformed time", 1,
            [DAY1 + ":6: column 'Time': expected a time of day HH:MM:SS", "got '9:30'"],
            files=market_with(market_row("SOXL", "10.3", "9:30")))
@@ -233,6 +245,12 @@ def main():
                                        entry_price="0")))
     r.case("malformed trade row", 1, ["trades.csv:4: column"],
            files=trades_with("09/17/2014,9,SOXL,10.0\n"))
+    r.case("UTF-16 trade log", 1,
+           ["trades.csv: starts with a UTF-16 byte-order mark", "save it as UTF-8"],
+           files={"trades.csv": base["trades.csv"].encode("utf-16")})
+    r.case("UTF-16 trade log without a byte-order mark", 1,
+           ["trades.csv:1: byte 2: a NUL byte", "looks like UTF-16"],
+           files={"trades.csv": base["trades.csv"].encode("utf-16-le")})
     r.case("empty trade log", 1, ["trades.csv: the trade log has no data rows"],
            files={"trades.csv": TRADES_HEADER})
     r.case("empty trade log file", 1, ["trades.csv: the file is empty; expected a header row"],

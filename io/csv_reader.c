@@ -341,6 +341,8 @@ static ev_status read_header(csv_reader_t *r, ev_error *err)
     if (!got)
         return ev_fail(err, EV_EPARSE, "%s: the file is empty; expected a header row", r->path);
     r->header_line = r->row.line;
+    while (r->n_fields > 1 && csv_trim(r->fields[r->n_fields - 1]).n == 0)
+        r->n_fields--; /* trailing commas name no column */
     r->header = (char **)calloc(r->n_fields, sizeof *r->header);
     if (!r->header)
         return ev_fail(err, EV_ENOMEM, "%s: out of memory reading the header", r->path);
@@ -411,12 +413,31 @@ void csv_close(csv_reader_t *r)
     free(r);
 }
 
+/* A data row has as many fields as the header; trailing empty fields beyond
+ * it (a spreadsheet's trailing commas) are cut off. */
+static ev_status check_width(csv_reader_t *r, ev_error *err)
+{
+    size_t n = r->n_fields;
+    while (n > r->n_header && csv_trim(r->fields[n - 1]).n == 0)
+        n--;
+    if (n != r->n_header)
+        return ev_fail(err, EV_EPARSE,
+                       "%s:%lld: the row has %zu field(s); expected %zu, as many as the header "
+                       "(line %lld) has",
+                       r->path, (long long)r->row.line, n, r->n_header,
+                       (long long)r->header_line);
+    r->row.n_fields = n;
+    return EV_OK;
+}
+
 ev_status csv_next(csv_reader_t *r, const csv_row_t **row, ev_error *err)
 {
     int got;
     ev_status st;
     *row = NULL;
     if ((st = read_row(r, &got, err)) != EV_OK)
+        return st;
+    if (got && (st = check_width(r, err)) != EV_OK)
         return st;
     if (got) {
         r->rows++;
@@ -442,19 +463,6 @@ ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, 
         return ev_fail(err, EV_EPARSE, "%s:%lld: the header has no column '%s'; expected it among "
                                        "the column names of the first row",
                        r->path, (long long)r->header_line, name);
-    return EV_OK;
-}
-
-ev_status csv_get(const csv_reader_t *r, const csv_row_t *row, int col, csv_field_t *f,
-                  ev_error *err)
-{
-    if ((size_t)col >= row->n_fields)
-        return ev_fail(err, EV_EPARSE,
-                       "%s:%lld: column '%s' (field %d) is missing: the row has %zu field(s), the "
-                       "header %zu",
-                       r->path, (long long)row->line, csv_column_name(r, col), col + 1,
-                       row->n_fields, r->n_header);
-    *f = row->fields[col];
     return EV_OK;
 }
 

@@ -44,7 +44,9 @@ ev_status csv_open(const char *path, size_t chunk, csv_reader_t **out, ev_error 
 void csv_close(csv_reader_t *r);
 
 /* The next data row, or *row = NULL at the end of the file. The row and its
- * fields stay valid until the next call. */
+ * fields stay valid until the next call. A row has exactly as many fields as
+ * the header (trailing empty fields beyond it are cut off, and trailing empty
+ * header names do not count); any other count is an error naming the line. */
 ev_status csv_next(csv_reader_t *r, const csv_row_t **row, ev_error *err);
 
 /* Column index of a header name (exact match after trimming spaces; the
@@ -54,11 +56,6 @@ int csv_column(const csv_reader_t *r, const char *name);
 /* Like csv_column, but a missing column is an error naming the file and the
  * column. */
 ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, ev_error *err);
-
-/* Field `col` of a row; a row too short to have it is an error naming the
- * file, the line and the column. */
-ev_status csv_get(const csv_reader_t *r, const csv_row_t *row, int col, csv_field_t *f,
-                  ev_error *err);
 
 const char *csv_path(const csv_reader_t *r);
 const char *csv_column_name(const csv_reader_t *r, int col); /* "" when out of range */

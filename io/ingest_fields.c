@@ -19,9 +19,7 @@ int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_ticker
 ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int col,
                              const char *expected, ev_error *err)
 {
-    csv_field_t f = {"", 0};
-    if ((size_t)col < row->n_fields)
-        f = csv_trim(row->fields[col]);
+    csv_field_t f = csv_trim(row->fields[col]);
     return ev_fail(err, EV_EPARSE, "%s:%lld: column '%s': expected %s, got '%.*s'%s",
                    csv_path(r), (long long)row->line, csv_column_name(r, col), expected,
                    (int)(f.n > QUOTE_MAX ? QUOTE_MAX : f.n), f.p, f.n > QUOTE_MAX ? "..." : "");
@@ -30,10 +28,7 @@ ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int co
 ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col,
                               const char *expected, double *v, num_result *res, ev_error *err)
 {
-    csv_field_t f;
-    ev_status st = csv_get(r, row, col, &f, err);
-    if (st != EV_OK)
-        return st;
+    csv_field_t f = row->fields[col];
     *res = num_parse_double(f.p, f.n, v);
     if (*res == NUM_MALFORMED)
         return ingest_field_error(r, row, col, expected, err);

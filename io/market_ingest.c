@@ -216,7 +216,7 @@ static ev_status read_file(const char *path, const char *const *tickers, int32_t
 {
     csv_reader_t *r;
     const csv_row_t *row;
-    int c_ticker, c_price, c_time, last;
+    int c_ticker, c_price, c_time;
     ev_error *err = &res->err;
     ev_status st = csv_open(path, 0, &r, err);
     if (st != EV_OK)
@@ -227,20 +227,10 @@ static ev_status read_file(const char *path, const char *const *tickers, int32_t
         csv_close(r);
         return st;
     }
-    last = c_ticker > c_price ? c_ticker : c_price;
-    last = last > c_time ? last : c_time;
     while ((st = csv_next(r, &row, err)) == EV_OK && row) {
         int32_t secs = 0;
         float price = 0;
         int id;
-        if (row->n_fields <= (size_t)last) { /* a short row: name the first missing column */
-            csv_field_t f;
-            int first = (size_t)c_ticker >= row->n_fields  ? c_ticker
-                        : (size_t)c_price >= row->n_fields ? c_price
-                                                           : c_time;
-            st = csv_get(r, row, first, &f, err);
-            break;
-        }
         /* The ticker decides before anything else is parsed. */
         id = ingest_ticker_id(row->fields[c_ticker], tickers, n_tickers);
         if (id < 0)

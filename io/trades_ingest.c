@@ -85,11 +85,8 @@ static ev_status resolve_columns(const csv_reader_t *r, const ingest_opts_t *opt
 static ev_status parse_when(const csv_reader_t *r, const csv_row_t *row, int col, int64_t day,
                             int64_t *ts, ev_error *err)
 {
-    csv_field_t f;
+    csv_field_t f = row->fields[col];
     int32_t secs;
-    ev_status st = csv_get(r, row, col, &f, err);
-    if (st != EV_OK)
-        return st;
     if (time_parse_clock(f.p, f.n, &secs)) {
         *ts = day * TIME_SECONDS_PER_DAY + secs;
         return EV_OK;
@@ -125,8 +122,7 @@ static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const tr
     rec->bad_value = TRADE_VALUE_NONE;
     rec->source_row = row->line;
     rec->trade_id = csv_data_rows(r);
-    if ((st = csv_get(r, row, c->date, &f, err)) != EV_OK)
-        return st;
+    f = row->fields[c->date];
     if (!time_parse_date(f.p, f.n, &day))
         return ingest_field_error(r, row, c->date,
                                   "a date MM/DD/YYYY, MM-DD-YYYY or YYYY-MM-DD", err);
@@ -134,8 +130,7 @@ static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const tr
         (st = parse_when(r, row, c->exit_time, day, &rec->exit_ts, err)) != EV_OK)
         return st;
     if (c->trade_id >= 0) {
-        if ((st = csv_get(r, row, c->trade_id, &f, err)) != EV_OK)
-            return st;
+        f = row->fields[c->trade_id];
         if (num_parse_int64(f.p, f.n, &rec->trade_id) != NUM_OK)
             return ingest_field_error(r, row, c->trade_id, "an integer trade id", err);
     }
@@ -193,11 +188,7 @@ static ev_status read_log(trades_log_t *t, dataset_t *ds, ev_error *err)
     const csv_row_t *row;
     ev_status st;
     while ((st = csv_next(t->r, &row, err)) == EV_OK && row) {
-        csv_field_t f;
-        int id;
-        if ((st = csv_get(t->r, row, t->cols.ticker, &f, err)) != EV_OK)
-            break;
-        id = ingest_ticker_id(f, opts->tickers, opts->n_tickers);
+        int id = ingest_ticker_id(row->fields[t->cols.ticker], opts->tickers, opts->n_tickers);
         if (id < 0) {
             ds->trades_other_ticker++;
             continue;

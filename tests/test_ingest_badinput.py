@@ -185,9 +185,14 @@ def main():
     # Market file content.
     r.case("missing market column", 1, [DAY1 + ":1: the header has no column 'Price'"],
            files={m1: "Ticker,Time\nSOXL,09:30:00\n"})
-    r.case("malformed market row", 1,
-           [DAY1 + ":6: column 'Time' (field 14) is missing"],
+    r.case("short market row", 1,
+           [DAY1 + ":6: the row has 4 field(s); expected 14, as many as the header (line 1) has"],
            files=market_with("SOXL,10.3,0,0\n"))
+    r.case("long market row", 1, [DAY1 + ":6: the row has 15 field(s); expected 14"],
+           files=market_with(market_row("IONQ", "20.1", "09:30:03").replace("\n", ",7\n")))
+    r.case("trailing commas", 0, ["2 trade(s) kept"],
+           files={m1: base[m1].replace("\n", ",,\n"),
+                  "trades.csv": base["trades.csv"].replace("\n", ",\n")})
     r.case("non-numeric price", 1,
            [DAY1 + ":6: column 'Price': expected a positive price, got 'abc'"],
            files=market_with(market_row("SOXL", "abc", "09:30:03")))
@@ -243,7 +248,7 @@ def main():
            ["trades.csv:4: column 'Entry Price': expected a positive entry price, got '0'"],
            files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",
                                        entry_price="0")))
-    r.case("malformed trade row", 1, ["trades.csv:4: column"],
+    r.case("malformed trade row", 1, ["trades.csv:4: the row has 4 field(s); expected 15"],
            files=trades_with("09/17/2014,9,SOXL,10.0\n"))
     r.case("UTF-16 trade log", 1,
            ["trades.csv: starts with a UTF-16 byte-order mark", "save it as UTF-8"],

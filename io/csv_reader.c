@@ -446,24 +446,67 @@ ev_status csv_next(csv_reader_t *r, const csv_row_t **row, ev_error *err)
     return EV_OK;
 }
 
-int csv_column(const csv_reader_t *r, const char *name)
+static int lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* 1 when a header name is want, exactly or (fold) ignoring ASCII case. */
+static int name_is(const char *name, csv_field_t want, int fold)
+{
+    size_t i = 0;
+    for (; i < want.n && name[i]; i++)
+        if (name[i] != want.p[i] && !(fold && lower(name[i]) == lower(want.p[i])))
+            return 0;
+    return i == want.n && name[i] == '\0';
+}
+
+ev_status csv_optional_column(const csv_reader_t *r, const char *name, int *col, ev_error *err)
 {
     csv_field_t want = {name, strlen(name)};
     want = csv_trim(want);
+    *col = -1;
+    for (size_t i = 0; i < r->n_header; i++) {
+        if (!name_is(r->header[i], want, 0))
+            continue;
+        if (*col >= 0) /* which of the two would be read is a guess */
+            return ev_fail(err, EV_EPARSE, "%s:%lld: the header has column '%s' twice (fields %d "
+                                           "and %zu); expected each column name once",
+                           r->path, (long long)r->header_line, name, *col + 1, i + 1);
+        *col = (int)i;
+    }
+    return EV_OK;
+}
+
+/* Why a column may look missing: its name in other letter case, or a header
+ * split on another separator. "" when no reason is seen. */
+static void missing_hint(const csv_reader_t *r, const char *name, char *buf, size_t n)
+{
+    csv_field_t want = {name, strlen(name)};
+    want = csv_trim(want);
+    buf[0] = '\0';
     for (size_t i = 0; i < r->n_header; i++)
-        if (strlen(r->header[i]) == want.n && memcmp(r->header[i], want.p, want.n) == 0)
-            return (int)i;
-    return -1;
+        if (name_is(r->header[i], want, 1)) {
+            snprintf(buf, n, " (the header has '%s': column names are case-sensitive)",
+                     r->header[i]);
+            return;
+        }
+    if (r->n_header == 1 && strchr(r->header[0], ';'))
+        snprintf(buf, n, " (the header has no ',' but has ';': expected comma-separated values)");
+    else if (r->n_header == 1 && strchr(r->header[0], '\t'))
+        snprintf(buf, n, " (the header has no ',' but has tabs: expected comma-separated values)");
 }
 
 ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, ev_error *err)
 {
-    *col = csv_column(r, name);
-    if (*col < 0)
-        return ev_fail(err, EV_EPARSE, "%s:%lld: the header has no column '%s'; expected it among "
-                                       "the column names of the first row",
-                       r->path, (long long)r->header_line, name);
-    return EV_OK;
+    char hint[160];
+    ev_status st = csv_optional_column(r, name, col, err);
+    if (st != EV_OK || *col >= 0)
+        return st;
+    missing_hint(r, name, hint, sizeof hint);
+    return ev_fail(err, EV_EPARSE, "%s:%lld: the header has no column '%s'; expected it among "
+                                   "the column names of the first row%s",
+                   r->path, (long long)r->header_line, name, hint);
 }
 
 const char *csv_path(const csv_reader_t *r)

@@ -49,12 +49,13 @@ void csv_close(csv_reader_t *r);
  * header names do not count); any other count is an error naming the line. */
 ev_status csv_next(csv_reader_t *r, const csv_row_t **row, ev_error *err);
 
-/* Column index of a header name (exact match after trimming spaces; the
- * first one when repeated), or -1. */
-int csv_column(const csv_reader_t *r, const char *name);
+/* Column index of a header name (exact match after trimming spaces), or -1
+ * when absent. A name the header has twice is an error naming both fields. */
+ev_status csv_optional_column(const csv_reader_t *r, const char *name, int *col, ev_error *err);
 
-/* Like csv_column, but a missing column is an error naming the file and the
- * column. */
+/* Like csv_optional_column, but a missing column is an error naming the file
+ * and the column, with a hint when the header has the name in other letter
+ * case or seems split by ';' or tabs. */
 ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, ev_error *err);
 
 const char *csv_path(const csv_reader_t *r);

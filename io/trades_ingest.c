@@ -59,13 +59,16 @@ static ev_status resolve_columns(const csv_reader_t *r, const ingest_opts_t *opt
         (st = csv_require_column(r, "Exit Time", &cols->exit_time, err)) != EV_OK ||
         (st = csv_require_column(r, "Trade Percent Change", &cols->pct_change, err)) != EV_OK)
         return st;
-    cols->trade_id = csv_column(r, "Trade Id");
+    if ((st = csv_optional_column(r, "Trade Id", &cols->trade_id, err)) != EV_OK)
+        return st;
     cols->features = (int *)malloc((size_t)max_features * sizeof *cols->features);
     list->feature_names = (char **)calloc((size_t)max_features, sizeof *list->feature_names);
     if (!cols->features || !list->feature_names)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     for (int i = 0; i < ingest_n_standard_features; i++) {
-        int col = csv_column(r, ingest_standard_features[i]);
+        int col;
+        if ((st = csv_optional_column(r, ingest_standard_features[i], &col, err)) != EV_OK)
+            return st;
         if (col >= 0 && (st = add_feature(list, cols, ingest_standard_features[i], col, err)))
             return st;
     }

@@ -82,10 +82,12 @@ static void test_formats(void)
 
     CHECK(csv_open(DIR "/formats.csv", 0, &r, &err) == EV_OK);
     if (r) {
-        CHECK_EQ_I64(0, csv_column(r, "Ticker")); /* the BOM and spaces are not in the name */
-        CHECK_EQ_I64(0, csv_column(r, " Ticker"));
-        CHECK_EQ_I64(2, csv_column(r, "Note"));
-        CHECK_EQ_I64(-1, csv_column(r, "ticker")); /* exact match */
+        int col = -2;
+        /* the BOM and spaces are not in the name */
+        CHECK(csv_optional_column(r, "Ticker", &col, &err) == EV_OK && col == 0);
+        CHECK(csv_optional_column(r, " Ticker", &col, &err) == EV_OK && col == 0);
+        CHECK(csv_optional_column(r, "Note", &col, &err) == EV_OK && col == 2);
+        CHECK(csv_optional_column(r, "ticker", &col, &err) == EV_OK && col == -1); /* exact */
         CHECK_STR("Price", csv_column_name(r, 1));
         csv_close(r);
     }
@@ -135,6 +137,40 @@ static void test_errors(void)
     CHECK(csv_next(r, &row, &err) == EV_OK && row);
     CHECK(csv_next(r, &row, &err) == EV_EPARSE);
     CHECK_CONTAINS(err.msg, DIR "/long_row.csv:3: the row has 3 field(s); expected 2");
+    csv_close(r);
+}
+
+/* A column read twice is an error; the hints for a column that looks missing. */
+static void test_header_names(void)
+{
+    csv_reader_t *r;
+    ev_error err;
+    int col;
+    CHECK(fx_write(DIR "/dup.csv", "Ticker,Price,Time,Price\nA,1,09:30:00,2\n") == 0);
+    CHECK(csv_open(DIR "/dup.csv", 0, &r, &err) == EV_OK);
+    CHECK(csv_require_column(r, "Ticker", &col, &err) == EV_OK && col == 0);
+    CHECK(csv_require_column(r, "Price", &col, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, DIR "/dup.csv:1: the header has column 'Price' twice (fields 2 and 4)");
+    CHECK(csv_optional_column(r, "Price", &col, &err) == EV_EPARSE);
+    csv_close(r);
+
+    CHECK(fx_write(DIR "/case.csv", "ticker,PRICE\nA,1\n") == 0);
+    CHECK(csv_open(DIR "/case.csv", 0, &r, &err) == EV_OK);
+    CHECK(csv_require_column(r, "Price", &col, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, "no column 'Price'");
+    CHECK_CONTAINS(err.msg, "(the header has 'PRICE': column names are case-sensitive)");
+    csv_close(r);
+
+    CHECK(fx_write(DIR "/semi.csv", "Ticker;Price\nA;1\n") == 0);
+    CHECK(csv_open(DIR "/semi.csv", 0, &r, &err) == EV_OK);
+    CHECK(csv_require_column(r, "Price", &col, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, "(the header has no ',' but has ';': expected comma-separated values)");
+    csv_close(r);
+
+    CHECK(fx_write(DIR "/tab.csv", "Ticker\tPrice\nA\t1\n") == 0);
+    CHECK(csv_open(DIR "/tab.csv", 0, &r, &err) == EV_OK);
+    CHECK(csv_require_column(r, "Price", &col, &err) == EV_EPARSE);
+    CHECK_CONTAINS(err.msg, "(the header has no ',' but has tabs: expected comma-separated values)");
     csv_close(r);
 }
 
@@ -352,6 +388,7 @@ int main(void)
     test_formats();
     test_errors();
     test_trailing_commas();
+    test_header_names();
     test_long_row();
     test_bytes();
     test_fuzz();

@@ -185,6 +185,15 @@ def main():
     # Market file content.
     r.case("missing market column", 1, [DAY1 + ":1: the header has no column 'Price'"],
            files={m1: "Ticker,Time\nSOXL,09:30:00\n"})
+    r.case("market column twice", 1,
+           [DAY1 + ":1: the header has column 'Price' twice (fields 2 and 3)"],
+           files={m1: base[m1].replace("Price,Val", "Price,Price")})
+    r.case("market column in other case", 1,
+           [DAY1 + ":1: the header has no column 'Time'", "(the header has 'TIME':"],
+           files={m1: base[m1].replace(",Time", ",TIME")})
+    r.case("semicolon-separated market file", 1,
+           [DAY1 + ":1: the header has no column 'Ticker'", "has ';': expected comma-separated"],
+           files={m1: base[m1].replace(",", ";")})
     r.case("short market row", 1,
            [DAY1 + ":6: the row has 4 field(s); expected 14, as many as the header (line 1) has"],
            files=market_with("SOXL,10.3,0,0\n"))
@@ -227,6 +236,13 @@ def main():
     # Trade log content.
     r.case("missing trade column", 1, ["trades.csv:1: the header has no column 'Entry Time'"],
            files={"trades.csv": base["trades.csv"].replace("Entry Time", "Entry Moment")})
+    r.case("trade column twice", 1,
+           ["trades.csv:1: the header has column 'Entry Adx7' twice (fields 13 and 14)"],
+           files={"trades.csv": base["trades.csv"].replace("Trade Best Exit Percent",
+                                                           "Entry Adx7")})
+    r.case("unread column twice is fine", 0, ["2 trade(s) kept"],
+           files={"trades.csv": base["trades.csv"].replace("Exit Price", "Notes")
+                  .replace("Worst Exit Percent", "Notes")})
     r.case("missing extra feature", 1,
            ["feature 'Nope' was asked for", "trades.csv:1: the header has no column 'Nope'"],
            args=["--market", "market", "--trades", "trades.csv", "--tickers", "SOXL,IONQ",

@@ -32,5 +32,9 @@ ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int c
     *res = num_parse_double(f.p, f.n, v);
     if (*res == NUM_MALFORMED)
         return ingest_field_error(r, row, col, expected, err);
+    if (*res == NUM_OUT_OF_RANGE)
+        return ingest_field_error(r, row, col,
+                                  "a number of magnitude below 1.8e308 (this one is out of range)",
+                                  err);
     return EV_OK;
 }

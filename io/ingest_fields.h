@@ -23,8 +23,8 @@ ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int co
                              const char *expected, ev_error *err);
 
 /* A number column: text that is not a number is an error (`expected` says
- * what was wanted); an empty or non-finite value is returned in *res for the
- * caller to judge. */
+ * what was wanted), as is a number beyond the double range ("out of range");
+ * an empty, NaN or inf value is returned in *res for the caller to judge. */
 ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col,
                               const char *expected, double *v, num_result *res, ev_error *err);
 

@@ -39,9 +39,12 @@ num_result num_parse_double(const char *s, size_t n, double *out)
         return NUM_EMPTY;
     if (memchr(buf, 'x', len) || memchr(buf, 'X', len))
         return NUM_MALFORMED;
+    errno = 0;
     v = strtod(buf, &end);
     if (end != buf + len)
         return NUM_MALFORMED;
+    if (isinf(v) && errno == ERANGE)
+        return NUM_OUT_OF_RANGE;
     *out = v;
     return isfinite(v) ? NUM_OK : NUM_NON_FINITE;
 }
@@ -64,15 +67,4 @@ num_result num_parse_int64(const char *s, size_t n, int64_t *out)
         return NUM_MALFORMED;
     *out = (int64_t)v;
     return NUM_OK;
-}
-
-const char *num_result_str(num_result r)
-{
-    switch (r) {
-    case NUM_OK: return "a number";
-    case NUM_EMPTY: return "an empty field";
-    case NUM_NON_FINITE: return "a non-finite value (NaN or inf)";
-    case NUM_MALFORMED: return "text that is not a number";
-    }
-    return "?";
 }

@@ -15,20 +15,19 @@ extern "C" {
 typedef enum {
     NUM_OK = 0,
     NUM_EMPTY,      /* nothing but spaces */
-    NUM_NON_FINITE, /* nan, inf, or a decimal beyond the double range */
+    NUM_NON_FINITE, /* nan or inf, as written */
+    NUM_OUT_OF_RANGE, /* a decimal beyond the double range (1e400) */
     NUM_MALFORMED   /* not a decimal number */
 } num_result;
 
 /* A decimal number as strtod reads it (the SPEC's "CSV text parsed as a
  * double"); hexadecimal floats are refused. On NUM_OK and NUM_NON_FINITE,
- * *out holds the value. */
+ * *out holds the value; a decimal too small for a double is NUM_OK (0 or a
+ * subnormal, as strtod rounds it). */
 num_result num_parse_double(const char *s, size_t n, double *out);
 
 /* A decimal integer that fits in int64 (optional sign). */
 num_result num_parse_int64(const char *s, size_t n, int64_t *out);
-
-/* "a number", "a finite number" ...: what was found, for messages. */
-const char *num_result_str(num_result r);
 
 #ifdef __cplusplus
 }

@@ -211,6 +211,10 @@ def main():
            files=market_with(market_row("SOXL", "-1.5", "09:30:03")))
     r.case("inf price", 1, [DAY1 + ":6: column 'Price'", "got 'inf'"],
            files=market_with(market_row("IONQ", "inf", "09:30:03")))
+    r.case("price out of range", 1,
+           [DAY1 + ":6: column 'Price': expected a number of magnitude below 1.8e308 (this one is "
+            "out of range), got '1e400'"],
+           files=market_with(market_row("IONQ", "1e400", "09:30:03")))
     r.case("empty price", 1, [DAY1 + ":6: column 'Price'"],
            files=market_with(market_row("IONQ", "", "09:30:03")))
     r.case("NUL byte in a ticker", 1, [DAY1 + ":6: byte 5: a NUL byte; expected text"],
@@ -260,6 +264,17 @@ def main():
            ["trades.csv:4: column 'Entry Volatility Percent': expected a number", "got 'high'"],
            files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",
                                        feature="high")))
+    r.case("feature out of range", 1,
+           ["trades.csv:4: column 'Entry Volatility Percent': expected a number of magnitude "
+            "below 1.8e308 (this one is out of range), got '-1e400'"],
+           files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",
+                                       feature="-1e400")))
+    r.case("non-numeric extra feature", 1,
+           ["trades.csv:4: column 'Exit Price': expected a number (or an empty field), got 'n/a'"],
+           files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02")
+                             .replace(",10.1,", ",n/a,")),
+           args=["--market", "market", "--trades", "trades.csv", "--tickers", "SOXL,IONQ",
+                 "--features", "Exit Price", "--out", "out/ds.h5"])
     r.case("zero entry price", 1,
            ["trades.csv:4: column 'Entry Price': expected a positive entry price, got '0'"],
            files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",

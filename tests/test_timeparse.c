@@ -115,7 +115,9 @@ static void test_numbers(void)
     CHECK(num("NaN", &v) == NUM_NON_FINITE);
     CHECK(num("-inf", &v) == NUM_NON_FINITE && isinf(v));
     CHECK(num("Infinity", &v) == NUM_NON_FINITE);
-    CHECK(num("1e999", &v) == NUM_NON_FINITE);
+    CHECK(num("1e999", &v) == NUM_OUT_OF_RANGE);
+    CHECK(num("-1e999", &v) == NUM_OUT_OF_RANGE);
+    CHECK(num("1e-999", &v) == NUM_OK && v == 0); /* underflow: strtod's 0 */
     CHECK(num("abc", &v) == NUM_MALFORMED);
     CHECK(num("1.5x", &v) == NUM_MALFORMED);
     CHECK(num("1.5 2", &v) == NUM_MALFORMED);

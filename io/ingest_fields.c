@@ -1,9 +1,15 @@
 #include "io/ingest_fields.h"
 
+#include <float.h>
 #include <string.h>
 
 /* Characters of a bad value quoted in a message. */
 #define QUOTE_MAX 40
+
+int ingest_price_ok(double v)
+{
+    return v >= FLT_MIN && v <= FLT_MAX;
+}
 
 int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_tickers)
 {

@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+/* Prices (market and entry) must be normal float32 numbers: the market's are
+ * stored as float32 and a trade's stop/target levels are float32 multiples of
+ * its entry price, so a smaller price would become 0 (or lose its digits). */
+#define INGEST_PRICE_RANGE "within the float32 range, 1.2e-38 to 3.4e38"
+int ingest_price_ok(double v);
+
 /* Position of the (trimmed) field in tickers, or -1. */
 int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_tickers);
 

@@ -1,6 +1,5 @@
 #include "io/market_ingest.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,9 +204,9 @@ static ev_status parse_tick(const csv_reader_t *r, const csv_row_t *row, int c_p
     st = ingest_field_double(r, row, c_price, "a positive price", &v, &nr, err);
     if (st != EV_OK)
         return st;
+    if (nr != NUM_OK || !ingest_price_ok(v))
+        return ingest_field_error(r, row, c_price, "a positive price " INGEST_PRICE_RANGE, err);
     *price = (float)v; /* SPEC sec. 2: (float)strtod of the text */
-    if (nr != NUM_OK || !(v > 0) || !isfinite(*price))
-        return ingest_field_error(r, row, c_price, "a positive, finite price", err);
     return EV_OK;
 }
 

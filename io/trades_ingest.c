@@ -140,8 +140,9 @@ static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const tr
     if ((st = parse_value(r, row, c->entry_price, TRADE_VALUE_ENTRY_PRICE, &rec->entry_price, rec,
                           err)) != EV_OK)
         return st;
-    if (rec->bad_value == TRADE_VALUE_NONE && !(rec->entry_price > 0))
-        return ingest_field_error(r, row, c->entry_price, "a positive entry price", err);
+    if (rec->bad_value == TRADE_VALUE_NONE && !ingest_price_ok(rec->entry_price))
+        return ingest_field_error(r, row, c->entry_price,
+                                  "a positive entry price " INGEST_PRICE_RANGE, err);
     if ((st = parse_value(r, row, c->pct_change, TRADE_VALUE_PCT_CHANGE, &rec->pct_change, rec,
                           err)) != EV_OK)
         return st;

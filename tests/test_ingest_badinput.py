@@ -205,7 +205,9 @@ def main():
     r.case("non-numeric price", 1,
            [DAY1 + ":6: column 'Price': expected a positive price, got 'abc'"],
            files=market_with(market_row("SOXL", "abc", "09:30:03")))
-    r.case("zero price", 1, [DAY1 + ":6: column 'Price': expected a positive, finite price, got '0'"],
+    r.case("zero price", 1,
+           [DAY1 + ":6: column 'Price': expected a positive price within the float32 range, "
+            "1.2e-38 to 3.4e38, got '0'"],
            files=market_with(market_row("SOXL", "0", "09:30:03")))
     r.case("negative price", 1, [DAY1 + ":6: column 'Price'", "got '-1.5'"],
            files=market_with(market_row("SOXL", "-1.5", "09:30:03")))
@@ -215,6 +217,10 @@ def main():
            [DAY1 + ":6: column 'Price': expected a number of magnitude below 1.8e308 (this one is "
             "out of range), got '1e400'"],
            files=market_with(market_row("IONQ", "1e400", "09:30:03")))
+    r.case("price rounding to 0", 1, [DAY1 + ":6: column 'Price'", "got '1e-50'"],
+           files=market_with(market_row("SOXL", "1e-50", "09:30:03")))
+    r.case("price beyond float32", 1, [DAY1 + ":6: column 'Price'", "got '1e39'"],
+           files=market_with(market_row("SOXL", "1e39", "09:30:03")))
     r.case("empty price", 1, [DAY1 + ":6: column 'Price'"],
            files=market_with(market_row("IONQ", "", "09:30:03")))
     r.case("NUL byte in a ticker", 1, [DAY1 + ":6: byte 5: a NUL byte; expected text"],
@@ -276,9 +282,14 @@ def main():
            args=["--market", "market", "--trades", "trades.csv", "--tickers", "SOXL,IONQ",
                  "--features", "Exit Price", "--out", "out/ds.h5"])
     r.case("zero entry price", 1,
-           ["trades.csv:4: column 'Entry Price': expected a positive entry price, got '0'"],
+           ["trades.csv:4: column 'Entry Price': expected a positive entry price within the "
+            "float32 range, 1.2e-38 to 3.4e38, got '0'"],
            files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",
                                        entry_price="0")))
+    r.case("entry price rounding to 0", 1,
+           ["trades.csv:4: column 'Entry Price': expected a positive entry price", "got '1e-320'"],
+           files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",
+                                       entry_price="1e-320")))
     r.case("malformed trade row", 1, ["trades.csv:4: the row has 4 field(s); expected 15"],
            files=trades_with("09/17/2014,9,SOXL,10.0\n"))
     r.case("UTF-16 trade log", 1,

@@ -24,6 +24,13 @@ typedef struct {
     FILE *log;                          /* warnings and the summary go here (NULL: silent) */
 } ingest_opts_t;
 
+/* Fitness sums outcomes as int64 micro-percent (fitness/accum.h, SPEC sec. 5),
+ * and a drawdown spans up to twice the largest sum. With every outcome the log
+ * or a price path can give within +-1e5 % (1e11 micro-percent) and at most
+ * 4.6e7 trades, 2 * 4.6e7 * 1e11 < 2^63: no sum can overflow. */
+#define INGEST_MAX_ABS_PCT 1e5
+#define INGEST_MAX_TRADES 46000000
+
 /* The standard feature columns kept when present in the trade log. */
 extern const char *const ingest_standard_features[];
 extern const int ingest_n_standard_features;

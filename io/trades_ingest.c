@@ -146,6 +146,11 @@ static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const tr
     if ((st = parse_value(r, row, c->pct_change, TRADE_VALUE_PCT_CHANGE, &rec->pct_change, rec,
                           err)) != EV_OK)
         return st;
+    if (fabs(rec->pct_change) > INGEST_MAX_ABS_PCT && isfinite(rec->pct_change))
+        return ingest_field_error(r, row, c->pct_change,
+                                  "a percent change within +-1e5 % (outcomes are summed as 64-bit "
+                                  "integers of micro-percent)",
+                                  err);
     for (int32_t i = 0; i < n_features; i++)
         if ((st = parse_value(r, row, c->features[i], i, &feat[i], rec, err)) != EV_OK)
             return st;

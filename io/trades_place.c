@@ -48,6 +48,28 @@ static int classify(const trade_rec_t *t, const market_files_t *days, const data
     return k->start >= k->end ? DROP_EMPTY_PATH : -1;
 }
 
+/* The highest price of a kept trade's path as a move from its entry, in
+ * percent (what `fill: price` records at a target hit there) must stay
+ * within INGEST_MAX_ABS_PCT; prices are positive, so the lowest is > -100 %. */
+static ev_status check_path_move(const trade_list_t *list, const dataset_t *ds,
+                                 const trade_rec_t *t, const kept_t *k, ev_error *err)
+{
+    float hi = 0;
+    double move;
+    for (int64_t i = k->start; i < k->end; i++)
+        hi = ds->price[i] > hi ? ds->price[i] : hi;
+    move = ((double)hi / t->entry_price - 1.0) * 100.0; /* as tables.h computes it */
+    if (move <= INGEST_MAX_ABS_PCT)
+        return EV_OK;
+    return ev_fail(err, EV_EDATA,
+                   "%s:%lld: column 'Entry Price': the %s price reaches %g during the trade, "
+                   "%.4g %% above the entry price %g; expected moves within +-1e5 %% (outcomes "
+                   "are summed as 64-bit integers of micro-percent; is the entry price in the "
+                   "market's unit?)",
+                   list->path, (long long)t->source_row, ds->tickers[t->ticker], (double)hi, move,
+                   t->entry_price);
+}
+
 /* Why a trade was dropped, in words: "Entry Adx7 is empty, NaN or inf", ... */
 static void describe_drop(const trade_list_t *list, const dataset_t *ds, const trade_rec_t *t,
                           int reason, char *buf, size_t n)
@@ -154,6 +176,7 @@ ev_status trades_place(const ingest_opts_t *opts, const market_files_t *days, tr
         const trade_rec_t *t = &list->rec[i];
         int reason = classify(t, days, ds, &kept[n]);
         if (reason < 0) {
+            st = check_path_move(list, ds, t, &kept[n], err);
             kept[n++].rec = i;
             continue;
         }
@@ -171,6 +194,10 @@ ev_status trades_place(const ingest_opts_t *opts, const market_files_t *days, tr
     }
     if (st == EV_OK && n == 0)
         st = all_dropped(list, ds, err);
+    if (st == EV_OK && n > INGEST_MAX_TRADES)
+        st = ev_fail(err, EV_EDATA, "%s: %zu trades kept; expected at most %d (their outcomes are "
+                                    "summed as 64-bit integers of micro-percent)",
+                     list->path, n, INGEST_MAX_TRADES);
     if (st == EV_OK)
         st = stable_sort(kept, n, sizeof *kept, cmp_kept, list->rec, err);
     if (st == EV_OK)

@@ -290,6 +290,16 @@ def main():
            ["trades.csv:4: column 'Entry Price': expected a positive entry price", "got '1e-320'"],
            files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",
                                        entry_price="1e-320")))
+    r.case("percent change too large to sum", 1,
+           ["trades.csv:4: column 'Trade Percent Change': expected a percent change within "
+            "+-1e5 % (outcomes are summed as 64-bit integers of micro-percent), got '-2e5'"],
+           files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02")
+                             .replace(",0.2\n", ",-2e5\n")))
+    r.case("path move too large to sum", 1,
+           ["trades.csv:4: column 'Entry Price': the SOXL price reaches 10.2 during the trade",
+            "above the entry price 0.0001; expected moves within +-1e5 %"],
+           files=trades_with(trade_row("09/17/2014", "SOXL", "09:30:00", "09:30:02",
+                                       entry_price="0.0001")))
     r.case("malformed trade row", 1, ["trades.csv:4: the row has 4 field(s); expected 15"],
            files=trades_with("09/17/2014,9,SOXL,10.0\n"))
     r.case("UTF-16 trade log", 1,

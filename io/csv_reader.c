@@ -199,11 +199,14 @@ static ev_status split_quoted(csv_reader_t *r, char *s, size_t n, int64_t line, 
                 q++;
             if (q >= e)
                 return EV_OK;
-            if (*q != ',')
+            if (*q != ',') {
+                char shown[8];
+                csv_field_t c = {q, 1};
                 return ev_fail(err, EV_EPARSE,
-                               "%s:%lld: field %zu: unexpected '%c' after a closing quote; expected "
+                               "%s:%lld: field %zu: unexpected '%s' after a closing quote; expected "
                                "',' or the end of the row",
-                               r->path, (long long)line, r->n_fields, *q);
+                               r->path, (long long)line, r->n_fields, csv_quote(c, 1, shown));
+            }
             p = q + 1;
         } else {
             char *f = p;
@@ -319,6 +322,20 @@ static ev_status read_row(csv_reader_t *r, int *got, ev_error *err)
         *got = 1;
         return EV_OK;
     }
+}
+
+const char *csv_quote(csv_field_t f, size_t max, char *buf)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < f.n && i < max; i++) {
+        unsigned char c = (unsigned char)f.p[i];
+        if (c >= 0x20 && c < 0x7f)
+            buf[k++] = (char)c;
+        else
+            k += (size_t)sprintf(buf + k, "\\x%02X", c);
+    }
+    strcpy(buf + k, f.n > max ? "..." : "");
+    return buf;
 }
 
 csv_field_t csv_trim(csv_field_t f)

@@ -63,6 +63,11 @@ const char *csv_column_name(const csv_reader_t *r, int col); /* "" when out of r
 int64_t csv_data_rows(const csv_reader_t *r);  /* data rows handed out so far */
 int64_t csv_bytes_read(const csv_reader_t *r); /* bytes read from the file so far */
 
+/* Text of a field for a message: at most `max` bytes of it, bytes outside
+ * printable ASCII written as \xNN (a terminal shows no raw bytes of a broken
+ * file), "..." when cut short. buf holds at least 4 * max + 4 bytes. */
+const char *csv_quote(csv_field_t f, size_t max, char *buf);
+
 /* Removes leading and trailing spaces and tabs. */
 csv_field_t csv_trim(csv_field_t f);
 

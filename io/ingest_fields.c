@@ -25,10 +25,10 @@ int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_ticker
 ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int col,
                              const char *expected, ev_error *err)
 {
-    csv_field_t f = csv_trim(row->fields[col]);
-    return ev_fail(err, EV_EPARSE, "%s:%lld: column '%s': expected %s, got '%.*s'%s",
-                   csv_path(r), (long long)row->line, csv_column_name(r, col), expected,
-                   (int)(f.n > QUOTE_MAX ? QUOTE_MAX : f.n), f.p, f.n > QUOTE_MAX ? "..." : "");
+    char shown[4 * QUOTE_MAX + 4];
+    return ev_fail(err, EV_EPARSE, "%s:%lld: column '%s': expected %s, got '%s'", csv_path(r),
+                   (long long)row->line, csv_column_name(r, col), expected,
+                   csv_quote(csv_trim(row->fields[col]), QUOTE_MAX, shown));
 }
 
 ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col,

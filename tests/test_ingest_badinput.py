@@ -237,6 +237,9 @@ def main():
     r.case("malformed time", 1,
            [DAY1 + ":6: column 'Time': expected a time of day HH:MM:SS", "got '9:30'"],
            files=market_with(market_row("SOXL", "10.3", "9:30")))
+    r.case("raw bytes are escaped in messages", 1,
+           [DAY1 + ":6: column 'Time'", "got '09:3\\xB70:03'"],
+           files={m1: base[m1].encode() + b"SOXL,10.3," + FILL.encode() + b",09:3\xb70:03\n"})
     r.case("time out of range", 1, [DAY1 + ":6: column 'Time'", "got '24:00:00'"],
            files=market_with(market_row("SOXL", "10.3", "24:00:00")))
     r.case("tickers not found", 1, ["ticker NVDA not found in any market file"],

@@ -14,8 +14,10 @@ int ingest_price_ok(double v)
 int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_tickers)
 {
     f = csv_trim(f);
-    /* strncmp stops at the ticker's NUL; then the lengths must agree. Runs on
-     * every market row, so no strlen. */
+    /* strncmp stops at the ticker's NUL; then the lengths must agree. Safe
+     * only because a field never holds a NUL (the reader refuses them): one
+     * would stop strncmp early and tickers[i][f.n] would read past the name.
+     * Runs on every market row, so no strlen. */
     for (int32_t i = 0; i < n_tickers; i++)
         if (strncmp(tickers[i], f.p, f.n) == 0 && tickers[i][f.n] == '\0')
             return (int)i;

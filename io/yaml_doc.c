@@ -126,6 +126,17 @@ const char *ydoc_text(const yaml_node_t *n)
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+ev_status ydoc_check_text(const ydoc_t *d, const yaml_node_t *n, const char *path, ev_error *err)
+{
+    const char *s = ydoc_text(n);
+    if (!s || strlen(s) == n->data.scalar.length)
+        return EV_OK;
+    return ydoc_fail(d, err, n, path,
+                     "expected text without NUL characters, found a NUL (a \\0, \\x00 or \\u0000 escape) after "
+                     "'%.40s'",
+                     s);
+}
+
 const char *ydoc_plain(const yaml_node_t *n)
 {
     return n && n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? ydoc_text(n)
@@ -238,8 +249,11 @@ ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path,
 ev_status ydoc_get_string(const ydoc_t *d, const yaml_node_t *n, const char *path, char **out, ev_error *err)
 {
     const char *s = ydoc_text(n);
+    ev_status st;
     if (!s || ydoc_is_null(n) || !s[0])
         return ydoc_expected(d, n, path, "a non-empty string", err);
+    if ((st = ydoc_check_text(d, n, path, err)) != EV_OK)
+        return st;
     if (!(*out = ev_strdup(s)))
         return ev_fail(err, EV_ENOMEM, "out of memory reading %s", d->file);
     return EV_OK;

@@ -70,6 +70,14 @@ static const bad_case cases[] = {
      "expected a number, found the string 'a'"},
     {"name_empty", DATA "  - {name: \"\", feature: F, values: [1]}\n", EV_ECONFIG, 3, 12, "parameters[0].name",
      "expected a non-empty string"},
+    /* a "\0" escape: libyaml gives an embedded NUL that would cut the C string */
+    {"nul_in_name", DATA "  - {name: \"ab\\0cd\", feature: F, values: [1]}\n", EV_ECONFIG, 3, 12,
+     "parameters[0].name", "expected text without NUL characters"},
+    {"nul_in_path", "data: {dataset: \"d.h5\\x00.txt\"}\n" PARAM_LINE, EV_ECONFIG, 1, 17, "data.dataset",
+     "found a NUL"},
+    {"nul_in_choice", BASE "objective: {name: \"sharpe\\u0000\"}\n", EV_ECONFIG, 4, 19, "objective.name",
+     "expected text without NUL characters"},
+    {"nul_in_key", BASE "\"top\\0x\": 3\n", EV_ECONFIG, 4, 1, "top", "expected text without NUL characters"},
     {"cost_huge", BASE "objective: {cost_pct: 1e999}\n", EV_ECONFIG, 4, 23, "objective.cost_pct",
      "beyond the range of a double"},
     /* out-of-range values */

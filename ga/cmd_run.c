@@ -10,6 +10,7 @@
 #include "ga/grid.h"
 #include "ga/run_modes.h"
 #include "ga/run_paths.h"
+#include "io/config.h"
 
 
 
@@ -128,6 +129,10 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         else if (!strcmp(o, "--top") || !strcmp(o, "--batch")) {
             if (!parse_u64(val, &u) || u == 0) {
                 fprintf(stderr, "evolve: %s expects a positive integer, got '%s'\n", o, val);
+                return 2;
+            }
+            if (o[2] == 't' && u > CONFIG_TOP_MAX) {
+                fprintf(stderr, "evolve: --top expects an integer from 1 to %u, got '%s'\n", CONFIG_TOP_MAX, val);
                 return 2;
             }
             if (o[2] == 't')

@@ -264,7 +264,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, err)) != EV_OK ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
-        (st = ymap_u32(&root, "top", 1, UINT32_MAX, &cfg->top, err)) != EV_OK ||
+        (st = ymap_u32(&root, "top", 1, CONFIG_TOP_MAX, &cfg->top, err)) != EV_OK ||
         (st = ymap_string(&root, "output", &cfg->output, &has_output, err)) != EV_OK)
         return st;
     if (!has_output && (st = default_output(cfg, err)) != EV_OK)

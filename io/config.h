@@ -15,6 +15,10 @@
 extern "C" {
 #endif
 
+/* The largest top (config `top`, --top): the top-K lists are allocated per
+ * thread, so the bound keeps them small; docs/config.md. */
+#define CONFIG_TOP_MAX 100000u
+
 typedef struct {
     char *path; /* the config file as given */
     char *dir;  /* its directory */

@@ -30,6 +30,8 @@ int plat_stat(const char *path, plat_stat_t *st)
     st->size = (int64_t)s.st_size;
     st->mtime_ns = (int64_t)s.st_mtime * 1000000000LL;
     st->is_dir = (s.st_mode & _S_IFDIR) != 0;
+    st->dev = (uint64_t)s.st_dev;
+    st->ino = 0; /* _stat64's st_ino is always 0 */
 #else
     struct stat s;
     if (stat(path, &s) != 0)
@@ -37,8 +39,18 @@ int plat_stat(const char *path, plat_stat_t *st)
     st->size = (int64_t)s.st_size;
     st->mtime_ns = (int64_t)s.st_mtim.tv_sec * 1000000000LL + s.st_mtim.tv_nsec;
     st->is_dir = S_ISDIR(s.st_mode);
+    st->dev = (uint64_t)s.st_dev;
+    st->ino = (uint64_t)s.st_ino;
 #endif
     return 0;
+}
+
+int plat_same_file(const char *a, const char *b)
+{
+    plat_stat_t x, y;
+    if (plat_stat(a, &x) != 0 || plat_stat(b, &y) != 0)
+        return 0;
+    return x.ino ? x.dev == y.dev && x.ino == y.ino : strcmp(a, b) == 0;
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -8,6 +8,7 @@
 #include "common/strutil.h"
 #include "ga/commands.h"
 #include "ga/grid.h"
+#include "ga/run_guard.h"
 #include "ga/run_modes.h"
 #include "ga/run_paths.h"
 #include "io/config.h"
@@ -211,6 +212,8 @@ int cmd_run(int argc, char **argv)
     st = session_load_config(&s, a.config, &err);
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
+    if (st == EV_OK) /* before any data is read or written */
+        st = run_guard_outputs(&s.cfg, &a, &err);
     so.backend = a.backend;
     so.log = a.quiet ? NULL : stderr;
     if (st == EV_OK)

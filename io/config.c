@@ -306,6 +306,12 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     return st;
 }
 
+void config_cap_top(config_t *cfg)
+{
+    if (cfg->lattice.size_fits && cfg->top > cfg->lattice.size)
+        cfg->top = (uint32_t)cfg->lattice.size;
+}
+
 void config_free(config_t *cfg)
 {
     if (!cfg)

@@ -56,6 +56,12 @@ typedef struct {
 ev_status config_load(const char *path, config_t *cfg, ev_error *err);
 void config_free(config_t *cfg);
 
+/* Cuts cfg->top to the lattice's size: no top-K list can hold more genomes
+ * than there are points, and the grid keeps one list per thread, so a huge
+ * top on a small lattice would only allocate. Called once the command line
+ * has set top (session_open). */
+void config_cap_top(config_t *cfg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,7 @@ typedef struct {
 /* A valid head: cases that append lines start at line 4. */
 #define BASE "data: {dataset: d.h5}\nparameters:\n  - {name: a, feature: F, values: [1]}\n"
 #define DATA "data: {dataset: d.h5}\nparameters:\n"
+#define BASE_LEN (sizeof BASE - 1)
 #define PARAM_LINE "parameters: [{name: a, feature: F, values: [1]}]\n"
 
 static const bad_case cases[] = {
@@ -287,6 +288,22 @@ int main(void)
     extra.what = "expected at most 16 parameters, found 17";
     run_case(&extra);
 
+    /* Nesting libyaml would take minutes over (quadratic in depth) stops at 64 levels. */
+    {
+        static char deep[BASE_LEN + 2 * 100000 + 16];
+        size_t used = (size_t)snprintf(deep, sizeof deep, BASE "report: ");
+        memset(deep + used, '[', 100000);
+        memset(deep + used + 100000, ']', 100000);
+        memcpy(deep + used + 200000, "\n", 2);
+        extra.name = "deep_nesting";
+        extra.yaml = deep;
+        extra.line = 4;
+        extra.col = 72; /* the root mapping is level 1, so the 64th '[' is level 65 */
+        extra.key = NULL;
+        extra.what = "nested deeper than 64 levels";
+        run_case(&extra);
+    }
+
     /* Files that cannot be read. */
     memset(&cfg, 0xab, sizeof cfg);
     CHECK_EQ_I64(EV_EIO, config_load("tmp_bad/missing.yaml", &cfg, &err));
@@ -295,6 +312,6 @@ int main(void)
     CHECK_EQ_I64(EV_EIO, config_load("tmp_bad", &cfg, &err));
     CHECK_CONTAINS(err.msg, "tmp_bad: is a directory");
     CHECK(all_zero(&cfg, sizeof cfg));
-    printf("%zu bad configs checked\n", sizeof cases / sizeof cases[0] + 1);
+    printf("%zu bad configs checked\n", sizeof cases / sizeof cases[0] + 2);
     return check_exit();
 }

@@ -1,7 +1,5 @@
 #include "ga/run_guard.h"
 
-#include <stdlib.h>
-
 #include "archive/checkpoint.h"
 #include "archive/run_schema.h"
 #include "ga/run_paths.h"

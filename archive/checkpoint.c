@@ -1,5 +1,6 @@
 #include "archive/checkpoint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +208,50 @@ static ev_status read_all(run_file_t *rf, checkpoint_t *c, ev_error *err)
     if (st == EV_OK && (c->hof_n > c->hof_k || c->n_genes > EV_MAX_PARAMS))
         st = ev_fail(err, EV_EDATA, "%s: the checkpoint is inconsistent", rf->path);
     return st;
+}
+
+static int64_t parent_outside(const checkpoint_t *c)
+{
+    for (uint64_t j = 0; j < 2 * (uint64_t)c->population; j++)
+        if (c->parents[j] < -1 || c->parents[j] >= (int64_t)c->population)
+            return (int64_t)j;
+    return -1;
+}
+
+int checkpoint_fits(const checkpoint_t *c, const checkpoint_shape_t *want, char *why, size_t n)
+{
+    breed_ctx_t ctx; /* the fields the operators' own population and plan checks read */
+    ev_error e;
+    int64_t at;
+    if (c->population != want->population || c->islands != want->islands || c->n_genes != want->n_genes ||
+        c->hof_k != want->top) {
+        snprintf(why, n, "population %u, %u islands, %u genes, top %u; the run has %u, %u, %u, %u", c->population,
+                 c->islands, c->n_genes, c->hof_k, want->population, want->islands, want->n_genes, want->top);
+        return 0;
+    }
+    if (c->last_improvement >= c->generation || c->lookups != (uint64_t)c->generation * c->population ||
+        c->evaluations > c->lookups) {
+        snprintf(why, n, "counters that contradict generation %u (last improvement %u, %llu evaluations, %llu "
+                         "lookups)",
+                 c->generation, c->last_improvement, (unsigned long long)c->evaluations,
+                 (unsigned long long)c->lookups);
+        return 0;
+    }
+    if ((at = parent_outside(c)) >= 0) {
+        snprintf(why, n, "parent %d of individual %u is not an individual of a population of %u", c->parents[at],
+                 (unsigned)(at % c->population), c->population);
+        return 0;
+    }
+    memset(&ctx, 0, sizeof ctx);
+    ctx.population = c->population;
+    ctx.islands = c->islands;
+    ctx.island_size = c->population / c->islands;
+    ctx.n_genes = (int32_t)c->n_genes;
+    memcpy(ctx.n_values, want->n_values, c->n_genes * sizeof *ctx.n_values);
+    if (breed_genes_check(&ctx, c->genes, &e) == EV_OK && breed_islands_check(&ctx, c->plans, &e) == EV_OK)
+        return 1;
+    snprintf(why, n, "%s", e.msg);
+    return 0;
 }
 
 ev_status checkpoint_read(const char *path, checkpoint_t *c, ev_error *err)

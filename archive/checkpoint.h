@@ -12,6 +12,7 @@
 #ifndef EVOLVE_CHECKPOINT_H
 #define EVOLVE_CHECKPOINT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/status.h"
@@ -50,6 +51,19 @@ typedef struct {
     const uint64_t *gen_hash;   /* [generation]: run_rows_hash of each archived generation */
     void *owned_[8];
 } checkpoint_t;
+
+/* What a run expects of the checkpoint it resumes from. */
+typedef struct {
+    uint32_t population, islands, n_genes, top;
+    const uint32_t *n_values; /* [n_genes]: the lattice's value counts */
+} checkpoint_shape_t;
+
+/* 1 when a checkpoint of generation >= 1 fits the run: its sizes, every
+ * gene on the lattice, every parent an individual (or -1), every island's
+ * plan inside its island, its counters consistent. Else 0 and why[n] says
+ * what does not (a damaged or edited file: the resume starts over rather
+ * than index past an array). */
+int checkpoint_fits(const checkpoint_t *c, const checkpoint_shape_t *want, char *why, size_t n);
 
 /* Writes atomically (temporary name, then rename). The caller's arrays are
  * only read. */

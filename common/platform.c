@@ -37,9 +37,12 @@ static void from_stat(const stat_buf_t *s, plat_stat_t *st)
     st->size = (int64_t)s->st_size;
 #ifdef _WIN32
     st->mtime_ns = (int64_t)s->st_mtime * 1000000000LL;
+    st->ino = 0; /* _stat64's st_ino is always 0 */
 #else
     st->mtime_ns = (int64_t)s->st_mtim.tv_sec * 1000000000LL + s->st_mtim.tv_nsec;
+    st->ino = (uint64_t)s->st_ino;
 #endif
+    st->dev = (uint64_t)s->st_dev;
     st->is_dir = IS_DIR(s->st_mode);
 }
 
@@ -157,6 +160,14 @@ FILE *plat_open_input(const char *path, const char *expected, ev_error *err)
     if (plat_check_input(path, expected, NULL, err) != EV_OK)
         return NULL;
     return open_checked(path, expected, err);
+}
+
+int plat_same_file(const char *a, const char *b)
+{
+    plat_stat_t x, y;
+    if (plat_stat(a, &x) != 0 || plat_stat(b, &y) != 0)
+        return 0;
+    return x.ino ? x.dev == y.dev && x.ino == y.ino : strcmp(a, b) == 0;
 }
 
 static int cmp_names(const void *a, const void *b)

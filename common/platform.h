@@ -18,6 +18,7 @@ typedef struct {
     int64_t size;     /* bytes */
     int64_t mtime_ns; /* modification time, nanoseconds since the epoch */
     int is_dir;
+    uint64_t dev, ino; /* the file's identity; ino is 0 where the platform has none (Windows) */
 } plat_stat_t;
 
 /* 0 on success; nonzero if the path does not exist or cannot be stat'ed. */
@@ -33,6 +34,10 @@ ev_status plat_check_input(const char *path, const char *expected, plat_stat_t *
  * the opened file itself: a named pipe is never waited on, and a path
  * swapped after a check is still refused. NULL on error. */
 FILE *plat_open_input(const char *path, const char *expected, ev_error *err);
+
+/* 1 when a and b both exist and are the same file (the same identity, or,
+ * where the platform gives none, the same path text). */
+int plat_same_file(const char *a, const char *b);
 
 /* Regular-file and directory names in dir (no "." or ".."), sorted bytewise.
  * Free with plat_free_names. */

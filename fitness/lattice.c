@@ -64,6 +64,14 @@ static ev_status check_param(const lattice_t *lat, int32_t k, ev_error *err)
     return EV_OK;
 }
 
+int32_t lattice_gene_outside(const lattice_t *lat, const uint16_t *genes)
+{
+    for (int32_t k = 0; k < lat->n_params; k++)
+        if (genes[k] >= lat->params[k].n_values)
+            return k;
+    return -1;
+}
+
 ev_status lattice_finish(lattice_t *lat, ev_error *err)
 {
     ev_status st;

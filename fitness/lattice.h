@@ -49,6 +49,11 @@ void lattice_free(lattice_t *lat);
  * parameters) and computes size/size_fits and target_param/stop_param. */
 ev_status lattice_finish(lattice_t *lat, ev_error *err);
 
+/* The first parameter whose gene in genes[n_params] is off the lattice
+ * (>= its value count), or -1 when the genome is on it. Files can hold
+ * anything: every genome read from one is checked before it indexes values. */
+int32_t lattice_gene_outside(const lattice_t *lat, const uint16_t *genes);
+
 /* Resolves each filter's feature name against the dataset. The error names the
  * parameter and lists the dataset's features. */
 ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err);

@@ -7,7 +7,9 @@
 #include "common/strutil.h"
 #include "ga/commands.h"
 #include "io/dataset_h5.h"
+#include "io/dataset_h5_layout.h"
 #include "io/ingest.h"
+#include "io/output_guard.h"
 
 static void usage(FILE *out)
 {
@@ -148,12 +150,26 @@ static ev_status parse_args(int argc, char **argv, ingest_args_t *a, ev_error *e
     return st;
 }
 
+/* --out may replace an earlier dataset, never anything else (an input, a typo). */
+static ev_status write_out(const dataset_t *ds, const char *out, const char *trades, ev_error *err)
+{
+    char *dir;
+    ev_status st;
+    if ((st = output_check_h5(out, DATASET_H5_FORMAT, "--out dataset", "an evolve dataset", err)) != EV_OK ||
+        (st = output_check_distinct(out, "--out dataset", trades, "--trades log", err)) != EV_OK)
+        return st;
+    if (!(dir = plat_dirname(out)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    st = plat_mkdirs(dir, err);
+    free(dir);
+    return st == EV_OK ? dataset_write_h5(ds, out, err) : st;
+}
+
 static ev_status run_ingest(const ingest_args_t *a, ev_error *err)
 {
     FILE *log = a->quiet ? NULL : stderr;
     ingest_opts_t o;
     dataset_t ds;
-    char *dir;
     ev_status st;
     o.market_dir = a->market;
     o.trades_path = a->trades;
@@ -166,13 +182,7 @@ static ev_status run_ingest(const ingest_args_t *a, ev_error *err)
     if ((st = ingest_build(&o, &ds, err)) != EV_OK)
         return st;
     ingest_print_summary(&ds, log);
-    if (!(dir = plat_dirname(a->out)))
-        st = ev_fail(err, EV_ENOMEM, "out of memory");
-    else
-        st = plat_mkdirs(dir, err);
-    free(dir);
-    if (st == EV_OK)
-        st = dataset_write_h5(&ds, a->out, err);
+    st = write_out(&ds, a->out, a->trades, err);
     if (st == EV_OK && log)
         fprintf(log, "ingest: wrote %s (%lld trades, %lld prices)\n", a->out,
                 (long long)ds.n_trades, (long long)ds.n_prices);

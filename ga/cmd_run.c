@@ -8,8 +8,10 @@
 #include "common/strutil.h"
 #include "ga/commands.h"
 #include "ga/grid.h"
+#include "ga/run_guard.h"
 #include "ga/run_modes.h"
 #include "ga/run_paths.h"
+#include "io/config.h"
 
 
 
@@ -130,6 +132,10 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                 fprintf(stderr, "evolve: %s expects a positive integer, got '%s'\n", o, val);
                 return 2;
             }
+            if (o[2] == 't' && u > CONFIG_TOP_MAX) {
+                fprintf(stderr, "evolve: --top expects an integer from 1 to %u, got '%s'\n", CONFIG_TOP_MAX, val);
+                return 2;
+            }
             if (o[2] == 't')
                 a->top = (long long)u;
             else
@@ -206,6 +212,8 @@ int cmd_run(int argc, char **argv)
     st = session_load_config(&s, a.config, &err);
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
+    if (st == EV_OK) /* before any data is read or written */
+        st = run_guard_outputs(&s.cfg, &a, &err);
     so.backend = a.backend;
     so.log = a.quiet ? NULL : stderr;
     if (st == EV_OK)

@@ -219,6 +219,7 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
     ga_stop_reason why;
     in.generation = gen;
     in.evaluations = res->evaluations;
+    in.lattice_size = r->p->lat->size_fits ? r->p->lat->size : 0;
     in.last_improvement = r->last_improvement;
     in.elapsed_s = wall_s;
     in.interrupted = 0;

@@ -15,6 +15,8 @@ const char *ga_stop_reason_name(ga_stop_reason r)
         return "interrupted";
     case GA_STOP_CACHE_FULL:
         return "cache full";
+    case GA_STOP_LATTICE_EXHAUSTED:
+        return "lattice exhausted";
     default:
         return "running";
     }
@@ -26,6 +28,8 @@ ga_stop_reason ga_stop_check(const ga_settings_t *s, const ga_stop_input_t *in)
         return GA_STOP_INTERRUPTED;
     if (in->generation + 1 >= s->generations)
         return GA_STOP_GENERATIONS;
+    if (in->lattice_size && in->evaluations >= in->lattice_size)
+        return GA_STOP_LATTICE_EXHAUSTED;
     if (s->max_evaluations && in->evaluations >= s->max_evaluations)
         return GA_STOP_MAX_EVALUATIONS;
     if (s->stall_generations && in->generation - in->last_improvement >= s->stall_generations)

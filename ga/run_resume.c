@@ -99,6 +99,24 @@ static ev_status check_run_file(run_resume_t *r, const run_paths_t *p, const ses
     return st;
 }
 
+/* A damaged or edited checkpoint whose indices would reach past the
+ * population or the lattice is not resumed from: the run starts over. */
+static int state_fits(run_resume_t *r, const session_t *s, const run_paths_t *p)
+{
+    checkpoint_shape_t want;
+    char what[512];
+    want.population = s->cfg.ga.population;
+    want.islands = s->cfg.ga.islands;
+    want.n_genes = (uint32_t)s->prob.shape.n_params;
+    want.top = s->cfg.top;
+    want.n_values = s->prob.shape.n_values;
+    if (checkpoint_fits(&r->ck, &want, what, sizeof what))
+        return 1;
+    snprintf(r->why, sizeof r->why, "%.300s does not fit this run (%.600s); the run starts again from generation 0",
+             p->ckpt_path, what);
+    return 0;
+}
+
 ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, ev_error *err)
 {
     run_identity_t was, now;
@@ -129,6 +147,8 @@ ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, 
     if (!r->have_state)
         snprintf(r->why, sizeof r->why, "%.600s: no generation was complete; the run starts again from generation 0",
                  p->partial_path);
+    else if (!state_fits(r, s, p))
+        r->have_state = 0;
     return EV_OK;
 }
 

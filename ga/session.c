@@ -49,6 +49,7 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
 {
     double t0 = plat_now(), t1;
     ev_status st;
+    config_cap_top(&s->cfg); /* after --top */
     if ((st = backend_find(opts->backend, &s->ops, err)) != EV_OK)
         return st;
     if (s->cfg.dataset_is_cache && (st = request_filter_features(&s->cfg, err)) != EV_OK)

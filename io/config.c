@@ -260,7 +260,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, err)) != EV_OK ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
-        (st = ymap_u32(&root, "top", 1, UINT32_MAX, &cfg->top, err)) != EV_OK ||
+        (st = ymap_u32(&root, "top", 1, CONFIG_TOP_MAX, &cfg->top, err)) != EV_OK ||
         (st = ymap_string(&root, "output", &cfg->output, &has_output, err)) != EV_OK)
         return st;
     if (!has_output && (st = default_output(cfg, err)) != EV_OK)
@@ -300,6 +300,12 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     if (st != EV_OK)
         config_free(cfg);
     return st;
+}
+
+void config_cap_top(config_t *cfg)
+{
+    if (cfg->lattice.size_fits && cfg->top > cfg->lattice.size)
+        cfg->top = (uint32_t)cfg->lattice.size;
 }
 
 void config_free(config_t *cfg)

@@ -15,6 +15,10 @@
 extern "C" {
 #endif
 
+/* The largest top (config `top`, --top): the top-K lists are allocated per
+ * thread, so the bound keeps them small; docs/config.md. */
+#define CONFIG_TOP_MAX 100000u
+
 typedef struct {
     char *path; /* the config file as given */
     char *dir;  /* its directory */
@@ -51,6 +55,12 @@ typedef struct {
  * of the offending YAML node and what was expected; cfg is left empty. */
 ev_status config_load(const char *path, config_t *cfg, ev_error *err);
 void config_free(config_t *cfg);
+
+/* Cuts cfg->top to the lattice's size: no top-K list can hold more genomes
+ * than there are points, and the grid keeps one list per thread, so a huge
+ * top on a small lattice would only allocate. Called once the command line
+ * has set top (session_open). */
+void config_cap_top(config_t *cfg);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,19 @@
 #include "io/config.h"
 #include "io/yaml_map.h"
 
+/* Upper bounds of numeric keys (docs/config.md), where a larger value would
+ * overflow the arithmetic it feeds or size memory and loops absurdly. */
+/* |target|, |stop| and cost_pct, in percent: a trade's outcome becomes
+ * q = llround(pct * 1e6) micro-percent, <= 1e12, so the int64 sums of
+ * fitness/accum.h hold millions of such trades. */
+#define CONFIG_PCT_MAX 1e6
+/* max_drawdown_pct: llround(x * 1e6) must fit int64 (< 9.2e18). */
+#define CONFIG_DRAWDOWN_MAX 1e12
+/* ga.population: ~2^24 genomes already take 0.5 GiB a generation (16 genes). */
+#define CONFIG_POPULATION_MAX (1u << 24)
+/* ga.selection.k: draws per parent; beyond this a tournament is a sort. */
+#define CONFIG_TOURNAMENT_MAX 1024u
+
 /* parameters: (config_lattice.c). Fills lat and calls lattice_finish. */
 ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, ev_error *err);
 

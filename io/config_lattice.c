@@ -29,15 +29,20 @@ static ev_status alloc_values(param_t *p, uint32_t n, const char *file, ev_error
     return EV_OK;
 }
 
-/* Target and stop signs (SPEC sec. 3), checked where the value is written. */
-static ev_status check_sign(const ydoc_t *d, const yaml_node_t *at, const char *path, const param_t *p,
-                            const char *what, double v, ev_error *err)
+/* Target and stop levels: the sign SPEC sec. 3 gives them, and a size that
+ * keeps their quantised outcomes inside the exact sums (CONFIG_PCT_MAX);
+ * checked where the value is written. */
+static ev_status check_level(const ydoc_t *d, const yaml_node_t *at, const char *path, const param_t *p,
+                             const char *what, double v, ev_error *err)
 {
     if (p->role == PARAM_TARGET && !(v > 0))
         return ydoc_fail(d, err, at, path, "parameter '%s': a target is a take-profit percent > 0, %s", p->name,
                          what);
     if (p->role == PARAM_STOP && !(v < 0))
         return ydoc_fail(d, err, at, path, "parameter '%s': a stop is a stop-loss percent < 0, %s", p->name, what);
+    if (p->role != PARAM_FILTER && !(fabs(v) <= CONFIG_PCT_MAX))
+        return ydoc_fail(d, err, at, path, "parameter '%s': a %s percent is at most %g in size, %s", p->name,
+                         role_names[p->role], CONFIG_PCT_MAX, what);
     return EV_OK;
 }
 
@@ -66,7 +71,7 @@ static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *pat
         if (!(p->value_text[i] = ev_strdup(ydoc_number_text(item))))
             return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", d->file);
         snprintf(what, sizeof what, "found %s", p->value_text[i]);
-        if ((st = check_sign(d, item, ipath, p, what, p->values[i], err)) != EV_OK)
+        if ((st = check_level(d, item, ipath, p, what, p->values[i], err)) != EV_OK)
             return st;
         if (i > 0 && !(p->values[i] > p->values[i - 1]))
             return ydoc_fail(d, err, item, ipath,
@@ -160,16 +165,18 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
                              "parameter '%s': values %s and %s round to the same double; use a coarser step",
                              p->name, p->value_text[i - 1], text);
     }
-    /* The range is increasing: its first value decides a target's sign, its last a stop's. */
-    if (p->role == PARAM_TARGET) {
-        ymap_path(&m, "start", vpath);
-        snprintf(what, sizeof what, "but the range starts at %s", p->value_text[0]);
-        return check_sign(d, n[0], vpath, p, what, p->values[0], err);
-    }
-    if (p->role == PARAM_STOP) {
-        ymap_path(&m, "stop", vpath);
-        snprintf(what, sizeof what, "but the range ends at %s", p->value_text[p->n_values - 1]);
-        return check_sign(d, n[1], vpath, p, what, p->values[p->n_values - 1], err);
+    /* The range is increasing: a target's first value decides its sign and
+     * its last its size, a stop's the other way round. */
+    if (p->role == PARAM_FILTER)
+        return EV_OK;
+    for (int i = 0; i < 2; i++) {
+        int end = p->role == PARAM_TARGET ? i : 1 - i;
+        const char *key = end ? "stop" : "start";
+        uint32_t at = end ? p->n_values - 1 : 0;
+        ymap_path(&m, key, vpath);
+        snprintf(what, sizeof what, "but the range %s at %s", end ? "ends" : "starts", p->value_text[at]);
+        if ((st = check_level(d, n[end], vpath, p, what, p->values[at], err)) != EV_OK)
+            return st;
     }
     return EV_OK;
 }

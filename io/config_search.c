@@ -51,7 +51,7 @@ ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_er
     if ((st = ymap_choice(&m, "name", names, &kind, err)) != EV_OK ||
         (st = ymap_uint(&m, "min_trades", 0, (uint64_t)INT64_MAX, &min_trades, err)) != EV_OK ||
         (st = ymap_choice(&m, "fill", fill_names, &fill, err)) != EV_OK ||
-        (st = ymap_number(&m, "cost_pct", bounds(0, 0, NO_BOUND, 0), &obj->cost_pct, err)) != EV_OK)
+        (st = ymap_number(&m, "cost_pct", bounds(0, 0, CONFIG_PCT_MAX, 0), &obj->cost_pct, err)) != EV_OK)
         return st;
     obj->kind = kind;
     obj->fill = fill;
@@ -59,7 +59,8 @@ ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_er
     /* Absent or null: no drawdown constraint. */
     dd = ymap_get(&m, "max_drawdown_pct");
     if (dd && !ydoc_is_null(dd)) {
-        if ((st = ymap_number(&m, "max_drawdown_pct", bounds(0, 1, NO_BOUND, 0), &obj->max_drawdown_pct, err)))
+        if ((st = ymap_number(&m, "max_drawdown_pct", bounds(0, 1, CONFIG_DRAWDOWN_MAX, 0),
+                                &obj->max_drawdown_pct, err)))
             return st;
         obj->has_max_drawdown = 1;
     }
@@ -99,7 +100,7 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
         return st;
     kind = g->selection;
     if (present && ((st = ymap_choice(&m, "type", selection_names, &kind, err)) != EV_OK ||
-                    (st = ymap_u32(&m, "k", 1, UINT32_MAX, &g->tournament_k, err)) != EV_OK ||
+                    (st = ymap_u32(&m, "k", 1, CONFIG_TOURNAMENT_MAX, &g->tournament_k, err)) != EV_OK ||
                     (st = ymap_number(&m, "truncation", bounds(0, 1, 1, 0), &g->truncation, err)) != EV_OK))
         return st;
     g->selection = kind;
@@ -114,7 +115,7 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
         return st;
     if (present && ((st = parse_mutation_rate(&m, &g->mutation_rate, err)) != EV_OK ||
                     (st = ymap_number(&m, "creep_share", bounds(0, 0, 1, 0), &g->creep_share, err)) != EV_OK ||
-                    (st = ymap_u32(&m, "creep_max", 1, UINT32_MAX, &g->creep_max, err)) != EV_OK))
+                    (st = ymap_u32(&m, "creep_max", 1, EV_MAX_VALUES, &g->creep_max, err)) != EV_OK))
         return st;
     if ((st = ymap_submap(ga, "immigrants", immigrant_keys, &m, &present, err)) != EV_OK)
         return st;
@@ -170,7 +171,7 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
     ev_status st;
     if ((st = ymap_submap(root, "ga", ga_keys, &m, &present, err)) != EV_OK || !present)
         return st;
-    if ((st = ymap_u32(&m, "population", 2, UINT32_MAX, &g->population, err)) != EV_OK ||
+    if ((st = ymap_u32(&m, "population", 2, CONFIG_POPULATION_MAX, &g->population, err)) != EV_OK ||
         (st = ymap_u32(&m, "generations", 1, UINT32_MAX, &g->generations, err)) != EV_OK ||
         (st = ymap_u32(&m, "islands", 1, UINT32_MAX, &g->islands, err)) != EV_OK ||
         (st = parse_operators(&m, g, err)) != EV_OK ||

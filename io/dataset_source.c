@@ -6,7 +6,9 @@
 
 #include "common/platform.h"
 #include "io/dataset_h5.h"
+#include "io/dataset_h5_layout.h"
 #include "io/ingest.h"
+#include "io/output_guard.h"
 
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
 
@@ -104,7 +106,10 @@ ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error
             ingest_print_summary(ds, log);
         return st;
     }
-    if ((st = ingest_fingerprint(&o, &fp, err)) != EV_OK)
+    /* a cache path naming something else (a typo, an input) is never overwritten */
+    if ((st = output_check_h5(cfg->dataset_path, DATASET_H5_FORMAT, "dataset cache (data.cache)", "an evolve dataset",
+                              err)) != EV_OK ||
+        (st = ingest_fingerprint(&o, &fp, err)) != EV_OK)
         return st;
     if (try_cache(cfg->dataset_path, fp, ds, log))
         return EV_OK;

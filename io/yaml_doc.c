@@ -49,6 +49,37 @@ static ev_status parser_fail(const char *file, const char *text, size_t len, con
                    (size_t)p->problem_mark.column + 1, p->problem ? p->problem : "invalid YAML", context);
 }
 
+/* A config nests about five levels; libyaml's scanner checks every open
+ * level at each token, so a file of 100,000 '[' would take minutes to load. */
+#define YDOC_MAX_DEPTH 64
+
+/* Refuses nesting deeper than YDOC_MAX_DEPTH, walking the events (which stop
+ * there) before the document is built. A syntax error stops the walk
+ * quietly: the load reports it. */
+static ev_status check_depth(const char *file, const char *text, size_t len, ev_error *err)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    int depth = 0, done = 0;
+    ev_status st = EV_OK;
+    if (!yaml_parser_initialize(&p))
+        return ev_fail(err, EV_ENOMEM, "%s: out of memory starting the YAML parser", file);
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    while (!done && st == EV_OK && yaml_parser_parse(&p, &ev)) {
+        if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+            if (++depth > YDOC_MAX_DEPTH)
+                st = ev_fail(err, EV_ECONFIG, "%s:%zu:%zu: nested deeper than %d levels; a config needs a few", file,
+                             (size_t)ev.start_mark.line + 1, (size_t)ev.start_mark.column + 1, YDOC_MAX_DEPTH);
+        } else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
+            depth--;
+        }
+        done = ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&p);
+    return st;
+}
+
 ev_status ydoc_load(ydoc_t *d, const char *file, const char *text, size_t len, ev_error *err)
 {
     yaml_parser_t parser;
@@ -56,6 +87,8 @@ ev_status ydoc_load(ydoc_t *d, const char *file, const char *text, size_t len, e
     ev_status st = EV_OK;
     memset(d, 0, sizeof *d);
     d->file = file;
+    if ((st = check_depth(file, text, len, err)) != EV_OK)
+        return st;
     if (!yaml_parser_initialize(&parser))
         return ev_fail(err, EV_ENOMEM, "%s: out of memory starting the YAML parser", file);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -124,6 +157,17 @@ ev_status ydoc_fail(const ydoc_t *d, ev_error *err, const yaml_node_t *at, const
 const char *ydoc_text(const yaml_node_t *n)
 {
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+ev_status ydoc_check_text(const ydoc_t *d, const yaml_node_t *n, const char *path, ev_error *err)
+{
+    const char *s = ydoc_text(n);
+    if (!s || strlen(s) == n->data.scalar.length)
+        return EV_OK;
+    return ydoc_fail(d, err, n, path,
+                     "expected text without NUL characters, found a NUL (a \\0, \\x00 or \\u0000 escape) after "
+                     "'%.40s'",
+                     s);
 }
 
 const char *ydoc_plain(const yaml_node_t *n)
@@ -238,8 +282,11 @@ ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path,
 ev_status ydoc_get_string(const ydoc_t *d, const yaml_node_t *n, const char *path, char **out, ev_error *err)
 {
     const char *s = ydoc_text(n);
+    ev_status st;
     if (!s || ydoc_is_null(n) || !s[0])
         return ydoc_expected(d, n, path, "a non-empty string", err);
+    if ((st = ydoc_check_text(d, n, path, err)) != EV_OK)
+        return st;
     if (!(*out = ev_strdup(s)))
         return ev_fail(err, EV_ENOMEM, "out of memory reading %s", d->file);
     return EV_OK;

@@ -65,6 +65,10 @@ void ydoc_path_index(char *buf, const char *parent, size_t i);
 yaml_node_t *ydoc_node(const ydoc_t *d, int id);
 /* The text of any scalar, else NULL. */
 const char *ydoc_text(const yaml_node_t *n);
+/* EV_ECONFIG naming path when scalar n holds a NUL byte: libyaml decodes the
+ * escapes \0, \x00 and \u0000 of a double-quoted scalar to one, and the C
+ * string would silently end there. EV_OK for anything else. */
+ev_status ydoc_check_text(const ydoc_t *d, const yaml_node_t *n, const char *path, ev_error *err);
 
 /* "expected <expected>, found <ydoc_describe(n)>" at n; returns EV_ECONFIG. */
 ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path, const char *expected,

@@ -45,9 +45,12 @@ ev_status ymap_open(ymap_t *m, ydoc_t *d, yaml_node_t *node, const char *path, c
         yaml_node_t *k = ydoc_node(d, p->key);
         const char *name = ydoc_text(k);
         char kpath[YDOC_PATH_MAX];
+        ev_status st;
         if (!name)
             return ydoc_expected(d, k, m->path, "a key name", err);
         ydoc_path_key(kpath, m->path, name);
+        if ((st = ydoc_check_text(d, k, kpath, err)) != EV_OK)
+            return st;
         if (!is_one_of(name, allowed))
             return ydoc_fail(d, err, k, kpath, "unknown key; the keys allowed here are: %s", keys);
         for (yaml_node_pair_t *q = pairs; q < p; q++) {
@@ -151,14 +154,17 @@ ev_status ymap_choice(const ymap_t *m, const char *key, const char *const *names
     char path[YDOC_PATH_MAX], list[256], expected[300];
     yaml_node_t *n = ymap_get(m, key);
     const char *s = ydoc_text(n);
+    ev_status st;
     if (!n)
         return EV_OK;
+    ymap_path(m, key, path);
+    if ((st = ydoc_check_text(m->doc, n, path, err)) != EV_OK)
+        return st;
     for (int i = 0; s && names[i]; i++)
         if (strcmp(s, names[i]) == 0) {
             *out = i;
             return EV_OK;
         }
-    ymap_path(m, key, path);
     join_names(names, list, sizeof list);
     snprintf(expected, sizeof expected, "one of %s", list);
     return ydoc_expected(m->doc, n, path, expected, err);

@@ -49,6 +49,10 @@ typedef struct {
 ev_status report_load(report_run_t *r, const char *path, ev_error *err);
 void report_free(report_run_t *r);
 
+/* The genes of one archived GA generation ([population][n_genes]), each
+ * genome checked to lie on the lattice (EV_EDATA naming the row if not). */
+ev_status report_read_genes(report_run_t *r, uint32_t generation, uint16_t *genes, ev_error *err);
+
 /* The terminal summary: mode, config, dataset, generations, stop reason,
  * hall of fame / top-K tables, validate figures. */
 void report_print(FILE *out, report_run_t *r);

@@ -1,5 +1,6 @@
 /* Reading a run file for the report. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,39 @@ static ev_status read_entropy(report_run_t *r, ev_error *err)
     return st;
 }
 
+/* A genome read from the file is on the lattice: a damaged or edited file
+ * would otherwise index past the value lists and the heatmap's cells. */
+static ev_status check_genome(const report_run_t *r, const char *table, uint32_t row, const uint16_t *g,
+                              ev_error *err)
+{
+    int32_t k = lattice_gene_outside(&r->lat, g);
+    if (k < 0)
+        return EV_OK;
+    return ev_fail(err, EV_EDATA,
+                   "%s: %s, row %u: gene %u of parameter '%s' is outside its %u values (a damaged or edited run "
+                   "file)",
+                   r->rf.path, table, row, g[k], r->lat.params[k].name, r->lat.params[k].n_values);
+}
+
+static ev_status check_ranked(const report_run_t *r, const char *table, const ranked_genome_t *e, uint32_t n,
+                              ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (uint32_t i = 0; i < n && st == EV_OK; i++)
+        st = check_genome(r, table, i, e[i].genes, err);
+    return st;
+}
+
+ev_status report_read_genes(report_run_t *r, uint32_t generation, uint16_t *genes, ev_error *err)
+{
+    char table[64];
+    ev_status st = run_file_read_column(&r->rf, COL_GENES, generation, 1, genes, err);
+    snprintf(table, sizeof table, "/ga/genes of generation %u", generation);
+    for (uint32_t i = 0; i < (uint32_t)r->population && st == EV_OK; i++)
+        st = check_genome(r, table, i, genes + (size_t)i * r->rf.dims.n_genes, err);
+    return st;
+}
+
 static ev_status load_ga(report_run_t *r, ev_error *err)
 {
     ev_status st;
@@ -80,12 +114,17 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < r->generations; i++)
         r->gen[i] = i;
+    if (r->rf.dims.n_genes != (uint32_t)r->lat.n_params)
+        return ev_fail(err, EV_EDATA, "%s: /ga holds %u genes per genome, the lattice %d parameters (a damaged or "
+                                      "edited run file)",
+                       r->rf.path, r->rf.dims.n_genes, (int)r->lat.n_params);
     if (st == EV_OK && (st = read_series(r, COL_BEST_DISPLAY, &r->best, err)) == EV_OK &&
         (st = read_series(r, COL_MEAN_DISPLAY, &r->mean, err)) == EV_OK &&
         (st = read_series(r, COL_HOF_BEST, &r->hof_best, err)) == EV_OK &&
         (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK &&
-        (st = read_entropy(r, err)) == EV_OK)
-        st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err);
+        (st = read_entropy(r, err)) == EV_OK &&
+        (st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err)) == EV_OK)
+        st = check_ranked(r, "/ga/hall_of_fame", r->hof, r->n_hof, err);
     return st;
 }
 
@@ -94,6 +133,7 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
     ev_status st;
     r->has_grid = 1;
     if ((st = run_file_read_ranked(&r->rf, "grid/top", &r->top, &r->top_value, &r->n_top, err)) != EV_OK ||
+        (st = check_ranked(r, "/grid/top", r->top, r->n_top, err)) != EV_OK ||
         (st = run_file_read_u64(&r->rf, "grid", "points_evaluated", &r->points, err)) != EV_OK ||
         (st = run_file_read_f64(&r->rf, "grid", "seconds", &r->grid_seconds, err)) != EV_OK)
         return st;
@@ -101,6 +141,11 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
         if ((st = run_file_read_heat(&r->rf, &r->heat, err)) != EV_OK)
             return st;
         r->has_heat = 1;
+        if (r->heat.nx != r->lat.params[r->heat.px].n_values || r->heat.ny != r->lat.params[r->heat.py].n_values)
+            return ev_fail(err, EV_EDATA, "%s: /grid/heatmap is %u x %u cells, its parameters have %u x %u values (a "
+                                          "damaged or edited run file)",
+                           r->rf.path, r->heat.nx, r->heat.ny, r->lat.params[r->heat.px].n_values,
+                           r->lat.params[r->heat.py].n_values);
     }
     return EV_OK;
 }

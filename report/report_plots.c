@@ -118,7 +118,7 @@ static ev_status heat_from_ga(report_run_t *r, int32_t px, int32_t py, double *v
     if (!genes || !fit || !ok)
         st = ev_fail(err, EV_ENOMEM, "out of memory for the heatmap");
     for (uint32_t g = 0; st == EV_OK && g < r->generations; g++) {
-        if ((st = run_file_read_column(&r->rf, COL_GENES, g, 1, genes, err)) != EV_OK ||
+        if ((st = report_read_genes(r, g, genes, err)) != EV_OK ||
             (st = run_file_read_column(&r->rf, COL_FITNESS, g, 1, fit, err)) != EV_OK ||
             (st = run_file_read_column(&r->rf, COL_FEASIBLE, g, 1, ok, err)) != EV_OK)
             break;

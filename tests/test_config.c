@@ -247,6 +247,28 @@ static void test_defaults(void)
     config_free(&cfg);
 }
 
+/* A top larger than the lattice is cut to its size (config_cap_top). */
+static void test_top_cap(void)
+{
+    config_t cfg;
+    ev_error err;
+    char path[256];
+    if (write_text("tmp_config/top", "top.yaml",
+                   "data: {dataset: d.h5}\n"
+                   "parameters: [{name: v, feature: F, values: [0, 1, 2]}]\n"
+                   "top: 100000\n",
+                   path, sizeof path))
+        return;
+    CHECK_EQ_I64(EV_OK, config_load(path, &cfg, &err));
+    CHECK_EQ_I64(100000, cfg.top);
+    config_cap_top(&cfg);
+    CHECK_EQ_I64(3, cfg.top);
+    cfg.top = 2;
+    config_cap_top(&cfg);
+    CHECK_EQ_I64(2, cfg.top);
+    config_free(&cfg);
+}
+
 static void test_paths(void)
 {
     config_t cfg;
@@ -383,6 +405,7 @@ int main(void)
     test_full();
     test_defaults();
     test_paths();
+    test_top_cap();
     test_examples();
     test_seed_random();
     return check_exit();

@@ -22,6 +22,7 @@ typedef struct {
 /* A valid head: cases that append lines start at line 4. */
 #define BASE "data: {dataset: d.h5}\nparameters:\n  - {name: a, feature: F, values: [1]}\n"
 #define DATA "data: {dataset: d.h5}\nparameters:\n"
+#define BASE_LEN (sizeof BASE - 1)
 #define PARAM_LINE "parameters: [{name: a, feature: F, values: [1]}]\n"
 
 static const bad_case cases[] = {
@@ -59,9 +60,9 @@ static const bad_case cases[] = {
     {"number_is_string", BASE "ga: {elitism: lots}\n", EV_ECONFIG, 4, 15, "ga.elitism",
      "expected a number >= 0 and < 1, found the string 'lots'"},
     {"quoted_number", BASE "objective: {cost_pct: \"0.5\"}\n", EV_ECONFIG, 4, 23, "objective.cost_pct",
-     "expected a number >= 0, found the quoted string '0.5'"},
+     "expected a number >= 0 and <= 1e+06, found the quoted string '0.5'"},
     {"population_float", BASE "ga:\n  population: 12.5\n", EV_ECONFIG, 5, 15, "ga.population",
-     "expected an integer >= 2, found the number 12.5"},
+     "expected an integer from 2 to 16777216, found the number 12.5"},
     {"strict_yes", "data: {market_dir: m, trades: t, strict: yes}\n" PARAM_LINE, EV_ECONFIG, 1, 42, "data.strict",
      "expected true or false, found the string 'yes'"},
     {"ticker_mapping", "data: {market_dir: m, trades: t, tickers: [{x: 1}]}\n" PARAM_LINE, EV_ECONFIG, 1, 44,
@@ -70,13 +71,21 @@ static const bad_case cases[] = {
      "expected a number, found the string 'a'"},
     {"name_empty", DATA "  - {name: \"\", feature: F, values: [1]}\n", EV_ECONFIG, 3, 12, "parameters[0].name",
      "expected a non-empty string"},
+    /* a "\0" escape: libyaml gives an embedded NUL that would cut the C string */
+    {"nul_in_name", DATA "  - {name: \"ab\\0cd\", feature: F, values: [1]}\n", EV_ECONFIG, 3, 12,
+     "parameters[0].name", "expected text without NUL characters"},
+    {"nul_in_path", "data: {dataset: \"d.h5\\x00.txt\"}\n" PARAM_LINE, EV_ECONFIG, 1, 17, "data.dataset",
+     "found a NUL"},
+    {"nul_in_choice", BASE "objective: {name: \"sharpe\\u0000\"}\n", EV_ECONFIG, 4, 19, "objective.name",
+     "expected text without NUL characters"},
+    {"nul_in_key", BASE "\"top\\0x\": 3\n", EV_ECONFIG, 4, 1, "top", "expected text without NUL characters"},
     {"cost_huge", BASE "objective: {cost_pct: 1e999}\n", EV_ECONFIG, 4, 23, "objective.cost_pct",
      "beyond the range of a double"},
     /* out-of-range values */
     {"population_small", BASE "ga: {population: 1}\n", EV_ECONFIG, 4, 18, "ga.population",
-     "expected an integer >= 2, found 1"},
+     "expected an integer from 2 to 16777216, found 1"},
     {"population_huge", BASE "ga: {population: 99999999999}\n", EV_ECONFIG, 4, 18, "ga.population",
-     "expected an integer from 2 to 4294967295, found 99999999999"},
+     "expected an integer from 2 to 16777216, found 99999999999"},
     {"islands_divisor", BASE "ga: {population: 10, islands: 3}\n", EV_ECONFIG, 4, 31, "ga.islands",
      "expected a divisor of the population (10), found 3"},
     {"island_size", BASE "ga: {population: 4, islands: 4}\n", EV_ECONFIG, 4, 30, "ga.islands",
@@ -88,23 +97,40 @@ static const bad_case cases[] = {
     {"crossover_rate", BASE "ga: {crossover: {rate: 1.5}}\n", EV_ECONFIG, 4, 24, "ga.crossover.rate",
      "expected a number >= 0 and <= 1, found 1.5"},
     {"tournament_k", BASE "ga: {selection: {k: 0}}\n", EV_ECONFIG, 4, 21, "ga.selection.k",
-     "expected an integer >= 1, found 0"},
+     "expected an integer from 1 to 1024, found 0"},
     {"truncation_zero", BASE "ga: {selection: {type: truncation, truncation: 0}}\n", EV_ECONFIG, 4, 48,
      "ga.selection.truncation", "expected a number > 0 and <= 1, found 0"},
     {"mutation_word", BASE "ga: {mutation: {rate: fast}}\n", EV_ECONFIG, 4, 23, "ga.mutation.rate",
      "expected auto (1 / number of parameters) or a number > 0 and <= 1, found the string 'fast'"},
     {"mutation_zero", BASE "ga: {mutation: {rate: 0}}\n", EV_ECONFIG, 4, 23, "ga.mutation.rate",
      "expected a number > 0 and <= 1, found 0"},
-    {"top_zero", BASE "top: 0\n", EV_ECONFIG, 4, 6, "top", "expected an integer >= 1, found 0"},
+    {"top_zero", BASE "top: 0\n", EV_ECONFIG, 4, 6, "top", "expected an integer from 1 to 100000, found 0"},
+    /* upper bounds: beyond them the exact sums overflow or memory and loops explode */
+    {"top_huge", BASE "top: 100000000\n", EV_ECONFIG, 4, 6, "top", "expected an integer from 1 to 100000"},
+    {"population_over", BASE "ga: {population: 16777218}\n", EV_ECONFIG, 4, 18, "ga.population",
+     "expected an integer from 2 to 16777216, found 16777218"},
+    {"tournament_huge", BASE "ga: {selection: {k: 4000000000}}\n", EV_ECONFIG, 4, 21, "ga.selection.k",
+     "expected an integer from 1 to 1024, found 4000000000"},
+    {"creep_huge", BASE "ga: {mutation: {creep_max: 65536}}\n", EV_ECONFIG, 4, 28, "ga.mutation.creep_max",
+     "expected an integer from 1 to 65535"},
+    {"drawdown_huge", BASE "objective: {max_drawdown_pct: 1e13}\n", EV_ECONFIG, 4, 31, "objective.max_drawdown_pct",
+     "expected a number > 0 and <= 1e+12, found 1e13"},
+    {"cost_over", BASE "objective: {cost_pct: 2e6}\n", EV_ECONFIG, 4, 23, "objective.cost_pct",
+     "expected a number >= 0 and <= 1e+06, found 2e6"},
+    {"target_huge", DATA "  - {name: t, role: target, values: [1, 2e6]}\n", EV_ECONFIG, 3, 41,
+     "parameters[0].values[1]", "parameter 't': a target percent is at most 1e+06 in size, found 2e6"},
+    {"stop_range_huge", DATA "  - name: s\n    role: stop\n    range: {start: -2000000, stop: -1000000, step: 1000000}\n",
+     EV_ECONFIG, 5, 20, "parameters[0].range.start",
+     "a stop percent is at most 1e+06 in size, but the range starts at -2000000"},
     {"seed_negative", BASE "seed: -1\n", EV_ECONFIG, 4, 7, "seed",
      "expected a non-negative integer or the word random, found the number -1"},
     {"seed_word", BASE "seed: later\n", EV_ECONFIG, 4, 7, "seed", "found the string 'later'"},
     {"min_trades_negative", BASE "objective: {min_trades: -1}\n", EV_ECONFIG, 4, 25, "objective.min_trades",
      "found -1"},
     {"drawdown_zero", BASE "objective: {max_drawdown_pct: 0}\n", EV_ECONFIG, 4, 31, "objective.max_drawdown_pct",
-     "expected a number > 0, found 0"},
+     "expected a number > 0 and <= 1e+12, found 0"},
     {"cost_negative", BASE "objective: {cost_pct: -0.1}\n", EV_ECONFIG, 4, 23, "objective.cost_pct",
-     "expected a number >= 0, found -0.1"},
+     "expected a number >= 0 and <= 1e+06, found -0.1"},
     /* unknown names */
     {"objective_unknown", BASE "objective: {name: roi}\n", EV_ECONFIG, 4, 19, "objective.name",
      "expected one of total_return, mean, sharpe, profit_factor, compound, calmar, found the string 'roi'"},
@@ -262,6 +288,22 @@ int main(void)
     extra.what = "expected at most 16 parameters, found 17";
     run_case(&extra);
 
+    /* Nesting libyaml would take minutes over (quadratic in depth) stops at 64 levels. */
+    {
+        static char deep[BASE_LEN + 2 * 100000 + 16];
+        size_t used = (size_t)snprintf(deep, sizeof deep, BASE "report: ");
+        memset(deep + used, '[', 100000);
+        memset(deep + used + 100000, ']', 100000);
+        memcpy(deep + used + 200000, "\n", 2);
+        extra.name = "deep_nesting";
+        extra.yaml = deep;
+        extra.line = 4;
+        extra.col = 72; /* the root mapping is level 1, so the 64th '[' is level 65 */
+        extra.key = NULL;
+        extra.what = "nested deeper than 64 levels";
+        run_case(&extra);
+    }
+
     /* Files that cannot be read. */
     memset(&cfg, 0xab, sizeof cfg);
     CHECK_EQ_I64(EV_EIO, config_load("tmp_bad/missing.yaml", &cfg, &err));
@@ -270,6 +312,6 @@ int main(void)
     CHECK_EQ_I64(EV_EIO, config_load("tmp_bad", &cfg, &err));
     CHECK_CONTAINS(err.msg, "tmp_bad: is a directory");
     CHECK(all_zero(&cfg, sizeof cfg));
-    printf("%zu bad configs checked\n", sizeof cases / sizeof cases[0] + 1);
+    printf("%zu bad configs checked\n", sizeof cases / sizeof cases[0] + 2);
     return check_exit();
 }

@@ -1,6 +1,7 @@
 /* dataset_obtain: CSVs are ingested once into the cache file, which is then
  * reused while inputs and options are unchanged, rebuilt when they change or
- * when it is unreadable; a dataset file alone is read as is. */
+ * never over a file that is not an evolve dataset; a dataset file alone is read as is. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,14 +97,17 @@ int main(void)
     free(log);
     dataset_free(&ds);
 
-    /* An unreadable cache is rebuilt, not an error. */
+    /* A cache path holding something that is not an evolve dataset (a typo,
+     * an input) is refused, not overwritten. */
+    CHECK(rename(CACHE, CACHE ".bak") == 0);
     fx_write(CACHE, "garbage");
     log = obtain(&cfg, &ds, &st, &err);
-    CHECK(st == EV_OK);
-    CHECK_CONTAINS(log, "cannot reuse " CACHE);
-    CHECK_CONTAINS(log, "wrote dataset " CACHE);
+    CHECK(st == EV_EIO);
+    CHECK_CONTAINS(err.msg, CACHE ": refusing to overwrite it with the dataset cache (data.cache): it is not an "
+                            "HDF5 file, not an evolve dataset");
+    CHECK(plat_stat(CACHE, &ps) == 0 && ps.size == 7); /* "garbage", untouched */
     free(log);
-    dataset_free(&ds);
+    CHECK(rename(CACHE ".bak", CACHE) == 0);
 
     /* Only a dataset file: read as is. */
     cfg.market_dir = cfg.trades_path = NULL;

@@ -98,6 +98,29 @@ static void test_cache_full(ga_fixture_t *f)
     }
 }
 
+/* A tiny lattice (1 filter of 2 values x 6 targets x 6 stops = 72 points)
+ * with a huge generations: once every point is evaluated the run stops,
+ * rather than spinning through cached genomes. */
+static void test_lattice_exhausted(void)
+{
+    ga_fixture_t tiny;
+    ga_settings_t s;
+    ga_result_t r;
+    fixture_open(&tiny, 1, 2);
+    CHECK_EQ_I64(72, tiny.lat.size);
+    fixture_settings(&s);
+    s.population = 16;
+    s.islands = 1;
+    s.generations = 4000000000u;
+    r = run(&tiny, &s, NULL);
+    CHECK_EQ_I64(GA_STOP_LATTICE_EXHAUSTED, r.reason);
+    CHECK_STR("lattice exhausted", ga_stop_reason_name(r.reason));
+    CHECK_EQ_I64(72, r.evaluations);
+    CHECK(r.generations < 100000);
+    ga_result_free(&r);
+    fixture_close(&tiny);
+}
+
 static void test_bad_settings(ga_fixture_t *f)
 {
     ga_settings_t s;
@@ -156,6 +179,7 @@ int main(void)
     fixture_open(&f, 4, 12);
     test_limits(&f);
     test_cache_full(&f);
+    test_lattice_exhausted();
     test_bad_settings(&f);
     test_interrupt(&f);
     fixture_close(&f);

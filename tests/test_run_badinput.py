@@ -5,7 +5,9 @@ report on a missing file, on a file that is not an evolve run file, with an
 unknown heatmap parameter, into an unwritable place; a run whose output
 directory cannot be made; report.heatmap naming no parameter; --resume of
 nothing, of a finished run, of a run whose config, seed, top, data or evolve
-differ; a fresh run over an interrupted one; options that do not combine.
+differ; a fresh run over an interrupted one; options that do not combine;
+outputs (run file, data.cache, --json, ingest --out) over a file that is not
+an evolve file of their kind, or over an input.
 Standard library only (the evolve-version case uses h5py when present)."""
 import os
 import shutil
@@ -66,6 +68,45 @@ def main():
         cli.write_config(bad_out, data, os.path.join(work, "notes.txt", "run.h5"))
         case(E, work, "run: output under a file", [bad_out, "--quiet"], 1, ["notes.txt", "not a directory"])
         case(E, work, "grid: output under a file", [bad_out, "--grid", "--quiet"], 1, ["notes.txt"])
+        # outputs never clobber a file that is not an evolve file of their kind, nor an input
+        notes = os.path.join(work, "notes.txt")
+        clobber = os.path.join(work, "clobber.yaml")
+        cli.write_config(clobber, data, notes)
+        case(E, work, "run: output over a text file", [clobber, "--quiet"], 1,
+             ["notes.txt: refusing to overwrite it with the run file (output): it is not an HDF5 file, "
+              "not an evolve run file"])
+        case(E, work, "grid: output over the dataset cache", [cfg, "--grid", "--quiet", "--output", "dataset.h5"], 1,
+             ["dataset.h5: refusing to overwrite", "an HDF5 file of another kind, not an evolve run file"])
+        case(E, work, "grid: output over the config", [cfg, "--grid", "--quiet", "--output", "run.yaml"], 1,
+             ["run.yaml: refusing to overwrite"])
+        case(E, work, "grid: --json over the config", [cfg, "--grid", "--quiet", "--json", "run.yaml"], 1,
+             ["run.yaml: refusing to overwrite it with the --json summary"])
+        case(E, work, "grid: --json over the run file", [cfg, "--grid", "--quiet", "--json", "run.h5"], 1,
+             ["run.h5: refusing to overwrite it with the --json summary"])
+        case(E, work, "grid: --json is the output", [cfg, "--grid", "--quiet", "--output", "new.h5", "--json",
+                                                     "new.h5"], 1,
+             ["new.h5: the --json summary would overwrite the run file (output)"])
+        cache_bad = os.path.join(work, "cache.yaml")
+        trades = os.path.join(data, "all_trade_logs.csv")
+        text = cli.write_config(cache_bad, data, out)
+        with open(cache_bad, "w") as f:
+            f.write(text.replace(os.path.join(work, "dataset.h5"), trades))
+        before_log = open(trades).read()
+        case(E, work, "run: data.cache is the trade log", [cache_bad, "--grid", "--quiet"], 1,
+             ["all_trade_logs.csv: refusing to overwrite it with the dataset cache (data.cache)"])
+        check(open(trades).read() == before_log, "the trade log named as data.cache is untouched")
+        case(E, work, "ingest: --out over a text file", ["ingest", "--market", os.path.join(data, "market"),
+                                                         "--trades", trades, "--tickers", "SOXL", "--out",
+                                                         "notes.txt", "--quiet"], 1,
+             ["notes.txt: refusing to overwrite it with the --out dataset", "not an evolve dataset"])
+        case(E, work, "ingest: --out over the trade log", ["ingest", "--market", os.path.join(data, "market"),
+                                                           "--trades", trades, "--tickers", "SOXL", "--out",
+                                                           trades, "--quiet"], 1, ["refusing to overwrite"])
+        check(open(trades).read() == before_log, "the trade log named as --out is untouched")
+        case(E, work, "run: --top beyond its bound", [cfg, "--grid", "--top", "100000000"], 2,
+             ["--top expects an integer from 1 to 100000"])
+        os.remove(clobber)
+        os.remove(cache_bad)
         heat = os.path.join(root, "heat.yaml")
         cli.write_config(heat, data, out, extra="", parameters=cli.SOXL_PARAMETERS +
                          "report:\n  heatmap: [volatility, rsi]\n")

@@ -1,0 +1,103 @@
+/* What may be overwritten; see output_guard.h. */
+#include "io/output_guard.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/platform.h"
+#include "io/h5_util.h"
+
+#define JSON_MAX_BYTES (256u << 20) /* a summary of 100,000 genomes is ~50 MiB */
+
+static ev_status refuse(const char *path, const char *what, const char *found, const char *kind, ev_error *err)
+{
+    return ev_fail(err, EV_EIO,
+                   "%s: refusing to overwrite it with the %s: it is %s, not %s (name a new file, or one evolve "
+                   "wrote)",
+                   path, what, found, kind);
+}
+
+/* 1: nothing there; 0: a file that may be inspected; -1: refused (err set). */
+static int existing(const char *path, const char *what, const char *kind, ev_error *err)
+{
+    plat_stat_t ps;
+    if (plat_stat(path, &ps) != 0)
+        return 1;
+    if (ps.is_dir) {
+        refuse(path, what, "a directory", kind, err);
+        return -1;
+    }
+    return 0;
+}
+
+ev_status output_check_h5(const char *path, const char *format, const char *what, const char *kind, ev_error *err)
+{
+    char *found = NULL;
+    hid_t f;
+    int ok;
+    int e = existing(path, what, kind, err);
+    if (e)
+        return e > 0 ? EV_OK : EV_EIO;
+    h5u_init();
+    if (H5Fis_hdf5(path) <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return refuse(path, what, "not an HDF5 file", kind, err);
+    }
+    if ((f = h5u_file_open(path, 0, NULL)) < 0)
+        return refuse(path, what, "an HDF5 file evolve cannot open", kind, err);
+    ok = h5u_exists(f, "format", 1) > 0 && h5u_read_attr_str(path, f, "format", &found, NULL) == EV_OK &&
+         strcmp(found, format) == 0;
+    free(found);
+    H5Fclose(f);
+    return ok ? EV_OK : refuse(path, what, "an HDF5 file of another kind", kind, err);
+}
+
+/* The file's text (NUL-terminated), or NULL when unreadable or too big. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && (unsigned long)n <= JSON_MAX_BYTES &&
+        fseek(f, 0, SEEK_SET) == 0 && (buf = (char *)malloc((size_t)n + 1)) != NULL) {
+        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf[n] = '\0';
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+ev_status output_check_json(const char *path, const char *what, ev_error *err)
+{
+    static const char *const kind = "a JSON summary evolve wrote";
+    char *text;
+    cJSON *root;
+    int ok;
+    int e = existing(path, what, kind, err);
+    if (e)
+        return e > 0 ? EV_OK : EV_EIO;
+    if (!(text = slurp(path)))
+        return refuse(path, what, "a file evolve cannot read as a summary", kind, err);
+    root = cJSON_Parse(text);
+    free(text);
+    ok = cJSON_IsObject(root) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "mode")) &&
+         cJSON_GetObjectItemCaseSensitive(root, "lattice_size") != NULL;
+    cJSON_Delete(root);
+    return ok ? EV_OK : refuse(path, what, "a file without the keys of one (mode, lattice_size)", kind, err);
+}
+
+ev_status output_check_distinct(const char *a, const char *a_what, const char *b, const char *b_what, ev_error *err)
+{
+    if (!a || !b || (strcmp(a, b) != 0 && !plat_same_file(a, b)))
+        return EV_OK;
+    return ev_fail(err, EV_EIO, "%s: the %s would overwrite the %s (%s); give each output a file of its own", a,
+                   a_what, b_what, b);
+}

@@ -9,10 +9,14 @@
 
 /* Upper bounds of numeric keys (docs/config.md), where a larger value would
  * overflow the arithmetic it feeds or size memory and loops absurdly. */
-/* |target|, |stop| and cost_pct, in percent: a trade's outcome becomes
- * q = llround(pct * 1e6) micro-percent, <= 1e12, so the int64 sums of
- * fitness/accum.h hold millions of such trades. */
+/* |target| and |stop|, in percent: q = llround(pct * 1e6) micro-percent must
+ * fit int64 (a level is only an outcome where the path reaches it, which
+ * ingest bounds by INGEST_MAX_ABS_PCT). */
 #define CONFIG_PCT_MAX 1e6
+/* cost_pct is subtracted from every kept outcome: ingest's bound on the sums
+ * (io/ingest.h: 2 * 4.6e7 trades * (1e5 + 100) % * 1e6 < 2^63) leaves room
+ * for a round-trip cost of 100 %, the whole position. */
+#define CONFIG_COST_MAX 100.0
 /* max_drawdown_pct: llround(x * 1e6) must fit int64 (< 9.2e18). */
 #define CONFIG_DRAWDOWN_MAX 1e12
 /* ga.population: ~2^24 genomes already take 0.5 GiB a generation (16 genes). */

@@ -51,7 +51,7 @@ ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_er
     if ((st = ymap_choice(&m, "name", names, &kind, err)) != EV_OK ||
         (st = ymap_uint(&m, "min_trades", 0, (uint64_t)INT64_MAX, &min_trades, err)) != EV_OK ||
         (st = ymap_choice(&m, "fill", fill_names, &fill, err)) != EV_OK ||
-        (st = ymap_number(&m, "cost_pct", bounds(0, 0, CONFIG_PCT_MAX, 0), &obj->cost_pct, err)) != EV_OK)
+        (st = ymap_number(&m, "cost_pct", bounds(0, 0, CONFIG_COST_MAX, 0), &obj->cost_pct, err)) != EV_OK)
         return st;
     obj->kind = kind;
     obj->fill = fill;

@@ -26,8 +26,9 @@ typedef struct {
 
 /* Fitness sums outcomes as int64 micro-percent (fitness/accum.h, SPEC sec. 5),
  * and a drawdown spans up to twice the largest sum. With every outcome the log
- * or a price path can give within +-1e5 % (1e11 micro-percent) and at most
- * 4.6e7 trades, 2 * 4.6e7 * 1e11 < 2^63: no sum can overflow. */
+ * or a price path can give within +-1e5 % (1e11 micro-percent), a cost of at
+ * most 100 % (CONFIG_COST_MAX) and at most 4.6e7 trades,
+ * 2 * 4.6e7 * (1e11 + 1e8) < 2^63: no sum can overflow. */
 #define INGEST_MAX_ABS_PCT 1e5
 #define INGEST_MAX_TRADES 46000000
 

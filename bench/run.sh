@@ -37,6 +37,11 @@ echo "== machine"
 if ((QUICK)); then DAYS=20 TRADES=5000; else DAYS=250 TRADES=50000; fi
 if [ ! -f "$DATA_DIR/all_trade_logs.csv" ] || [ "$(($(wc -l <"$DATA_DIR/all_trade_logs.csv") - 1))" != "$TRADES" ]; then
   echo "== gen-data: $DAYS days, $TRADES trades -> $DATA_DIR"
+  # only a directory gen-data wrote (its marker) is ever deleted
+  if [ -e "$DATA_DIR" ] && [ ! -f "$DATA_DIR/.evolve-gen-data" ]; then
+    echo "bench: $DATA_DIR holds files gen-data did not write; set DATA_DIR to a new directory" >&2
+    exit 1
+  fi
   rm -rf "$DATA_DIR"
   t0=$(date +%s.%N)
   "$E" gen-data --out "$DATA_DIR" --days "$DAYS" --trades "$TRADES" --seed 7 --quiet

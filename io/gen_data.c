@@ -19,6 +19,7 @@
 #include "io/gen_calendar.h"
 #include "io/gen_csv.h"
 #include "io/gen_indicators.h"
+#include "io/gen_marker.h"
 #include "io/gen_prices.h"
 #include "io/gen_rng.h"
 #include "io/gen_trades.h"
@@ -330,6 +331,8 @@ static ev_status make_paths(run_t *r, ev_error *err)
             st = ev_fail(err, EV_ENOMEM, "out of memory");
     }
     if (st == EV_OK)
+        st = gen_marker_check(r->o->out_dir, r->final_path, days + 1, err);
+    if (st == EV_OK)
         st = plat_mkdirs(market_dir, err);
     free(market_dir);
     return st;
@@ -355,14 +358,20 @@ static ev_status write_trade_log(const run_t *r, ev_error *err)
     return EV_OK;
 }
 
-/* Moves every temporary file into place; on a failure takes back the ones
- * already moved, so a failed run leaves none of its files. */
+/* Marks the directory as gen-data's, then moves every temporary file into
+ * place; on a failure takes back the ones already moved (and a marker it
+ * created), so a failed run leaves none of its files. */
 static ev_status commit_files(const run_t *r, ev_error *err)
 {
+    int created;
+    if (gen_marker_write(r->o->out_dir, &created, err) != EV_OK)
+        return EV_EIO;
     for (int i = 0; i <= r->o->days; i++) {
         if (plat_rename_replace(r->temp_path[i], r->final_path[i], err) != EV_OK) {
             for (int k = 0; k < i; k++)
                 plat_remove(r->final_path[k]);
+            if (created)
+                gen_marker_remove(r->o->out_dir);
             return EV_EIO;
         }
     }

@@ -178,7 +178,8 @@ def main():
         names = sorted(os.listdir(os.path.join(A, "market")))
         check(names == ["Raw_Market_data_01-02-2024.csv", "Raw_Market_data_01-03-2024.csv"],
               "market file names: %s" % names)
-        check(sorted(os.listdir(A)) == ["all_trade_logs.csv", "market"], "no stray files in --out")
+        check(sorted(os.listdir(A)) == [".evolve-gen-data", "all_trade_logs.csv", "market"],
+              "no stray files in --out: %s" % sorted(os.listdir(A)))
         markets = {}
         for n in names:
             path = os.path.join(A, "market", n)

@@ -65,13 +65,40 @@ def main():
                allowed=[blocker])
         os.remove(blocker)
 
-        # The last step fails (the trade log's name is taken by a directory):
-        # the market files already moved into place are taken back.
+        # A file of the same name that gen-data did not write (no marker beside
+        # it: the trader's own log) is refused and left as it was.
+        mine = os.path.join(out, "all_trade_logs.csv")
+        os.makedirs(out)
+        with open(mine, "w") as f:
+            f.write("my own trades\n")
+        expect(a.evolve, ["--out", out, "--days", "1", "--trades", "3"], 1,
+               mine + ": exists and was not written by gen-data", out, allowed=[mine])
+        with open(mine) as f:
+            check(f.read() == "my own trades\n", "the trader's trade log was changed")
+        os.remove(mine)
+
+        # The last step fails (the trade log's name is taken by a directory, in
+        # a directory gen-data wrote before): the market files already moved
+        # into place are taken back.
         os.makedirs(os.path.join(out, "all_trade_logs.csv"))
+        marker = os.path.join(out, ".evolve-gen-data")
+        with open(marker, "w") as f:
+            f.write("")
         p = cli.gen_data(a.evolve, out, ["--days", "2"])
         check(p.returncode == 1, "unmovable trade log: exit %d (%s)" % (p.returncode, p.stderr))
         check("all_trade_logs.csv" in p.stderr, "message names the trade log: %r" % p.stderr)
-        check(files_under(out) == [], "failed run left files: %s" % files_under(out))
+        check(files_under(out) == [marker], "failed run left files: %s" % files_under(out))
+        os.rmdir(os.path.join(out, "all_trade_logs.csv"))
+        os.remove(marker)
+
+        # gen-data replaces its own files: a second run into the same directory.
+        for run in (1, 2):
+            p = cli.gen_data(a.evolve, out, ["--days", "1", "--trades", "3"])
+            check(p.returncode == 0, "gen-data run %d into its own directory: exit %d (%s)"
+                  % (run, p.returncode, p.stderr.strip()))
+        check(os.path.isfile(marker), "gen-data leaves its marker")
+        for f in files_under(out):
+            os.remove(f)
 
         # Ctrl-C in the middle of a long run: exit 130, nothing left behind.
         if hasattr(signal, "SIGINT") and os.name == "posix":

@@ -30,6 +30,14 @@ struct csv_reader {
  * opens a quoted field only at the start of a field). */
 enum { ST_START, ST_UNQUOTED, ST_QUOTED, ST_AFTER_QUOTE };
 
+static ev_status row_too_long(const csv_reader_t *r, ev_error *err)
+{
+    return ev_fail(err, EV_EPARSE,
+                   "%s:%lld: a row of more than %zu bytes; expected rows of at most 1 MiB ending in "
+                   "LF or CRLF (is this a CSV file?)",
+                   r->path, (long long)r->line, CSV_MAX_ROW_BYTES);
+}
+
 static ev_status fill(csv_reader_t *r, ev_error *err)
 {
     size_t want, got;
@@ -38,6 +46,8 @@ static ev_status fill(csv_reader_t *r, ev_error *err)
         r->end -= r->beg;
         r->beg = 0;
     }
+    if (r->end > CSV_MAX_ROW_BYTES) /* buf holds one incomplete row */
+        return row_too_long(r, err);
     if (r->end == r->cap) { /* a row longer than the buffer */
         char *grown = (char *)realloc(r->buf, r->cap * 2);
         if (!grown)
@@ -282,6 +292,8 @@ static ev_status read_row(csv_reader_t *r, int *got, ev_error *err)
             return EV_OK;
         }
         len = nl ? (size_t)(nl - s) : avail;
+        if (len > CSV_MAX_ROW_BYTES)
+            return row_too_long(r, err);
         consumed = nl ? len + 1 : len;
         len = strip_crs(s, len);
         if (is_blank(s, len)) {
@@ -305,6 +317,8 @@ static ev_status read_row(csv_reader_t *r, int *got, ev_error *err)
                 return ev_fail(err, EV_EPARSE,
                                "%s:%lld: a quoted field is never closed; expected a closing '\"'",
                                r->path, (long long)r->line);
+            if (len > CSV_MAX_ROW_BYTES)
+                return row_too_long(r, err);
             consumed = len < avail ? len + 1 : len;
             len = strip_crs(s, len);
             /* NULs would cut names short; a lone CR is a line end not split on. */

@@ -23,6 +23,9 @@ extern "C" {
 
 /* Bytes per fread; rows longer than this grow the buffer. */
 #define CSV_DEFAULT_CHUNK ((size_t)4 << 20)
+/* The longest row read (the trader's rows are ~200 bytes): a file without
+ * line ends is an error, not a buffer the size of the file. */
+#define CSV_MAX_ROW_BYTES ((size_t)1 << 20)
 
 typedef struct {
     const char *p; /* not NUL-terminated; valid until the next csv_next */

@@ -269,6 +269,31 @@ static void test_long_row(void)
     free(text);
 }
 
+/* A row of more than CSV_MAX_ROW_BYTES (a file without line ends) is an
+ * error naming its line, whatever the chunk size. */
+static void test_row_limit(void)
+{
+    size_t n = CSV_MAX_ROW_BYTES + 10;
+    char *text = (char *)malloc(n + 16);
+    static const char *const want[] = {DIR "/huge.csv:2: a row of more than 1048576 bytes", NULL};
+    csv_reader_t *r;
+    const csv_row_t *row;
+    ev_error err;
+    strcpy(text, "H\n");
+    memset(text + 2, 'x', n);
+    strcpy(text + 2 + n, "\n");
+    CHECK(fx_write(DIR "/huge.csv", text) == 0);
+    expect_error(DIR "/huge.csv", 0, want);
+    expect_error(DIR "/huge.csv", 4096, want);
+    text[2 + CSV_MAX_ROW_BYTES - 2] = '\n'; /* rows just under the limit still read */
+    text[2 + CSV_MAX_ROW_BYTES - 1] = '\0';
+    CHECK(fx_write(DIR "/limit.csv", text) == 0);
+    CHECK(csv_open(DIR "/limit.csv", 4096, &r, &err) == EV_OK);
+    CHECK(csv_next(r, &row, &err) == EV_OK && row && row->fields[0].n == CSV_MAX_ROW_BYTES - 2);
+    csv_close(r);
+    free(text);
+}
+
 
 /* ---- fuzz: random rows -> CSV text -> the reader -> the same rows ------- */
 
@@ -390,6 +415,7 @@ int main(void)
     test_trailing_commas();
     test_header_names();
     test_long_row();
+    test_row_limit();
     test_bytes();
     test_fuzz();
     return check_exit();

@@ -7,7 +7,7 @@
 
 /* The group or dataset at `object` (relative to the root; "/" is the root),
  * created as a group (with its parents) when missing and create is set.
- * Close with h5u_close; -1 with err filled on failure. */
+ * Close with h5u_close; -1 with err filled on failure (archive/run_object.c). */
 hid_t run_object_open(run_file_t *rf, const char *object, int create, ev_error *err);
 
 /* /provenance (archive/run_provenance.c). */

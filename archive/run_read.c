@@ -1,4 +1,4 @@
-/* Reading a run file: the format check, /ga rows, attributes. */
+/* Reading a run file: the format check, /ga rows, the session log. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,44 +104,6 @@ ev_status run_file_read_rows(run_file_t *rf, uint32_t gen, run_rows_t *rows, ev_
     return st;
 }
 
-int run_file_has(run_file_t *rf, const char *object)
-{
-    return h5u_exists(rf->file, object, 0) > 0;
-}
-
-ev_status run_file_read_str(run_file_t *rf, const char *object, const char *name, int optional, char **value,
-                            ev_error *err)
-{
-    hid_t o;
-    ev_status st;
-    *value = NULL;
-    if (optional && !run_file_has(rf, object) && strcmp(object, "/"))
-        return EV_OK;
-    if ((o = run_object_open(rf, object, 0, err)) < 0)
-        return EV_EDATA;
-    st = optional && h5u_exists(o, name, 1) == 0 ? EV_OK : h5u_read_attr_str(rf->path, o, name, value, err);
-    h5u_close(o);
-    return st;
-}
-
-static ev_status read_num(run_file_t *rf, const char *object, const char *name, hid_t mem, void *value, ev_error *err)
-{
-    hid_t o = run_object_open(rf, object, 0, err);
-    ev_status st = o < 0 ? EV_EDATA : h5u_read_attr(rf->path, o, name, mem, value, err);
-    h5u_close(o);
-    return st;
-}
-
-ev_status run_file_read_u64(run_file_t *rf, const char *object, const char *name, uint64_t *value, ev_error *err)
-{
-    return read_num(rf, object, name, H5T_NATIVE_UINT64, value, err);
-}
-
-ev_status run_file_read_f64(run_file_t *rf, const char *object, const char *name, double *value, ev_error *err)
-{
-    return read_num(rf, object, name, H5T_NATIVE_DOUBLE, value, err);
-}
-
 ev_status run_file_read_sessions(run_file_t *rf, char ***lines, size_t *n, ev_error *err)
 {
     hid_t g;
@@ -155,13 +117,4 @@ ev_status run_file_read_sessions(run_file_t *rf, char ***lines, size_t *n, ev_er
     st = h5u_read_strings(rf->path, g, "sessions", 0, lines, n, err);
     h5u_close(g);
     return st;
-}
-
-void run_file_free_strings(char **s, size_t n)
-{
-    if (!s)
-        return;
-    for (size_t i = 0; i < n; i++)
-        free(s[i]);
-    free(s);
 }

@@ -7,7 +7,7 @@
  *                               so that a kill from outside lands at a
  *                               random generation of a short run
  *
- * Points (ga/run_archive.c, archive/run_write.c, archive/checkpoint.c):
+ * Points (cli/ga_record.c, archive/run_write.c, archive/checkpoint.c):
  *   append      half of a generation's columns written, nothing flushed
  *   flushed     the generation written and flushed, its checkpoint not yet
  *   checkpoint  the checkpoint's temporary file complete, not yet renamed

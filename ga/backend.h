@@ -1,6 +1,6 @@
 /* The backend interface: one vtable per compute backend (CPU, CUDA). The
  * search drivers (grid, GA) only talk to this; the build switch decides which
- * backends are compiled and registered (ga/backend_registry.c), nothing else. */
+ * backends are compiled and registered (cli/backend_registry.c), nothing else. */
 #ifndef EVOLVE_BACKEND_H
 #define EVOLVE_BACKEND_H
 
@@ -13,7 +13,7 @@
 #include "fitness/problem.h"
 #include "fitness/tables.h"
 #include "fitness/topk.h"
-#include "ga/ga_types.h"
+#include "operators/ga_types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ga/dedup_table.h"
+#include "operators/dedup_table.h"
 #include "operators/breed.h"
 
 static void *alloc_n(size_t n, size_t size, int *ok)

@@ -3,27 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ga/dedup_table.h"
-#include "ga/ga_types.h"
-
-static uint64_t slot_bytes(int32_t words)
-{
-    return 8u * (uint64_t)words + sizeof(eval_result_t);
-}
-
-static uint64_t max_slots_for(uint64_t cache_max_mb, int32_t words)
-{
-    uint64_t budget = cache_max_mb > (UINT64_MAX >> 21) ? UINT64_MAX >> 1 : cache_max_mb << 20;
-    uint64_t slots = 1;
-    while (slots <= (UINT64_C(1) << 60) && slots * 2 <= budget / slot_bytes(words))
-        slots *= 2;
-    return slots;
-}
-
-uint64_t ga_cache_capacity(uint64_t cache_max_mb, int32_t index_words)
-{
-    return max_slots_for(cache_max_mb, index_words) / 2;
-}
+#include "operators/dedup_table.h"
+#include "operators/ga_types.h"
 
 /* The slot holding index, or the empty slot where it would go. */
 static uint64_t probe(const dedup_cache_t *c, const uint64_t *index)

@@ -5,7 +5,7 @@
  * filled to at most half (ga_cache_capacity). While it doubles, the old and
  * the new table exist together for a moment. Not thread-safe for writes;
  * lookups may run in parallel while nothing is inserted. The hash, the empty
- * mark and the sizing rules are ga/dedup_table.h's, shared with the device
+ * mark and the sizing rules are operators/dedup_table.h's, shared with the device
  * cache (kernels/ga_table.cuh). */
 #ifndef EVOLVE_DEDUP_CACHE_H
 #define EVOLVE_DEDUP_CACHE_H

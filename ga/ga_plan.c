@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "operators/dedup_table.h"
+
 void ga_first_genome(const lattice_t *lat, int32_t *first)
 {
     for (int32_t k = 0; k < lat->n_params; k++) {

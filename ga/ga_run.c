@@ -10,7 +10,7 @@
 
 #include "common/platform.h"
 #include "ga/ga_plan.h"
-#include "ga/ga_report.h"
+#include "ga/ga_progress.h"
 
 typedef struct {
     const backend_ops_t *gops; /* whose GA ops run: the backend's, or the CPU's (host_ga) */

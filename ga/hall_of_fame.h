@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "ga/ga_types.h"
+#include "operators/ga_types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -18,7 +18,7 @@
 #include "fitness/problem.h"
 #include "fitness/tables.h"
 #include "fitness/topk.h"
-#include "ga/ga_types.h"
+#include "operators/ga_types.h"
 
 #ifdef __cplusplus
 extern "C" {

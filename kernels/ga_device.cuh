@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ga/ga_types.h"
+#include "operators/ga_types.h"
 #include "kernels/cuda_api.h"
 #include "kernels/cuda_check.h"
 #include "kernels/eval_device.cuh"
@@ -41,7 +41,7 @@ static_assert(offsetof(ga_slot_t, fitness) == offsetof(eval_result_t, fitness) &
                   offsetof(ga_slot_t, used) == offsetof(eval_result_t, pad_),
               "ga_slot_t mirrors eval_result_t");
 
-/* The device dedup cache (ga/dedup_table.h's rules). */
+/* The device dedup cache (operators/dedup_table.h's rules). */
 typedef struct {
     int32_t words;
     uint64_t slots;     /* power of two */

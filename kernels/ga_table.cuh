@@ -1,4 +1,4 @@
-/* The device dedup cache's probe functions (ga/dedup_table.h's hash and
+/* The device dedup cache's probe functions (operators/dedup_table.h's hash and
  * linear probing), for the kernels that look up and insert.
  *
  * Protocol, and why it is race-free:
@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-#include "ga/dedup_table.h"
+#include "operators/dedup_table.h"
 #include "kernels/ga_device.cuh"
 
 /* What a kernel needs of the table, by value. */

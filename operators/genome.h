@@ -11,7 +11,7 @@
 #include "common/hd.h"
 #include "operators/rng.h"
 
-#define GA_MAX_GENES 16     /* = EV_MAX_PARAMS (checked in ga/ga_types.h) */
+#define GA_MAX_GENES 16     /* = EV_MAX_PARAMS (checked in operators/ga_types.h) */
 #define GA_INDEX_WORDS_MAX 4 /* 16 genes of < 2^16 values: a lattice of < 2^256 points */
 
 EV_HD void genome_gather(const uint16_t *genes, uint32_t pop, uint32_t i, int32_t n_genes, uint16_t *out)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ga/top_table.h"
-#include "ga/validate.h"
+#include "report/top_table.h"
+#include "report/validate.h"
 #include "report/report.h"
 
 /* The top-K printer takes a config: a view of the run file's lattice and

@@ -2,7 +2,7 @@
  * when every stored size, gene, parent, island plan and counter fits the run;
  * a damaged or edited one (indices past the population or the lattice) is
  * refused with the reason, so the resume starts over instead of indexing
- * past an array (ga/run_resume.c). */
+ * past an array (cli/resume.c). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* The CUDA backend's sizing (ga/backend_cuda.h) with the numbers of the two
+/* The CUDA backend's sizing (kernels/backend_cuda.h) with the numbers of the two
  * target GPUs, on any machine (no device needed): launches stay under the
  * Windows watchdog's budget, batches under a quarter of the free memory,
  * and a lattice too big to enumerate (GA only) does not shrink the GA's
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ga/backend_cuda.h"
+#include "kernels/backend_cuda.h"
 #include "tests/check.h"
 
 #define GIB ((uint64_t)1 << 30)

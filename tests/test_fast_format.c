@@ -1,4 +1,4 @@
-/* io/fast_format: every double formatter must print what printf("%.*f")
+/* gendata/fast_format: every double formatter must print what printf("%.*f")
  * prints, ties and negative zero included; the integer ones what %lld does. */
 #include <float.h>
 #include <math.h>
@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/fast_format.h"
-#include "io/gen_rng.h"
+#include "gendata/fast_format.h"
+#include "gendata/gen_rng.h"
 #include "tests/check.h"
 
 static int mismatches = 0;

@@ -14,6 +14,7 @@
 #include "common/platform.h"
 #include "ga/dedup_cache.h"
 #include "ga/ga_plan.h"
+#include "operators/dedup_table.h"
 #include "operators/genome.h"
 #include "tests/check.h"
 #include "tests/support/ga_fixture.h"

@@ -7,6 +7,7 @@
 
 #include "common/platform.h"
 #include "ga/ga_run.h"
+#include "operators/dedup_table.h"
 #include "tests/check.h"
 #include "tests/support/ga_fixture.h"
 

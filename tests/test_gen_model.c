@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/gen_indicators.h"
-#include "io/gen_prices.h"
-#include "io/gen_rng.h"
-#include "io/gen_trades.h"
+#include "gendata/gen_indicators.h"
+#include "gendata/gen_prices.h"
+#include "gendata/gen_rng.h"
+#include "gendata/gen_trades.h"
 #include "tests/check.h"
 
 #define W GEN_WARMUP_SECONDS

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/modes.h"
 #include "fitness/eval_reference.h"
 #include "ga/grid.h"
-#include "ga/validate.h"
 #include "tests/check.h"
 #include "tests/support/random_problem.h"
 

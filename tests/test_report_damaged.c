@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ga/commands.h"
+#include "cli/commands.h"
 #include "io/h5_util.h"
 #include "report/report.h"
 #include "tests/check.h"

@@ -1,0 +1,211 @@
+/* evolve ingest: the trader's CSVs -> a dataset file (SPEC sec. 2). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/platform.h"
+#include "common/strutil.h"
+#include "cli/commands.h"
+#include "io/dataset_h5.h"
+#include "io/dataset_h5_layout.h"
+#include "io/ingest.h"
+#include "io/output_guard.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: evolve ingest --market DIR --trades FILE --out FILE.h5 [options]\n"
+            "\n"
+            "Reads the market files and the trade log, keeps the chosen tickers, finds each\n"
+            "trade's price path and writes the prepared dataset (layout: docs/dataset.md).\n"
+            "\n"
+            "  --market DIR       directory of Raw_Market_data_MM-DD-YYYY.csv files (one per\n"
+            "                     day; columns Ticker, Price, Time; other *.csv names are errors)\n"
+            "  --trades FILE      the trade log (all_trade_logs.csv): columns Date, Ticker,\n"
+            "                     Entry Price, Entry Time, Exit Time, Trade Percent Change;\n"
+            "                     Trade Id optional\n"
+            "  --out FILE.h5      the dataset to write (written under a temporary name and\n"
+            "                     renamed when complete; its directory is created)\n"
+            "  --tickers A,B,C    tickers to keep, in id order (default SOXL,IONQ,MARA)\n"
+            "  --features \"C1,C2\" trade-log columns to keep as features beyond the standard\n"
+            "                     ones (Entry Volatility Percent, Entry Volatility Ratio,\n"
+            "                     Entry Adx28/14/7, Worst Exit Percent, Trade Best Exit Percent,\n"
+            "                     each kept when present); a missing one is an error\n"
+            "  --strict           make every dropped trade an error\n"
+            "  --quiet            print errors only (no summary, no warnings)\n"
+            "  --help             this text\n"
+            "\n"
+            "A trade of a kept ticker is dropped (counted per reason, printed and stored) when:\n"
+            "  non_finite     its Entry Price, Trade Percent Change or a kept feature is empty,\n"
+            "                 NaN or inf\n"
+            "  no_market_day  there is no market file for its entry day\n"
+            "  empty_path     its ticker has no price from its entry time to its exit time\n"
+            "Malformed rows (bad dates, times or numbers, a non-positive price, an exit before\n"
+            "the entry) are errors naming the file, line and column; nothing is written then.\n"
+            "Exit status: 0 done, 1 error in the data or files, 2 bad command line.\n");
+}
+
+typedef struct {
+    char **items;
+    int32_t n;
+} str_list_t;
+
+static void list_free(str_list_t *l)
+{
+    for (int32_t i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+}
+
+/* "A, B,C" -> {"A", "B", "C"}; empty or repeated items are usage errors. */
+static ev_status list_parse(const char *opt, const char *s, str_list_t *l, ev_error *err)
+{
+    size_t cap = strlen(s) / 2 + 2;
+    list_free(l);
+    if (!(l->items = (char **)calloc(cap, sizeof *l->items)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    for (const char *p = s;; p++) {
+        const char *e = strchr(p, ','), *b = p;
+        size_t n;
+        if (!e)
+            e = p + strlen(p);
+        while (b < e && *b == ' ')
+            b++;
+        n = (size_t)(e - b);
+        while (n && b[n - 1] == ' ')
+            n--;
+        if (n == 0)
+            return ev_fail(err, EV_EUSAGE, "%s '%s': an empty name; expected names separated by "
+                                           "commas",
+                           opt, s);
+        if (!(l->items[l->n++] = ev_strndup(b, n)))
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+        for (int32_t j = 0; j + 1 < l->n; j++)
+            if (strcmp(l->items[j], l->items[l->n - 1]) == 0)
+                return ev_fail(err, EV_EUSAGE, "%s: '%s' is listed twice", opt, l->items[j]);
+        if (!*e)
+            return EV_OK;
+        p = e;
+    }
+}
+
+typedef struct {
+    const char *market, *trades, *out;
+    str_list_t tickers, features;
+    int strict, quiet, help;
+} ingest_args_t;
+
+/* The value of --opt VALUE or --opt=VALUE, or NULL when argv[*i] is not opt. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt, ev_error *err,
+                             ev_status *st)
+{
+    size_t n = strlen(opt);
+    if (strncmp(argv[*i], opt, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *st = ev_fail(err, EV_EUSAGE, "%s needs a value", opt);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static ev_status parse_args(int argc, char **argv, ingest_args_t *a, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (int i = 1; i < argc && st == EV_OK; i++) {
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            a->help = 1;
+        else if (!strcmp(argv[i], "--strict"))
+            a->strict = 1;
+        else if (!strcmp(argv[i], "--quiet"))
+            a->quiet = 1;
+        else if ((v = opt_value(argc, argv, &i, "--market", err, &st)))
+            a->market = v;
+        else if ((v = opt_value(argc, argv, &i, "--trades", err, &st)))
+            a->trades = v;
+        else if ((v = opt_value(argc, argv, &i, "--out", err, &st)))
+            a->out = v;
+        else if ((v = opt_value(argc, argv, &i, "--tickers", err, &st)))
+            st = list_parse("--tickers", v, &a->tickers, err);
+        else if ((v = opt_value(argc, argv, &i, "--features", err, &st)))
+            st = list_parse("--features", v, &a->features, err);
+        else if (st == EV_OK)
+            st = ev_fail(err, EV_EUSAGE, "unknown option '%s'", argv[i]);
+    }
+    if (st != EV_OK || a->help)
+        return st;
+    if (!a->market || !a->trades || !a->out)
+        return ev_fail(err, EV_EUSAGE, "missing %s", !a->market ? "--market DIR"
+                                                     : !a->trades ? "--trades FILE"
+                                                                  : "--out FILE.h5");
+    if (a->tickers.n == 0)
+        st = list_parse("--tickers", "SOXL,IONQ,MARA", &a->tickers, err);
+    return st;
+}
+
+/* --out may replace an earlier dataset, never anything else (an input, a typo). */
+static ev_status write_out(const dataset_t *ds, const char *out, const char *trades, ev_error *err)
+{
+    char *dir;
+    ev_status st;
+    if ((st = output_check_h5(out, DATASET_H5_FORMAT, "--out dataset", "an evolve dataset", err)) != EV_OK ||
+        (st = output_check_distinct(out, "--out dataset", trades, "--trades log", err)) != EV_OK)
+        return st;
+    if (!(dir = plat_dirname(out)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    st = plat_mkdirs(dir, err);
+    free(dir);
+    return st == EV_OK ? dataset_write_h5(ds, out, err) : st;
+}
+
+static ev_status run_ingest(const ingest_args_t *a, ev_error *err)
+{
+    FILE *log = a->quiet ? NULL : stderr;
+    ingest_opts_t o;
+    dataset_t ds;
+    ev_status st;
+    o.market_dir = a->market;
+    o.trades_path = a->trades;
+    o.tickers = (const char *const *)a->tickers.items;
+    o.n_tickers = a->tickers.n;
+    o.extra_features = (const char *const *)a->features.items;
+    o.n_extra_features = a->features.n;
+    o.strict = a->strict;
+    o.log = log;
+    if ((st = ingest_build(&o, &ds, err)) != EV_OK)
+        return st;
+    ingest_print_summary(&ds, log);
+    st = write_out(&ds, a->out, a->trades, err);
+    if (st == EV_OK && log)
+        fprintf(log, "ingest: wrote %s (%lld trades, %lld prices)\n", a->out,
+                (long long)ds.n_trades, (long long)ds.n_prices);
+    dataset_free(&ds);
+    return st;
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+    ingest_args_t a;
+    ev_error err;
+    ev_status st;
+    memset(&a, 0, sizeof a);
+    st = parse_args(argc, argv, &a, &err);
+    if (st == EV_OK && a.help)
+        usage(stdout);
+    else if (st == EV_EUSAGE)
+        fprintf(stderr, "evolve ingest: %s\nRun 'evolve ingest --help' for the options.\n", err.msg);
+    else if (st == EV_OK)
+        st = run_ingest(&a, &err);
+    if (st != EV_OK && st != EV_EUSAGE)
+        fprintf(stderr, "evolve ingest: error: %s\n", err.msg);
+    list_free(&a.tickers);
+    list_free(&a.features);
+    return ev_exit_code(st);
+}

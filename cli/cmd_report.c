@@ -1,0 +1,100 @@
+/* evolve report RUN.h5 [--out DIR] [--heatmap X,Y]: a run file's summary on
+ * the terminal and its charts as SVG files (report/). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "report/report.h"
+
+static void report_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: evolve report RUN.h5 [--out DIR] [--heatmap X,Y]\n"
+            "\n"
+            "Summarises a run file written by 'evolve CONFIG' (GA), '--grid' or '--validate' (finished, or a\n"
+            "RUN.h5.partial in progress): mode, config, dataset, generations, stop reason, the hall of fame\n"
+            "and grid top-K, the validate figures. Draws SVG charts:\n"
+            "  fitness.svg     best, mean and best-so-far fitness per generation (GA)\n"
+            "  diversity.svg   unique genomes and gene entropy per generation (GA)\n"
+            "  heatmap.svg     the best fitness over two parameters, over every value of the others:\n"
+            "                  from the grid where the run has one, else from every genome the GA evaluated\n"
+            "\n"
+            "options:\n"
+            "  --out DIR       where the charts go (default: RUN_report beside the run file)\n"
+            "  --heatmap X,Y   the heatmap's parameters (default: the config's report.heatmap, else the first\n"
+            "                  two filter parameters); the grid records only its configured pair\n"
+            "  --help          this text\n"
+            "\n"
+            "Exit status: 0 success, 1 error (a missing or foreign file, an unwritable DIR), 2 usage error.\n");
+}
+
+/* <run without .h5>_report */
+static char *default_out(const char *run)
+{
+    size_t n = strlen(run);
+    const char *suffix = "_report";
+    char *out;
+    if (n > 8 && !strcmp(run + n - 8, ".partial"))
+        n -= 8;
+    if (n > 3 && !strcmp(run + n - 3, ".h5"))
+        n -= 3;
+    out = (char *)malloc(n + strlen(suffix) + 1);
+    if (out) {
+        memcpy(out, run, n);
+        strcpy(out + n, suffix);
+    }
+    return out;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *run = NULL, *out = NULL, *heat = NULL;
+    char *dir;
+    report_run_t r;
+    int32_t px, py;
+    ev_error err;
+    ev_status st;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            report_usage(stdout);
+            return 0;
+        }
+        if (!strcmp(o, "--out") || !strcmp(o, "--heatmap")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "evolve report: option %s needs a value (see evolve report --help)\n", o);
+                return 2;
+            }
+            *(o[2] == 'o' ? &out : &heat) = argv[++i];
+        } else if (o[0] == '-') {
+            fprintf(stderr, "evolve report: unknown option '%s' (see evolve report --help)\n", o);
+            return 2;
+        } else if (run) {
+            fprintf(stderr, "evolve report: unexpected argument '%s' (one run file is expected)\n", o);
+            return 2;
+        } else {
+            run = o;
+        }
+    }
+    if (!run) {
+        fprintf(stderr, "evolve report: no run file given (usage: evolve report RUN.h5 [--out DIR])\n");
+        return 2;
+    }
+    memset(&err, 0, sizeof err);
+    if ((st = report_load(&r, run, &err)) != EV_OK) {
+        fprintf(stderr, "evolve report: error: %s\n", err.msg);
+        report_free(&r);
+        return ev_exit_code(st);
+    }
+    dir = out ? NULL : default_out(run);
+    if ((st = report_heat_pair(&r, heat, &px, &py, &err)) == EV_OK) {
+        report_print(stdout, &r);
+        st = report_plots(&r, out ? out : dir, px, py, stderr, &err);
+    }
+    if (st != EV_OK)
+        fprintf(stderr, "evolve report: error: %s\n", err.msg);
+    free(dir);
+    report_free(&r);
+    return ev_exit_code(st);
+}

@@ -1,0 +1,33 @@
+/* A session's grid, recorded in a run file's /grid: the exact top-K, the
+ * evaluator, the points evaluated, the seconds, and the heatmap of the
+ * configured pair (report.heatmap). The heatmap comes out of the grid pass
+ * on backends that can fold it (the CPU's grid_batch_heat /
+ * grid_dominance_heat); elsewhere a CPU pass computes it when the lattice has
+ * at most GRID_HEAT_FALLBACK_MAX points, and otherwise it is left out. */
+#ifndef EVOLVE_GRID_RECORD_H
+#define EVOLVE_GRID_RECORD_H
+
+#include <stdio.h>
+
+#include "archive/run_file.h"
+#include "common/status.h"
+#include "fitness/topk.h"
+#include "ga/grid.h"
+#include "cli/modes.h"
+#include "cli/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRID_HEAT_FALLBACK_MAX UINT64_C(10000000)
+
+/* Runs the grid into top (initialised to the config's top) and records it
+ * in rf. log: progress and notes, or NULL. */
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs,
+                          FILE *log, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

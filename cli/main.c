@@ -1,0 +1,48 @@
+/* evolve: GPU-resident genetic search for trading-strategy parameters.
+ * This file only dispatches to the sub-commands (cli/commands.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "build_info.h"
+#include "cli/commands.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: evolve CONFIG.yaml [options]        evolve the config's lattice (GA)\n"
+            "       evolve CONFIG.yaml --grid [options] enumerate the whole lattice (exact optimum)\n"
+            "       evolve CONFIG.yaml --validate       run both and compare the GA with the grid\n"
+            "       evolve CONFIG.yaml --resume RUN.h5  continue an interrupted GA run exactly\n"
+            "       evolve ingest [options]             CSVs -> dataset.h5 (SPEC sec. 2)\n"
+            "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
+            "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
+            "       evolve --version\n"
+            "\n"
+            "Run 'evolve CONFIG.yaml --help', 'evolve ingest --help', 'evolve gen-data --help' or\n"
+            "'evolve report --help' for each command's options. The config schema is in docs/config.md;\n"
+            "the run file (RUN.h5) is described in results/README.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("evolve %s (git %s, %s, %s)\n", EVOLVE_VERSION, EVOLVE_GIT_REV, EVOLVE_C_COMPILER,
+               EVOLVE_BUILD_TYPE);
+        return 0;
+    }
+    if (!strcmp(argv[1], "ingest"))
+        return cmd_ingest(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "gen-data"))
+        return cmd_gen_data(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "report"))
+        return cmd_report(argc - 1, argv + 1);
+    return cmd_run(argc, argv);
+}

@@ -1,0 +1,44 @@
+/* The search modes behind `evolve CONFIG [--grid | --validate]`, each given
+ * an open session and the parsed command line. */
+#ifndef EVOLVE_RUN_MODES_H
+#define EVOLVE_RUN_MODES_H
+
+#include "common/status.h"
+#include "cli/session.h"
+#include "report/validate.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *config;
+    int grid;
+    int validate;
+    const char *backend;
+    int evaluator;
+    const char *json;
+    const char *output;
+    const char *resume;
+    long long top;
+    const char *seed;
+    unsigned long long batch;
+    int quiet;
+    int argc;    /* the command line, to print how to resume */
+    char **argv;
+} run_args_t;
+
+/* t0: when the command started (plat_now), for total timings. */
+ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *err);
+ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *err);
+ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_error *err);
+
+/* --validate's count pass, when the two top-K lists could not decide the GA's
+ * grid rank (report/validate.h): the session's backend's grid_count_better,
+ * or the CPU backend's where it has none. */
+ev_status validate_count(validate_figures_t *v, session_t *s, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,48 @@
+#include "cli/run_guard.h"
+
+#include "archive/checkpoint.h"
+#include "archive/run_schema.h"
+#include "cli/run_paths.h"
+#include "io/dataset_h5_layout.h"
+#include "io/output_guard.h"
+
+typedef struct {
+    const char *path, *what;
+} named_t;
+
+/* The kinds and the distinctness of the outputs, the run file being run_file. */
+static ev_status check(const config_t *cfg, const run_args_t *a, const char *run_file, ev_error *err)
+{
+    const char *cache = cfg->dataset_is_cache ? cfg->dataset_path : NULL;
+    named_t out[] = {{run_file, "run file (output)"}, {cache, "dataset cache (data.cache)"}, {a->json, "--json summary"}};
+    named_t in[] = {{cfg->path, "config"},
+                    {cfg->trades_path, "trade log (data.trades)"},
+                    {cfg->market_dir, "market directory (data.market_dir)"},
+                    {cache ? NULL : cfg->dataset_path, "dataset (data.dataset)"}};
+    ev_status st;
+    if ((st = output_check_h5(run_file, RUN_FORMAT, out[0].what, "an evolve run file", err)) != EV_OK ||
+        (cache && (st = output_check_h5(cache, DATASET_H5_FORMAT, out[1].what, "an evolve dataset", err)) != EV_OK) ||
+        (a->json && (st = output_check_json(a->json, out[2].what, err)) != EV_OK))
+        return st;
+    for (size_t i = 0; i < sizeof out / sizeof out[0] && st == EV_OK; i++) {
+        for (size_t j = 0; j < sizeof in / sizeof in[0] && st == EV_OK; j++)
+            st = output_check_distinct(out[i].path, out[i].what, in[j].path, in[j].what, err);
+        for (size_t j = 0; j < i && st == EV_OK; j++)
+            st = output_check_distinct(out[i].path, out[i].what, out[j].path, out[j].what, err);
+    }
+    return st;
+}
+
+ev_status run_guard_outputs(const config_t *cfg, const run_args_t *a, ev_error *err)
+{
+    run_paths_t p;
+    ev_status st = a->resume ? run_paths_for_resume(&p, a->resume, err) : run_paths_make(&p, cfg->output, err);
+    if (st != EV_OK)
+        return st;
+    st = check(cfg, a, p.final_path, err);
+    /* a fresh GA run removes a stale checkpoint beside its output: only a checkpoint */
+    if (st == EV_OK && !a->grid && !a->validate && !a->resume)
+        st = output_check_h5(p.ckpt_path, CHECKPOINT_FORMAT, "GA checkpoint", "an evolve checkpoint", err);
+    run_paths_free(&p);
+    return st;
+}

@@ -1,0 +1,66 @@
+#include "ga/ga_progress.h"
+
+#include <math.h>
+
+#include "fitness/accum.h"
+
+void ga_gene_entropy(const uint32_t *counts, const uint32_t *n_values, int32_t n_genes, uint32_t population,
+                     double *out)
+{
+    for (int32_t k = 0; k < n_genes; k++) {
+        double h = 0.0;
+        for (uint32_t v = 0; v < n_values[k]; v++) {
+            if (counts[v]) {
+                double q = (double)counts[v] / (double)population;
+                h -= q * log2(q);
+            }
+        }
+        out[k] = h;
+        counts += n_values[k];
+    }
+}
+
+static void format_eta(char *buf, size_t n, double s)
+{
+    if (!(s >= 0) || s > 1e8)
+        snprintf(buf, n, "?");
+    else if (s < 120)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 7200)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, n, "%.1fh", s / 3600);
+}
+
+/* The soonest of the limits that are set, at the rates seen so far. */
+static double eta_seconds(const ga_gen_stats_t *st, const ga_settings_t *s)
+{
+    double done = (double)st->generation + 1.0;
+    double eta = st->wall_s / done * ((double)s->generations - done);
+    if (s->max_evaluations && st->evaluations > 0) {
+        double left = (double)s->max_evaluations - (double)st->evaluations;
+        double e = left > 0 ? left * st->wall_s / (double)st->evaluations : 0.0;
+        eta = e < eta ? e : eta;
+    }
+    if (s->time_budget_s > 0 && s->time_budget_s - st->wall_s < eta)
+        eta = s->time_budget_s - st->wall_s > 0 ? s->time_budget_s - st->wall_s : 0.0;
+    return eta;
+}
+
+void ga_progress_line(FILE *out, const ga_gen_stats_t *st, const ga_settings_t *s, const objective_cfg_t *obj)
+{
+    char eta[32];
+    double rate = st->wall_s > 0 ? (double)st->evaluations / st->wall_s : 0.0;
+    if (!out)
+        return;
+    format_eta(eta, sizeof eta, eta_seconds(st, s));
+    if (st->hof && st->hof->n)
+        fprintf(out, "gen %u/%u  best %.6g", st->generation + 1, s->generations,
+                objective_display(obj, st->hof->e[0].r.fitness));
+    else
+        fprintf(out, "gen %u/%u  best (none feasible)", st->generation + 1, s->generations);
+    fprintf(out, "  mean %.4g  evals %llu (hits %.1f%%)  %.3g evals/s  ETA %s\n",
+            st->feasible ? objective_display(obj, st->mean) : 0.0, (unsigned long long)st->evaluations,
+            100.0 * st->hit_rate, rate, eta);
+    fflush(out);
+}

@@ -1,0 +1,266 @@
+/* The CUDA backend: the vtable of ga/backend.h over the kernels' C API
+ * (kernels/cuda_api.h). Compiled only when CUDA is built.
+ *
+ * Sizing (why the numbers):
+ *  - A fitness launch costs genomes x trades "trade evaluations" of ~20-60
+ *    integer instructions each (filters, hit lookups, 64/128-bit adds).
+ *    Both target GPUs have 64 INT32 lanes per SM; an RTX 4060 (24 SMs,
+ *    ~2.5 GHz) peaks near 4e9 evaluations/s per SM, and a pessimistic
+ *    sustained rate (sharpe's 128-bit products, 16 filters, divergence) is
+ *    5e8/s per SM. A launch gets EVALS_PER_SM_LAUNCH = 1e8 evaluations per SM:
+ *    2.4e9 on a 4060, 0.2 s at the pessimistic rate (10x under the 2 s
+ *    Windows watchdog), ~50 ms typically; 1.3e10 on an H100 (132 SMs), a full
+ *    wave of ~260,000 genomes at 50,000 trades.
+ *  - A grid batch is BATCH_LAUNCHES launches (progress and Ctrl-C are
+ *    answered between batches, well under 2 s), at most a quarter of the
+ *    free device memory (24 B of results + 2 B per gene per genome), at
+ *    most 2^26 genomes and at most the lattice.
+ *  - Top-K selection gathers up to TOPK_CAP candidates per pass (40 B each,
+ *    twice, plus sort scratch: ~120 MiB), less on a small free memory.
+ *  - Dominance blocks get grid.dominance_budget bytes, or half the free
+ *    memory when it is 0.
+ *  - The GA ops keep the population and the dedup cache on the device
+ *    (kernels/ga_*.cu); new genomes are evaluated through this backend's
+ *    evaluator in launches of launch_max genomes. cuda_ga_open checks the
+ *    free memory itself. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ga/backend.h"
+#include "kernels/backend_cuda.h"
+#include "kernels/cuda_api.h"
+
+#define EVALS_PER_SM_LAUNCH 1e8
+#define BATCH_LAUNCHES 8
+#define BATCH_MOST ((uint64_t)1 << 26)
+#define TOPK_CAP ((uint32_t)1 << 20)
+#define TOPK_BYTES_PER_CAND 128 /* 2 x 40 B device + sort scratch, rounded up */
+
+struct backend {
+    const fit_problem_t *p;
+    cuda_tables_t *t;
+    cuda_eval_t *e;
+    cuda_eval_sizes_t sizes;
+    char desc[512];
+};
+
+uint64_t cuda_batch_bound(const lattice_t *lat)
+{
+    /* not 1024 for a lattice too big to enumerate: the GA's launches of new
+     * genomes (launch_max <= batch_max) would use a sliver of the GPU */
+    if (!lat->size_fits)
+        return UINT64_MAX;
+    return lat->size > 1024 ? lat->size : 1024;
+}
+
+/* A batch never exceeds the lattice (size_max): a small problem gets small
+ * buffers; larger GA populations are evaluated in batches. */
+void cuda_plan_sizes(cuda_eval_sizes_t *s, uint64_t free_bytes, int sms, int64_t n_trades, int32_t n_params,
+                     uint64_t size_max)
+{
+    double per_launch = EVALS_PER_SM_LAUNCH * (double)(sms > 0 ? sms : 1);
+    double trades = (double)(n_trades > 0 ? n_trades : 1);
+    double launch = per_launch / trades;
+    uint64_t mem_batch = free_bytes / 4 / (sizeof(eval_result_t) + 2u * (uint64_t)(n_params > 0 ? n_params : 1));
+    uint64_t topk_mem = free_bytes / 16 / TOPK_BYTES_PER_CAND;
+
+    s->launch_max = launch < 32.0 ? 32 : launch > (double)BATCH_MOST ? BATCH_MOST : (uint64_t)launch;
+    s->batch_max = s->launch_max * BATCH_LAUNCHES;
+    if (s->batch_max > BATCH_MOST)
+        s->batch_max = BATCH_MOST;
+    if (s->batch_max > size_max)
+        s->batch_max = size_max;
+    if (s->batch_max > mem_batch)
+        s->batch_max = mem_batch > 0 ? mem_batch : 1;
+    if (s->launch_max > s->batch_max)
+        s->launch_max = s->batch_max;
+    s->topk_cap = topk_mem < TOPK_CAP ? (uint32_t)(topk_mem > 1024 ? topk_mem : 1024) : TOPK_CAP;
+}
+
+static void cuda_close(backend_t *b)
+{
+    if (!b)
+        return;
+    cuda_eval_close(b->e);
+    cuda_tables_free(b->t);
+    free(b);
+}
+
+static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables_host_t *tables, ev_error *err)
+{
+    backend_t *b;
+    ev_status st;
+    uint64_t free_bytes = 0, total_bytes = 0;
+    int sms = 0;
+    const char *origin = "built on the device";
+    char dev[256];
+
+    *out = NULL;
+    if (cuda_device_unavailable(dev, sizeof dev))
+        return ev_fail(err, EV_ENODEV, "the cuda backend needs a CUDA device: %s", dev);
+    b = (backend_t *)calloc(1, sizeof *b);
+    if (!b)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    b->p = p;
+    st = cuda_tables_build(&b->t, p, tables->cells, err);
+    if (st == EV_ENOMEM) {
+        /* the prices did not fit beside the tables: the host built them too */
+        origin = "uploaded from the host";
+        st = cuda_tables_upload(&b->t, tables, err);
+    }
+    if (st == EV_OK)
+        st = cuda_device_memory(&free_bytes, &total_bytes, &sms, err);
+    if (st == EV_OK) {
+        cuda_plan_sizes(&b->sizes, free_bytes, sms, p->ds->n_trades, p->shape.n_params, cuda_batch_bound(p->lat));
+        st = cuda_eval_open(&b->e, b->t, &p->shape, &b->sizes, err);
+    }
+    if (st == EV_OK)
+        st = cuda_device_describe(dev, sizeof dev, err);
+    if (st != EV_OK) {
+        ev_error_prefix(err, "cuda backend: ");
+        cuda_close(b);
+        return st;
+    }
+    snprintf(b->desc, sizeof b->desc, "%s; tables %s (%.1f MiB); %llu genomes a launch, %llu a batch", dev, origin,
+             (double)cuda_tables_bytes(b->t) / 1048576.0, (unsigned long long)b->sizes.launch_max,
+             (unsigned long long)b->sizes.batch_max);
+    *out = b;
+    return EV_OK;
+}
+
+static void cuda_describe(backend_t *b, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", b->desc);
+}
+
+static ev_status cuda_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
+{
+    return cuda_eval_genes(b->e, genes, n, out, err);
+}
+
+static ev_status cuda_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
+{
+    return cuda_eval_grid(b->e, first, count, top, err);
+}
+
+static uint64_t cuda_grid_batch_max(backend_t *b)
+{
+    return b->sizes.batch_max;
+}
+
+static ev_status cuda_grid_dominance(backend_t *b, const dominance_opts_t *opts, topk_t *top, ev_error *err)
+{
+    uint64_t budget = opts ? opts->memory_budget : 0, free_bytes = 0, total_bytes = 0;
+    int sms = 0;
+    ev_status st;
+    if (budget == 0) {
+        st = cuda_device_memory(&free_bytes, &total_bytes, &sms, err);
+        if (st != EV_OK)
+            return st;
+        budget = free_bytes / 2;
+    }
+    return cuda_dominance_grid(b->e, b->p, budget, opts ? opts->progress : NULL, top, err);
+}
+
+/* ---- GA ops: the population lives on the device (kernels/ga_*.cu) ---- */
+
+struct ga_state {
+    cuda_ga_t *dev;
+};
+
+static ev_status cuda_ga_open_op(backend_t *b, const ga_plan_t *plan, ga_state_t **out, ev_error *err)
+{
+    ga_state_t *g;
+    ev_status st;
+    *out = NULL;
+    if (!b)
+        return ev_fail(err, EV_EINTERNAL, "the cuda GA ops need an open cuda backend");
+    g = (ga_state_t *)calloc(1, sizeof *g);
+    if (!g)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    if ((st = cuda_ga_open(&g->dev, b->e, plan, err)) != EV_OK) {
+        ev_error_prefix(err, "cuda backend: ");
+        free(g);
+        return st;
+    }
+    *out = g;
+    return EV_OK;
+}
+
+static void cuda_ga_close_op(ga_state_t *g)
+{
+    if (!g)
+        return;
+    cuda_ga_close(g->dev);
+    free(g);
+}
+
+static ev_status cuda_ga_init_op(ga_state_t *g, ev_error *err)
+{
+    return cuda_ga_init_population(g->dev, err);
+}
+
+static ev_status cuda_ga_set_op(ga_state_t *g, const uint16_t *genes, const int32_t *parents, ev_error *err)
+{
+    return cuda_ga_set_population(g->dev, genes, parents, err);
+}
+
+static ev_status cuda_ga_evaluate_op(ga_state_t *g, ga_eval_out_t *out, ev_error *err)
+{
+    return cuda_ga_evaluate(g->dev, out, err);
+}
+
+static ev_status cuda_ga_rank_op(ga_state_t *g, ga_rank_out_t *out, ev_error *err)
+{
+    return cuda_ga_rank(g->dev, out, err);
+}
+
+static ev_status cuda_ga_breed_op(ga_state_t *g, uint32_t generation, const breed_island_t *islands, ev_error *err)
+{
+    return cuda_ga_breed(g->dev, generation, islands, err);
+}
+
+static ev_status cuda_ga_download_op(ga_state_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents,
+                                     ev_error *err)
+{
+    return cuda_ga_download(g->dev, genes, results, parents, err);
+}
+
+static uint64_t cuda_ga_cache_count_op(ga_state_t *g)
+{
+    return cuda_ga_cache_count(g->dev);
+}
+
+static ev_status cuda_ga_cache_export_op(ga_state_t *g, uint64_t *index, eval_result_t *results, ev_error *err)
+{
+    return cuda_ga_cache_export(g->dev, index, results, err);
+}
+
+static ev_status cuda_ga_cache_import_op(ga_state_t *g, const uint64_t *index, const eval_result_t *results,
+                                         uint64_t n, ev_error *err)
+{
+    return cuda_ga_cache_import(g->dev, index, results, n, err);
+}
+
+const backend_ops_t backend_cuda_ops = {
+    .name = "cuda",
+    .open = cuda_open,
+    .close = cuda_close,
+    .describe = cuda_describe,
+    .evaluate = cuda_evaluate,
+    .grid_batch = cuda_grid_batch,
+    .grid_batch_max = cuda_grid_batch_max,
+    .grid_dominance = cuda_grid_dominance,
+    .ga_open = cuda_ga_open_op,
+    .ga_close = cuda_ga_close_op,
+    .ga_init_population = cuda_ga_init_op,
+    .ga_set_population = cuda_ga_set_op,
+    .ga_evaluate = cuda_ga_evaluate_op,
+    .ga_rank = cuda_ga_rank_op,
+    .ga_breed = cuda_ga_breed_op,
+    .ga_download = cuda_ga_download_op,
+    .ga_cache_count = cuda_ga_cache_count_op,
+    .ga_cache_export = cuda_ga_cache_export_op,
+    .ga_cache_import = cuda_ga_cache_import_op,
+};

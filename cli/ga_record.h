@@ -3,8 +3,8 @@
  * there up to date, flushes, and, when given a checkpoint path, writes the
  * checkpoint (archive/checkpoint.h) after every ga.checkpoint_every bred
  * generations and when Ctrl-C stops the run. */
-#ifndef EVOLVE_RUN_ARCHIVE_H
-#define EVOLVE_RUN_ARCHIVE_H
+#ifndef EVOLVE_GA_RECORD_H
+#define EVOLVE_GA_RECORD_H
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* The search modes behind `evolve CONFIG [--grid | --validate]`, each given
  * an open session and the parsed command line. */
-#ifndef EVOLVE_RUN_MODES_H
-#define EVOLVE_RUN_MODES_H
+#ifndef EVOLVE_MODES_H
+#define EVOLVE_MODES_H
 
 #include "common/status.h"
 #include "cli/session.h"

@@ -17,8 +17,8 @@
  * it (a crash can tear an HDF5 file), the run starts again from generation 0
  * (run_resume_t.why says why): the same config and seed give the same run,
  * so the finished file is identical either way; only time is lost. */
-#ifndef EVOLVE_RUN_RESUME_H
-#define EVOLVE_RUN_RESUME_H
+#ifndef EVOLVE_RESUME_H
+#define EVOLVE_RESUME_H
 
 #include <stdint.h>
 

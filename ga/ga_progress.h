@@ -1,6 +1,6 @@
 /* Per-generation numbers for people: gene entropy and the progress line. */
-#ifndef EVOLVE_GA_REPORT_H
-#define EVOLVE_GA_REPORT_H
+#ifndef EVOLVE_GA_PROGRESS_H
+#define EVOLVE_GA_PROGRESS_H
 
 #include <stdint.h>
 #include <stdio.h>

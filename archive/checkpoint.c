@@ -231,8 +231,9 @@ int checkpoint_fits(const checkpoint_t *c, const checkpoint_shape_t *want, char 
     }
     if (c->last_improvement >= c->generation || c->lookups != (uint64_t)c->generation * c->population ||
         c->evaluations > c->lookups) {
-        snprintf(why, n, "counters that contradict generation %u (last improvement %u, %llu evaluations, %llu "
-                         "lookups)",
+        snprintf(why, n,
+                 "counters that contradict generation %u (last improvement %u, %llu evaluations, %llu "
+                 "lookups)",
                  c->generation, c->last_improvement, (unsigned long long)c->evaluations,
                  (unsigned long long)c->lookups);
         return 0;

@@ -34,17 +34,17 @@ typedef struct {
     const char *config_text;
     uint64_t seed;
     uint32_t top;
-    uint64_t dataset_hash;  /* the dataset's content_hash */
+    uint64_t dataset_hash;    /* the dataset's content_hash */
     const char *tool_version; /* "evolve 0.1.0 (git abc)" */
-    const char *backend;    /* the backend's name */
+    const char *backend;      /* the backend's name */
     /* the run between generations; generation 0: nothing evaluated yet */
-    uint32_t generation;    /* the bred generation to evaluate next */
+    uint32_t generation; /* the bred generation to evaluate next */
     uint32_t population, n_genes, islands;
     uint32_t last_improvement;
     uint64_t evaluations, lookups;
     double elapsed_s;
-    const uint16_t *genes;  /* SoA [n_genes][population] (generation >= 1) */
-    const int32_t *parents; /* [2][population] */
+    const uint16_t *genes;       /* SoA [n_genes][population] (generation >= 1) */
+    const int32_t *parents;      /* [2][population] */
     const breed_island_t *plans; /* [islands] */
     uint32_t hof_k, hof_n;
     const ranked_genome_t *hof; /* [hof_n], best first */

@@ -25,12 +25,12 @@ extern "C" {
 #endif
 
 typedef struct {
-    char *path;           /* the file as written or opened (a temporary or .partial name while running) */
+    char *path; /* the file as written or opened (a temporary or .partial name while running) */
     hid_t file;
-    run_dims_t dims;      /* of the /ga columns, once they exist */
+    run_dims_t dims; /* of the /ga columns, once they exist */
     int has_ga;
     uint32_t n_params;
-    uint32_t generations; /* rows of the /ga columns */
+    uint32_t generations;     /* rows of the /ga columns */
     hid_t col[RUN_N_COLUMNS]; /* a writer's open /ga columns (-1: closed); run_file_close closes them */
     int cols_open;
 } run_file_t;
@@ -55,8 +55,7 @@ ev_status run_file_create(run_file_t *rf, const char *path, const run_origin_t *
 
 /* The /ga group and its per-generation columns (empty), with the settings
  * as attributes. */
-ev_status run_file_ga_begin(run_file_t *rf, const run_dims_t *d, const ga_settings_t *ga, uint32_t top,
-                            ev_error *err);
+ev_status run_file_ga_begin(run_file_t *rf, const run_dims_t *d, const ga_settings_t *ga, uint32_t top, ev_error *err);
 
 /* Writes generation gen's rows (gen <= rows written: a later generation
  * replaces nothing, it is appended at row gen). */

@@ -65,8 +65,9 @@ ev_status run_file_write_heat(run_file_t *rf, const grid_heat_t *h, const lattic
         best[c] = h->key[c] ? objective_display(obj, rank_key_fitness(h->key[c])) : NAN;
     if ((g = run_object_open(rf, HEAT_GROUP, 1, err)) < 0)
         st = EV_EHDF5;
-    if (st == EV_OK && (st = h5u_write_array(rf->path, g, "best_key", H5T_NATIVE_UINT64, H5T_STD_U64LE, 2, dims,
-                                             h->key, err)) == EV_OK &&
+    if (st == EV_OK &&
+        (st = h5u_write_array(rf->path, g, "best_key", H5T_NATIVE_UINT64, H5T_STD_U64LE, 2, dims, h->key, err)) ==
+            EV_OK &&
         (st = h5u_write_array(rf->path, g, "best", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, dims, best, err)) == EV_OK &&
         (st = run_file_attr_str(rf, HEAT_GROUP, "param_x", lat->params[h->px].name, err)) == EV_OK &&
         (st = run_file_attr_str(rf, HEAT_GROUP, "param_y", lat->params[h->py].name, err)) == EV_OK &&
@@ -91,8 +92,7 @@ ev_status run_file_read_heat(run_file_t *rf, grid_heat_t *h, ev_error *err)
     st = h5u_read_array(rf->path, g, "best_key", H5T_NATIVE_UINT64, 2, dims, &key, err);
     h5u_close(g);
     if (st == EV_OK && (st = run_file_read_u64(rf, HEAT_GROUP, "x", &x, err)) == EV_OK &&
-        (st = run_file_read_u64(rf, HEAT_GROUP, "y", &y, err)) == EV_OK &&
-        (x >= rf->n_params || y >= rf->n_params))
+        (st = run_file_read_u64(rf, HEAT_GROUP, "y", &y, err)) == EV_OK && (x >= rf->n_params || y >= rf->n_params))
         st = ev_fail(err, EV_EDATA, "%s: /%s names parameters the lattice does not have", rf->path, HEAT_GROUP);
     if (st != EV_OK) {
         free(key);

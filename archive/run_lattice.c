@@ -22,8 +22,8 @@ static int name_index(const char *s, const char *const *names, int n)
 static ev_status write_objective(run_file_t *rf, const objective_cfg_t *obj, ev_error *err)
 {
     ev_status st = run_file_attr_str(rf, "objective", "name", objective_name((objective_kind)obj->kind), err);
-    if (st == EV_OK && (st = run_file_attr_u64(rf, "objective", "min_trades", (uint64_t)obj->min_trades, err)) ==
-                           EV_OK &&
+    if (st == EV_OK &&
+        (st = run_file_attr_u64(rf, "objective", "min_trades", (uint64_t)obj->min_trades, err)) == EV_OK &&
         (st = run_file_attr_f64(rf, "objective", "max_drawdown_pct",
                                 obj->has_max_drawdown ? obj->max_drawdown_pct : NAN, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "objective", "fill", fill_names[obj->fill == FILL_PRICE], err)) == EV_OK)
@@ -74,8 +74,8 @@ ev_status run_lattice_write(run_file_t *rf, const lattice_t *lat, const objectiv
         (st = h5u_write_strings(rf->path, g, "direction", 0, dir, np, err)) == EV_OK &&
         (dim = np, st = h5u_write_array(rf->path, g, "n_values", H5T_NATIVE_UINT32, H5T_STD_U32LE, 1, &dim, n_values,
                                         err)) == EV_OK &&
-        (st = h5u_write_array(rf->path, g, "value_offset", H5T_NATIVE_UINT64, H5T_STD_U64LE, 1, &dim, offset,
-                              err)) == EV_OK &&
+        (st = h5u_write_array(rf->path, g, "value_offset", H5T_NATIVE_UINT64, H5T_STD_U64LE, 1, &dim, offset, err)) ==
+            EV_OK &&
         (dim = total, st = h5u_write_array(rf->path, g, "values", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, &dim, values,
                                            err)) == EV_OK &&
         (st = h5u_write_strings(rf->path, g, "value_text", 0, text, total, err)) == EV_OK &&
@@ -136,20 +136,19 @@ ev_status run_file_read_lattice(run_file_t *rf, lattice_t *lat, objective_cfg_t 
     hid_t g = run_object_open(rf, "lattice", 0, err);
     ev_status st = g < 0 ? EV_EDATA : EV_OK;
     memset(lat, 0, sizeof *lat);
-    if (st == EV_OK && ((st = h5u_read_strings(rf->path, g, "name", 0, &name, &np, err)) != EV_OK ||
-                        (st = h5u_read_strings(rf->path, g, "role", 0, &role, &n_role, err)) != EV_OK ||
-                        (st = h5u_read_strings(rf->path, g, "feature", 0, &feature, &n_feature, err)) != EV_OK ||
-                        (st = h5u_read_strings(rf->path, g, "direction", 0, &dir, &n_dir, err)) != EV_OK ||
-                        (st = h5u_read_strings(rf->path, g, "value_text", 0, &text, &n_text, err)) != EV_OK ||
-                        (st = h5u_read_array(rf->path, g, "n_values", H5T_NATIVE_UINT32, 1, &dim, (void **)&n_values,
-                                             err)) != EV_OK ||
-                        (st = h5u_read_array(rf->path, g, "values", H5T_NATIVE_DOUBLE, 1, &dim_v, (void **)&values,
-                                             err)) != EV_OK))
+    if (st == EV_OK &&
+        ((st = h5u_read_strings(rf->path, g, "name", 0, &name, &np, err)) != EV_OK ||
+         (st = h5u_read_strings(rf->path, g, "role", 0, &role, &n_role, err)) != EV_OK ||
+         (st = h5u_read_strings(rf->path, g, "feature", 0, &feature, &n_feature, err)) != EV_OK ||
+         (st = h5u_read_strings(rf->path, g, "direction", 0, &dir, &n_dir, err)) != EV_OK ||
+         (st = h5u_read_strings(rf->path, g, "value_text", 0, &text, &n_text, err)) != EV_OK ||
+         (st = h5u_read_array(rf->path, g, "n_values", H5T_NATIVE_UINT32, 1, &dim, (void **)&n_values, err)) != EV_OK ||
+         (st = h5u_read_array(rf->path, g, "values", H5T_NATIVE_DOUBLE, 1, &dim_v, (void **)&values, err)) != EV_OK))
         ev_error_prefix(err, "reading the lattice: ");
-    if (st == EV_OK && (n_role != np || n_feature != np || n_dir != np || dim != np || dim_v != n_text ||
-                        np == 0 || np > EV_MAX_PARAMS))
-        st = ev_fail(err, EV_EDATA, "%s: /lattice is inconsistent (%zu names, %zu roles, %llu value counts)",
-                     rf->path, np, n_role, (unsigned long long)dim);
+    if (st == EV_OK && (n_role != np || n_feature != np || n_dir != np || dim != np || dim_v != n_text || np == 0 ||
+                        np > EV_MAX_PARAMS))
+        st = ev_fail(err, EV_EDATA, "%s: /lattice is inconsistent (%zu names, %zu roles, %llu value counts)", rf->path,
+                     np, n_role, (unsigned long long)dim);
     if (st == EV_OK && !(lat->params = (param_t *)calloc(np, sizeof *lat->params)))
         st = ev_fail(err, EV_ENOMEM, "out of memory reading /lattice");
     for (size_t k = 0; st == EV_OK && k < np; k++) {

@@ -29,13 +29,12 @@ static ev_status write_strs(run_file_t *rf, const char *object, const str_attr_t
 static ev_status write_dataset(run_file_t *rf, const run_origin_t *o, ev_error *err)
 {
     const dataset_t *ds = o->ds;
-    str_attr_t a[] = {{"path", o->cfg->dataset_path},
-                      {"tool_version", ds->tool_version},
-                      {"created_utc", ds->created_utc}};
+    str_attr_t a[] = {
+        {"path", o->cfg->dataset_path}, {"tool_version", ds->tool_version}, {"created_utc", ds->created_utc}};
     hid_t g;
     ev_status st = write_strs(rf, "provenance/dataset", a, (int)(sizeof a / sizeof a[0]), err);
-    if (st == EV_OK && (st = run_file_attr_u64(rf, "provenance/dataset", "content_hash", ds->content_hash, err)) ==
-                           EV_OK &&
+    if (st == EV_OK &&
+        (st = run_file_attr_u64(rf, "provenance/dataset", "content_hash", ds->content_hash, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "provenance/dataset", "input_fingerprint", ds->input_fingerprint, err)) == EV_OK)
         st = run_file_attr_u64(rf, "provenance/dataset", "trades_kept", (uint64_t)ds->n_trades, err);
     if (st != EV_OK)
@@ -61,8 +60,8 @@ static ev_status write_sessions(run_file_t *rf, const run_origin_t *o, const cha
         return ev_fail(err, EV_ENOMEM, "out of memory");
     for (size_t i = 0; i < o->n_earlier_sessions; i++)
         lines[i] = o->earlier_sessions[i];
-    snprintf(mine, sizeof mine, "%s %s on %s (%s), pid %ld", created, o->session ? o->session : "started",
-             o->backend, o->device, plat_pid());
+    snprintf(mine, sizeof mine, "%s %s on %s (%s), pid %ld", created, o->session ? o->session : "started", o->backend,
+             o->device, plat_pid());
     lines[n - 1] = mine;
     if ((g = run_object_open(rf, "provenance", 0, err)) < 0) {
         free(lines);

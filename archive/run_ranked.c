@@ -9,7 +9,7 @@
 
 /* The columns of a ranked table, in the order they are written. */
 enum { RK_KEY, RK_INDEX, RK_FITNESS, RK_RAW, RK_TRADES, RK_FEASIBLE, RK_GENES, RK_N };
-static const char *const ranked_names[RK_N] = {"rank_key", "index", "fitness", "fitness_raw",
+static const char *const ranked_names[RK_N] = {"rank_key", "index",    "fitness", "fitness_raw",
                                                "trades",   "feasible", "genes"};
 static const run_elem ranked_elems[RK_N] = {RUN_U64, RUN_U64, RUN_F64, RUN_F64, RUN_I64, RUN_U8, RUN_U16};
 
@@ -48,8 +48,8 @@ static ev_status ranked_create(run_file_t *rf, hid_t g, uint32_t capacity, ev_er
     hsize_t row = rf->n_params;
     ev_status st = EV_OK;
     for (int c = 0; c < RK_N && st == EV_OK; c++)
-        st = h5u_rows_create(rf->path, g, ranked_names[c], run_elem_file(ranked_elems[c]), c == RK_GENES ? 2 : 1,
-                             &row, capacity ? capacity : 1, 0, err);
+        st = h5u_rows_create(rf->path, g, ranked_names[c], run_elem_file(ranked_elems[c]), c == RK_GENES ? 2 : 1, &row,
+                             capacity ? capacity : 1, 0, err);
     return st;
 }
 
@@ -117,13 +117,11 @@ ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_
     if (st == EV_OK &&
         ((st = h5u_rows_read(rf->path, g, "rank_key", H5T_NATIVE_UINT64, 1, NULL, 0, rows, b.u, err)) != EV_OK ||
          (st = h5u_rows_read(rf->path, g, "index", H5T_NATIVE_UINT64, 1, NULL, 0, rows, b.u + m, err)) != EV_OK ||
-         (st = h5u_rows_read(rf->path, g, "fitness_raw", H5T_NATIVE_DOUBLE, 1, NULL, 0, rows, b.f + m, err)) !=
-             EV_OK ||
-         (value && (st = h5u_rows_read(rf->path, g, "fitness", H5T_NATIVE_DOUBLE, 1, NULL, 0, rows, *value, err)) !=
-                       EV_OK) ||
+         (st = h5u_rows_read(rf->path, g, "fitness_raw", H5T_NATIVE_DOUBLE, 1, NULL, 0, rows, b.f + m, err)) != EV_OK ||
+         (value &&
+          (st = h5u_rows_read(rf->path, g, "fitness", H5T_NATIVE_DOUBLE, 1, NULL, 0, rows, *value, err)) != EV_OK) ||
          (st = h5u_rows_read(rf->path, g, "trades", H5T_NATIVE_INT64, 1, NULL, 0, rows, b.trades, err)) != EV_OK ||
-         (st = h5u_rows_read(rf->path, g, "feasible", H5T_NATIVE_UINT8, 1, NULL, 0, rows, b.feasible, err)) !=
-             EV_OK ||
+         (st = h5u_rows_read(rf->path, g, "feasible", H5T_NATIVE_UINT8, 1, NULL, 0, rows, b.feasible, err)) != EV_OK ||
          (st = h5u_rows_read(rf->path, g, "genes", H5T_NATIVE_UINT16, 2, &row, 0, rows, b.genes, err)) != EV_OK))
         ev_error_prefix(err, "%s: ", group);
     for (size_t i = 0; st == EV_OK && i < (size_t)rows; i++) {
@@ -149,4 +147,3 @@ ev_status run_file_read_ranked(run_file_t *rf, const char *group, ranked_genome_
     h5u_close(g);
     return st;
 }
-

@@ -77,11 +77,20 @@ int run_column_row(run_column_id c, const run_dims_t *d, uint64_t *row)
     switch (run_columns[c].row) {
     case ROW_ONE: return 0;
     case ROW_POP: row[0] = d->population; return 1;
-    case ROW_POP_GENES: row[0] = d->population; row[1] = d->n_genes; return 2;
-    case ROW_POP_PAIR: row[0] = d->population; row[1] = 2; return 2;
+    case ROW_POP_GENES:
+        row[0] = d->population;
+        row[1] = d->n_genes;
+        return 2;
+    case ROW_POP_PAIR:
+        row[0] = d->population;
+        row[1] = 2;
+        return 2;
     case ROW_GENES: row[0] = d->n_genes; return 1;
     case ROW_ISLANDS: row[0] = d->islands; return 1;
-    case ROW_ISLANDS_PLAN: row[0] = d->islands; row[1] = 4; return 2;
+    case ROW_ISLANDS_PLAN:
+        row[0] = d->islands;
+        row[1] = 4;
+        return 2;
     }
     return 0;
 }

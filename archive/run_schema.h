@@ -37,33 +37,33 @@ typedef enum {
 
 /* Columns, in the order a generation is hashed. */
 typedef enum {
-    COL_GENES,            /* ga/genes: uint16 lattice indices, one row per individual */
-    COL_FITNESS,          /* ga/fitness: objective_display of the fitness (what a trader reads) */
-    COL_FITNESS_RAW,      /* ga/fitness_raw: the fitness that ranks (compound: the log sum) */
-    COL_TRADES,           /* ga/trades: trades kept */
-    COL_FEASIBLE,         /* ga/feasible: 1 / 0 */
-    COL_INDEX,            /* ga/index: linear index (only when the lattice has < 2^64 points) */
-    COL_PARENTS,          /* ga/parents: [A, B], individuals of the previous generation, -1 where none */
-    COL_GENERATION,       /* ga/stats/generation */
-    COL_FEASIBLE_COUNT,   /* ga/stats/feasible */
-    COL_BEST,             /* ga/stats/best: raw fitness of the generation's best feasible */
-    COL_MEDIAN,           /* ga/stats/median: raw */
-    COL_MEAN,             /* ga/stats/mean: raw, finite feasible (the backend's summation order) */
-    COL_STD,              /* ga/stats/std: raw, population standard deviation */
-    COL_BEST_DISPLAY,     /* ga/stats/best_display: the same, as displayed */
-    COL_MEDIAN_DISPLAY,   /* ga/stats/median_display */
-    COL_MEAN_DISPLAY,     /* ga/stats/mean_display: mean of the displayed finite feasible fitness */
-    COL_HOF_BEST,         /* ga/stats/hof_best: the hall of fame's best so far, displayed (NaN: none) */
-    COL_UNIQUE,           /* ga/stats/unique: distinct genomes in the population */
-    COL_DIVERSITY,        /* ga/stats/diversity: unique / population */
-    COL_GENE_ENTROPY,     /* ga/stats/gene_entropy: bits, per gene */
-    COL_ISLAND_UNIQUE,    /* ga/stats/island_unique */
-    COL_ISLAND_PLAN,      /* ga/stats/island_plan: elites, immigrants, migrants, source (0 for generation 0) */
-    COL_NEW_EVALUATIONS,  /* ga/stats/new_evaluations */
-    COL_EVALUATIONS,      /* ga/stats/evaluations: unique evaluations so far */
-    COL_LOOKUPS,          /* ga/stats/lookups */
-    COL_HIT_RATE,         /* ga/stats/hit_rate: 1 - evaluations / lookups */
-    COL_WALL_S,           /* ga/stats/wall_s: seconds since the run started (a measurement) */
+    COL_GENES,           /* ga/genes: uint16 lattice indices, one row per individual */
+    COL_FITNESS,         /* ga/fitness: objective_display of the fitness (what a trader reads) */
+    COL_FITNESS_RAW,     /* ga/fitness_raw: the fitness that ranks (compound: the log sum) */
+    COL_TRADES,          /* ga/trades: trades kept */
+    COL_FEASIBLE,        /* ga/feasible: 1 / 0 */
+    COL_INDEX,           /* ga/index: linear index (only when the lattice has < 2^64 points) */
+    COL_PARENTS,         /* ga/parents: [A, B], individuals of the previous generation, -1 where none */
+    COL_GENERATION,      /* ga/stats/generation */
+    COL_FEASIBLE_COUNT,  /* ga/stats/feasible */
+    COL_BEST,            /* ga/stats/best: raw fitness of the generation's best feasible */
+    COL_MEDIAN,          /* ga/stats/median: raw */
+    COL_MEAN,            /* ga/stats/mean: raw, finite feasible (the backend's summation order) */
+    COL_STD,             /* ga/stats/std: raw, population standard deviation */
+    COL_BEST_DISPLAY,    /* ga/stats/best_display: the same, as displayed */
+    COL_MEDIAN_DISPLAY,  /* ga/stats/median_display */
+    COL_MEAN_DISPLAY,    /* ga/stats/mean_display: mean of the displayed finite feasible fitness */
+    COL_HOF_BEST,        /* ga/stats/hof_best: the hall of fame's best so far, displayed (NaN: none) */
+    COL_UNIQUE,          /* ga/stats/unique: distinct genomes in the population */
+    COL_DIVERSITY,       /* ga/stats/diversity: unique / population */
+    COL_GENE_ENTROPY,    /* ga/stats/gene_entropy: bits, per gene */
+    COL_ISLAND_UNIQUE,   /* ga/stats/island_unique */
+    COL_ISLAND_PLAN,     /* ga/stats/island_plan: elites, immigrants, migrants, source (0 for generation 0) */
+    COL_NEW_EVALUATIONS, /* ga/stats/new_evaluations */
+    COL_EVALUATIONS,     /* ga/stats/evaluations: unique evaluations so far */
+    COL_LOOKUPS,         /* ga/stats/lookups */
+    COL_HIT_RATE,        /* ga/stats/hit_rate: 1 - evaluations / lookups */
+    COL_WALL_S,          /* ga/stats/wall_s: seconds since the run started (a measurement) */
     RUN_N_COLUMNS
 } run_column_id;
 

@@ -54,8 +54,7 @@ ev_status run_file_create(run_file_t *rf, const char *path, const run_origin_t *
     return st;
 }
 
-ev_status run_file_ga_begin(run_file_t *rf, const run_dims_t *d, const ga_settings_t *ga, uint32_t top,
-                            ev_error *err)
+ev_status run_file_ga_begin(run_file_t *rf, const run_dims_t *d, const ga_settings_t *ga, uint32_t top, ev_error *err)
 {
     hid_t root = rf->file;
     ev_status st = EV_OK;
@@ -102,8 +101,8 @@ ev_status run_file_append(run_file_t *rf, uint32_t gen, const run_rows_t *rows, 
         if (c == RUN_N_COLUMNS / 2)
             test_hook_point("append", gen);
         if (run_column_present((run_column_id)c, &rf->dims))
-            st = h5u_rows_write_dset(rf->path, rf->col[c], run_elem_mem(run_columns[c].elem), gen, 1, rows->col[c],
-                                     err);
+            st =
+                h5u_rows_write_dset(rf->path, rf->col[c], run_elem_mem(run_columns[c].elem), gen, 1, rows->col[c], err);
     }
     if (st == EV_OK)
         rf->generations = gen + 1; /* the /ga attribute "generations" is written when the run ends */

@@ -97,8 +97,9 @@ static void parse_args(int argc, char **argv, bench_opts_t *o)
         else if (!strcmp(a, "--lattice") && v && ++i)
             sscanf(v, "%d,%u,%u", &o->filters, &o->values, &o->levels);
         else {
-            fprintf(stderr, "usage: bench_ga [--quality] [--backend cpu|cuda|auto|all] [--pop LIST] [--trades LIST]\n"
-                            "                [--gens N] [--seeds N] [--lattice FILTERS,VALUES,LEVELS] [--csv FILE]\n");
+            fprintf(stderr,
+                    "usage: bench_ga [--quality] [--backend cpu|cuda|auto|all] [--pop LIST] [--trades LIST]\n"
+                    "                [--gens N] [--seeds N] [--lattice FILTERS,VALUES,LEVELS] [--csv FILE]\n");
             exit(2);
         }
     }
@@ -178,10 +179,11 @@ static FILE *csv_open(const char *path, const char *header)
 
 static void bench_speed(const bench_opts_t *o)
 {
-    FILE *csv = csv_open(o->csv, "backend,device,population,trades,generations,sec_per_gen,unique_evals,evals_per_s,"
-                                 "genome_trades_per_s,host_ga");
-    printf("%-8s %8s %8s %12s %14s %16s %9s\n", "backend", "pop", "trades", "s/gen", "unique eval/s",
-           "genome-trades/s", "vs first");
+    FILE *csv = csv_open(o->csv,
+                         "backend,device,population,trades,generations,sec_per_gen,unique_evals,evals_per_s,"
+                         "genome_trades_per_s,host_ga");
+    printf("%-8s %8s %8s %12s %14s %16s %9s\n", "backend", "pop", "trades", "s/gen", "unique eval/s", "genome-trades/s",
+           "vs first");
     for (uint32_t ti = 0; ti < o->n_trades; ti++) {
         bench_problem_t bp;
         char device[2][256];
@@ -282,8 +284,9 @@ static void bench_quality(const bench_opts_t *o)
     ga_settings_t s;
     uint32_t ga_wins = 0, rs_wins = 0;
     double ga_hit_sum = 0, ga_eval_sum = 0, rs_hit_sum = 0;
-    FILE *csv = csv_open(o->csv, "backend,lattice,trades,seed,ga_hit,ga_evals_to_hit,ga_evals_total,random_hit,"
-                                 "random_evals_to_hit");
+    FILE *csv = csv_open(o->csv,
+                         "backend,lattice,trades,seed,ga_hit,ga_evals_to_hit,ga_evals_total,random_hit,"
+                         "random_evals_to_hit");
     const backend_ops_t *ops;
     backend_t *b;
     problem_open(&bp, o, 0);
@@ -327,15 +330,16 @@ static void bench_quality(const bench_opts_t *o)
                     (unsigned long long)res.evaluations, rs > 0, (unsigned long long)rs);
         ga_result_free(&res);
     }
-    printf("GA:     %u/%u reached the optimum; %.0f unique evaluations to reach it (%.4f%% of the lattice), "
-           "%.0f per run (%.4f%%)\n",
-           ga_wins, o->seeds, ga_wins ? ga_hit_sum / ga_wins : 0.0,
-           ga_wins ? 100.0 * ga_hit_sum / ga_wins / (double)bp.lat.size : 0.0, ga_eval_sum / o->seeds,
-           100.0 * ga_eval_sum / o->seeds / (double)bp.lat.size);
-    printf("random: %u/%u reached it with the GA's budget per seed (%.0f evaluations to reach it; a unique "
-           "optimum is found with probability budget / lattice = %.4f%% per seed)\n",
-           rs_wins, o->seeds, rs_wins ? rs_hit_sum / rs_wins : 0.0,
-           100.0 * ga_eval_sum / o->seeds / (double)bp.lat.size);
+    printf(
+        "GA:     %u/%u reached the optimum; %.0f unique evaluations to reach it (%.4f%% of the lattice), "
+        "%.0f per run (%.4f%%)\n",
+        ga_wins, o->seeds, ga_wins ? ga_hit_sum / ga_wins : 0.0,
+        ga_wins ? 100.0 * ga_hit_sum / ga_wins / (double)bp.lat.size : 0.0, ga_eval_sum / o->seeds,
+        100.0 * ga_eval_sum / o->seeds / (double)bp.lat.size);
+    printf(
+        "random: %u/%u reached it with the GA's budget per seed (%.0f evaluations to reach it; a unique "
+        "optimum is found with probability budget / lattice = %.4f%% per seed)\n",
+        rs_wins, o->seeds, rs_wins ? rs_hit_sum / rs_wins : 0.0, 100.0 * ga_eval_sum / o->seeds / (double)bp.lat.size);
     if (csv)
         fclose(csv);
     topk_free(&grid);

@@ -30,8 +30,8 @@
 #include "io/dataset_h5.h"
 
 typedef struct {
-    const char *dataset;  /* --dataset path, or NULL */
-    int64_t trades;       /* --synthetic */
+    const char *dataset; /* --dataset path, or NULL */
+    int64_t trades;      /* --synthetic */
     int32_t days;
     char lattices[128];
     int objective;
@@ -52,9 +52,10 @@ typedef struct {
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_grid [--synthetic TRADES,DAYS | --dataset X.h5] [--lattice seed,1e8,1.2e9]\n"
-                    "                  [--objective NAME] [--seconds S] [--top K] [--cpu-dominance-max N]\n"
-                    "                  [--seed N] [--csv FILE]\n");
+    fprintf(stderr,
+            "usage: bench_grid [--synthetic TRADES,DAYS | --dataset X.h5] [--lattice seed,1e8,1.2e9]\n"
+            "                  [--objective NAME] [--seconds S] [--top K] [--cpu-dominance-max N]\n"
+            "                  [--seed N] [--csv FILE]\n");
     return 2;
 }
 
@@ -125,10 +126,11 @@ static void print_row(const row_t *r, const opts_t *o, const char *dataset, cons
             return;
         }
         if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
-            fprintf(f, "git_rev,backend,device,dataset,lattice,objective,evaluator,points,seconds,points_per_s,"
-                       "trade_evals_per_s,floor_bytes,floor_int_ops,peak_bytes_per_s,peak_int_ops_per_s\n");
-        fprintf(f, "%s,%s,\"%s\",\"%s\",%s,%s,%s,%llu,%.6f,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e\n", EVOLVE_GIT_REV,
-                r->backend, device, dataset, r->lattice, objective_name((objective_kind)o->objective), r->evaluator,
+            fprintf(f,
+                    "git_rev,backend,device,dataset,lattice,objective,evaluator,points,seconds,points_per_s,"
+                    "trade_evals_per_s,floor_bytes,floor_int_ops,peak_bytes_per_s,peak_int_ops_per_s\n");
+        fprintf(f, "%s,%s,\"%s\",\"%s\",%s,%s,%s,%llu,%.6f,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e\n", EVOLVE_GIT_REV, r->backend,
+                device, dataset, r->lattice, objective_name((objective_kind)o->objective), r->evaluator,
                 (unsigned long long)r->points, r->seconds, pps, tes, r->floor_bytes, r->floor_ops, r->peak_bw,
                 r->peak_ops);
         fclose(f);
@@ -174,8 +176,8 @@ static void measure_reference(const fit_problem_t *p, const opts_t *o, row_t *r)
     r->floor_ops = r->trade_evals * (p->shape.n_params + 4);
 }
 
-static ev_status measure_tables(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
-                                const fit_tables_t *t, const opts_t *o, row_t *r, ev_error *err)
+static ev_status measure_tables(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const fit_tables_t *t,
+                                const opts_t *o, row_t *r, ev_error *err)
 {
     topk_t top;
     uint64_t first = 0, count = 1024, most = ops->grid_batch_max(b);
@@ -207,8 +209,7 @@ static ev_status measure_tables(const backend_ops_t *ops, backend_t *b, const fi
 
 /* The tables evaluator (the backend's evaluate) on the reference's sample:
  * the side-by-side ratio of SPEC sec. 6's fast path to the SPEC loop. */
-static ev_status measure_sample(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, row_t *r,
-                                ev_error *err)
+static ev_status measure_sample(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, row_t *r, ev_error *err)
 {
     uint64_t n = reference_sample_n, reps = 0;
     int32_t np = p->shape.n_params;
@@ -306,8 +307,7 @@ static ev_status run_backend(const char *name, const fit_problem_t *p, const tab
     return st;
 }
 
-static ev_status run_lattice(const dataset_t *ds, const char *name, const opts_t *o, const char *dataset,
-                             ev_error *err)
+static ev_status run_lattice(const dataset_t *ds, const char *name, const opts_t *o, const char *dataset, ev_error *err)
 {
     lattice_t lat;
     fit_problem_t p;
@@ -368,8 +368,8 @@ int main(int argc, char **argv)
     }
     printf("evolve %s, dataset: %s (%lld trades, %lld prices), objective %s\n", EVOLVE_GIT_REV, dataset,
            (long long)ds.n_trades, (long long)ds.n_prices, objective_name((objective_kind)o.objective));
-    printf("%-5s %-6s %-9s %13s %9s %11s %11s %10s %10s %8s %8s\n", "back", "lattice", "evaluator", "points",
-           "seconds", "points/s", "t-evals/s", "floor B", "floor ops", "B frac", "ops frac");
+    printf("%-5s %-6s %-9s %13s %9s %11s %11s %10s %10s %8s %8s\n", "back", "lattice", "evaluator", "points", "seconds",
+           "points/s", "t-evals/s", "floor B", "floor ops", "B frac", "ops frac");
     for (name = o.lattices; name && st == EV_OK; name = next) {
         next = strchr(name, ',');
         if (next)

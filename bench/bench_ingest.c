@@ -26,8 +26,8 @@ static int split_tickers(char *s, const char **out)
     return n;
 }
 
-static void append_csv(const char *path, const char *market, double bytes, double secs,
-                       int threads, int cores, const dataset_t *ds)
+static void append_csv(const char *path, const char *market, double bytes, double secs, int threads, int cores,
+                       const dataset_t *ds)
 {
     plat_stat_t st;
     int is_new = plat_stat(path, &st) != 0 || st.size == 0;
@@ -38,12 +38,12 @@ static void append_csv(const char *path, const char *market, double bytes, doubl
         return;
     }
     if (is_new)
-        fprintf(f, "utc,market_dir,bytes,seconds,mb_per_s,threads,cores_used,mb_per_s_per_core,"
-                   "prices,trades\n");
+        fprintf(f,
+                "utc,market_dir,bytes,seconds,mb_per_s,threads,cores_used,mb_per_s_per_core,"
+                "prices,trades\n");
     plat_utc_timestamp(when, sizeof when);
-    fprintf(f, "%s,%s,%.0f,%.4f,%.1f,%d,%d,%.1f,%lld,%lld\n", when, market, bytes, secs,
-            bytes / 1e6 / secs, threads, cores, bytes / 1e6 / secs / cores,
-            (long long)ds->n_prices, (long long)ds->n_trades);
+    fprintf(f, "%s,%s,%.0f,%.4f,%.1f,%d,%d,%.1f,%lld,%lld\n", when, market, bytes, secs, bytes / 1e6 / secs, threads,
+            cores, bytes / 1e6 / secs / cores, (long long)ds->n_prices, (long long)ds->n_trades);
     fclose(f);
 }
 
@@ -71,8 +71,9 @@ int main(int argc, char **argv)
         }
     }
     if (n_pos < 2 || repeat < 1) {
-        fprintf(stderr, "usage: bench_ingest MARKET_DIR TRADES_FILE [TICKERS] [--csv FILE] "
-                        "[--repeat N]\n");
+        fprintf(stderr,
+                "usage: bench_ingest MARKET_DIR TRADES_FILE [TICKERS] [--csv FILE] "
+                "[--repeat N]\n");
         return 2;
     }
     memset(&o, 0, sizeof o);
@@ -100,12 +101,11 @@ int main(int argc, char **argv)
         n_market += strcmp(ds.sources[i].kind, "market") == 0;
     }
     cores = threads < n_market ? threads : (int)n_market;
-    printf("ingest: %lld market file(s) + trade log, %.1f MB read in %.3f s (best of %d)\n",
-           (long long)n_market, bytes / 1e6, best, repeat);
-    printf("ingest: %.1f MB/s overall, %d thread(s), %d core(s) used, %.1f MB/s per core\n",
-           bytes / 1e6 / best, threads, cores, bytes / 1e6 / best / cores);
-    printf("ingest: %lld prices, %lld trades kept\n", (long long)ds.n_prices,
-           (long long)ds.n_trades);
+    printf("ingest: %lld market file(s) + trade log, %.1f MB read in %.3f s (best of %d)\n", (long long)n_market,
+           bytes / 1e6, best, repeat);
+    printf("ingest: %.1f MB/s overall, %d thread(s), %d core(s) used, %.1f MB/s per core\n", bytes / 1e6 / best,
+           threads, cores, bytes / 1e6 / best / cores);
+    printf("ingest: %lld prices, %lld trades kept\n", (long long)ds.n_prices, (long long)ds.n_trades);
     if (csv)
         append_csv(csv, pos[0], bytes, best, threads, cores, &ds);
     dataset_free(&ds);

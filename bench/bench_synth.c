@@ -99,9 +99,9 @@ ev_status bench_synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint6
     ds->feature_names = (char **)calloc(FEATURES, sizeof(char *));
     ds->features = (double *)malloc((size_t)(FEATURES * trades) * sizeof(double));
     entries = (int64_t *)malloc((size_t)trades * sizeof(int64_t));
-    if (!ds->tickers || !ds->ticker_begin || !ds->ticker_end || !ds->price || !ds->ts || !ds->ticker ||
-        !ds->trade_id || !ds->source_row || !ds->entry_ts || !ds->exit_ts || !ds->start || !ds->end ||
-        !ds->entry_price || !ds->pct_change || !ds->feature_names || !ds->features || !entries)
+    if (!ds->tickers || !ds->ticker_begin || !ds->ticker_end || !ds->price || !ds->ts || !ds->ticker || !ds->trade_id ||
+        !ds->source_row || !ds->entry_ts || !ds->exit_ts || !ds->start || !ds->end || !ds->entry_price ||
+        !ds->pct_change || !ds->feature_names || !ds->features || !entries)
         goto oom;
     for (int k = 0; k < TICKERS; k++)
         if (!(ds->tickers[k] = ev_strdup(tickers[k])))
@@ -130,8 +130,8 @@ oom:
 
 /* Appends a parameter whose values are the decimal texts given, parsed as a
  * config's would be (SPEC sec. 3: the doubles nearest the decimals). */
-static int add_param(lattice_t *lat, const char *name, param_role role, const char *feature,
-                     const char *const *texts, uint32_t n)
+static int add_param(lattice_t *lat, const char *name, param_role role, const char *feature, const char *const *texts,
+                     uint32_t n)
 {
     param_t *p;
     param_t *grown = (param_t *)realloc(lat->params, ((size_t)lat->n_params + 1) * sizeof *grown);
@@ -199,7 +199,7 @@ static int build(lattice_t *lat, const char *name)
     static const axis_t big[2][5] = {
         {{0, 2, 30, 2}, {0, 2, 30, 2}, {0, 2, 22, 0}, {0, 2, 22, 0}, {0, 2, 22, 0}},  /* 1e8 */
         {{0, 2, 40, 2}, {0, 2, 40, 2}, {0, 1, 40, 0}, {0, 1, 40, 0}, {0, 1, 40, 0}}}; /* 1.2e9 */
-    static const axis_t target = {2, 1, 4, 1}, stop = {-5, 1, 3, 1}; /* .2 .3 .4 .5 / -.5 -.4 -.3 */
+    static const axis_t target = {2, 1, 4, 1}, stop = {-5, 1, 3, 1};                  /* .2 .3 .4 .5 / -.5 -.4 -.3 */
     int which = !strcmp(name, "1e8") ? 0 : !strcmp(name, "1.2e9") ? 1 : -1, rc = 0;
     if (!strcmp(name, "seed")) {
         rc |= add_param(lat, names[0], PARAM_FILTER, features[0], seed_vol, 5);

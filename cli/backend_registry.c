@@ -26,7 +26,8 @@ ev_status backend_find(const char *name, const backend_ops_t **ops, ev_error *er
         return ev_fail(err, EV_ENODEV, "--backend cuda: no usable CUDA device: %s", why);
 #else
     if (!strcmp(name, "cuda"))
-        return ev_fail(err, EV_ENODEV, "--backend cuda: this evolve was built without CUDA (EVOLVE_CUDA=OFF or no nvcc)");
+        return ev_fail(err, EV_ENODEV,
+                       "--backend cuda: this evolve was built without CUDA (EVOLVE_CUDA=OFF or no nvcc)");
 #endif
     *ops = &backend_cpu_ops;
     return EV_OK;

@@ -77,8 +77,9 @@ static ev_status list_parse(const char *opt, const char *s, str_list_t *l, ev_er
         while (n && b[n - 1] == ' ')
             n--;
         if (n == 0)
-            return ev_fail(err, EV_EUSAGE, "%s '%s': an empty name; expected names separated by "
-                                           "commas",
+            return ev_fail(err, EV_EUSAGE,
+                           "%s '%s': an empty name; expected names separated by "
+                           "commas",
                            opt, s);
         if (!(l->items[l->n++] = ev_strndup(b, n)))
             return ev_fail(err, EV_ENOMEM, "out of memory");
@@ -98,8 +99,7 @@ typedef struct {
 } ingest_args_t;
 
 /* The value of --opt VALUE or --opt=VALUE, or NULL when argv[*i] is not opt. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt, ev_error *err,
-                             ev_status *st)
+static const char *opt_value(int argc, char **argv, int *i, const char *opt, ev_error *err, ev_status *st)
 {
     size_t n = strlen(opt);
     if (strncmp(argv[*i], opt, n) != 0)
@@ -142,9 +142,10 @@ static ev_status parse_args(int argc, char **argv, ingest_args_t *a, ev_error *e
     if (st != EV_OK || a->help)
         return st;
     if (!a->market || !a->trades || !a->out)
-        return ev_fail(err, EV_EUSAGE, "missing %s", !a->market ? "--market DIR"
-                                                     : !a->trades ? "--trades FILE"
-                                                                  : "--out FILE.h5");
+        return ev_fail(err, EV_EUSAGE, "missing %s",
+                       !a->market   ? "--market DIR"
+                       : !a->trades ? "--trades FILE"
+                                    : "--out FILE.h5");
     if (a->tickers.n == 0)
         st = list_parse("--tickers", "SOXL,IONQ,MARA", &a->tickers, err);
     return st;
@@ -184,8 +185,8 @@ static ev_status run_ingest(const ingest_args_t *a, ev_error *err)
     ingest_print_summary(&ds, log);
     st = write_out(&ds, a->out, a->trades, err);
     if (st == EV_OK && log)
-        fprintf(log, "ingest: wrote %s (%lld trades, %lld prices)\n", a->out,
-                (long long)ds.n_trades, (long long)ds.n_prices);
+        fprintf(log, "ingest: wrote %s (%lld trades, %lld prices)\n", a->out, (long long)ds.n_trades,
+                (long long)ds.n_prices);
     dataset_free(&ds);
     return st;
 }

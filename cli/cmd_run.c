@@ -13,8 +13,6 @@
 #include "cli/run_paths.h"
 #include "io/config.h"
 
-
-
 static void run_usage(FILE *out)
 {
     fprintf(out,

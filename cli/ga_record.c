@@ -235,8 +235,8 @@ ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *e
 {
     run_file_t *rf = a->rf;
     ev_status st = write_hof(a, &res->hof, err);
-    if (st == EV_OK && (st = run_file_attr_str(rf, "ga", "stop_reason", ga_stop_reason_name(res->reason), err)) ==
-                           EV_OK &&
+    if (st == EV_OK &&
+        (st = run_file_attr_str(rf, "ga", "stop_reason", ga_stop_reason_name(res->reason), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "generations", rf->generations, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "evaluations", res->evaluations, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "lookups", res->lookups, err)) == EV_OK &&

@@ -21,14 +21,14 @@ typedef struct {
     run_file_t *rf;
     const session_t *s;
     run_dims_t dims;
-    run_rows_t rows;          /* one generation's row buffers */
-    uint64_t *gen_hash;       /* [n_hash]: run_rows_hash of each generation written */
+    run_rows_t rows;    /* one generation's row buffers */
+    uint64_t *gen_hash; /* [n_hash]: run_rows_hash of each generation written */
     uint32_t n_hash, cap_hash;
-    const char *ckpt_path;    /* NULL: no checkpoints */
-    uint32_t checkpoints;     /* written by this process after a generation (a resume can use them) */
+    const char *ckpt_path;       /* NULL: no checkpoints */
+    uint32_t checkpoints;        /* written by this process after a generation (a resume can use them) */
     ga_hof_entry_t *hof_written; /* [top]: the hall of fame as last written (rewritten only when it changes) */
-    uint32_t hof_n;           /* entries written; UINT32_MAX: none yet */
-    reported_t hof_values;    /* the reported values of hof_written */
+    uint32_t hof_n;              /* entries written; UINT32_MAX: none yet */
+    reported_t hof_values;       /* the reported values of hof_written */
 } ga_archive_t;
 
 /* The run file's /ga dimensions for a session's config. */

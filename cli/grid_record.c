@@ -62,8 +62,8 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
     return st;
 }
 
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs,
-                          FILE *log, ev_error *err)
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs, FILE *log,
+                          ev_error *err)
 {
     grid_opts_t go;
     grid_heat_t heat;
@@ -86,8 +86,9 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
         } else {
             want_heat = 0;
             if (log)
-                fprintf(log, "grid: no heatmap: the %s backend cannot fold one into its pass, and %llu points are "
-                             "more than a CPU pass is worth (%llu)\n",
+                fprintf(log,
+                        "grid: no heatmap: the %s backend cannot fold one into its pass, and %llu points are "
+                        "more than a CPU pass is worth (%llu)\n",
                         s->ops->name, (unsigned long long)s->cfg.lattice.size,
                         (unsigned long long)GRID_HEAT_FALLBACK_MAX);
         }

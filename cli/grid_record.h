@@ -24,8 +24,8 @@ extern "C" {
 
 /* Runs the grid into top (initialised to the config's top) and records it
  * in rf. log: progress and notes, or NULL. */
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs,
-                          FILE *log, ev_error *err);
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs, FILE *log,
+                          ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -34,8 +34,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("evolve %s (git %s, %s, %s)\n", EVOLVE_VERSION, EVOLVE_GIT_REV, EVOLVE_C_COMPILER,
-               EVOLVE_BUILD_TYPE);
+        printf("evolve %s (git %s, %s, %s)\n", EVOLVE_VERSION, EVOLVE_GIT_REV, EVOLVE_C_COMPILER, EVOLVE_BUILD_TYPE);
         return 0;
     }
     if (!strcmp(argv[1], "ingest"))

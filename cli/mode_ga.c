@@ -192,8 +192,8 @@ static ev_status write_json(const session_t *s, const run_args_t *a, const ga_re
 
 /* After ga_run: the file finished and moved into place, or kept for a
  * resume (Ctrl-C), or, on an error, kept only when a checkpoint can resume it. */
-static ev_status conclude(ga_files_t *f, const session_t *s, const run_args_t *a, const ga_result_t *res,
-                          ev_status st, ev_error *err)
+static ev_status conclude(ga_files_t *f, const session_t *s, const run_args_t *a, const ga_result_t *res, ev_status st,
+                          ev_error *err)
 {
     char cmd[2048];
     resume_command(a, f->paths.partial_path, cmd, sizeof cmd);
@@ -248,9 +248,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     o.observer = &obs;
     o.resume = f.rr.have_state ? &f.rr.rs : NULL;
     if (log)
-        fprintf(log, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n",
-                s->cfg.ga.population, s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed,
-                s->device);
+        fprintf(log, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n", s->cfg.ga.population,
+                s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed, s->device);
     st = ga_run(s->ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
     if ((st = conclude(&f, s, a, &res, st, err)) == EV_OK || st == EV_EINTR) {
         ev_error rerr;

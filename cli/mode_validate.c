@@ -30,8 +30,8 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, FILE *log, ga_result_
     o.progress = log;
     o.observer = &obs;
     if (log)
-        fprintf(log, "validate: the GA (population %u, up to %u generations, seed %llu) on %s\n",
-                s->cfg.ga.population, s->cfg.ga.generations, (unsigned long long)s->cfg.seed, s->device);
+        fprintf(log, "validate: the GA (population %u, up to %u generations, seed %llu) on %s\n", s->cfg.ga.population,
+                s->cfg.ga.generations, (unsigned long long)s->cfg.seed, s->device);
     st = ga_run(s->ops, s->backend, &s->prob, &s->cfg.ga, &o, res, err);
     if (st == EV_OK && res->reason == GA_STOP_INTERRUPTED) {
         ga_result_free(res);
@@ -93,8 +93,9 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
     ev_status st;
     memset(&res, 0, sizeof res);
     if (!s->cfg.lattice.size_fits)
-        return ev_fail(err, EV_ECONFIG, "--validate needs the grid, and a lattice of more than 2^63 points cannot be "
-                                        "enumerated");
+        return ev_fail(err, EV_ECONFIG,
+                       "--validate needs the grid, and a lattice of more than 2^63 points cannot be "
+                       "enumerated");
     if ((st = topk_init(&top, s->cfg.top, err)) != EV_OK)
         return st;
     if ((st = run_output_create_temp(&rf, s, "validate", s->cfg.output, err)) != EV_OK) {

@@ -24,7 +24,7 @@ typedef struct {
     const char *seed;
     unsigned long long batch;
     int quiet;
-    int argc;    /* the command line, to print how to resume */
+    int argc; /* the command line, to print how to resume */
     char **argv;
 } run_args_t;
 

@@ -38,8 +38,8 @@ static ev_status identity_compare(const run_identity_t *was, const run_identity_
         snprintf(what, sizeof what, "the config differs from the one the run started with (%s has changed)",
                  s->cfg.path);
     else if (was->seed != now->seed)
-        snprintf(what, sizeof what, "the seed differs (the run used %" PRIu64 ", this command %" PRIu64 ")",
-                 was->seed, now->seed);
+        snprintf(what, sizeof what, "the seed differs (the run used %" PRIu64 ", this command %" PRIu64 ")", was->seed,
+                 now->seed);
     else if (was->top != now->top)
         snprintf(what, sizeof what, "top differs (the run kept %" PRIu64 ", this command %" PRIu64 ")", was->top,
                  now->top);
@@ -80,8 +80,8 @@ static ev_status identity_from_run_file(run_file_t *rf, run_identity_t *id, char
 }
 
 /* The old run file's sessions, and (without a checkpoint) its identity. */
-static ev_status check_run_file(run_resume_t *r, const run_paths_t *p, const session_t *s,
-                                const run_identity_t *now, int need_identity, ev_error *err)
+static ev_status check_run_file(run_resume_t *r, const run_paths_t *p, const session_t *s, const run_identity_t *now,
+                                int need_identity, ev_error *err)
 {
     run_file_t old;
     run_identity_t was;
@@ -157,17 +157,17 @@ ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, 
 static ev_status start_over(run_resume_t *r, const run_paths_t *p, const char *what)
 {
     r->have_state = 0;
-    snprintf(r->why, sizeof r->why,
-             "%.300s does not match its checkpoint (%.400s): the run starts again from generation 0, which gives the same "
-             "result",
-             p->partial_path, what);
+    snprintf(
+        r->why, sizeof r->why,
+        "%.300s does not match its checkpoint (%.400s): the run starts again from generation 0, which gives the same "
+        "result",
+        p->partial_path, what);
     return EV_OK;
 }
 
 /* Inserts generation rows' genomes new to the cache, offering each to the
  * hall of fame as the GA did when it first evaluated them. */
-static ev_status take_genomes(run_resume_t *r, const ga_archive_t *a, const session_t *s, int32_t words,
-                              ev_error *err)
+static ev_status take_genomes(run_resume_t *r, const ga_archive_t *a, const session_t *s, int32_t words, ev_error *err)
 {
     const run_rows_t *rows = &a->rows;
     uint32_t ng = a->dims.n_genes;
@@ -201,8 +201,8 @@ static int same_entry(const ga_hof_entry_t *a, const ga_hof_entry_t *b)
 }
 
 /* Copies the verified generations from the old file (open) into a's file. */
-static ev_status copy_rows(run_resume_t *r, const run_paths_t *p, run_file_t *old, const session_t *s,
-                           ga_archive_t *a, ev_error *err)
+static ev_status copy_rows(run_resume_t *r, const run_paths_t *p, run_file_t *old, const session_t *s, ga_archive_t *a,
+                           ev_error *err)
 {
     const checkpoint_t *ck = &r->ck;
     int32_t words = genome_index_words(s->prob.shape.n_values, s->prob.shape.n_params);
@@ -278,8 +278,7 @@ ev_status run_resume_copy(run_resume_t *r, const run_paths_t *p, const session_t
     r->cache_index = (uint64_t *)malloc(n * (size_t)r->cache.words * sizeof *r->cache_index);
     r->cache_results = (eval_result_t *)malloc(n * sizeof *r->cache_results);
     if (!r->cache_index || !r->cache_results)
-        return ev_fail(err, EV_ENOMEM, "out of memory for the %llu cached genomes",
-                       (unsigned long long)r->cache.count);
+        return ev_fail(err, EV_ENOMEM, "out of memory for the %llu cached genomes", (unsigned long long)r->cache.count);
     dedup_export(&r->cache, r->cache_index, r->cache_results);
     fill_resume(r);
     return EV_OK;

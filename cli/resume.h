@@ -35,16 +35,16 @@ extern "C" {
 #endif
 
 typedef struct {
-    int have_state;      /* 1: continue from generation ck.generation; 0: start again from 0 */
-    char why[1024];      /* when 0: why (for the user) */
+    int have_state; /* 1: continue from generation ck.generation; 0: start again from 0 */
+    char why[1024]; /* when 0: why (for the user) */
     checkpoint_t ck;
-    char **sessions;     /* the old run file's /provenance/sessions lines */
+    char **sessions; /* the old run file's /provenance/sessions lines */
     size_t n_sessions;
     hof_t hof;           /* rebuilt from the run file, equal to the checkpoint's */
     dedup_cache_t cache; /* rebuilt from the run file */
     uint64_t *cache_index;
     eval_result_t *cache_results;
-    ga_resume_t rs;      /* what ga_run resumes from (after run_resume_copy) */
+    ga_resume_t rs; /* what ga_run resumes from (after run_resume_copy) */
 } run_resume_t;
 
 /* Step 1. EV_ECONFIG (nothing touched) when the run is not this one; a

@@ -14,7 +14,8 @@ typedef struct {
 static ev_status check(const config_t *cfg, const run_args_t *a, const char *run_file, ev_error *err)
 {
     const char *cache = cfg->dataset_is_cache ? cfg->dataset_path : NULL;
-    named_t out[] = {{run_file, "run file (output)"}, {cache, "dataset cache (data.cache)"}, {a->json, "--json summary"}};
+    named_t out[] = {
+        {run_file, "run file (output)"}, {cache, "dataset cache (data.cache)"}, {a->json, "--json summary"}};
     named_t in[] = {{cfg->path, "config"},
                     {cfg->trades_path, "trade log (data.trades)"},
                     {cfg->market_dir, "market directory (data.market_dir)"},

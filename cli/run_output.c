@@ -20,8 +20,7 @@ void run_output_origin(run_origin_t *o, const session_t *s, const char *mode, co
     o->session = session;
 }
 
-ev_status run_output_create_temp(run_file_t *rf, const session_t *s, const char *mode, const char *final,
-                                 ev_error *err)
+ev_status run_output_create_temp(run_file_t *rf, const session_t *s, const char *mode, const char *final, ev_error *err)
 {
     run_paths_t p;
     run_origin_t o;

@@ -24,8 +24,8 @@
 
 #ifdef _WIN32
 typedef struct _stat64 stat_buf_t;
-#define IS_REGULAR(m) (((m) & _S_IFMT) == _S_IFREG)
-#define IS_DIR(m) (((m) & _S_IFMT) == _S_IFDIR)
+#define IS_REGULAR(m) (((m)&_S_IFMT) == _S_IFREG)
+#define IS_DIR(m) (((m)&_S_IFMT) == _S_IFDIR)
 #else
 typedef struct stat stat_buf_t;
 #define IS_REGULAR(m) S_ISREG(m)
@@ -100,8 +100,9 @@ static ev_status unreachable(const char *path, const char *expected, int e, ev_e
     dangling = e == ENOENT && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode);
 #endif
     if (dangling)
-        return ev_fail(err, EV_EIO, "%s: is a dangling symbolic link (its target does not exist); "
-                                    "expected %s",
+        return ev_fail(err, EV_EIO,
+                       "%s: is a dangling symbolic link (its target does not exist); "
+                       "expected %s",
                        path, expected);
     if (e == ENOENT)
         return ev_fail(err, EV_EIO, "%s: no such file; expected %s", path, expected);
@@ -114,8 +115,7 @@ ev_status plat_check_input(const char *path, const char *expected, plat_stat_t *
     if (stat_path(path, &s) != 0)
         return unreachable(path, expected, errno, err);
     if (!IS_REGULAR(s.st_mode))
-        return ev_fail(err, EV_EIO, "%s: %s; expected %s", path, kind_of((unsigned)s.st_mode),
-                       expected);
+        return ev_fail(err, EV_EIO, "%s: %s; expected %s", path, kind_of((unsigned)s.st_mode), expected);
     if (st)
         from_stat(&s, st);
     return EV_OK;
@@ -147,8 +147,7 @@ static FILE *open_checked(const char *path, const char *expected, ev_error *err)
     if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode) || (flags = fcntl(fd, F_GETFL)) < 0 ||
         fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
         close(fd);
-        ev_fail(err, EV_EIO, "%s: is not a regular file that can be read; expected %s", path,
-                expected);
+        ev_fail(err, EV_EIO, "%s: is not a regular file that can be read; expected %s", path, expected);
         return NULL;
     }
 #endif
@@ -446,4 +445,3 @@ int plat_interrupted(void)
 {
     return g_interrupted != 0;
 }
-

@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 typedef struct {
-    FILE *out;       /* NULL: silent */
+    FILE *out; /* NULL: silent */
     const char *label;
     const char *unit;
     uint64_t total;

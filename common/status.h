@@ -15,17 +15,17 @@ extern "C" {
 
 typedef enum {
     EV_OK = 0,
-    EV_EUSAGE,    /* bad command line */
-    EV_EIO,       /* a file is missing, unreadable or unwritable */
-    EV_EPARSE,    /* malformed CSV or YAML content */
-    EV_ECONFIG,   /* the config breaks the schema */
-    EV_EDATA,     /* data inconsistent with the SPEC (no trades, strict drops, ...) */
-    EV_ENOMEM,    /* out of host or device memory */
-    EV_EHDF5,     /* an HDF5 call failed */
-    EV_ECUDA,     /* a CUDA / cuRAND call failed */
-    EV_ENODEV,    /* the CUDA backend was asked for but no device exists */
-    EV_EINTR,     /* interrupted (Ctrl-C); partial work was saved where possible */
-    EV_EINTERNAL  /* a bug: an invariant did not hold */
+    EV_EUSAGE,   /* bad command line */
+    EV_EIO,      /* a file is missing, unreadable or unwritable */
+    EV_EPARSE,   /* malformed CSV or YAML content */
+    EV_ECONFIG,  /* the config breaks the schema */
+    EV_EDATA,    /* data inconsistent with the SPEC (no trades, strict drops, ...) */
+    EV_ENOMEM,   /* out of host or device memory */
+    EV_EHDF5,    /* an HDF5 call failed */
+    EV_ECUDA,    /* a CUDA / cuRAND call failed */
+    EV_ENODEV,   /* the CUDA backend was asked for but no device exists */
+    EV_EINTR,    /* interrupted (Ctrl-C); partial work was saved where possible */
+    EV_EINTERNAL /* a bug: an invariant did not hold */
 } ev_status;
 
 #define EV_ERROR_MSG_MAX 2048

@@ -21,14 +21,14 @@
 
 /* What the objective needs beyond the count and the sum, decided once. */
 typedef struct {
-    int32_t kind;          /* objective_kind */
-    int32_t need_sumsq;    /* sharpe */
-    int32_t need_pos;      /* profit_factor */
-    int32_t need_log;      /* compound */
-    int32_t need_dd;       /* calmar or a max_drawdown_pct constraint */
+    int32_t kind;       /* objective_kind */
+    int32_t need_sumsq; /* sharpe */
+    int32_t need_pos;   /* profit_factor */
+    int32_t need_log;   /* compound */
+    int32_t need_dd;    /* calmar or a max_drawdown_pct constraint */
     int32_t has_max_dd;
     int64_t min_trades;
-    int64_t max_dd_q;      /* llround(max_drawdown_pct * 1e6) */
+    int64_t max_dd_q; /* llround(max_drawdown_pct * 1e6) */
 } objective_prep_t;
 EV_STATIC_ASSERT(sizeof(objective_prep_t) == 40, "objective_prep_t layout is shared with CUDA");
 
@@ -147,16 +147,12 @@ EV_HD eval_result_t accum_finish(const accum_t *a, const objective_prep_t *o)
         r.fitness = loss == 0 ? ev_pos_inf() : (double)a->pos / (double)loss;
         break;
     }
-    case OBJ_COMPOUND:
-        r.fitness = a->ruin ? -ev_pos_inf() : (double)a->lsum;
-        break;
+    case OBJ_COMPOUND: r.fitness = a->ruin ? -ev_pos_inf() : (double)a->lsum; break;
     case OBJ_CALMAR:
         r.feasible &= a->n > 0;
         r.fitness = a->maxdd == 0 ? ev_pos_inf() : (double)a->sum / (double)a->maxdd;
         break;
-    default: /* OBJ_TOTAL_RETURN */
-        r.fitness = (double)a->sum / 1e6;
-        break;
+    default: /* OBJ_TOTAL_RETURN */ r.fitness = (double)a->sum / 1e6; break;
     }
     return r;
 }

@@ -51,14 +51,14 @@ typedef struct {
      * Every array is [n_trades]. start/end: the price path is price[start:end). */
     int64_t n_trades;
     int32_t *ticker;
-    int64_t *trade_id;    /* the log's "Trade Id" (or its data row number when absent) */
-    int64_t *source_row;  /* 1-based line number in the trade log, for messages */
+    int64_t *trade_id;   /* the log's "Trade Id" (or its data row number when absent) */
+    int64_t *source_row; /* 1-based line number in the trade log, for messages */
     int64_t *entry_ts;
     int64_t *exit_ts;
     int64_t *start;
     int64_t *end;
-    double *entry_price;  /* "Entry Price" as a double */
-    double *pct_change;   /* "Trade Percent Change": the logged result, percent */
+    double *entry_price; /* "Entry Price" as a double */
+    double *pct_change;  /* "Trade Percent Change": the logged result, percent */
 
     /* Filterable features, each parsed from the CSV text as a double.
      * features: double[n_features * n_trades], feature-major
@@ -70,11 +70,11 @@ typedef struct {
 
     /* Trades dropped per reason (SPEC sec. 2) and other counts worth reporting. */
     int64_t drops[DROP_REASON_COUNT];
-    int64_t trades_read;          /* data rows of the trade log */
-    int64_t trades_other_ticker;  /* rows of tickers not configured (skipped, not a drop) */
-    int64_t market_rows_read;     /* data rows of all market files */
-    int64_t market_duplicates;    /* same ticker and second twice: the last row was kept */
-    int64_t market_files_unsorted;/* files whose rows were out of time order (sorted) */
+    int64_t trades_read;           /* data rows of the trade log */
+    int64_t trades_other_ticker;   /* rows of tickers not configured (skipped, not a drop) */
+    int64_t market_rows_read;      /* data rows of all market files */
+    int64_t market_duplicates;     /* same ticker and second twice: the last row was kept */
+    int64_t market_files_unsorted; /* files whose rows were out of time order (sorted) */
 
     /* Provenance (SPEC sec. 2): inputs, tool version, time of ingest, and
      * fingerprints: input_fingerprint identifies the inputs and ingest options

@@ -26,9 +26,9 @@ extern "C" {
  * over every value of the other parameters: the data of the report's
  * heatmap. key[x * ny + y]; 0 where no point of the cell is feasible. */
 typedef struct {
-    int32_t px, py; /* gene positions of the two parameters (px != py) */
+    int32_t px, py;  /* gene positions of the two parameters (px != py) */
     uint32_t nx, ny; /* their value counts */
-    uint64_t *key;  /* [nx * ny] */
+    uint64_t *key;   /* [nx * ny] */
 } grid_heat_t;
 
 /* Largest heatmap kept (cells): 1024 x 1024 values is far past legibility. */
@@ -49,11 +49,11 @@ static inline void grid_heat_offer(grid_heat_t *h, const uint16_t *genes, uint64
 void grid_heat_merge(grid_heat_t *dst, const grid_heat_t *src);
 
 typedef struct {
-    topk_t *top;          /* or NULL */
-    grid_heat_t *heat;    /* or NULL */
-    int count_better;     /* 1: count the points whose rank_key is > better_than */
+    topk_t *top;       /* or NULL */
+    grid_heat_t *heat; /* or NULL */
+    int count_better;  /* 1: count the points whose rank_key is > better_than */
     uint64_t better_than;
-    uint64_t count;       /* that count (added to by merges) */
+    uint64_t count; /* that count (added to by merges) */
     /* local twins own their parts */
     topk_t own_top;
     grid_heat_t own_heat;

@@ -32,8 +32,7 @@ typedef struct {
 
 /* The SPEC loop: price: the trade's path price[start:end); has_t/has_s say
  * whether the genome has a target/stop at all. */
-EV_HD walk_result_t outcome_walk(const float *path, int64_t len, int has_t, float t_level, int has_s,
-                                 float s_level)
+EV_HD walk_result_t outcome_walk(const float *path, int64_t len, int has_t, float t_level, int has_s, float s_level)
 {
     walk_result_t r;
     r.kind = 0;

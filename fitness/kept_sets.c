@@ -121,7 +121,8 @@ eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uin
     accum_init(&a);
     if (ks->pair_q) {
         uint64_t base = ((uint64_t)(g.ti < 0 ? 0 : g.ti) * (uint64_t)(t->n_stops ? t->n_stops : 1) +
-                         (uint64_t)(g.si < 0 ? 0 : g.si)) * (uint64_t)t->n_trades;
+                         (uint64_t)(g.si < 0 ? 0 : g.si)) *
+                        (uint64_t)t->n_trades;
         const int64_t *pq = ks->pair_q + base, *pl = ks->pair_lf ? ks->pair_lf + base : NULL;
         for (int64_t w = 0; w < ks->n_words; w++)
             for (uint64_t x = s->words[w]; x; x &= x - 1) {

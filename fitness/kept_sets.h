@@ -21,8 +21,8 @@ extern "C" {
 
 typedef struct {
     const fit_tables_t *t;
-    int64_t n_words;               /* 64-trade words per row */
-    uint64_t *bits;                /* rows: filter f, mirrored gene g at (row0[f] + g) * n_words */
+    int64_t n_words; /* 64-trade words per row */
+    uint64_t *bits;  /* rows: filter f, mirrored gene g at (row0[f] + g) * n_words */
     int64_t row0[EV_MAX_PARAMS];
     /* Every trade's outcome under every (target, stop) pair, when they fit:
      * q at pair_q[(ti * n_stops' + si) * n_trades + j] (n_stops' = max(1, n_stops)),

@@ -34,32 +34,29 @@ static ev_status check_param(const lattice_t *lat, int32_t k, ev_error *err)
 {
     const param_t *p = &lat->params[k];
     if (p->n_values == 0)
-        return ev_fail(err, EV_ECONFIG, "parameter '%s': the lattice is empty (expected at least one value)",
-                       p->name);
+        return ev_fail(err, EV_ECONFIG, "parameter '%s': the lattice is empty (expected at least one value)", p->name);
     if (p->n_values > EV_MAX_VALUES)
-        return ev_fail(err, EV_ECONFIG, "parameter '%s': %u values, at most %d are supported", p->name,
-                       p->n_values, EV_MAX_VALUES);
+        return ev_fail(err, EV_ECONFIG, "parameter '%s': %u values, at most %d are supported", p->name, p->n_values,
+                       EV_MAX_VALUES);
     for (int32_t j = 0; j < k; j++)
         if (strcmp(lat->params[j].name, p->name) == 0)
             return ev_fail(err, EV_ECONFIG, "parameter '%s' is declared twice", p->name);
     if (p->role == PARAM_FILTER && (!p->feature || !p->feature[0]))
-        return ev_fail(err, EV_ECONFIG, "parameter '%s': a filter needs a 'feature' (a trade-log column)",
-                       p->name);
+        return ev_fail(err, EV_ECONFIG, "parameter '%s': a filter needs a 'feature' (a trade-log column)", p->name);
     for (uint32_t i = 0; i < p->n_values; i++) {
         double v = p->values[i];
         if (v != v || v - v != 0)
             return ev_fail(err, EV_ECONFIG, "parameter '%s': value %u is not a finite number", p->name, i + 1);
         if (i > 0 && !(v > p->values[i - 1]))
             return ev_fail(err, EV_ECONFIG,
-                           "parameter '%s': values must be strictly increasing, but value %u (%s) follows %s",
-                           p->name, i + 1, p->value_text ? p->value_text[i] : "?",
-                           p->value_text ? p->value_text[i - 1] : "?");
+                           "parameter '%s': values must be strictly increasing, but value %u (%s) follows %s", p->name,
+                           i + 1, p->value_text ? p->value_text[i] : "?", p->value_text ? p->value_text[i - 1] : "?");
         if (p->role == PARAM_TARGET && !(v > 0))
-            return ev_fail(err, EV_ECONFIG, "parameter '%s': a target is a take-profit percent > 0, got %s",
-                           p->name, p->value_text ? p->value_text[i] : "?");
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': a target is a take-profit percent > 0, got %s", p->name,
+                           p->value_text ? p->value_text[i] : "?");
         if (p->role == PARAM_STOP && !(v < 0))
-            return ev_fail(err, EV_ECONFIG, "parameter '%s': a stop is a stop-loss percent < 0, got %s",
-                           p->name, p->value_text ? p->value_text[i] : "?");
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': a stop is a stop-loss percent < 0, got %s", p->name,
+                           p->value_text ? p->value_text[i] : "?");
     }
     return EV_OK;
 }
@@ -119,10 +116,9 @@ ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err)
             char list[1024] = "";
             size_t used = 0;
             for (int32_t f = 0; f < ds->n_features && used + 8 < sizeof list; f++)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", f ? ", " : "",
-                                         ds->feature_names[f]);
-            return ev_fail(err, EV_ECONFIG,
-                           "parameter '%s': feature '%s' is not in the dataset (it has: %s)", p->name,
+                used +=
+                    (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", f ? ", " : "", ds->feature_names[f]);
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': feature '%s' is not in the dataset (it has: %s)", p->name,
                            p->feature, ds->n_features ? list : "no features");
         }
     }

@@ -23,14 +23,14 @@ typedef enum { PARAM_FILTER = 0, PARAM_TARGET, PARAM_STOP } param_role;
 typedef enum { FILTER_MIN = 0, FILTER_MAX } filter_dir; /* keep iff feature >= v / <= v */
 
 typedef struct {
-    char *name;          /* unique within the lattice */
+    char *name; /* unique within the lattice */
     param_role role;
-    filter_dir dir;      /* filters only */
-    char *feature;       /* filters only: the trade-log column it reads */
+    filter_dir dir;        /* filters only */
+    char *feature;         /* filters only: the trade-log column it reads */
     int32_t feature_index; /* into dataset_t features; -1 until lattice_bind */
-    uint32_t n_values;   /* 1..EV_MAX_VALUES */
-    double *values;      /* strictly increasing */
-    char **value_text;   /* each value as decimal text, as typed or written out from a range */
+    uint32_t n_values;     /* 1..EV_MAX_VALUES */
+    double *values;        /* strictly increasing */
+    char **value_text;     /* each value as decimal text, as typed or written out from a range */
 } param_t;
 
 typedef struct {

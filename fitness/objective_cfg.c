@@ -2,8 +2,7 @@
 
 #include <string.h>
 
-static const char *const names[OBJ_COUNT] = {"total_return", "mean", "sharpe", "profit_factor", "compound",
-                                             "calmar"};
+static const char *const names[OBJ_COUNT] = {"total_return", "mean", "sharpe", "profit_factor", "compound", "calmar"};
 
 const char *objective_name(objective_kind k)
 {

@@ -29,8 +29,7 @@ ev_status problem_init(fit_problem_t *p, const dataset_t *ds, const lattice_t *l
     memset(p, 0, sizeof *p);
     for (int32_t k = 0; k < lat->n_params; k++)
         if (lat->params[k].role == PARAM_FILTER && lat->params[k].feature_index < 0)
-            return ev_fail(err, EV_EINTERNAL, "parameter '%s' is not bound to a dataset feature",
-                           lat->params[k].name);
+            return ev_fail(err, EV_EINTERNAL, "parameter '%s' is not bound to a dataset feature", lat->params[k].name);
     p->ds = ds;
     p->lat = lat;
     p->obj_cfg = *obj;

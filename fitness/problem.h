@@ -19,7 +19,7 @@ extern "C" {
 
 typedef struct {
     const dataset_t *ds;
-    const lattice_t *lat;   /* bound to ds (lattice_bind) */
+    const lattice_t *lat; /* bound to ds (lattice_bind) */
     objective_cfg_t obj_cfg;
     objective_prep_t obj;
     lattice_shape_t shape;

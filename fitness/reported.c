@@ -40,7 +40,7 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
         at[p->order[jj]] = jj;
     for (uint32_t i = 0; i < n; i++)
         r->value[i] = compound && e[i].r.feasible ? compound_value(t, at, e[i].genes)
-                                                   : objective_display(&p->obj_cfg, e[i].r.fitness);
+                                                  : objective_display(&p->obj_cfg, e[i].r.fitness);
     free(at);
     return EV_OK;
 }

@@ -75,11 +75,11 @@ static void build_trade(tables_host_t *t, const fit_problem_t *p, int64_t jj, fl
 
     for (int32_t f = 0; f < v->n_filters; f++) {
         const param_t *prm = &lat->params[v->filter_param[f]];
-        t->cells[jj * v->n_filters + f] = tables_cell(prm, ds->features[(int64_t)prm->feature_index * ds->n_trades + j]);
+        t->cells[jj * v->n_filters + f] =
+            tables_cell(prm, ds->features[(int64_t)prm->feature_index * ds->n_trades + j]);
     }
-    tables_trade_hits(v, jj, ds->price + ds->start[j], ds->end[j] - ds->start[j], ds->entry_price[j],
-                      ds->pct_change[j], p->obj_cfg.cost_pct,
-                      v->n_targets ? lat->params[v->target_param].values : NULL,
+    tables_trade_hits(v, jj, ds->price + ds->start[j], ds->end[j] - ds->start[j], ds->entry_price[j], ds->pct_change[j],
+                      p->obj_cfg.cost_pct, v->n_targets ? lat->params[v->target_param].values : NULL,
                       v->n_stops ? lat->params[v->stop_param].values : NULL, t_levels, s_levels, t->hit_t, t->hit_s,
                       t->q_t, t->q_s, t->q_log);
 }

@@ -22,12 +22,12 @@
 typedef struct {
     int64_t n_trades;
     int32_t n_filters;
-    int32_t n_targets;   /* values of the target parameter (0: no target) */
-    int32_t n_stops;     /* values of the stop parameter (0: no stop) */
-    int32_t fill_price;  /* 1: q_t/q_s are per trade and level; 0: per level */
-    int32_t need_lf;     /* compound: the lf_* arrays are present */
-    int32_t target_param;/* gene position of the target (-1: none) */
-    int32_t stop_param;  /* gene position of the stop (-1: none) */
+    int32_t n_targets;    /* values of the target parameter (0: no target) */
+    int32_t n_stops;      /* values of the stop parameter (0: no stop) */
+    int32_t fill_price;   /* 1: q_t/q_s are per trade and level; 0: per level */
+    int32_t need_lf;      /* compound: the lf_* arrays are present */
+    int32_t target_param; /* gene position of the target (-1: none) */
+    int32_t stop_param;   /* gene position of the stop (-1: none) */
     int32_t pad_;
     int32_t filter_param[EV_MAX_PARAMS];  /* gene position of filter f */
     int32_t filter_mirror[EV_MAX_PARAMS]; /* 1 for direction max: gene g is used as n-1-g */

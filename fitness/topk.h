@@ -48,8 +48,8 @@ extern "C" {
 #endif
 
 typedef struct {
-    uint32_t k;        /* capacity */
-    uint32_t n;        /* entries held, best first */
+    uint32_t k; /* capacity */
+    uint32_t n; /* entries held, best first */
     topk_entry_t *e;
 } topk_t;
 

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-typedef struct backend backend_t; /* each implementation defines its own */
+typedef struct backend backend_t;   /* each implementation defines its own */
 typedef struct ga_state ga_state_t; /* a GA population on a backend; each implementation defines its own */
 
 typedef struct {
@@ -79,8 +79,7 @@ typedef struct {
     /* Copies the current population to the host; any pointer may be NULL.
      * genes: SoA [n_genes][population]; results [population] (after
      * ga_evaluate); parents [2][population] (A, then B; -1 where none). */
-    ev_status (*ga_download)(ga_state_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents,
-                             ev_error *err);
+    ev_status (*ga_download)(ga_state_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents, ev_error *err);
     /* The dedup cache: its size, its entries (index [n][index_words] words,
      * least significant first, and results [n]; order unspecified), and
      * entries to restore (resume; fails past cache_capacity). */

@@ -123,8 +123,7 @@ ev_status cpu_ga_breed(ga_state_t *g, uint32_t generation, const breed_island_t 
     return EV_OK;
 }
 
-ev_status cpu_ga_download(ga_state_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents,
-                          ev_error *err)
+ev_status cpu_ga_download(ga_state_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents, ev_error *err)
 {
     if (!g->has_population || (results && !g->evaluated))
         return ev_fail(err, EV_EINTERNAL, "ga_download: no %s population", g->has_population ? "evaluated" : "");

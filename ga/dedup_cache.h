@@ -21,11 +21,11 @@ extern "C" {
 
 typedef struct {
     int32_t words;
-    uint64_t slots;     /* power of two */
-    uint64_t max_slots; /* 2 x capacity, rounded up to a power of two */
-    uint64_t count;     /* entries held */
-    uint64_t capacity;  /* the most entries held */
-    uint64_t *keys;     /* [slots][words] */
+    uint64_t slots;      /* power of two */
+    uint64_t max_slots;  /* 2 x capacity, rounded up to a power of two */
+    uint64_t count;      /* entries held */
+    uint64_t capacity;   /* the most entries held */
+    uint64_t *keys;      /* [slots][words] */
     eval_result_t *vals; /* [slots] */
 } dedup_cache_t;
 

@@ -36,8 +36,7 @@ ev_status ga_plan_build(ga_plan_t *plan, const fit_problem_t *p, const ga_settin
     if (plan->cache_capacity < s->population)
         return ev_fail(err, EV_ECONFIG,
                        "ga.cache_max_mb: %llu MiB hold %llu genomes, fewer than one generation (%u): raise it",
-                       (unsigned long long)s->cache_max_mb, (unsigned long long)plan->cache_capacity,
-                       s->population);
+                       (unsigned long long)s->cache_max_mb, (unsigned long long)plan->cache_capacity, s->population);
     return EV_OK;
 }
 
@@ -46,8 +45,8 @@ static uint32_t at_most(uint32_t x, uint32_t cap)
     return x < cap ? x : cap;
 }
 
-void ga_plan_islands(const ga_plan_t *plan, const ga_settings_t *s, uint32_t generation,
-                     const uint32_t *island_unique, breed_island_t *out)
+void ga_plan_islands(const ga_plan_t *plan, const ga_settings_t *s, uint32_t generation, const uint32_t *island_unique,
+                     breed_island_t *out)
 {
     uint32_t islands = plan->ctx.islands, size = plan->ctx.island_size;
     int migrate = islands > 1 && s->migration_every > 0 && generation % s->migration_every == 0;

@@ -33,8 +33,8 @@ void ga_first_genome(const lattice_t *lat, int32_t *first);
  * immigrant_diversity x size gets ceil(immigrant_share x size) random
  * immigrants. Elites come first, then migrants, then immigrants, within the
  * island's size. island_unique: [islands], from ga_rank. out: [islands]. */
-void ga_plan_islands(const ga_plan_t *plan, const ga_settings_t *s, uint32_t generation,
-                     const uint32_t *island_unique, breed_island_t *out);
+void ga_plan_islands(const ga_plan_t *plan, const ga_settings_t *s, uint32_t generation, const uint32_t *island_unique,
+                     breed_island_t *out);
 
 #ifdef __cplusplus
 }

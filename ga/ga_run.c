@@ -19,18 +19,18 @@ typedef struct {
     const fit_problem_t *p;
     const ga_settings_t *s;
     const ga_run_opts_t *o;
-    ga_hof_entry_t *top;      /* [top_k] */
-    uint32_t *island_unique;  /* [islands] */
-    uint32_t *gene_counts;    /* [gene_values] */
-    double *entropy;          /* [n_genes] */
-    breed_island_t *islands;  /* [islands] */
-    uint16_t *dl_genes;       /* observer downloads, when asked for */
+    ga_hof_entry_t *top;     /* [top_k] */
+    uint32_t *island_unique; /* [islands] */
+    uint32_t *gene_counts;   /* [gene_values] */
+    double *entropy;         /* [n_genes] */
+    breed_island_t *islands; /* [islands] */
+    uint16_t *dl_genes;      /* observer downloads, when asked for */
     eval_result_t *dl_results;
     int32_t *dl_parents;
-    uint16_t *snap_genes;     /* checkpoint snapshots, when the observer takes them */
+    uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
     int32_t *snap_parents;
     uint32_t last_improvement;
-    uint64_t best_key;        /* the hall of fame's best rank_key (0: none) */
+    uint64_t best_key; /* the hall of fame's best rank_key (0: none) */
     double t0;
 } run_t;
 
@@ -109,8 +109,7 @@ static ev_status notify_observer(run_t *r, const ga_gen_stats_t *st, ev_error *e
 }
 
 /* Evaluates and ranks generation `gen`; *full when the cache could not take it. */
-static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen_stats_t *st, int *full,
-                                ev_error *err)
+static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen_stats_t *st, int *full, ev_error *err)
 {
     ga_eval_out_t ev;
     ga_rank_out_t rk;
@@ -190,8 +189,9 @@ static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_e
         at->n_genes != (uint32_t)r->plan.ctx.n_genes || at->islands != r->plan.ctx.islands ||
         at->hof->k != res->hof.k || at->hof->n > at->hof->k || rs->cache_count != at->evaluations ||
         at->lookups != (uint64_t)at->generation * at->population)
-        return ev_fail(err, EV_EDATA, "the saved GA state does not fit this run (generation %u, population %u, "
-                                      "%u genes, %u islands, hall of fame of %u, %llu cached of %llu evaluated)",
+        return ev_fail(err, EV_EDATA,
+                       "the saved GA state does not fit this run (generation %u, population %u, "
+                       "%u genes, %u islands, hall of fame of %u, %llu cached of %llu evaluated)",
                        at->generation, at->population, at->n_genes, at->islands, at->hof->k,
                        (unsigned long long)rs->cache_count, (unsigned long long)at->evaluations);
     if ((e = r->gops->ga_cache_import(r->g, rs->cache_index, rs->cache_results, rs->cache_count, err)) != EV_OK ||

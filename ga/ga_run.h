@@ -23,21 +23,21 @@ extern "C" {
 /* One generation's summary. Fitness values are raw (for compound, the log
  * sum: objective_display converts). Pointers are valid during the callback. */
 typedef struct {
-    uint32_t generation;          /* 0 = the initial population */
-    uint64_t feasible;            /* feasible individuals */
-    double best, median;          /* of the feasible fitness (0 when none); exact */
-    double mean, std;             /* of the finite feasible fitness; for reports (summation order) */
-    uint64_t unique;              /* distinct genomes in the population */
-    double diversity;             /* unique / population */
+    uint32_t generation;           /* 0 = the initial population */
+    uint64_t feasible;             /* feasible individuals */
+    double best, median;           /* of the feasible fitness (0 when none); exact */
+    double mean, std;              /* of the finite feasible fitness; for reports (summation order) */
+    uint64_t unique;               /* distinct genomes in the population */
+    double diversity;              /* unique / population */
     const uint32_t *island_unique; /* [islands]: distinct genomes per island */
-    const double *gene_entropy;   /* [n_genes]: entropy of each gene's values, bits */
+    const double *gene_entropy;    /* [n_genes]: entropy of each gene's values, bits */
     const breed_island_t *islands; /* [islands]: how this generation was made; NULL for generation 0 */
-    uint64_t new_evaluations;     /* genomes evaluated for the first time in this generation */
-    uint64_t evaluations;         /* unique evaluations so far */
-    uint64_t lookups;             /* fitness lookups so far (population x generations) */
-    double hit_rate;              /* 1 - evaluations / lookups */
-    double wall_s;                /* seconds since the run started */
-    const hof_t *hof;             /* the hall of fame after this generation */
+    uint64_t new_evaluations;      /* genomes evaluated for the first time in this generation */
+    uint64_t evaluations;          /* unique evaluations so far */
+    uint64_t lookups;              /* fitness lookups so far (population x generations) */
+    double hit_rate;               /* 1 - evaluations / lookups */
+    double wall_s;                 /* seconds since the run started */
+    const hof_t *hof;              /* the hall of fame after this generation */
 } ga_gen_stats_t;
 
 /* What an observer is given each generation. genes/results/parents are set
@@ -57,16 +57,16 @@ typedef struct {
  * with the dedup cache, what a run resumes from (ga_resume_t). Pointers are
  * valid during the callback. */
 typedef struct {
-    uint32_t generation;          /* the next generation to evaluate (>= 1) */
+    uint32_t generation; /* the next generation to evaluate (>= 1) */
     uint32_t population, n_genes, islands;
-    const uint16_t *genes;        /* SoA [n_genes][population] */
-    const int32_t *parents;       /* [2][population]: A then B, individuals of generation - 1 */
-    const breed_island_t *plans;  /* [islands]: how each island made this generation */
-    const hof_t *hof;             /* the hall of fame after generation - 1 */
-    uint32_t last_improvement;    /* the generation whose best was last strictly better (stall) */
-    uint64_t evaluations;         /* unique evaluations so far (= genomes in the dedup cache) */
-    uint64_t lookups;             /* population x generations evaluated */
-    double elapsed_s;             /* wall seconds spent so far; a resumed run's wall_s continues from it */
+    const uint16_t *genes;       /* SoA [n_genes][population] */
+    const int32_t *parents;      /* [2][population]: A then B, individuals of generation - 1 */
+    const breed_island_t *plans; /* [islands]: how each island made this generation */
+    const hof_t *hof;            /* the hall of fame after generation - 1 */
+    uint32_t last_improvement;   /* the generation whose best was last strictly better (stall) */
+    uint64_t evaluations;        /* unique evaluations so far (= genomes in the dedup cache) */
+    uint64_t lookups;            /* population x generations evaluated */
+    double elapsed_s;            /* wall seconds spent so far; a resumed run's wall_s continues from it */
 } ga_snapshot_t;
 
 /* Where a resumed run starts: a snapshot and the dedup cache's contents.
@@ -104,13 +104,13 @@ typedef struct {
 
 typedef struct {
     ga_stop_reason reason;
-    uint32_t generations;  /* generations evaluated (the initial one included) */
-    uint64_t evaluations;  /* unique genomes evaluated */
+    uint32_t generations; /* generations evaluated (the initial one included) */
+    uint64_t evaluations; /* unique genomes evaluated */
     uint64_t lookups;
     double hit_rate;
     double seconds;
-    int host_ga;           /* 1: the backend has no GA ops; the CPU ran the GA, the backend evaluated */
-    hof_t hof;             /* the top unique genomes ever evaluated; ga_result_free */
+    int host_ga; /* 1: the backend has no GA ops; the CPU ran the GA, the backend evaluated */
+    hof_t hof;   /* the top unique genomes ever evaluated; ga_result_free */
 } ga_result_t;
 
 /* Runs the GA on backend b (opened on p) with settings s, from generation 0

@@ -3,22 +3,14 @@
 const char *ga_stop_reason_name(ga_stop_reason r)
 {
     switch (r) {
-    case GA_STOP_GENERATIONS:
-        return "generations";
-    case GA_STOP_MAX_EVALUATIONS:
-        return "max evaluations";
-    case GA_STOP_STALL:
-        return "stall";
-    case GA_STOP_TIME_BUDGET:
-        return "time budget";
-    case GA_STOP_INTERRUPTED:
-        return "interrupted";
-    case GA_STOP_CACHE_FULL:
-        return "cache full";
-    case GA_STOP_LATTICE_EXHAUSTED:
-        return "lattice exhausted";
-    default:
-        return "running";
+    case GA_STOP_GENERATIONS: return "generations";
+    case GA_STOP_MAX_EVALUATIONS: return "max evaluations";
+    case GA_STOP_STALL: return "stall";
+    case GA_STOP_TIME_BUDGET: return "time budget";
+    case GA_STOP_INTERRUPTED: return "interrupted";
+    case GA_STOP_CACHE_FULL: return "cache full";
+    case GA_STOP_LATTICE_EXHAUSTED: return "lattice exhausted";
+    default: return "running";
     }
 }
 

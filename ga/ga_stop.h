@@ -12,12 +12,12 @@ extern "C" {
 
 typedef enum {
     GA_STOP_NONE = 0,
-    GA_STOP_GENERATIONS,     /* ga.generations populations were evaluated */
-    GA_STOP_MAX_EVALUATIONS, /* unique evaluations reached ga.max_evaluations */
-    GA_STOP_STALL,           /* no better best for ga.stall_generations generations */
-    GA_STOP_TIME_BUDGET,     /* ga.time_budget_s elapsed (not reproducible) */
-    GA_STOP_INTERRUPTED,     /* Ctrl-C: the generation was finished */
-    GA_STOP_CACHE_FULL,      /* the next generation's new genomes would overflow ga.cache_max_mb */
+    GA_STOP_GENERATIONS,      /* ga.generations populations were evaluated */
+    GA_STOP_MAX_EVALUATIONS,  /* unique evaluations reached ga.max_evaluations */
+    GA_STOP_STALL,            /* no better best for ga.stall_generations generations */
+    GA_STOP_TIME_BUDGET,      /* ga.time_budget_s elapsed (not reproducible) */
+    GA_STOP_INTERRUPTED,      /* Ctrl-C: the generation was finished */
+    GA_STOP_CACHE_FULL,       /* the next generation's new genomes would overflow ga.cache_max_mb */
     GA_STOP_LATTICE_EXHAUSTED /* every lattice point has been evaluated: nothing new is left to find */
 } ga_stop_reason;
 
@@ -31,7 +31,7 @@ typedef struct {
     uint64_t lattice_size;     /* lattice points; 0 when too many to count (never exhausted) */
     uint32_t last_improvement; /* the generation whose best was last strictly better */
     double elapsed_s;
-    int interrupted;           /* plat_interrupted() */
+    int interrupted; /* plat_interrupted() */
 } ga_stop_input_t;
 
 /* The first reason that holds, in this order: interrupted, generations,

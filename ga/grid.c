@@ -62,8 +62,7 @@ static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_probl
     ev_status st = EV_OK;
     if (opts->batch && opts->batch < batch)
         batch = opts->batch;
-    progress_start(&prog, opts->progress, ev == EVAL_REFERENCE ? "grid (reference)" : "grid (tables)", "points",
-                   size);
+    progress_start(&prog, opts->progress, ev == EVAL_REFERENCE ? "grid (reference)" : "grid (tables)", "points", size);
     for (uint64_t first = 0; first < size && st == EV_OK; first += batch) {
         uint64_t count = size - first < batch ? size - first : batch;
         if (ev == EVAL_REFERENCE) {
@@ -87,8 +86,8 @@ static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_probl
     return st;
 }
 
-ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,
-                   topk_t *top, grid_stats_t *stats, ev_error *err)
+ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts, topk_t *top,
+                   grid_stats_t *stats, ev_error *err)
 {
     evaluator_kind ev = opts->evaluator;
     double t0 = plat_now();
@@ -101,17 +100,16 @@ ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *
     if (ev == EVAL_AUTO)
         ev = (dominance_applicable(p) && ops->grid_dominance) ? EVAL_DOMINANCE : EVAL_TABLES;
     if (ev == EVAL_DOMINANCE && !dominance_applicable(p))
-        return ev_fail(err, EV_EUSAGE,
-                       "--evaluator dominance: objective '%s'%s depends on the order of trades; use tables",
-                       objective_name((objective_kind)p->obj_cfg.kind),
-                       p->obj.has_max_dd ? " with max_drawdown_pct" : "");
+        return ev_fail(
+            err, EV_EUSAGE, "--evaluator dominance: objective '%s'%s depends on the order of trades; use tables",
+            objective_name((objective_kind)p->obj_cfg.kind), p->obj.has_max_dd ? " with max_drawdown_pct" : "");
     if (ev == EVAL_DOMINANCE && !ops->grid_dominance)
         return ev_fail(err, EV_EUSAGE, "--evaluator dominance is not available on the %s backend", ops->name);
     stats->evaluator = ev;
     /* The heatmap comes out of the same pass where the path has a heat op. */
     heat = opts->heat;
-    if (heat && ev != EVAL_REFERENCE && !(ev == EVAL_DOMINANCE ? ops->grid_dominance_heat != NULL
-                                                               : ops->grid_batch_heat != NULL))
+    if (heat && ev != EVAL_REFERENCE &&
+        !(ev == EVAL_DOMINANCE ? ops->grid_dominance_heat != NULL : ops->grid_batch_heat != NULL))
         heat = NULL;
     stats->heat_filled = heat != NULL;
     if (ev == EVAL_DOMINANCE) {

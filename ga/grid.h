@@ -32,11 +32,11 @@ typedef struct {
     evaluator_kind evaluator; /* the one that ran */
     uint64_t evaluated;       /* lattice points evaluated */
     double seconds;
-    int heat_filled;          /* 1: opts->heat holds the heatmap (0: the backend has no heat op for the evaluator) */
+    int heat_filled; /* 1: opts->heat holds the heatmap (0: the backend has no heat op for the evaluator) */
 } grid_stats_t;
 
-ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,
-                   topk_t *top, grid_stats_t *stats, ev_error *err);
+ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts, topk_t *top,
+                   grid_stats_t *stats, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -66,8 +66,7 @@ static char *put_fixed_u64(char *dst, uint64_t q, int decimals)
 {
     uint64_t scale = 1;
     switch (decimals) {
-    case 0:
-        return put_u64(dst, q);
+    case 0: return put_u64(dst, q);
     case 2:
         dst = put_u64(dst, q / 100);
         *dst++ = '.';

@@ -74,8 +74,8 @@ static double percent_change(int32_t price_c, int32_t entry_c)
     return ((double)price_c / 100.0 / ((double)entry_c / 100.0) - 1.0) * 100.0;
 }
 
-char *gen_csv_trade_row(char *dst, const char *date_mdy, int64_t trade_id, const char *ticker,
-                        const gen_trade_t *t, const gen_row_t *entry, int32_t exit_price_c)
+char *gen_csv_trade_row(char *dst, const char *date_mdy, int64_t trade_id, const char *ticker, const gen_trade_t *t,
+                        const gen_row_t *entry, int32_t exit_price_c)
 {
     static const char *const kinds[] = {"pullback", "dip"};
     const char *kind = kinds[t->kind == GEN_ENTRY_DIP];
@@ -125,8 +125,8 @@ static ev_status write_chunk(FILE *f, const char *buf, size_t n, const char *pat
     return EV_OK;
 }
 
-ev_status gen_csv_write_market(const char *path, const char *const *tickers,
-                               const gen_series_t *const *series, int n_tickers, ev_error *err)
+ev_status gen_csv_write_market(const char *path, const char *const *tickers, const gen_series_t *const *series,
+                               int n_tickers, ev_error *err)
 {
     size_t lens[64];
     char *buf, *end;

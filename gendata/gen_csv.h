@@ -32,13 +32,13 @@ extern const char gen_csv_trade_header[];  /* with its '\n' */
 
 /* One trade-log row (with '\n'). date_mdy: "MM/DD/YYYY"; entry: the market row
  * at the entry second; exit_price_c: the price at the exit second, cents. */
-char *gen_csv_trade_row(char *dst, const char *date_mdy, int64_t trade_id, const char *ticker,
-                        const gen_trade_t *t, const gen_row_t *entry, int32_t exit_price_c);
+char *gen_csv_trade_row(char *dst, const char *date_mdy, int64_t trade_id, const char *ticker, const gen_trade_t *t,
+                        const gen_row_t *entry, int32_t exit_price_c);
 
 /* Writes a day's market file at path: the header, then for each session
  * second every ticker that has a row, in list order. series[n_tickers]. */
-ev_status gen_csv_write_market(const char *path, const char *const *tickers,
-                               const gen_series_t *const *series, int n_tickers, ev_error *err);
+ev_status gen_csv_write_market(const char *path, const char *const *tickers, const gen_series_t *const *series,
+                               int n_tickers, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -28,21 +28,21 @@
 
 typedef struct {
     const gen_data_opts_t *o;
-    int n_trade;                       /* trade tickers ... */
-    int trade_idx[GEN_MAX_TICKERS];    /* ... as positions in o->tickers */
+    int n_trade;                    /* trade tickers ... */
+    int trade_idx[GEN_MAX_TICKERS]; /* ... as positions in o->tickers */
     const char *names[GEN_MAX_TICKERS];
     gen_profile_t profile[GEN_MAX_TICKERS];
-    uint64_t hash[GEN_MAX_TICKERS];    /* RNG key part of each ticker */
+    uint64_t hash[GEN_MAX_TICKERS]; /* RNG key part of each ticker */
     gen_shape_t *shape;
-    gen_date_t *dates;                 /* [days] */
-    double *sigma, *level;             /* [ticker * days + day]: sd of the day's return; open, $ */
-    char **final_path, **temp_path;    /* [days + 1]: market files, then the trade log */
-    char **trade_text;                 /* [days]: the day's trade-log rows */
+    gen_date_t *dates;              /* [days] */
+    double *sigma, *level;          /* [ticker * days + day]: sd of the day's return; open, $ */
+    char **final_path, **temp_path; /* [days + 1]: market files, then the trade log */
+    char **trade_text;              /* [days]: the day's trade-log rows */
     size_t *trade_len;
-    int64_t *rows;                     /* [days]: market rows written */
+    int64_t *rows; /* [days]: market rows written */
     /* Shared between threads, guarded by the "gen_state" critical section. */
     int done, stop_day;
-    ev_error first_err;                /* the failure of the earliest failing day */
+    ev_error first_err; /* the failure of the earliest failing day */
     double t0;
     FILE *log;
 } run_t;
@@ -88,8 +88,7 @@ static ev_status resolve_trade_tickers(run_t *r, ev_error *err)
             if (!strcmp(o->tickers[t], o->trade_tickers[j]))
                 found = t;
         if (found < 0)
-            return ev_fail(err, EV_EUSAGE, "--trade-tickers: %s is not among --tickers",
-                           o->trade_tickers[j]);
+            return ev_fail(err, EV_EUSAGE, "--trade-tickers: %s is not among --tickers", o->trade_tickers[j]);
         r->trade_idx[r->n_trade++] = found;
     }
     return EV_OK;
@@ -103,11 +102,10 @@ static ev_status check_options(run_t *r, ev_error *err)
     if (!o->out_dir || !*o->out_dir)
         return ev_fail(err, EV_EUSAGE, "--out: an output directory is required");
     if (o->days < 1 || o->days > GEN_MAX_DAYS)
-        return ev_fail(err, EV_EUSAGE, "--days: expected 1 to %d trading days, got %d",
-                       GEN_MAX_DAYS, o->days);
+        return ev_fail(err, EV_EUSAGE, "--days: expected 1 to %d trading days, got %d", GEN_MAX_DAYS, o->days);
     if (!gen_date_valid(o->start_year, o->start_month, o->start_day) || o->start_year < 1900)
-        return ev_fail(err, EV_EUSAGE, "--start: %04d-%02d-%02d is not a calendar date from 1900 on",
-                       o->start_year, o->start_month, o->start_day);
+        return ev_fail(err, EV_EUSAGE, "--start: %04d-%02d-%02d is not a calendar date from 1900 on", o->start_year,
+                       o->start_month, o->start_day);
     if (o->n_tickers < 1 || o->n_tickers > GEN_MAX_TICKERS)
         return ev_fail(err, EV_EUSAGE, "--tickers: expected 1 to %d tickers", GEN_MAX_TICKERS);
     if (o->trades < 0)
@@ -119,18 +117,18 @@ static ev_status check_options(run_t *r, ev_error *err)
                        (long long)o->trades);
     capacity = (int64_t)o->days * (r->n_trade ? r->n_trade : 1) * GEN_TRADES_PER_TICKER_DAY_MAX;
     if (o->trades > capacity)
-        return ev_fail(err, EV_EUSAGE, "--trades: %lld trades do not fit: with one position at "
+        return ev_fail(err, EV_EUSAGE,
+                       "--trades: %lld trades do not fit: with one position at "
                        "a time a ticker holds at most %d trades a day, so %d day(s) x %d trade "
-                       "ticker(s) hold at most %lld", (long long)o->trades,
-                       GEN_TRADES_PER_TICKER_DAY_MAX, o->days, r->n_trade, (long long)capacity);
+                       "ticker(s) hold at most %lld",
+                       (long long)o->trades, GEN_TRADES_PER_TICKER_DAY_MAX, o->days, r->n_trade, (long long)capacity);
     r->dates = (gen_date_t *)malloc((size_t)o->days * sizeof *r->dates);
     if (!r->dates)
         return ev_fail(err, EV_ENOMEM, "out of memory for %d days", o->days);
     gen_weekdays((gen_date_t){o->start_year, o->start_month, o->start_day}, o->days, r->dates);
     last = r->dates[o->days - 1];
     if (last.year > 9999)
-        return ev_fail(err, EV_EUSAGE, "--days: %d weekdays from --start run past the year 9999",
-                       o->days);
+        return ev_fail(err, EV_EUSAGE, "--days: %d weekdays from --start run past the year 9999", o->days);
     return EV_OK;
 }
 
@@ -169,8 +167,8 @@ static ev_status plan_levels(run_t *r, ev_error *err)
             continue;
         }
         for (int t = 0; t < o->n_tickers; t++)
-            ret[(size_t)t * days + d] = gen_prices_path(r->shape, r->sigma[(size_t)t * days + d],
-                                                        o->seed, d, r->hash[t], rel);
+            ret[(size_t)t * days + d] =
+                gen_prices_path(r->shape, r->sigma[(size_t)t * days + d], o->seed, d, r->hash[t], rel);
         free(rel);
     }
     if (!failed)
@@ -237,8 +235,8 @@ static ev_status run_day(run_t *r, int d, ev_error *err)
     for (int t = 0; t < o->n_tickers; t++) {
         size_t k = (size_t)t * o->days + d;
         gen_prices_path(r->shape, r->sigma[k], o->seed, d, r->hash[t], rel);
-        gen_prices_tape(&r->profile[t], r->shape, r->sigma[k], r->level[k], o->seed, d, r->hash[t],
-                        rel, series[t].price_c, series[t].volume, series[t].present);
+        gen_prices_tape(&r->profile[t], r->shape, r->sigma[k], r->level[k], o->seed, d, r->hash[t], rel,
+                        series[t].price_c, series[t].volume, series[t].present);
         gen_indicators_compute(&series[t]);
         cseries[t] = &series[t];
     }
@@ -286,8 +284,7 @@ static void day_end(run_t *r, int d, ev_status st, const ev_error *err)
         }
         r->done++;
         if (st == EV_OK && r->log && r->done * 10 / r->o->days != (r->done - 1) * 10 / r->o->days)
-            fprintf(r->log, "gen-data: %d of %d days written (%.1f s)\n", r->done, r->o->days,
-                    plat_now() - r->t0);
+            fprintf(r->log, "gen-data: %d of %d days written (%.1f s)\n", r->done, r->o->days, plat_now() - r->t0);
     }
 }
 
@@ -388,10 +385,11 @@ static void summarize(const run_t *r)
         if (plat_stat(r->final_path[d], &st) == 0)
             bytes += st.size;
     }
-    fprintf(r->log, "gen-data: wrote %d market file%s (%d tickers, %lld rows) and %lld trades to "
-            "%s: %.1f MB in %.1f s\n", r->o->days, r->o->days == 1 ? "" : "s", r->o->n_tickers,
-            (long long)rows,
-            (long long)r->o->trades, r->o->out_dir, bytes / 1e6, plat_now() - r->t0);
+    fprintf(r->log,
+            "gen-data: wrote %d market file%s (%d tickers, %lld rows) and %lld trades to "
+            "%s: %.1f MB in %.1f s\n",
+            r->o->days, r->o->days == 1 ? "" : "s", r->o->n_tickers, (long long)rows, (long long)r->o->trades,
+            r->o->out_dir, bytes / 1e6, plat_now() - r->t0);
 }
 
 static void run_free(run_t *r)
@@ -429,8 +427,8 @@ static ev_status run_alloc(run_t *r, ev_error *err)
     r->sigma = (double *)malloc(cells * sizeof *r->sigma);
     r->level = (double *)malloc(cells * sizeof *r->level);
     r->shape = (gen_shape_t *)malloc(sizeof *r->shape);
-    if (!r->temp_path || !r->final_path || !r->trade_text || !r->trade_len || !r->rows ||
-        !r->sigma || !r->level || !r->shape)
+    if (!r->temp_path || !r->final_path || !r->trade_text || !r->trade_len || !r->rows || !r->sigma || !r->level ||
+        !r->shape)
         return ev_fail(err, EV_ENOMEM, "out of memory for %zu days", days);
     gen_shape_init(r->shape);
     for (int t = 0; t < r->o->n_tickers; t++) {

@@ -25,15 +25,15 @@ extern "C" {
 
 typedef struct {
     const char *out_dir;
-    int days;                            /* weekdays to write, 1..GEN_MAX_DAYS */
+    int days;                               /* weekdays to write, 1..GEN_MAX_DAYS */
     int start_year, start_month, start_day; /* first date; a weekend moves to Monday */
-    int n_tickers;                       /* columns of every market file, in this order */
+    int n_tickers;                          /* columns of every market file, in this order */
     char tickers[GEN_MAX_TICKERS][GEN_TICKER_CHARS];
-    int n_trade_tickers;                 /* -1: SOXL, IONQ, MARA where listed, else the first ticker */
+    int n_trade_tickers; /* -1: SOXL, IONQ, MARA where listed, else the first ticker */
     char trade_tickers[GEN_MAX_TICKERS][GEN_TICKER_CHARS];
-    int64_t trades;                      /* exact number of trades in the log, >= 0 */
+    int64_t trades; /* exact number of trades in the log, >= 0 */
     uint64_t seed;
-    int quiet;                           /* no progress lines on log */
+    int quiet; /* no progress lines on log */
 } gen_data_opts_t;
 
 /* The defaults: 5 days from 2024-01-02, SOXL,IONQ,MARA,NVDA,TSLA,AMD,TQQQ,
@@ -44,8 +44,8 @@ void gen_data_opts_default(gen_data_opts_t *o);
  * empty list is accepted only when allow_empty. EV_EUSAGE on a malformed list:
  * empty names, bad characters, names over 15 characters, duplicates, more than
  * GEN_MAX_TICKERS names. */
-ev_status gen_data_parse_tickers(const char *list, const char *what, int allow_empty,
-                                 char (*names)[GEN_TICKER_CHARS], int *n, ev_error *err);
+ev_status gen_data_parse_tickers(const char *list, const char *what, int allow_empty, char (*names)[GEN_TICKER_CHARS],
+                                 int *n, ev_error *err);
 
 /* Parses "YYYY-MM-DD" (a real calendar date, years 1900..9999). */
 ev_status gen_data_parse_date(const char *s, int *year, int *month, int *day, ev_error *err);

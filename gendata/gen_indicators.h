@@ -24,10 +24,10 @@ extern "C" {
 
 /* Indicator values once bar b has closed, in written units. */
 typedef struct {
-    int32_t atr14_q, atr28_q;          /* ten-thousandths of a dollar */
-    int32_t rsi_c;                     /* hundredths, 0..10000 */
-    int32_t adx28_c, adx14_c, adx7_c;  /* hundredths, 0..10000 */
-    int32_t ratio_c;                   /* round(atr14 / atr28, 2) in hundredths */
+    int32_t atr14_q, atr28_q;         /* ten-thousandths of a dollar */
+    int32_t rsi_c;                    /* hundredths, 0..10000 */
+    int32_t adx28_c, adx14_c, adx7_c; /* hundredths, 0..10000 */
+    int32_t ratio_c;                  /* round(atr14 / atr28, 2) in hundredths */
 } gen_bar_ind_t;
 
 typedef struct {
@@ -44,14 +44,14 @@ typedef struct {
 /* One market row's values, all as integers in the units they are written in
  * (so the market file and the trade log print identical text). */
 typedef struct {
-    int32_t price_c;             /* cents (written with 4 decimals) */
-    int64_t val_q, avg_q;        /* ten-thousandths of a dollar */
-    int32_t atr14_q, atr28_q;    /* ten-thousandths of a dollar */
-    int32_t rsi_c;               /* hundredths */
-    int32_t volume;              /* shares */
+    int32_t price_c;          /* cents (written with 4 decimals) */
+    int64_t val_q, avg_q;     /* ten-thousandths of a dollar */
+    int32_t atr14_q, atr28_q; /* ten-thousandths of a dollar */
+    int32_t rsi_c;            /* hundredths */
+    int32_t volume;           /* shares */
     int32_t adx28_c, adx14_c, adx7_c;
-    int32_t volpct_c;            /* round(atr14 / price * 100, 2) in hundredths */
-    int32_t ratio_c;             /* round(atr14 / atr28, 2) in hundredths */
+    int32_t volpct_c; /* round(atr14 / price * 100, 2) in hundredths */
+    int32_t ratio_c;  /* round(atr14 / atr28, 2) in hundredths */
 } gen_row_t;
 
 /* Bars, Wilder ATR/ADX/RSI, VWAP and prefix sums from price_c and volume. */

@@ -28,29 +28,35 @@ static int ticker_char(char c)
     return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
-ev_status gen_data_parse_tickers(const char *list, const char *what, int allow_empty,
-                                 char (*names)[GEN_TICKER_CHARS], int *n, ev_error *err)
+ev_status gen_data_parse_tickers(const char *list, const char *what, int allow_empty, char (*names)[GEN_TICKER_CHARS],
+                                 int *n, ev_error *err)
 {
     const char *p = list;
     *n = 0;
     if (!*list) {
         if (allow_empty)
             return EV_OK;
-        return ev_fail(err, EV_EUSAGE, "%s: expected a comma-separated list of tickers such as "
-                       "SOXL,IONQ,MARA, got an empty string", what);
+        return ev_fail(err, EV_EUSAGE,
+                       "%s: expected a comma-separated list of tickers such as "
+                       "SOXL,IONQ,MARA, got an empty string",
+                       what);
     }
     for (;;) {
         size_t len = strcspn(p, ",");
         if (len == 0)
-            return ev_fail(err, EV_EUSAGE, "%s: empty ticker name in \"%s\" (use commas only "
-                           "between names, as in SOXL,IONQ,MARA)", what, list);
+            return ev_fail(err, EV_EUSAGE,
+                           "%s: empty ticker name in \"%s\" (use commas only "
+                           "between names, as in SOXL,IONQ,MARA)",
+                           what, list);
         if (len >= GEN_TICKER_CHARS)
-            return ev_fail(err, EV_EUSAGE, "%s: ticker \"%.*s\" is longer than %d characters", what,
-                           (int)len, p, GEN_TICKER_CHARS - 1);
+            return ev_fail(err, EV_EUSAGE, "%s: ticker \"%.*s\" is longer than %d characters", what, (int)len, p,
+                           GEN_TICKER_CHARS - 1);
         for (size_t i = 0; i < len; i++)
             if (!ticker_char(p[i]))
-                return ev_fail(err, EV_EUSAGE, "%s: ticker \"%.*s\" has the character '%c'; use "
-                               "upper-case letters, digits, '.' and '-' only", what, (int)len, p, p[i]);
+                return ev_fail(err, EV_EUSAGE,
+                               "%s: ticker \"%.*s\" has the character '%c'; use "
+                               "upper-case letters, digits, '.' and '-' only",
+                               what, (int)len, p, p[i]);
         if (*n == GEN_MAX_TICKERS)
             return ev_fail(err, EV_EUSAGE, "%s: more than %d tickers", what, GEN_MAX_TICKERS);
         memcpy(names[*n], p, len);

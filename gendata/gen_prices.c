@@ -50,9 +50,8 @@ static const struct {
     const char *name;
     gen_profile_t p;
 } g_profiles[] = {
-    {"SOXL", {30.0, 0.050, 60e6}}, {"IONQ", {12.0, 0.060, 15e6}},
-    {"MARA", {20.0, 0.070, 40e6}}, {"NVDA", {480.0, 0.025, 45e6}},
-    {"TSLA", {240.0, 0.030, 110e6}}, {"AMD", {140.0, 0.025, 55e6}},
+    {"SOXL", {30.0, 0.050, 60e6}},  {"IONQ", {12.0, 0.060, 15e6}},   {"MARA", {20.0, 0.070, 40e6}},
+    {"NVDA", {480.0, 0.025, 45e6}}, {"TSLA", {240.0, 0.030, 110e6}}, {"AMD", {140.0, 0.025, 55e6}},
     {"TQQQ", {50.0, 0.025, 70e6}},
 };
 
@@ -84,8 +83,7 @@ static double typical_sigma_day(const gen_profile_t *p)
     return p->day_range / RANGE_PER_SIGMA;
 }
 
-void gen_prices_day_sigmas(const gen_profile_t *p, uint64_t seed, uint64_t ticker_hash, int days,
-                           double *sigma_day)
+void gen_prices_day_sigmas(const gen_profile_t *p, uint64_t seed, uint64_t ticker_hash, int days, double *sigma_day)
 {
     const double innov = REGIME_SD * sqrt(1.0 - REGIME_PHI * REGIME_PHI);
     double g = 0.0;
@@ -97,8 +95,8 @@ void gen_prices_day_sigmas(const gen_profile_t *p, uint64_t seed, uint64_t ticke
     }
 }
 
-double gen_prices_path(const gen_shape_t *shape, double sigma_day, uint64_t seed, int day,
-                       uint64_t ticker_hash, double *rel)
+double gen_prices_path(const gen_shape_t *shape, double sigma_day, uint64_t seed, int day, uint64_t ticker_hash,
+                       double *rel)
 {
     const uint64_t kpath = gen_rng_key(seed, (uint64_t)day, ticker_hash, GEN_STREAM_PATH);
     const uint64_t kjump = gen_rng_key(seed, (uint64_t)day, ticker_hash, GEN_STREAM_JUMP);
@@ -110,8 +108,8 @@ double gen_prices_path(const gen_shape_t *shape, double sigma_day, uint64_t seed
     const double h_innov = LOGVOL_SD * sqrt(1.0 - h_phi * h_phi);
     const double h_var = LOGVOL_SD * LOGVOL_SD;
     const double m_phi = exp(-log(2.0) / TREND_HALF_LIFE_MIN);
-    const double m_sd = sigma_day * sqrt(TREND_SHARE * (1.0 - m_phi) /
-                                         (3600.0 * (GEN_DAY_SECONDS / 60) * (1.0 + m_phi)));
+    const double m_sd =
+        sigma_day * sqrt(TREND_SHARE * (1.0 - m_phi) / (3600.0 * (GEN_DAY_SECONDS / 60) * (1.0 + m_phi)));
     const double m_innov = m_sd * sqrt(1.0 - m_phi * m_phi);
     const double jump_p = JUMPS_PER_DAY / GEN_DAY_SECONDS;
     const double jump_sd = JUMP_SD * sigma_day;
@@ -170,9 +168,9 @@ void gen_prices_day_levels(const gen_profile_t *p, uint64_t seed, uint64_t ticke
     }
 }
 
-void gen_prices_tape(const gen_profile_t *p, const gen_shape_t *shape, double sigma_day,
-                     double open_level, uint64_t seed, int day, uint64_t ticker_hash,
-                     const double *rel, int32_t *price_c, int32_t *volume, uint8_t *present)
+void gen_prices_tape(const gen_profile_t *p, const gen_shape_t *shape, double sigma_day, double open_level,
+                     uint64_t seed, int day, uint64_t ticker_hash, const double *rel, int32_t *price_c, int32_t *volume,
+                     uint8_t *present)
 {
     const uint64_t ktape = gen_rng_key(seed, (uint64_t)day, ticker_hash, GEN_STREAM_TAPE);
     const double cents_open = open_level * 100.0;

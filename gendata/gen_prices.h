@@ -18,9 +18,9 @@
 extern "C" {
 #endif
 
-#define GEN_OPEN_TIME 34200      /* 09:30:00 in seconds after midnight */
-#define GEN_DAY_SECONDS 23400    /* 09:30:00 .. 15:59:59 */
-#define GEN_WARMUP_SECONDS 7200  /* synthetic history before the open: 120 one-minute bars */
+#define GEN_OPEN_TIME 34200     /* 09:30:00 in seconds after midnight */
+#define GEN_DAY_SECONDS 23400   /* 09:30:00 .. 15:59:59 */
+#define GEN_WARMUP_SECONDS 7200 /* synthetic history before the open: 120 one-minute bars */
 #define GEN_SERIES_SECONDS (GEN_WARMUP_SECONDS + GEN_DAY_SECONDS)
 
 /* What makes one ticker look like itself. */
@@ -45,15 +45,14 @@ void gen_shape_init(gen_shape_t *shape);
 
 /* Day-level volatility: sigma_day[d] (sd of the open-to-close log return of
  * day d), an AR(1) regime in log space around the profile's level. */
-void gen_prices_day_sigmas(const gen_profile_t *p, uint64_t seed, uint64_t ticker_hash, int days,
-                           double *sigma_day);
+void gen_prices_day_sigmas(const gen_profile_t *p, uint64_t seed, uint64_t ticker_hash, int days, double *sigma_day);
 
 /* Simulates one ticker-day: rel[GEN_SERIES_SECONDS] is the log price relative
  * to an arbitrary origin (index GEN_WARMUP_SECONDS is the 09:30:00 second).
  * Returns the day's open-to-close log return rel[last] - rel[open]. A pure
  * function of its arguments. */
-double gen_prices_path(const gen_shape_t *shape, double sigma_day, uint64_t seed, int day,
-                       uint64_t ticker_hash, double *rel);
+double gen_prices_path(const gen_shape_t *shape, double sigma_day, uint64_t seed, int day, uint64_t ticker_hash,
+                       double *rel);
 
 /* Opening levels (dollars, unrounded): open_level[d + 1] = close of day d
  * times an overnight gap, with a weak pull back to the profile's price so long
@@ -65,9 +64,9 @@ void gen_prices_day_levels(const gen_profile_t *p, uint64_t seed, uint64_t ticke
  * price_c[GEN_SERIES_SECONDS]: cents, warm-up included;
  * volume[GEN_DAY_SECONDS]: shares traded in each session second;
  * present[GEN_DAY_SECONDS]: 0 for the ~0.5 % of seconds that have no row. */
-void gen_prices_tape(const gen_profile_t *p, const gen_shape_t *shape, double sigma_day,
-                     double open_level, uint64_t seed, int day, uint64_t ticker_hash,
-                     const double *rel, int32_t *price_c, int32_t *volume, uint8_t *present);
+void gen_prices_tape(const gen_profile_t *p, const gen_shape_t *shape, double sigma_day, double open_level,
+                     uint64_t seed, int day, uint64_t ticker_hash, const double *rel, int32_t *price_c, int32_t *volume,
+                     uint8_t *present);
 
 #ifdef __cplusplus
 }

@@ -17,12 +17,12 @@
 
 /* What a stream is used for; part of its key, so streams never share draws. */
 enum {
-    GEN_STREAM_PATH = 1,    /* per-second return and noise shocks */
-    GEN_STREAM_JUMP = 2,    /* per-second jump decisions and jump sizes */
-    GEN_STREAM_SLOW = 3,    /* log-volatility steps and per-minute drift shocks */
-    GEN_STREAM_TAPE = 4,    /* per-second volume and missing rows */
-    GEN_STREAM_DAILY = 5,   /* day-level volatility regime and overnight gap */
-    GEN_STREAM_TRADES = 6   /* trade windows and holding times */
+    GEN_STREAM_PATH = 1,  /* per-second return and noise shocks */
+    GEN_STREAM_JUMP = 2,  /* per-second jump decisions and jump sizes */
+    GEN_STREAM_SLOW = 3,  /* log-volatility steps and per-minute drift shocks */
+    GEN_STREAM_TAPE = 4,  /* per-second volume and missing rows */
+    GEN_STREAM_DAILY = 5, /* day-level volatility regime and overnight gap */
+    GEN_STREAM_TRADES = 6 /* trade windows and holding times */
 };
 
 static inline uint64_t gen_rng_mix(uint64_t z)

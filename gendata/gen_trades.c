@@ -5,13 +5,13 @@
 
 #include "gendata/gen_rng.h"
 
-#define SHORT_MEAN_SECONDS 300  /* the rule's 5-minute mean */
-#define LONG_MEAN_SECONDS 1800  /* the rule's 30-minute mean */
-#define PULLBACK_ATRS 0.25      /* how far under the short mean, in one-minute ATR14s */
-#define FILL_DELAY_MIN 5        /* seconds from signal to fill: log-uniform in [min, max] */
+#define SHORT_MEAN_SECONDS 300 /* the rule's 5-minute mean */
+#define LONG_MEAN_SECONDS 1800 /* the rule's 30-minute mean */
+#define PULLBACK_ATRS 0.25     /* how far under the short mean, in one-minute ATR14s */
+#define FILL_DELAY_MIN 5       /* seconds from signal to fill: log-uniform in [min, max] */
 #define FILL_DELAY_MAX 60
 #define SEARCH_SECONDS (GEN_TRADE_MIN_WINDOW - GEN_TRADE_MIN_HOLD) /* least time to find an entry */
-#define HOLD_SHARE 0.5          /* of the session that holds may fill on average */
+#define HOLD_SHARE 0.5                                             /* of the session that holds may fill on average */
 
 /* Log-uniform whole seconds in [lo, hi] (lo >= 1; hi <= lo gives hi). */
 static int log_uniform(uint64_t key, uint64_t counter, int lo, int hi)
@@ -87,8 +87,7 @@ static int is_pullback(const gen_series_t *s, int sec)
     const int i = GEN_WARMUP_SECONDS + sec;
     const double atr_c = s->bar[i / 60 - 1].atr14_q / 100.0; /* cents */
     const double short_mean = gen_series_sma(s, i, SHORT_MEAN_SECONDS);
-    return short_mean > gen_series_sma(s, i, LONG_MEAN_SECONDS) &&
-           s->price_c[i] <= short_mean - PULLBACK_ATRS * atr_c;
+    return short_mean > gen_series_sma(s, i, LONG_MEAN_SECONDS) && s->price_c[i] <= short_mean - PULLBACK_ATRS * atr_c;
 }
 
 /* The signal second in [first, last]: the first pullback with a row, else
@@ -148,8 +147,8 @@ static void path_extremes(const gen_series_t *s, gen_trade_t *t)
     }
 }
 
-void gen_trades_pick(gen_series_t *s, int count, uint64_t seed, int day, uint64_t ticker_hash,
-                     int ticker, gen_trade_t *out)
+void gen_trades_pick(gen_series_t *s, int count, uint64_t seed, int day, uint64_t ticker_hash, int ticker,
+                     gen_trade_t *out)
 {
     const uint64_t key = gen_rng_key(seed, (uint64_t)day, ticker_hash, GEN_STREAM_TRADES);
     int bounds[GEN_TRADES_PER_TICKER_DAY_MAX + 1], hold[GEN_TRADES_PER_TICKER_DAY_MAX];

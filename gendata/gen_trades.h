@@ -30,9 +30,9 @@
 extern "C" {
 #endif
 
-#define GEN_TRADE_MIN_HOLD 10      /* seconds */
-#define GEN_TRADE_MIN_WINDOW 30    /* seconds: 20 s of search + the shortest hold */
-#define GEN_TRADE_MAX_HOLD 10800   /* seconds: 3 h */
+#define GEN_TRADE_MIN_HOLD 10    /* seconds */
+#define GEN_TRADE_MIN_WINDOW 30  /* seconds: 20 s of search + the shortest hold */
+#define GEN_TRADE_MAX_HOLD 10800 /* seconds: 3 h */
 #define GEN_TRADES_PER_TICKER_DAY_MAX (GEN_DAY_SECONDS / GEN_TRADE_MIN_WINDOW)
 
 enum { GEN_ENTRY_PULLBACK = 0, GEN_ENTRY_DIP = 1 };
@@ -49,8 +49,8 @@ typedef struct {
  * the vanishingly rare case that a window has no row where one is needed, the
  * chosen second is given a row (s->present is set), so every entry and exit
  * has one. */
-void gen_trades_pick(gen_series_t *s, int count, uint64_t seed, int day, uint64_t ticker_hash,
-                     int ticker, gen_trade_t *out);
+void gen_trades_pick(gen_series_t *s, int count, uint64_t seed, int day, uint64_t ticker_hash, int ticker,
+                     gen_trade_t *out);
 
 /* Orders a day's trades by entry second, then by ticker position. */
 void gen_trades_sort(gen_trade_t *t, int n);

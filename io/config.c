@@ -15,10 +15,10 @@
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
 
-static const char *const root_keys[] = {"data", "parameters", "objective", "ga",     "grid",
-                                        "report", "top",      "seed",      "output", NULL};
-static const char *const data_keys[] = {"market_dir", "trades", "dataset", "cache", "tickers", "features",
-                                        "strict", NULL};
+static const char *const root_keys[] = {"data",   "parameters", "objective", "ga",     "grid",
+                                        "report", "top",        "seed",      "output", NULL};
+static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "cache",
+                                        "tickers",    "features", "strict",  NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
 
 static ev_status read_file(const char *path, char **text, size_t *len, ev_error *err)
@@ -99,8 +99,8 @@ static ev_status parse_names(const ymap_t *m, const char *key, const char *what,
         *count = (int32_t)(i + 1); /* owned from here on: config_free releases it */
         for (size_t j = 0; j < i; j++)
             if (strcmp((*out)[j], (*out)[i]) == 0)
-                return ydoc_fail(m->doc, err, item, ipath, "'%s' is listed twice (first as %s[%zu])", (*out)[i],
-                                 path, j);
+                return ydoc_fail(m->doc, err, item, ipath, "'%s' is listed twice (first as %s[%zu])", (*out)[i], path,
+                                 j);
     }
     return EV_OK;
 }
@@ -155,9 +155,8 @@ static ev_status parse_data(const ymap_t *root, config_t *cfg, ev_error *err)
         (st = resolve(cfg, &cfg->dataset_path, err)) != EV_OK || /* NULL (absent) stays NULL */
         (st = ymap_bool(&m, "strict", &cfg->strict, err)) != EV_OK)
         return st;
-    if (ymap_get(&m, "features") &&
-        (st = parse_names(&m, "features", "trade-log column names", 1, &cfg->extra_features,
-                          &cfg->n_extra_features, err)) != EV_OK)
+    if (ymap_get(&m, "features") && (st = parse_names(&m, "features", "trade-log column names", 1, &cfg->extra_features,
+                                                      &cfg->n_extra_features, err)) != EV_OK)
         return st;
     if (ymap_get(&m, "tickers"))
         return parse_names(&m, "tickers", "ticker symbols", 0, &cfg->tickers, &cfg->n_tickers, err);
@@ -241,8 +240,7 @@ static ev_status parse_seed(const ymap_t *root, config_t *cfg, ev_error *err)
     if (ydoc_get_uint(root->doc, n, "seed", 0, UINT64_MAX, &cfg->seed, NULL) == EV_OK)
         return EV_OK;
     ydoc_describe(n, found, sizeof found);
-    return ydoc_fail(root->doc, err, n, "seed", "expected a non-negative integer or the word random, found %s",
-                     found);
+    return ydoc_fail(root->doc, err, n, "seed", "expected a non-negative integer or the word random, found %s", found);
 }
 
 static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
@@ -251,8 +249,10 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
     int has_output = 0;
     ev_status st;
     if (!ydoc_root(doc))
-        return ev_fail(err, EV_ECONFIG, "%s:1:1: the config is empty; expected a mapping with the keys data, "
-                       "parameters, objective, ga, grid, report, top, seed, output", cfg->path);
+        return ev_fail(err, EV_ECONFIG,
+                       "%s:1:1: the config is empty; expected a mapping with the keys data, "
+                       "parameters, objective, ga, grid, report, top, seed, output",
+                       cfg->path);
     if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK ||
         (st = parse_data(&root, cfg, err)) != EV_OK ||
         (st = config_parse_parameters(&root, &cfg->lattice, err)) != EV_OK ||

@@ -25,30 +25,30 @@ typedef struct {
     char *text; /* the file verbatim (provenance) */
 
     /* data: either raw CSVs (ingested into a cached dataset) or a dataset file. */
-    char *market_dir;   /* data.market_dir, or NULL */
-    char *trades_path;  /* data.trades, or NULL */
-    char *dataset_path; /* data.dataset, or the cache file when raw CSVs are named
+    char *market_dir;     /* data.market_dir, or NULL */
+    char *trades_path;    /* data.trades, or NULL */
+    char *dataset_path;   /* data.dataset, or the cache file when raw CSVs are named
                            (data.cache, default <output without .h5>.dataset.h5) */
     int dataset_is_cache; /* 1 when dataset_path is a cache derived from the CSVs */
     /* Ingest options, raw CSVs only: with data.dataset they are absent (NULL, 0)
      * and the dataset's own tickers and features stand. */
-    char **tickers;     /* data.tickers (default SOXL, IONQ, MARA) */
+    char **tickers; /* data.tickers (default SOXL, IONQ, MARA) */
     int32_t n_tickers;
     char **extra_features; /* data.features: more trade-log columns to keep */
     int32_t n_extra_features;
-    int strict;         /* data.strict: drops are errors */
+    int strict; /* data.strict: drops are errors */
 
     lattice_t lattice;         /* parameters */
     objective_cfg_t objective; /* objective */
     ga_settings_t ga;          /* ga */
 
-    uint32_t top;       /* top (default 10) */
-    uint64_t seed;      /* seed (default 42) */
-    int seed_random;    /* seed: random -> drawn at load time (< 2^53), printed to stderr */
-    char *output;       /* output: the run file (default <config dir>/../results/<config stem>.h5) */
-    uint64_t grid_batch; /* grid.batch: genomes per batch, 0 = from free memory */
+    uint32_t top;              /* top (default 10) */
+    uint64_t seed;             /* seed (default 42) */
+    int seed_random;           /* seed: random -> drawn at load time (< 2^53), printed to stderr */
+    char *output;              /* output: the run file (default <config dir>/../results/<config stem>.h5) */
+    uint64_t grid_batch;       /* grid.batch: genomes per batch, 0 = from free memory */
     uint32_t checkpoint_every; /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
-    char *heatmap[2];    /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
+    char *heatmap[2];          /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
 } config_t;
 
 /* Loads and validates a config. On error, err names the file, line and column

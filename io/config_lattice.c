@@ -36,8 +36,7 @@ static ev_status check_level(const ydoc_t *d, const yaml_node_t *at, const char 
                              const char *what, double v, ev_error *err)
 {
     if (p->role == PARAM_TARGET && !(v > 0))
-        return ydoc_fail(d, err, at, path, "parameter '%s': a target is a take-profit percent > 0, %s", p->name,
-                         what);
+        return ydoc_fail(d, err, at, path, "parameter '%s': a target is a take-profit percent > 0, %s", p->name, what);
     if (p->role == PARAM_STOP && !(v < 0))
         return ydoc_fail(d, err, at, path, "parameter '%s': a stop is a stop-loss percent < 0, %s", p->name, what);
     if (p->role != PARAM_FILTER && !(fabs(v) <= CONFIG_PCT_MAX))
@@ -122,8 +121,8 @@ static ev_status range_fail(const ymap_t *m, decimal_range_err re, const decimal
                          p->name, step, start, stop);
     case DECIMAL_RANGE_TOO_MANY:
         return ydoc_fail(m->doc, err, m->node, m->path,
-                         "parameter '%s': expected at most %d values, found a range of %llu%s", p->name,
-                         EV_MAX_VALUES, (unsigned long long)r->count, r->count == UINT64_MAX ? " or more" : "");
+                         "parameter '%s': expected at most %d values, found a range of %llu%s", p->name, EV_MAX_VALUES,
+                         (unsigned long long)r->count, r->count == UINT64_MAX ? " or more" : "");
     default:
         return ydoc_fail(m->doc, err, m->node, m->path,
                          "parameter '%s': start %s, stop %s and step %s are too far apart in scale to be counted "
@@ -158,12 +157,12 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
         if (!(p->value_text[i] = ev_strdup(text)))
             return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", d->file);
         if (!isfinite(p->values[i]))
-            return ydoc_fail(d, err, node, path, "parameter '%s': value %s is beyond the range of a double",
-                             p->name, text);
+            return ydoc_fail(d, err, node, path, "parameter '%s': value %s is beyond the range of a double", p->name,
+                             text);
         if (i > 0 && !(p->values[i] > p->values[i - 1]))
             return ydoc_fail(d, err, node, path,
-                             "parameter '%s': values %s and %s round to the same double; use a coarser step",
-                             p->name, p->value_text[i - 1], text);
+                             "parameter '%s': values %s and %s round to the same double; use a coarser step", p->name,
+                             p->value_text[i - 1], text);
     }
     /* The range is increasing: a target's first value decides its sign and
      * its last its size, a stop's the other way round. */
@@ -197,8 +196,8 @@ static ev_status parse_identity(const ymap_t *m, lattice_t *lat, int32_t k, ev_e
         return st;
     for (int32_t j = 0; j < k; j++)
         if (strcmp(lat->params[j].name, p->name) == 0)
-            return ydoc_fail(m->doc, err, name, path, "parameter name '%s' is already used by parameters[%d]",
-                             p->name, (int)j);
+            return ydoc_fail(m->doc, err, name, path, "parameter name '%s' is already used by parameters[%d]", p->name,
+                             (int)j);
     if ((st = ymap_choice(m, "role", role_names, &role, err)) != EV_OK)
         return st;
     p->role = (param_role)role;
@@ -242,8 +241,7 @@ static ev_status parse_filter_keys(const ymap_t *m, param_t *p, ev_error *err)
     return EV_OK;
 }
 
-static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, lattice_t *lat, int32_t k,
-                             ev_error *err)
+static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, lattice_t *lat, int32_t k, ev_error *err)
 {
     ymap_t m;
     param_t *p = &lat->params[k];

@@ -12,10 +12,10 @@
 static const char *const objective_keys[] = {"name", "min_trades", "max_drawdown_pct", "fill", "cost_pct", NULL};
 static const char *const fill_names[] = {"level", "price", NULL}; /* fill_mode order */
 
-static const char *const ga_keys[] = {"population",     "generations",     "islands",       "migration",
-                                      "selection",      "crossover",       "mutation",      "elitism",
-                                      "stall_generations", "max_evaluations", "time_budget_s", "immigrants",
-                                      "cache_max_mb",   "checkpoint_every", NULL};
+static const char *const ga_keys[] = {
+    "population",    "generations", "islands",      "migration",         "selection",
+    "crossover",     "mutation",    "elitism",      "stall_generations", "max_evaluations",
+    "time_budget_s", "immigrants",  "cache_max_mb", "checkpoint_every",  NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -59,8 +59,8 @@ ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_er
     /* Absent or null: no drawdown constraint. */
     dd = ymap_get(&m, "max_drawdown_pct");
     if (dd && !ydoc_is_null(dd)) {
-        if ((st = ymap_number(&m, "max_drawdown_pct", bounds(0, 1, CONFIG_DRAWDOWN_MAX, 0),
-                                &obj->max_drawdown_pct, err)))
+        if ((st = ymap_number(&m, "max_drawdown_pct", bounds(0, 1, CONFIG_DRAWDOWN_MAX, 0), &obj->max_drawdown_pct,
+                              err)))
             return st;
         obj->has_max_drawdown = 1;
     }
@@ -119,9 +119,8 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
         return st;
     if ((st = ymap_submap(ga, "immigrants", immigrant_keys, &m, &present, err)) != EV_OK)
         return st;
-    if (present &&
-        ((st = ymap_number(&m, "diversity", bounds(0, 0, 1, 0), &g->immigrant_diversity, err)) != EV_OK ||
-         (st = ymap_number(&m, "share", bounds(0, 0, 1, 0), &g->immigrant_share, err)) != EV_OK))
+    if (present && ((st = ymap_number(&m, "diversity", bounds(0, 0, 1, 0), &g->immigrant_diversity, err)) != EV_OK ||
+                    (st = ymap_number(&m, "share", bounds(0, 0, 1, 0), &g->immigrant_share, err)) != EV_OK))
         return st;
     return EV_OK;
 }
@@ -138,8 +137,8 @@ static ev_status check_islands(const ymap_t *ga, const ga_settings_t *g, ev_erro
     if (g->population % g->islands != 0) {
         ymap_path(ga, "islands", path);
         return ydoc_fail(ga->doc, err, islands, path,
-                         "expected a divisor of the population (%u), found %u: islands split it evenly",
-                         g->population, g->islands);
+                         "expected a divisor of the population (%u), found %u: islands split it evenly", g->population,
+                         g->islands);
     }
     size = g->population / g->islands;
     if (size < 2) {
@@ -150,8 +149,8 @@ static ev_status check_islands(const ymap_t *ga, const ga_settings_t *g, ev_erro
     }
     if (g->islands > 1 && g->migration_every > 0 && g->migration_count >= size) {
         at = ymap_get(ga, "migration");
-        if (at && at->type == YAML_MAPPING_NODE &&
-            ymap_open(&mig, ga->doc, at, "", migration_keys, NULL) == EV_OK && ymap_get(&mig, "count"))
+        if (at && at->type == YAML_MAPPING_NODE && ymap_open(&mig, ga->doc, at, "", migration_keys, NULL) == EV_OK &&
+            ymap_get(&mig, "count"))
             at = ymap_get(&mig, "count");
         else
             at = islands;

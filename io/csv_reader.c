@@ -11,13 +11,13 @@
 struct csv_reader {
     FILE *f;
     char *path;
-    char *buf;         /* unconsumed bytes are buf[beg, end) */
+    char *buf; /* unconsumed bytes are buf[beg, end) */
     size_t cap, beg, end;
-    size_t chunk;      /* bytes per fread */
+    size_t chunk; /* bytes per fread */
     int eof;
-    int64_t line;      /* line number of buf[beg] */
-    int64_t bytes;     /* read so far */
-    int64_t rows;      /* data rows handed out */
+    int64_t line;  /* line number of buf[beg] */
+    int64_t bytes; /* read so far */
+    int64_t rows;  /* data rows handed out */
     csv_field_t *fields;
     size_t n_fields, fields_cap;
     csv_row_t row;
@@ -51,8 +51,7 @@ static ev_status fill(csv_reader_t *r, ev_error *err)
     if (r->end == r->cap) { /* a row longer than the buffer */
         char *grown = (char *)realloc(r->buf, r->cap * 2);
         if (!grown)
-            return ev_fail(err, EV_ENOMEM, "%s: out of memory reading a %zu-byte row", r->path,
-                           r->cap);
+            return ev_fail(err, EV_ENOMEM, "%s: out of memory reading a %zu-byte row", r->path, r->cap);
         r->buf = grown;
         r->cap *= 2;
     }
@@ -91,8 +90,7 @@ static ev_status push_field(csv_reader_t *r, const char *p, size_t n, ev_error *
  * of data), *lines (newlines the row spans, its own included) and *bad (the
  * offset of the first NUL byte or CR outside quotes, or SIZE_MAX), 0 when
  * more data is needed, -1 when the file ends inside a quoted field. */
-static int scan_quoted_row(const char *s, size_t avail, int eof, size_t *len, int64_t *lines,
-                           size_t *bad)
+static int scan_quoted_row(const char *s, size_t avail, int eof, size_t *len, int64_t *lines, size_t *bad)
 {
     int st = ST_START;
     int64_t nl = 0;
@@ -259,9 +257,8 @@ static ev_status bad_byte(const csv_reader_t *r, const char *s, size_t n, size_t
                        r->path, (long long)line, bad - line_start + 1);
     for (size_t i = 0; i < n; i++)
         nuls += s[i] == '\0';
-    return ev_fail(err, EV_EPARSE, "%s:%lld: byte %zu: a NUL byte; expected text%s", r->path,
-                   (long long)line, bad - line_start + 1,
-                   3 * nuls >= n ? " (the file looks like UTF-16: save it as UTF-8)" : "");
+    return ev_fail(err, EV_EPARSE, "%s:%lld: byte %zu: a NUL byte; expected text%s", r->path, (long long)line,
+                   bad - line_start + 1, 3 * nuls >= n ? " (the file looks like UTF-16: save it as UTF-8)" : "");
 }
 
 static int is_blank(const char *s, size_t n)
@@ -314,8 +311,7 @@ static ev_status read_row(csv_reader_t *r, int *got, ev_error *err)
                 continue;
             }
             if (found < 0)
-                return ev_fail(err, EV_EPARSE,
-                               "%s:%lld: a quoted field is never closed; expected a closing '\"'",
+                return ev_fail(err, EV_EPARSE, "%s:%lld: a quoted field is never closed; expected a closing '\"'",
                                r->path, (long long)r->line);
             if (len > CSV_MAX_ROW_BYTES)
                 return row_too_long(r, err);
@@ -414,10 +410,10 @@ ev_status csv_open(const char *path, size_t chunk, csv_reader_t **out, ev_error 
         st = fill(r, err);
     if (st == EV_OK && r->end >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
         r->beg = 3;
-    if (st == EV_OK && r->end >= 2 &&
-        (memcmp(r->buf, "\xFF\xFE", 2) == 0 || memcmp(r->buf, "\xFE\xFF", 2) == 0))
-        st = ev_fail(err, EV_EPARSE, "%s: starts with a UTF-16 byte-order mark; expected a UTF-8 "
-                                     "(or ASCII) CSV file: save it as UTF-8",
+    if (st == EV_OK && r->end >= 2 && (memcmp(r->buf, "\xFF\xFE", 2) == 0 || memcmp(r->buf, "\xFE\xFF", 2) == 0))
+        st = ev_fail(err, EV_EPARSE,
+                     "%s: starts with a UTF-16 byte-order mark; expected a UTF-8 "
+                     "(or ASCII) CSV file: save it as UTF-8",
                      path);
     if (st == EV_OK)
         st = read_header(r, err);
@@ -455,8 +451,7 @@ static ev_status check_width(csv_reader_t *r, ev_error *err)
         return ev_fail(err, EV_EPARSE,
                        "%s:%lld: the row has %zu field(s); expected %zu, as many as the header "
                        "(line %lld) has",
-                       r->path, (long long)r->row.line, n, r->n_header,
-                       (long long)r->header_line);
+                       r->path, (long long)r->row.line, n, r->n_header, (long long)r->header_line);
     r->row.n_fields = n;
     return EV_OK;
 }
@@ -501,8 +496,9 @@ ev_status csv_optional_column(const csv_reader_t *r, const char *name, int *col,
         if (!name_is(r->header[i], want, 0))
             continue;
         if (*col >= 0) /* which of the two would be read is a guess */
-            return ev_fail(err, EV_EPARSE, "%s:%lld: the header has column '%s' twice (fields %d "
-                                           "and %zu); expected each column name once",
+            return ev_fail(err, EV_EPARSE,
+                           "%s:%lld: the header has column '%s' twice (fields %d "
+                           "and %zu); expected each column name once",
                            r->path, (long long)r->header_line, name, *col + 1, i + 1);
         *col = (int)i;
     }
@@ -518,8 +514,7 @@ static void missing_hint(const csv_reader_t *r, const char *name, char *buf, siz
     buf[0] = '\0';
     for (size_t i = 0; i < r->n_header; i++)
         if (name_is(r->header[i], want, 1)) {
-            snprintf(buf, n, " (the header has '%s': column names are case-sensitive)",
-                     r->header[i]);
+            snprintf(buf, n, " (the header has '%s': column names are case-sensitive)", r->header[i]);
             return;
         }
     if (r->n_header == 1 && strchr(r->header[0], ';'))
@@ -535,8 +530,9 @@ ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, 
     if (st != EV_OK || *col >= 0)
         return st;
     missing_hint(r, name, hint, sizeof hint);
-    return ev_fail(err, EV_EPARSE, "%s:%lld: the header has no column '%s'; expected it among "
-                                   "the column names of the first row%s",
+    return ev_fail(err, EV_EPARSE,
+                   "%s:%lld: the header has no column '%s'; expected it among "
+                   "the column names of the first row%s",
                    r->path, (long long)r->header_line, name, hint);
 }
 

@@ -63,8 +63,8 @@ ev_status csv_require_column(const csv_reader_t *r, const char *name, int *col, 
 
 const char *csv_path(const csv_reader_t *r);
 const char *csv_column_name(const csv_reader_t *r, int col); /* "" when out of range */
-int64_t csv_data_rows(const csv_reader_t *r);  /* data rows handed out so far */
-int64_t csv_bytes_read(const csv_reader_t *r); /* bytes read from the file so far */
+int64_t csv_data_rows(const csv_reader_t *r);                /* data rows handed out so far */
+int64_t csv_bytes_read(const csv_reader_t *r);               /* bytes read from the file so far */
 
 /* Text of a field for a message: at most `max` bytes of it, bytes outside
  * printable ASCII written as \xNN (a terminal shows no raw bytes of a broken

@@ -39,14 +39,14 @@ static ev_status open_dataset(const char *path, hid_t *file, ev_error *err)
     h5u_close(fapl);
     st = h5u_read_attr_str(path, *file, "format", &format, err);
     if (st != EV_OK || strcmp(format, DATASET_H5_FORMAT) != 0)
-        st = ev_fail(err, EV_EDATA, "%s: not an evolve dataset (no format attribute \"%s\"); %s",
-                     path, DATASET_H5_FORMAT, not_dataset);
+        st = ev_fail(err, EV_EDATA, "%s: not an evolve dataset (no format attribute \"%s\"); %s", path,
+                     DATASET_H5_FORMAT, not_dataset);
     free(format);
-    if (st == EV_OK && (st = h5u_read_attr(path, *file, "format_version", H5T_NATIVE_INT32,
-                                           &version, err)) == EV_OK &&
+    if (st == EV_OK && (st = h5u_read_attr(path, *file, "format_version", H5T_NATIVE_INT32, &version, err)) == EV_OK &&
         version != DATASET_H5_VERSION)
-        st = ev_fail(err, EV_EDATA, "%s: dataset format version %d; this evolve reads version %d "
-                                    "(rebuild it with 'evolve ingest')",
+        st = ev_fail(err, EV_EDATA,
+                     "%s: dataset format version %d; this evolve reads version %d "
+                     "(rebuild it with 'evolve ingest')",
                      path, (int)version, DATASET_H5_VERSION);
     if (st != EV_OK) {
         H5Fclose(*file);
@@ -55,11 +55,12 @@ static ev_status open_dataset(const char *path, hid_t *file, ev_error *err)
     return st;
 }
 
-static ev_status length_mismatch(const char *path, const char *group, const char *name,
-                                 hsize_t got, int64_t want, ev_error *err)
+static ev_status length_mismatch(const char *path, const char *group, const char *name, hsize_t got, int64_t want,
+                                 ev_error *err)
 {
-    return ev_fail(err, EV_EDATA, "dataset %s is corrupt: /%s/%s has %llu element(s), expected "
-                                  "%lld like the other arrays of its group",
+    return ev_fail(err, EV_EDATA,
+                   "dataset %s is corrupt: /%s/%s has %llu element(s), expected "
+                   "%lld like the other arrays of its group",
                    path, group, name, (unsigned long long)got, (long long)want);
 }
 
@@ -109,8 +110,9 @@ static ev_status read_features(const char *path, hid_t file, dataset_t *ds, ev_e
     if (st == EV_OK)
         st = h5u_read_strings(path, d, "names", 1, &ds->feature_names, &n_names, err);
     if (st == EV_OK && n_names != dims[0])
-        st = ev_fail(err, EV_EDATA, "dataset %s is corrupt: /trades/features has %llu row(s) but "
-                                    "%zu name(s)",
+        st = ev_fail(err, EV_EDATA,
+                     "dataset %s is corrupt: /trades/features has %llu row(s) but "
+                     "%zu name(s)",
                      path, (unsigned long long)dims[0], n_names);
     if (ds->feature_names == NULL)
         ds->n_features = 0; /* keep dataset_free's view consistent */
@@ -161,8 +163,7 @@ static ev_status read_counts(const char *path, hid_t file, dataset_t *ds, ev_err
     hid_t prov = drops < 0 ? -1 : h5u_group_open(path, file, "provenance", err);
     ev_status st = prov < 0 ? EV_EHDF5 : EV_OK;
     for (int r = 0; r < DROP_REASON_COUNT && st == EV_OK; r++)
-        st = h5u_read_attr(path, drops, drop_reason_name((drop_reason)r), H5T_NATIVE_INT64,
-                           &ds->drops[r], err);
+        st = h5u_read_attr(path, drops, drop_reason_name((drop_reason)r), H5T_NATIVE_INT64, &ds->drops[r], err);
     for (int i = 0; i < dataset_h5_n_counts && st == EV_OK; i++)
         st = h5u_read_attr(path, prov, dataset_h5_counts[i].name, H5T_NATIVE_INT64,
                            (char *)ds + dataset_h5_counts[i].offset, err);
@@ -171,8 +172,7 @@ static ev_status read_counts(const char *path, hid_t file, dataset_t *ds, ev_err
     if (st == EV_OK)
         st = h5u_read_attr_str(path, prov, "created_utc", &ds->created_utc, err);
     if (st == EV_OK)
-        st = h5u_read_attr(path, prov, "input_fingerprint", H5T_NATIVE_UINT64,
-                           &ds->input_fingerprint, err);
+        st = h5u_read_attr(path, prov, "input_fingerprint", H5T_NATIVE_UINT64, &ds->input_fingerprint, err);
     if (st == EV_OK)
         st = h5u_read_attr(path, prov, "content_hash", H5T_NATIVE_UINT64, &ds->content_hash, err);
     if (st == EV_OK)
@@ -187,20 +187,20 @@ static ev_status read_counts(const char *path, hid_t file, dataset_t *ds, ev_err
 static ev_status check_indexes(const char *path, const dataset_t *ds, ev_error *err)
 {
     for (int32_t k = 0; k < ds->n_tickers; k++)
-        if (ds->ticker_begin[k] < 0 || ds->ticker_begin[k] > ds->ticker_end[k] ||
-            ds->ticker_end[k] > ds->n_prices)
-            return ev_fail(err, EV_EDATA, "dataset %s is corrupt: ticker %s has the price range "
-                                          "[%lld, %lld) outside [0, %lld)",
-                           path, ds->tickers[k], (long long)ds->ticker_begin[k],
-                           (long long)ds->ticker_end[k], (long long)ds->n_prices);
+        if (ds->ticker_begin[k] < 0 || ds->ticker_begin[k] > ds->ticker_end[k] || ds->ticker_end[k] > ds->n_prices)
+            return ev_fail(err, EV_EDATA,
+                           "dataset %s is corrupt: ticker %s has the price range "
+                           "[%lld, %lld) outside [0, %lld)",
+                           path, ds->tickers[k], (long long)ds->ticker_begin[k], (long long)ds->ticker_end[k],
+                           (long long)ds->n_prices);
     for (int64_t j = 0; j < ds->n_trades; j++) {
         int32_t k = ds->ticker[j];
-        if (k < 0 || k >= ds->n_tickers || ds->start[j] < ds->ticker_begin[k] ||
-            ds->start[j] >= ds->end[j] || ds->end[j] > ds->ticker_end[k])
-            return ev_fail(err, EV_EDATA, "dataset %s is corrupt: trade %lld (ticker id %d) has the "
-                                          "price path [%lld, %lld) outside its ticker's range",
-                           path, (long long)j, (int)k, (long long)ds->start[j],
-                           (long long)ds->end[j]);
+        if (k < 0 || k >= ds->n_tickers || ds->start[j] < ds->ticker_begin[k] || ds->start[j] >= ds->end[j] ||
+            ds->end[j] > ds->ticker_end[k])
+            return ev_fail(err, EV_EDATA,
+                           "dataset %s is corrupt: trade %lld (ticker id %d) has the "
+                           "price path [%lld, %lld) outside its ticker's range",
+                           path, (long long)j, (int)k, (long long)ds->start[j], (long long)ds->end[j]);
     }
     return EV_OK;
 }
@@ -251,8 +251,7 @@ ev_status dataset_read_fingerprint(const char *path, uint64_t *fp, ev_error *err
     if ((st = open_dataset(path, &file, err)) != EV_OK)
         return st;
     prov = h5u_group_open(path, file, "provenance", err);
-    st = prov < 0 ? EV_EHDF5
-                  : h5u_read_attr(path, prov, "input_fingerprint", H5T_NATIVE_UINT64, fp, err);
+    st = prov < 0 ? EV_EHDF5 : h5u_read_attr(path, prov, "input_fingerprint", H5T_NATIVE_UINT64, fp, err);
     h5u_close(prov);
     H5Fclose(file);
     return st;

@@ -14,8 +14,7 @@ static int64_t length_of(const dataset_t *ds, dataset_h5_len len)
 }
 
 /* Every 1-D array of the layout table, in /market and /trades. */
-static ev_status write_arrays(const dataset_t *ds, const char *path, hid_t market, hid_t trades,
-                              ev_error *err)
+static ev_status write_arrays(const dataset_t *ds, const char *path, hid_t market, hid_t trades, ev_error *err)
 {
     ev_status st = EV_OK;
     for (int i = 0; i < dataset_h5_n_arrays && st == EV_OK; i++) {
@@ -32,15 +31,14 @@ static ev_status write_arrays(const dataset_t *ds, const char *path, hid_t marke
 static ev_status write_features(const dataset_t *ds, const char *path, hid_t trades, ev_error *err)
 {
     hsize_t dims[2] = {(hsize_t)ds->n_features, (hsize_t)ds->n_trades};
-    ev_status st = h5u_write_array(path, trades, "features", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2,
-                                   dims, ds->features, err);
+    ev_status st =
+        h5u_write_array(path, trades, "features", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, dims, ds->features, err);
     hid_t d;
     if (st != EV_OK)
         return st;
     if ((d = H5Dopen2(trades, "features", H5P_DEFAULT)) < 0)
         return h5u_fail(err, EV_EHDF5, path, trades, "features", "open dataset");
-    st = h5u_write_strings(path, d, "names", 1, (const char *const *)ds->feature_names,
-                           (size_t)ds->n_features, err);
+    st = h5u_write_strings(path, d, "names", 1, (const char *const *)ds->feature_names, (size_t)ds->n_features, err);
     h5u_close(d);
     return st;
 }
@@ -50,8 +48,8 @@ static ev_status write_drops(const dataset_t *ds, const char *path, hid_t file, 
     hid_t g = h5u_group_create(path, file, "drops", err);
     ev_status st = g < 0 ? EV_EHDF5 : EV_OK;
     for (int r = 0; r < DROP_REASON_COUNT && st == EV_OK; r++)
-        st = h5u_write_attr(path, g, drop_reason_name((drop_reason)r), H5T_NATIVE_INT64,
-                            H5T_STD_I64LE, &ds->drops[r], err);
+        st = h5u_write_attr(path, g, drop_reason_name((drop_reason)r), H5T_NATIVE_INT64, H5T_STD_I64LE, &ds->drops[r],
+                            err);
     h5u_close(g);
     return st;
 }
@@ -83,11 +81,10 @@ static ev_status write_provenance(const dataset_t *ds, const char *path, hid_t f
     if (st == EV_OK)
         st = h5u_write_attr_str(path, g, "created_utc", ds->created_utc, err);
     if (st == EV_OK)
-        st = h5u_write_attr(path, g, "input_fingerprint", H5T_NATIVE_UINT64, H5T_STD_U64LE,
-                            &ds->input_fingerprint, err);
+        st =
+            h5u_write_attr(path, g, "input_fingerprint", H5T_NATIVE_UINT64, H5T_STD_U64LE, &ds->input_fingerprint, err);
     if (st == EV_OK)
-        st = h5u_write_attr(path, g, "content_hash", H5T_NATIVE_UINT64, H5T_STD_U64LE,
-                            &ds->content_hash, err);
+        st = h5u_write_attr(path, g, "content_hash", H5T_NATIVE_UINT64, H5T_STD_U64LE, &ds->content_hash, err);
     for (int i = 0; i < dataset_h5_n_counts && st == EV_OK; i++)
         st = h5u_write_attr(path, g, dataset_h5_counts[i].name, H5T_NATIVE_INT64, H5T_STD_I64LE,
                             (const char *)ds + dataset_h5_counts[i].offset, err);
@@ -103,11 +100,9 @@ static ev_status write_all(const dataset_t *ds, const char *path, hid_t file, ev
     hid_t market = -1, trades = -1;
     ev_status st = h5u_write_attr_str(path, file, "format", DATASET_H5_FORMAT, err);
     if (st == EV_OK)
-        st = h5u_write_attr(path, file, "format_version", H5T_NATIVE_INT32, H5T_STD_I32LE,
-                            &version, err);
+        st = h5u_write_attr(path, file, "format_version", H5T_NATIVE_INT32, H5T_STD_I32LE, &version, err);
     if (st == EV_OK)
-        st = h5u_write_strings(path, file, "tickers", 0, (const char *const *)ds->tickers,
-                               (size_t)ds->n_tickers, err);
+        st = h5u_write_strings(path, file, "tickers", 0, (const char *const *)ds->tickers, (size_t)ds->n_tickers, err);
     if (st == EV_OK && ((market = h5u_group_create(path, file, "market", err)) < 0 ||
                         (trades = h5u_group_create(path, file, "trades", err)) < 0))
         st = EV_EHDF5;

@@ -43,8 +43,9 @@ static int try_cache(const char *path, uint64_t fp, dataset_t *ds, FILE *log)
     }
     if (cached != fp) {
         if (log)
-            fprintf(log, "note: the inputs or ingest options changed since %s was built; "
-                         "rebuilding it\n",
+            fprintf(log,
+                    "note: the inputs or ingest options changed since %s was built; "
+                    "rebuilding it\n",
                     path);
         return 0;
     }
@@ -58,8 +59,7 @@ static int try_cache(const char *path, uint64_t fp, dataset_t *ds, FILE *log)
     return 1;
 }
 
-static ev_status build_and_cache(const ingest_opts_t *o, const char *path, dataset_t *ds,
-                                 FILE *log, ev_error *err)
+static ev_status build_and_cache(const ingest_opts_t *o, const char *path, dataset_t *ds, FILE *log, ev_error *err)
 {
     char *dir;
     ev_status st = ingest_build(o, ds, err);
@@ -89,15 +89,15 @@ ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error
     ev_status st;
     if (!cfg->market_dir && !cfg->trades_path) {
         if (!cfg->dataset_path)
-            return ev_fail(err, EV_ECONFIG, "%s: no data; expected data.dataset or data.market_dir "
-                                            "and data.trades",
+            return ev_fail(err, EV_ECONFIG,
+                           "%s: no data; expected data.dataset or data.market_dir "
+                           "and data.trades",
                            cfg->path ? cfg->path : "config");
         return dataset_read_h5(cfg->dataset_path, ds, err);
     }
     if (!cfg->market_dir || !cfg->trades_path)
         return ev_fail(err, EV_ECONFIG, "%s: data.%s is set but data.%s is not; expected both",
-                       cfg->path ? cfg->path : "config",
-                       cfg->market_dir ? "market_dir" : "trades",
+                       cfg->path ? cfg->path : "config", cfg->market_dir ? "market_dir" : "trades",
                        cfg->market_dir ? "trades" : "market_dir");
     o = opts_from_config(cfg, log);
     if (!cfg->dataset_path) { /* nowhere to cache: ingest in memory only */

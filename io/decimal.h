@@ -22,9 +22,9 @@ typedef struct {
     int32_t exp;
 } decimal_t;
 
-#define DECIMAL_MAX_DIGITS 18  /* significant digits a decimal_t holds exactly */
-#define DECIMAL_MAX_EXP 350    /* |exp| bound: beyond it no double is meaningful */
-#define DECIMAL_TEXT_MAX 48    /* buffer size for decimal_format, NUL included */
+#define DECIMAL_MAX_DIGITS 18 /* significant digits a decimal_t holds exactly */
+#define DECIMAL_MAX_EXP 350   /* |exp| bound: beyond it no double is meaningful */
+#define DECIMAL_TEXT_MAX 48   /* buffer size for decimal_format, NUL included */
 
 typedef enum {
     DECIMAL_OK = 0,

@@ -4,8 +4,8 @@
 
 #include "io/h5_util.h"
 
-ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t file_type, int rank,
-                          const hsize_t *row, hsize_t chunk_rows, int compress, ev_error *err)
+ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t file_type, int rank, const hsize_t *row,
+                          hsize_t chunk_rows, int compress, ev_error *err)
 {
     hsize_t dims[H5U_ROWS_MAX_RANK], maxdims[H5U_ROWS_MAX_RANK], chunk[H5U_ROWS_MAX_RANK];
     hid_t space = -1, dcpl = -1, d = -1;
@@ -22,8 +22,8 @@ ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t f
     space = H5Screate_simple(rank, dims, maxdims);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 ||
-        (compress && (H5Pset_shuffle(dcpl) < 0 ||
-                      (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Pset_deflate(dcpl, 1) < 0))) ||
+        (compress &&
+         (H5Pset_shuffle(dcpl) < 0 || (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Pset_deflate(dcpl, 1) < 0))) ||
         (d = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "create dataset");
     h5u_close(d);
@@ -45,8 +45,7 @@ static int rows_dims(hid_t d, hsize_t *dims)
 
 /* A file space selecting rows [first, first + n) and a memory space of that
  * block; both closed by the caller. */
-static int rows_select(hid_t d, int rank, const hsize_t *dims, hsize_t first, hsize_t n, hid_t *fspace,
-                       hid_t *mspace)
+static int rows_select(hid_t d, int rank, const hsize_t *dims, hsize_t first, hsize_t n, hid_t *fspace, hid_t *mspace)
 {
     hsize_t start[H5U_ROWS_MAX_RANK] = {0}, count[H5U_ROWS_MAX_RANK];
     start[0] = first;
@@ -55,8 +54,7 @@ static int rows_select(hid_t d, int rank, const hsize_t *dims, hsize_t first, hs
         count[i] = dims[i];
     *fspace = H5Dget_space(d);
     *mspace = H5Screate_simple(rank, count, NULL);
-    return *fspace >= 0 && *mspace >= 0 &&
-           H5Sselect_hyperslab(*fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
+    return *fspace >= 0 && *mspace >= 0 && H5Sselect_hyperslab(*fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
 }
 
 ev_status h5u_rows_write_dset(const char *file, hid_t d, hid_t mem_type, hsize_t first, hsize_t n, const void *data,
@@ -73,8 +71,9 @@ ev_status h5u_rows_write_dset(const char *file, hid_t d, hid_t mem_type, hsize_t
         if (H5Dset_extent(d, dims) < 0)
             st = h5u_fail(err, EV_EHDF5, file, d, NULL, "extend");
     }
-    if (st == EV_OK && n && (!rows_select(d, rank, dims, first, n, &fspace, &mspace) ||
-                             H5Dwrite(d, mem_type, mspace, fspace, H5P_DEFAULT, data) < 0))
+    if (st == EV_OK && n &&
+        (!rows_select(d, rank, dims, first, n, &fspace, &mspace) ||
+         H5Dwrite(d, mem_type, mspace, fspace, H5P_DEFAULT, data) < 0))
         st = h5u_fail(err, EV_EHDF5, file, d, NULL, "write rows of");
     h5u_close(mspace);
     h5u_close(fspace);

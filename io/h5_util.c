@@ -24,8 +24,7 @@ static herr_t keep_desc(unsigned n, const H5E_error2_t *e, void *data)
     return 0;
 }
 
-ev_status h5u_fail(ev_error *err, ev_status status, const char *file, hid_t loc, const char *name,
-                   const char *what)
+ev_status h5u_fail(ev_error *err, ev_status status, const char *file, hid_t loc, const char *name, const char *what)
 {
     char obj[512] = "", reason[256] = "";
     /* First: any later API call (H5Iget_name too) clears the stack. */
@@ -36,8 +35,8 @@ ev_status h5u_fail(ev_error *err, ev_status status, const char *file, hid_t loc,
     if (name)
         snprintf(obj + strlen(obj), sizeof obj - strlen(obj), "%s%s",
                  strlen(obj) && obj[strlen(obj) - 1] != '/' ? "/" : "", name);
-    return ev_fail(err, status, "%s: cannot %s%s%s%s%s", file, what, obj[0] ? " " : "", obj,
-                   reason[0] ? ": " : "", reason);
+    return ev_fail(err, status, "%s: cannot %s%s%s%s%s", file, what, obj[0] ? " " : "", obj, reason[0] ? ": " : "",
+                   reason);
 }
 
 void h5u_close(hid_t id)
@@ -84,8 +83,7 @@ hid_t h5u_string_type(void)
 
 int h5u_type_matches(hid_t stored, hid_t mem_type)
 {
-    return H5Tget_class(stored) == H5Tget_class(mem_type) &&
-           H5Tget_size(stored) == H5Tget_size(mem_type) &&
+    return H5Tget_class(stored) == H5Tget_class(mem_type) && H5Tget_size(stored) == H5Tget_size(mem_type) &&
            (H5Tget_class(stored) != H5T_INTEGER || H5Tget_sign(stored) == H5Tget_sign(mem_type));
 }
 
@@ -160,19 +158,16 @@ static hid_t array_create_plist(int rank, const hsize_t *dims)
     return dcpl;
 }
 
-ev_status h5u_write_array(const char *file, hid_t loc, const char *name, hid_t mem_type,
-                          hid_t file_type, int rank, const hsize_t *dims, const void *data,
-                          ev_error *err)
+ev_status h5u_write_array(const char *file, hid_t loc, const char *name, hid_t mem_type, hid_t file_type, int rank,
+                          const hsize_t *dims, const void *data, ev_error *err)
 {
     hid_t space = H5Screate_simple(rank, dims, NULL);
     hid_t dcpl = array_create_plist(rank, dims);
     hid_t d = -1;
     ev_status st = EV_OK;
-    if (space < 0 || dcpl < 0 ||
-        (d = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
+    if (space < 0 || dcpl < 0 || (d = H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "create dataset");
-    else if (H5Sget_simple_extent_npoints(space) > 0 &&
-             H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    else if (H5Sget_simple_extent_npoints(space) > 0 && H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "write");
     h5u_close(d);
     h5u_close(dcpl);
@@ -181,23 +176,24 @@ ev_status h5u_write_array(const char *file, hid_t loc, const char *name, hid_t m
 }
 
 /* The dataset's shape, checked against the expected rank. */
-static ev_status read_shape(const char *file, hid_t loc, const char *name, hid_t d, int rank,
-                            hsize_t *dims, ev_error *err)
+static ev_status read_shape(const char *file, hid_t loc, const char *name, hid_t d, int rank, hsize_t *dims,
+                            ev_error *err)
 {
     hid_t space = H5Dget_space(d);
     int got = space < 0 ? -1 : H5Sget_simple_extent_ndims(space);
     ev_status st = EV_OK;
     if (got != rank || H5Sget_simple_extent_dims(space, dims, NULL) < 0)
         st = got < 0 ? h5u_fail(err, EV_EHDF5, file, loc, name, "read the shape of")
-                     : ev_fail(err, EV_EDATA, "%s: %s has %d dimension(s), expected %d; the file is "
-                                              "not a dataset written by 'evolve ingest'",
+                     : ev_fail(err, EV_EDATA,
+                               "%s: %s has %d dimension(s), expected %d; the file is "
+                               "not a dataset written by 'evolve ingest'",
                                file, name, got, rank);
     h5u_close(space);
     return st;
 }
 
-ev_status h5u_read_array(const char *file, hid_t loc, const char *name, hid_t mem_type, int rank,
-                         hsize_t *dims, void **data, ev_error *err)
+ev_status h5u_read_array(const char *file, hid_t loc, const char *name, hid_t mem_type, int rank, hsize_t *dims,
+                         void **data, ev_error *err)
 {
     hid_t d = H5Dopen2(loc, name, H5P_DEFAULT), type = -1;
     hsize_t total = 1;
@@ -206,8 +202,9 @@ ev_status h5u_read_array(const char *file, hid_t loc, const char *name, hid_t me
     if (d < 0 || (type = H5Dget_type(d)) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "open dataset");
     else if (!h5u_type_matches(type, mem_type))
-        st = ev_fail(err, EV_EDATA, "%s: %s has an unexpected element type; the file is not a "
-                                    "dataset written by 'evolve ingest'",
+        st = ev_fail(err, EV_EDATA,
+                     "%s: %s has an unexpected element type; the file is not a "
+                     "dataset written by 'evolve ingest'",
                      file, name);
     else
         st = read_shape(file, loc, name, d, rank, dims, err);
@@ -229,8 +226,8 @@ ev_status h5u_read_array(const char *file, hid_t loc, const char *name, hid_t me
     return st;
 }
 
-ev_status h5u_write_strings(const char *file, hid_t loc, const char *name, int as_attr,
-                            const char *const *s, size_t n, ev_error *err)
+ev_status h5u_write_strings(const char *file, hid_t loc, const char *name, int as_attr, const char *const *s, size_t n,
+                            ev_error *err)
 {
     hsize_t dim = n;
     hid_t type = h5u_string_type(), space = H5Screate_simple(1, &dim, NULL), obj = -1;
@@ -241,8 +238,7 @@ ev_status h5u_write_strings(const char *file, hid_t loc, const char *name, int a
         obj = as_attr ? H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT)
                       : H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         if (obj >= 0)
-            rc = n == 0 ? 0 : as_attr ? H5Awrite(obj, type, s)
-                                      : H5Dwrite(obj, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, s);
+            rc = n == 0 ? 0 : as_attr ? H5Awrite(obj, type, s) : H5Dwrite(obj, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, s);
     }
     st = rc < 0 ? h5u_fail(err, EV_EHDF5, file, loc, name, "write strings") : EV_OK;
     h5u_close(obj);
@@ -273,8 +269,8 @@ static char **copy_strings(char *const *raw, size_t n)
     return s;
 }
 
-ev_status h5u_read_strings(const char *file, hid_t loc, const char *name, int as_attr, char ***s,
-                           size_t *n, ev_error *err)
+ev_status h5u_read_strings(const char *file, hid_t loc, const char *name, int as_attr, char ***s, size_t *n,
+                           ev_error *err)
 {
     hid_t type = h5u_string_type(), space = -1, stored = -1;
     hid_t obj = as_attr ? H5Aopen(loc, name, H5P_DEFAULT) : H5Dopen2(loc, name, H5P_DEFAULT);
@@ -291,13 +287,13 @@ ev_status h5u_read_strings(const char *file, hid_t loc, const char *name, int as
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "open");
     else if (H5Tget_class(stored) != H5T_STRING || !H5Tis_variable_str(stored) ||
              H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_dims(space, &dim, NULL) < 0)
-        st = ev_fail(err, EV_EDATA, "%s: %s is not a list of strings; the file is not a dataset "
-                                    "written by 'evolve ingest'",
+        st = ev_fail(err, EV_EDATA,
+                     "%s: %s is not a list of strings; the file is not a dataset "
+                     "written by 'evolve ingest'",
                      file, name);
     else if (!(raw = (char **)calloc(dim ? (size_t)dim : 1, sizeof *raw)))
         st = ev_fail(err, EV_ENOMEM, "%s: out of memory reading %s", file, name);
-    else if (dim && (as_attr ? H5Aread(obj, type, raw)
-                             : H5Dread(obj, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw)) < 0)
+    else if (dim && (as_attr ? H5Aread(obj, type, raw) : H5Dread(obj, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw)) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "read");
     else {
         if (!(*s = copy_strings(raw, (size_t)dim)))
@@ -314,8 +310,8 @@ ev_status h5u_read_strings(const char *file, hid_t loc, const char *name, int as
     return st;
 }
 
-ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t mem_type,
-                         hid_t file_type, const void *value, ev_error *err)
+ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t mem_type, hid_t file_type,
+                         const void *value, ev_error *err)
 {
     hid_t space = H5Screate(H5S_SCALAR), a = -1;
     herr_t rc = -1;
@@ -330,16 +326,16 @@ ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t me
     return st;
 }
 
-ev_status h5u_read_attr(const char *file, hid_t loc, const char *name, hid_t mem_type,
-                        void *value, ev_error *err)
+ev_status h5u_read_attr(const char *file, hid_t loc, const char *name, hid_t mem_type, void *value, ev_error *err)
 {
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT), stored = a < 0 ? -1 : H5Aget_type(a);
     ev_status st = EV_OK;
     if (a < 0 || stored < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "open attribute");
     else if (!h5u_type_matches(stored, mem_type))
-        st = ev_fail(err, EV_EDATA, "%s: attribute %s has an unexpected type; the file is not a "
-                                    "dataset written by 'evolve ingest'",
+        st = ev_fail(err, EV_EDATA,
+                     "%s: attribute %s has an unexpected type; the file is not a "
+                     "dataset written by 'evolve ingest'",
                      file, name);
     else if (H5Aread(a, mem_type, value) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "read attribute");
@@ -348,8 +344,7 @@ ev_status h5u_read_attr(const char *file, hid_t loc, const char *name, hid_t mem
     return st;
 }
 
-ev_status h5u_write_attr_str(const char *file, hid_t loc, const char *name, const char *s,
-                             ev_error *err)
+ev_status h5u_write_attr_str(const char *file, hid_t loc, const char *name, const char *s, ev_error *err)
 {
     hid_t type = h5u_string_type();
     ev_status st;
@@ -371,8 +366,9 @@ ev_status h5u_read_attr_str(const char *file, hid_t loc, const char *name, char 
     if (type < 0 || a < 0 || stored < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "open attribute");
     else if (H5Tget_class(stored) != H5T_STRING || !H5Tis_variable_str(stored))
-        st = ev_fail(err, EV_EDATA, "%s: attribute %s is not a string; the file is not a dataset "
-                                    "written by 'evolve ingest'",
+        st = ev_fail(err, EV_EDATA,
+                     "%s: attribute %s is not a string; the file is not a dataset "
+                     "written by 'evolve ingest'",
                      file, name);
     else if (H5Aread(a, type, &raw) < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "read attribute");

@@ -28,8 +28,7 @@ void h5u_init(void);
  * stack>" and clears the stack. loc/name name the object (name may be NULL
  * for loc itself). Returns status. Call it right after the failed call: any
  * other HDF5 call in between clears the stack and loses the reason. */
-ev_status h5u_fail(ev_error *err, ev_status status, const char *file, hid_t loc, const char *name,
-                   const char *what);
+ev_status h5u_fail(ev_error *err, ev_status status, const char *file, hid_t loc, const char *name, const char *what);
 
 /* Closes any HDF5 id (file, group, dataset, attribute, type, space, plist);
  * ignores negative ids. */
@@ -40,34 +39,31 @@ hid_t h5u_group_open(const char *file, hid_t loc, const char *name, ev_error *er
 
 /* A numeric array of rank 1 or 2 (dims[rank]; any may be 0). mem_type: the
  * native type of data; file_type: the little-endian type stored. */
-ev_status h5u_write_array(const char *file, hid_t loc, const char *name, hid_t mem_type,
-                          hid_t file_type, int rank, const hsize_t *dims, const void *data,
-                          ev_error *err);
+ev_status h5u_write_array(const char *file, hid_t loc, const char *name, hid_t mem_type, hid_t file_type, int rank,
+                          const hsize_t *dims, const void *data, ev_error *err);
 
 /* Reads an array written as above into a new malloc'ed buffer (*data, at
  * least one byte; free it). The stored type must have mem_type's class and
  * size, and the rank must match; dims[rank] receives the shape. */
-ev_status h5u_read_array(const char *file, hid_t loc, const char *name, hid_t mem_type, int rank,
-                         hsize_t *dims, void **data, ev_error *err);
+ev_status h5u_read_array(const char *file, hid_t loc, const char *name, hid_t mem_type, int rank, hsize_t *dims,
+                         void **data, ev_error *err);
 
 /* An array of variable-length UTF-8 strings, as a dataset (as_attr = 0) or
  * as an attribute of loc (as_attr = 1). Read strings are malloc'ed copies
  * (free each, then the array). */
-ev_status h5u_write_strings(const char *file, hid_t loc, const char *name, int as_attr,
-                            const char *const *s, size_t n, ev_error *err);
-ev_status h5u_read_strings(const char *file, hid_t loc, const char *name, int as_attr, char ***s,
-                           size_t *n, ev_error *err);
+ev_status h5u_write_strings(const char *file, hid_t loc, const char *name, int as_attr, const char *const *s, size_t n,
+                            ev_error *err);
+ev_status h5u_read_strings(const char *file, hid_t loc, const char *name, int as_attr, char ***s, size_t *n,
+                           ev_error *err);
 
 /* Scalar attributes: numbers (mem_type native; the stored type must have
  * its class and size) and strings (variable-length UTF-8; NULL is stored as
  * ""; the read copy is malloc'ed). Writing replaces an attribute of the same
  * name, so a file being written can update its status as it goes. */
-ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t mem_type,
-                         hid_t file_type, const void *value, ev_error *err);
-ev_status h5u_read_attr(const char *file, hid_t loc, const char *name, hid_t mem_type,
-                        void *value, ev_error *err);
-ev_status h5u_write_attr_str(const char *file, hid_t loc, const char *name, const char *s,
-                             ev_error *err);
+ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t mem_type, hid_t file_type,
+                         const void *value, ev_error *err);
+ev_status h5u_read_attr(const char *file, hid_t loc, const char *name, hid_t mem_type, void *value, ev_error *err);
+ev_status h5u_write_attr_str(const char *file, hid_t loc, const char *name, const char *s, ev_error *err);
 ev_status h5u_read_attr_str(const char *file, hid_t loc, const char *name, char **s, ev_error *err);
 
 /* A variable-length UTF-8 string type (close with h5u_close). */
@@ -92,8 +88,8 @@ int h5u_exists(hid_t loc, const char *name, int as_attr);
  * first; chunks hold chunk_rows rows; compress: shuffle + deflate. */
 #define H5U_ROWS_MAX_RANK 3
 
-ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t file_type, int rank,
-                          const hsize_t *row, hsize_t chunk_rows, int compress, ev_error *err);
+ev_status h5u_rows_create(const char *file, hid_t loc, const char *name, hid_t file_type, int rank, const hsize_t *row,
+                          hsize_t chunk_rows, int compress, ev_error *err);
 /* Writes rows [first, first + n) from data (mem_type, n rows of the row
  * shape), growing the array when they pass its end. */
 ev_status h5u_rows_write(const char *file, hid_t loc, const char *name, hid_t mem_type, hsize_t first, hsize_t n,

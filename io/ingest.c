@@ -48,8 +48,7 @@ static void hash_i64(XXH64_state_t *h, int64_t v)
 
 /* Names (not directories: a moved data folder still matches), sizes and
  * mtimes of the inputs, and every option that changes the dataset. */
-static uint64_t fingerprint_of(const market_files_t *files, const plat_stat_t *trades,
-                               const ingest_opts_t *o)
+static uint64_t fingerprint_of(const market_files_t *files, const plat_stat_t *trades, const ingest_opts_t *o)
 {
     XXH64_state_t *h = XXH64_createState();
     uint64_t fp;
@@ -92,8 +91,8 @@ ev_status ingest_fingerprint(const ingest_opts_t *opts, uint64_t *fp, ev_error *
     return EV_OK;
 }
 
-static ev_status set_source(dataset_source_t *s, const char *path, const char *kind, int64_t size,
-                            int64_t mtime_ns, int64_t rows, ev_error *err)
+static ev_status set_source(dataset_source_t *s, const char *path, const char *kind, int64_t size, int64_t mtime_ns,
+                            int64_t rows, ev_error *err)
 {
     s->path = ev_strdup(path);
     s->kind = ev_strdup(kind);
@@ -116,9 +115,8 @@ static ev_status set_tickers(const ingest_opts_t *o, dataset_t *ds, ev_error *er
 }
 
 /* Sources, tool version, time, fingerprints. */
-static ev_status set_provenance(const ingest_opts_t *o, const market_files_t *files,
-                                const plat_stat_t *trades, const int64_t *rows, dataset_t *ds,
-                                ev_error *err)
+static ev_status set_provenance(const ingest_opts_t *o, const market_files_t *files, const plat_stat_t *trades,
+                                const int64_t *rows, dataset_t *ds, ev_error *err)
 {
     char buf[128];
     ev_status st = EV_OK;
@@ -127,11 +125,11 @@ static ev_status set_provenance(const ingest_opts_t *o, const market_files_t *fi
         return ev_fail(err, EV_ENOMEM, "out of memory");
     ds->n_sources = (int32_t)files->n + 1;
     for (size_t i = 0; i < files->n && st == EV_OK; i++)
-        st = set_source(&ds->sources[i], files->files[i].path, "market", files->files[i].size,
-                        files->files[i].mtime_ns, rows[i], err);
+        st = set_source(&ds->sources[i], files->files[i].path, "market", files->files[i].size, files->files[i].mtime_ns,
+                        rows[i], err);
     if (st == EV_OK)
-        st = set_source(&ds->sources[files->n], o->trades_path, "trades", trades->size,
-                        trades->mtime_ns, rows[files->n], err);
+        st = set_source(&ds->sources[files->n], o->trades_path, "trades", trades->size, trades->mtime_ns,
+                        rows[files->n], err);
     if (st != EV_OK)
         return st;
     ds->tool_version = ev_strdup(EVOLVE_TOOL_VERSION);
@@ -194,18 +192,17 @@ void ingest_print_summary(const dataset_t *ds, FILE *out)
         else
             log = ds->sources[i].path;
     }
-    fprintf(out, "ingest: %s: %lld trade row(s), %lld of other tickers (skipped)\n", log,
-            (long long)ds->trades_read, (long long)ds->trades_other_ticker);
-    fprintf(out, "ingest: %lld trade(s) kept, %lld dropped:", (long long)ds->n_trades,
-            (long long)dropped);
+    fprintf(out, "ingest: %s: %lld trade row(s), %lld of other tickers (skipped)\n", log, (long long)ds->trades_read,
+            (long long)ds->trades_other_ticker);
+    fprintf(out, "ingest: %lld trade(s) kept, %lld dropped:", (long long)ds->n_trades, (long long)dropped);
     for (int r = 0; r < DROP_REASON_COUNT; r++)
         fprintf(out, " %s %lld", drop_reason_name((drop_reason)r), (long long)ds->drops[r]);
     fprintf(out, "\ningest: %lld market file(s), %lld row(s) read; prices kept:", (long long)n_market,
             (long long)ds->market_rows_read);
     for (int32_t t = 0; t < ds->n_tickers; t++)
-        fprintf(out, " %s %lld", ds->tickers[t],
-                (long long)(ds->ticker_end[t] - ds->ticker_begin[t]));
-    fprintf(out, "\ningest: %lld duplicate second(s) (the last row kept), %lld file(s) with rows out "
-                 "of time order (sorted)\n",
+        fprintf(out, " %s %lld", ds->tickers[t], (long long)(ds->ticker_end[t] - ds->ticker_begin[t]));
+    fprintf(out,
+            "\ningest: %lld duplicate second(s) (the last row kept), %lld file(s) with rows out "
+            "of time order (sorted)\n",
             (long long)ds->market_duplicates, (long long)ds->market_files_unsorted);
 }

@@ -14,14 +14,14 @@ extern "C" {
 #endif
 
 typedef struct {
-    const char *market_dir;             /* directory of Raw_Market_data_MM-DD-YYYY.csv */
-    const char *trades_path;            /* all_trade_logs.csv */
-    const char *const *tickers;         /* kept tickers, in id order */
+    const char *market_dir;     /* directory of Raw_Market_data_MM-DD-YYYY.csv */
+    const char *trades_path;    /* all_trade_logs.csv */
+    const char *const *tickers; /* kept tickers, in id order */
     int32_t n_tickers;
-    const char *const *extra_features;  /* trade-log columns kept beyond the standard ones */
+    const char *const *extra_features; /* trade-log columns kept beyond the standard ones */
     int32_t n_extra_features;
-    int strict;                         /* any drop is an error */
-    FILE *log;                          /* warnings and the summary go here (NULL: silent) */
+    int strict; /* any drop is an error */
+    FILE *log;  /* warnings and the summary go here (NULL: silent) */
 } ingest_opts_t;
 
 /* Fitness sums outcomes as int64 micro-percent (fitness/accum.h, SPEC sec. 5),

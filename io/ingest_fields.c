@@ -24,25 +24,21 @@ int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_ticker
     return -1;
 }
 
-ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int col,
-                             const char *expected, ev_error *err)
+ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int col, const char *expected, ev_error *err)
 {
     char shown[4 * QUOTE_MAX + 4];
-    return ev_fail(err, EV_EPARSE, "%s:%lld: column '%s': expected %s, got '%s'", csv_path(r),
-                   (long long)row->line, csv_column_name(r, col), expected,
-                   csv_quote(csv_trim(row->fields[col]), QUOTE_MAX, shown));
+    return ev_fail(err, EV_EPARSE, "%s:%lld: column '%s': expected %s, got '%s'", csv_path(r), (long long)row->line,
+                   csv_column_name(r, col), expected, csv_quote(csv_trim(row->fields[col]), QUOTE_MAX, shown));
 }
 
-ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col,
-                              const char *expected, double *v, num_result *res, ev_error *err)
+ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col, const char *expected, double *v,
+                              num_result *res, ev_error *err)
 {
     csv_field_t f = row->fields[col];
     *res = num_parse_double(f.p, f.n, v);
     if (*res == NUM_MALFORMED)
         return ingest_field_error(r, row, col, expected, err);
     if (*res == NUM_OUT_OF_RANGE)
-        return ingest_field_error(r, row, col,
-                                  "a number of magnitude below 1.8e308 (this one is out of range)",
-                                  err);
+        return ingest_field_error(r, row, col, "a number of magnitude below 1.8e308 (this one is out of range)", err);
     return EV_OK;
 }

@@ -25,14 +25,13 @@ int ingest_ticker_id(csv_field_t f, const char *const *tickers, int32_t n_ticker
 
 /* The error for a bad value: names the file, line, column and what was
  * expected, and quotes (a prefix of) the text found. */
-ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int col,
-                             const char *expected, ev_error *err);
+ev_status ingest_field_error(const csv_reader_t *r, const csv_row_t *row, int col, const char *expected, ev_error *err);
 
 /* A number column: text that is not a number is an error (`expected` says
  * what was wanted), as is a number beyond the double range ("out of range");
  * an empty, NaN or inf value is returned in *res for the caller to judge. */
-ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col,
-                              const char *expected, double *v, num_result *res, ev_error *err);
+ev_status ingest_field_double(const csv_reader_t *r, const csv_row_t *row, int col, const char *expected, double *v,
+                              num_result *res, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -99,8 +99,7 @@ void *json_summary_top(const config_t *cfg, const reported_t *top)
     return arr;
 }
 
-static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
-                    const reported_t *top)
+static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds, const reported_t *top)
 {
     cJSON *root = cJSON_CreateObject(), *o;
     char hash[32];

@@ -18,17 +18,17 @@ extern "C" {
 #endif
 
 typedef struct {
-    const char *mode;        /* "grid", "ga", "validate" */
-    const char *backend;     /* "cpu", "cuda" */
-    const char *device;      /* backend description */
-    const char *evaluator;   /* grid: the evaluator that ran, else NULL */
-    uint64_t evaluated;      /* lattice points (grid) or unique evaluations (GA) */
+    const char *mode;      /* "grid", "ga", "validate" */
+    const char *backend;   /* "cpu", "cuda" */
+    const char *device;    /* backend description */
+    const char *evaluator; /* grid: the evaluator that ran, else NULL */
+    uint64_t evaluated;    /* lattice points (grid) or unique evaluations (GA) */
     int has_ga;
     uint64_t unique_evaluations;
     uint32_t generations;
     const char *termination; /* GA: why it stopped */
     double seconds_load, seconds_tables, seconds_search, seconds_total;
-    void *extra;             /* a cJSON object merged into the root (validate), or NULL */
+    void *extra; /* a cJSON object merged into the root (validate), or NULL */
 } run_summary_t;
 
 /* A top-K list as the "top" array holds it (a cJSON array, or NULL when

@@ -42,8 +42,7 @@ ev_status market_list_files(const char *dir, market_files_t *out, ev_error *err)
     if (plat_stat(dir, &ds) != 0)
         return ev_fail(err, EV_EIO, "%s: no such market data directory", dir);
     if (!ds.is_dir)
-        return ev_fail(err, EV_EIO, "%s: not a directory; expected the market data directory",
-                       dir);
+        return ev_fail(err, EV_EIO, "%s: not a directory; expected the market data directory", dir);
     if ((st = plat_list_dir(dir, &names, &n_names, err)) != EV_OK)
         return st;
     out->files = (market_file_t *)calloc(n_names ? n_names : 1, sizeof *out->files);
@@ -86,8 +85,7 @@ ev_status market_list_files(const char *dir, market_files_t *out, ev_error *err)
     }
     plat_free_names(names, n_names);
     if (st == EV_OK && out->n == 0)
-        st = ev_fail(err, EV_EDATA,
-                     "%s: no market file; expected files named Raw_Market_data_MM-DD-YYYY.csv", dir);
+        st = ev_fail(err, EV_EDATA, "%s: no market file; expected files named Raw_Market_data_MM-DD-YYYY.csv", dir);
     if (st != EV_OK) {
         market_files_free(out);
         return st;
@@ -191,16 +189,15 @@ static ev_status tidy_ticks(tick_vec_t *t, file_result_t *res)
 }
 
 /* One kept row's time and price. */
-static ev_status parse_tick(const csv_reader_t *r, const csv_row_t *row, int c_price,
-                            int c_time, int32_t *secs, float *price, ev_error *err)
+static ev_status parse_tick(const csv_reader_t *r, const csv_row_t *row, int c_price, int c_time, int32_t *secs,
+                            float *price, ev_error *err)
 {
     csv_field_t f = row->fields[c_time];
     double v = 0;
     num_result nr;
     ev_status st;
     if (!time_parse_clock(f.p, f.n, secs))
-        return ingest_field_error(r, row, c_time, "a time of day HH:MM:SS (00:00:00-23:59:59)",
-                                  err);
+        return ingest_field_error(r, row, c_time, "a time of day HH:MM:SS (00:00:00-23:59:59)", err);
     st = ingest_field_double(r, row, c_price, "a positive price", &v, &nr, err);
     if (st != EV_OK)
         return st;
@@ -210,8 +207,7 @@ static ev_status parse_tick(const csv_reader_t *r, const csv_row_t *row, int c_p
     return EV_OK;
 }
 
-static ev_status read_file(const char *path, const char *const *tickers, int32_t n_tickers,
-                           file_result_t *res)
+static ev_status read_file(const char *path, const char *const *tickers, int32_t n_tickers, file_result_t *res)
 {
     csv_reader_t *r;
     const csv_row_t *row;
@@ -266,9 +262,8 @@ static void free_results(file_result_t *res, size_t n, int32_t n_tickers)
 
 /* Concatenates the files' rows ticker by ticker: files are in day order and
  * each file's rows lie within its day, so the result is sorted by (ticker, ts). */
-static ev_status assemble(const market_files_t *files, const file_result_t *res,
-                          const char *const *tickers, int32_t n_tickers, dataset_t *ds,
-                          ev_error *err)
+static ev_status assemble(const market_files_t *files, const file_result_t *res, const char *const *tickers,
+                          int32_t n_tickers, dataset_t *ds, ev_error *err)
 {
     int64_t k = 0, total = 0;
     for (size_t i = 0; i < files->n; i++)
@@ -302,8 +297,8 @@ static ev_status assemble(const market_files_t *files, const file_result_t *res,
     return EV_OK;
 }
 
-ev_status market_ingest(const market_files_t *files, const char *const *tickers, int32_t n_tickers,
-                        FILE *log, dataset_t *ds, int64_t *rows, ev_error *err)
+ev_status market_ingest(const market_files_t *files, const char *const *tickers, int32_t n_tickers, FILE *log,
+                        dataset_t *ds, int64_t *rows, ev_error *err)
 {
     file_result_t *res = (file_result_t *)calloc(files->n, sizeof *res);
     long first_failed = (long)files->n; /* files after a failed one are skipped */

@@ -15,9 +15,9 @@ extern "C" {
 #endif
 
 typedef struct {
-    char *path;       /* market_dir/name */
-    int64_t day;      /* the name's date, days since 1970-01-01 */
-    int64_t size;     /* bytes */
+    char *path;   /* market_dir/name */
+    int64_t day;  /* the name's date, days since 1970-01-01 */
+    int64_t size; /* bytes */
     int64_t mtime_ns;
 } market_file_t;
 
@@ -42,8 +42,8 @@ int market_files_has_day(const market_files_t *m, int64_t day);
  * rows of file i. ds->n_tickers/tickers are not touched. Rows out of time
  * order are sorted (stable) and reported on log; a second seen twice for a
  * ticker keeps the last row. */
-ev_status market_ingest(const market_files_t *files, const char *const *tickers, int32_t n_tickers,
-                        FILE *log, dataset_t *ds, int64_t *rows, ev_error *err);
+ev_status market_ingest(const market_files_t *files, const char *const *tickers, int32_t n_tickers, FILE *log,
+                        dataset_t *ds, int64_t *rows, ev_error *err);
 
 #ifdef __cplusplus
 }

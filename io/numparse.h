@@ -14,10 +14,10 @@ extern "C" {
 
 typedef enum {
     NUM_OK = 0,
-    NUM_EMPTY,      /* nothing but spaces */
-    NUM_NON_FINITE, /* nan or inf, as written */
+    NUM_EMPTY,        /* nothing but spaces */
+    NUM_NON_FINITE,   /* nan or inf, as written */
     NUM_OUT_OF_RANGE, /* a decimal beyond the double range (1e400) */
-    NUM_MALFORMED   /* not a decimal number */
+    NUM_MALFORMED     /* not a decimal number */
 } num_result;
 
 /* A decimal number as strtod reads it (the SPEC's "CSV text parsed as a

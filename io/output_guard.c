@@ -98,6 +98,6 @@ ev_status output_check_distinct(const char *a, const char *a_what, const char *b
 {
     if (!a || !b || (strcmp(a, b) != 0 && !plat_same_file(a, b)))
         return EV_OK;
-    return ev_fail(err, EV_EIO, "%s: the %s would overwrite the %s (%s); give each output a file of its own", a,
-                   a_what, b_what, b);
+    return ev_fail(err, EV_EIO, "%s: the %s would overwrite the %s (%s); give each output a file of its own", a, a_what,
+                   b_what, b);
 }

@@ -49,8 +49,7 @@ static void merge_sort(const sorter_t *s, char *a, char *scratch, size_t n)
     memcpy(a, scratch, k * sz); /* the rest of the right half is already in place */
 }
 
-ev_status stable_sort(void *base, size_t n, size_t size, stable_cmp_fn cmp, void *ctx,
-                      ev_error *err)
+ev_status stable_sort(void *base, size_t n, size_t size, stable_cmp_fn cmp, void *ctx, ev_error *err)
 {
     sorter_t s;
     char *scratch;

@@ -16,8 +16,7 @@ typedef int (*stable_cmp_fn)(const void *a, const void *b, void *ctx);
 
 /* Merge sort of n elements of `size` bytes; O(n log n), n * size bytes of
  * scratch. */
-ev_status stable_sort(void *base, size_t n, size_t size, stable_cmp_fn cmp, void *ctx,
-                      ev_error *err);
+ev_status stable_sort(void *base, size_t n, size_t size, stable_cmp_fn cmp, void *ctx, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,9 +9,9 @@ int64_t time_days_from_civil(int64_t y, int m, int d)
     int64_t era, yoe, doy, doe;
     y -= m <= 2;
     era = (y >= 0 ? y : y - 399) / 400;
-    yoe = y - era * 400;                                        /* [0, 399] */
-    doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;      /* [0, 365] */
-    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;                /* [0, 146096] */
+    yoe = y - era * 400;                                   /* [0, 399] */
+    doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1; /* [0, 365] */
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;           /* [0, 146096] */
     return era * 146097 + doe - 719468;
 }
 
@@ -159,8 +159,7 @@ int time_parse_market_name(const char *name, int64_t *days)
     const char *p, *e;
     int m, d, y;
     /* prefix + "MM-DD-YYYY" + ".csv" */
-    if (strlen(name) != np + 10 + 4 || memcmp(name, prefix, np) != 0 ||
-        strcmp(name + np + 10, ".csv") != 0)
+    if (strlen(name) != np + 10 + 4 || memcmp(name, prefix, np) != 0 || strcmp(name + np + 10, ".csv") != 0)
         return 0;
     p = name + np;
     e = p + 10;
@@ -183,6 +182,6 @@ void time_format(int64_t ts, char *buf, size_t n)
         days--;
     }
     time_civil_from_days(days, &y, &m, &d);
-    snprintf(buf, n, "%04lld-%02d-%02d %02d:%02d:%02d", (long long)y, m, d, (int)(secs / 3600),
-             (int)(secs / 60 % 60), (int)(secs % 60));
+    snprintf(buf, n, "%04lld-%02d-%02d %02d:%02d:%02d", (long long)y, m, d, (int)(secs / 3600), (int)(secs / 60 % 60),
+             (int)(secs % 60));
 }

@@ -11,16 +11,15 @@
 #include "io/trades_internal.h"
 
 const char *const ingest_standard_features[] = {
-    "Entry Volatility Percent", "Entry Volatility Ratio", "Entry Adx28", "Entry Adx14",
-    "Entry Adx7",               "Worst Exit Percent",     "Trade Best Exit Percent",
+    "Entry Volatility Percent", "Entry Volatility Ratio",  "Entry Adx28", "Entry Adx14", "Entry Adx7",
+    "Worst Exit Percent",       "Trade Best Exit Percent",
 };
-const int ingest_n_standard_features =
-    (int)(sizeof ingest_standard_features / sizeof ingest_standard_features[0]);
+const int ingest_n_standard_features = (int)(sizeof ingest_standard_features / sizeof ingest_standard_features[0]);
 
 /* Column indexes of the header; -1 for an absent optional one. */
 typedef struct {
     int date, ticker, entry_price, entry_time, exit_time, pct_change;
-    int trade_id; /* optional: the data row number stands in */
+    int trade_id;  /* optional: the data row number stands in */
     int *features; /* [n_features] */
 } trade_columns_t;
 
@@ -32,8 +31,7 @@ static int name_listed(char **names, int32_t n, const char *name)
     return 0;
 }
 
-static ev_status add_feature(trade_list_t *list, trade_columns_t *cols, const char *name, int col,
-                             ev_error *err)
+static ev_status add_feature(trade_list_t *list, trade_columns_t *cols, const char *name, int col, ev_error *err)
 {
     char *copy;
     if (name_listed(list->feature_names, list->n_features, name))
@@ -47,8 +45,8 @@ static ev_status add_feature(trade_list_t *list, trade_columns_t *cols, const ch
 
 /* Required columns, then the kept features: the standard ones present in the
  * header, then the requested extras (which must be there). */
-static ev_status resolve_columns(const csv_reader_t *r, const ingest_opts_t *opts,
-                                 trade_list_t *list, trade_columns_t *cols, ev_error *err)
+static ev_status resolve_columns(const csv_reader_t *r, const ingest_opts_t *opts, trade_list_t *list,
+                                 trade_columns_t *cols, ev_error *err)
 {
     int max_features = ingest_n_standard_features + opts->n_extra_features;
     ev_status st;
@@ -85,8 +83,8 @@ static ev_status resolve_columns(const csv_reader_t *r, const ingest_opts_t *opt
 }
 
 /* Entry/Exit Time: HH:MM:SS on the row's date, or a full date and time. */
-static ev_status parse_when(const csv_reader_t *r, const csv_row_t *row, int col, int64_t day,
-                            int64_t *ts, ev_error *err)
+static ev_status parse_when(const csv_reader_t *r, const csv_row_t *row, int col, int64_t day, int64_t *ts,
+                            ev_error *err)
 {
     csv_field_t f = row->fields[col];
     int32_t secs;
@@ -96,13 +94,12 @@ static ev_status parse_when(const csv_reader_t *r, const csv_row_t *row, int col
     }
     if (time_parse_datetime(f.p, f.n, ts))
         return EV_OK;
-    return ingest_field_error(r, row, col,
-                              "a time HH:MM:SS (or a date and time YYYY-MM-DD HH:MM:SS)", err);
+    return ingest_field_error(r, row, col, "a time HH:MM:SS (or a date and time YYYY-MM-DD HH:MM:SS)", err);
 }
 
 /* A number that may be missing (a drop), but never text. */
-static ev_status parse_value(const csv_reader_t *r, const csv_row_t *row, int col, int32_t code,
-                             double *v, trade_rec_t *rec, ev_error *err)
+static ev_status parse_value(const csv_reader_t *r, const csv_row_t *row, int col, int32_t code, double *v,
+                             trade_rec_t *rec, ev_error *err)
 {
     num_result nr;
     ev_status st = ingest_field_double(r, row, col, "a number (or an empty field)", v, &nr, err);
@@ -116,8 +113,8 @@ static ev_status parse_value(const csv_reader_t *r, const csv_row_t *row, int co
 }
 
 /* A row of a kept ticker -> rec and its features (feat[n_features]). */
-static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const trade_columns_t *c,
-                           int32_t n_features, trade_rec_t *rec, double *feat, ev_error *err)
+static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const trade_columns_t *c, int32_t n_features,
+                           trade_rec_t *rec, double *feat, ev_error *err)
 {
     csv_field_t f;
     int64_t day;
@@ -127,8 +124,7 @@ static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const tr
     rec->trade_id = csv_data_rows(r);
     f = row->fields[c->date];
     if (!time_parse_date(f.p, f.n, &day))
-        return ingest_field_error(r, row, c->date,
-                                  "a date MM/DD/YYYY, MM-DD-YYYY or YYYY-MM-DD", err);
+        return ingest_field_error(r, row, c->date, "a date MM/DD/YYYY, MM-DD-YYYY or YYYY-MM-DD", err);
     if ((st = parse_when(r, row, c->entry_time, day, &rec->entry_ts, err)) != EV_OK ||
         (st = parse_when(r, row, c->exit_time, day, &rec->exit_ts, err)) != EV_OK)
         return st;
@@ -137,14 +133,11 @@ static ev_status parse_row(const csv_reader_t *r, const csv_row_t *row, const tr
         if (num_parse_int64(f.p, f.n, &rec->trade_id) != NUM_OK)
             return ingest_field_error(r, row, c->trade_id, "an integer trade id", err);
     }
-    if ((st = parse_value(r, row, c->entry_price, TRADE_VALUE_ENTRY_PRICE, &rec->entry_price, rec,
-                          err)) != EV_OK)
+    if ((st = parse_value(r, row, c->entry_price, TRADE_VALUE_ENTRY_PRICE, &rec->entry_price, rec, err)) != EV_OK)
         return st;
     if (rec->bad_value == TRADE_VALUE_NONE && !ingest_price_ok(rec->entry_price))
-        return ingest_field_error(r, row, c->entry_price,
-                                  "a positive entry price " INGEST_PRICE_RANGE, err);
-    if ((st = parse_value(r, row, c->pct_change, TRADE_VALUE_PCT_CHANGE, &rec->pct_change, rec,
-                          err)) != EV_OK)
+        return ingest_field_error(r, row, c->entry_price, "a positive entry price " INGEST_PRICE_RANGE, err);
+    if ((st = parse_value(r, row, c->pct_change, TRADE_VALUE_PCT_CHANGE, &rec->pct_change, rec, err)) != EV_OK)
         return st;
     if (fabs(rec->pct_change) > INGEST_MAX_ABS_PCT && isfinite(rec->pct_change))
         return ingest_field_error(r, row, c->pct_change,
@@ -174,8 +167,7 @@ static ev_status grow_list(trade_list_t *list, ev_error *err)
     double *feat;
     if (rec)
         list->rec = rec;
-    feat = (double *)realloc(list->feat, ncap * (size_t)(list->n_features ? list->n_features : 1) *
-                                             sizeof *feat);
+    feat = (double *)realloc(list->feat, ncap * (size_t)(list->n_features ? list->n_features : 1) * sizeof *feat);
     if (!rec || !feat)
         return ev_fail(err, EV_ENOMEM, "%s: out of memory reading the trades", list->path);
     list->feat = feat;
@@ -215,14 +207,15 @@ static ev_status read_log(trades_log_t *t, dataset_t *ds, ev_error *err)
     return st;
 }
 
-static ev_status check_not_empty(const ingest_opts_t *opts, const trade_list_t *list,
-                                 const dataset_t *ds, ev_error *err)
+static ev_status check_not_empty(const ingest_opts_t *opts, const trade_list_t *list, const dataset_t *ds,
+                                 ev_error *err)
 {
     char names[512];
     size_t k = 0;
     if (ds->trades_read == 0)
-        return ev_fail(err, EV_EDATA, "%s: the trade log has no data rows; expected at least one "
-                                      "trade below the header",
+        return ev_fail(err, EV_EDATA,
+                       "%s: the trade log has no data rows; expected at least one "
+                       "trade below the header",
                        list->path);
     if (list->n > 0)
         return EV_OK;
@@ -270,8 +263,7 @@ ev_status trades_open(const ingest_opts_t *opts, trades_log_t **out, ev_error *e
     return EV_OK;
 }
 
-ev_status trades_ingest(trades_log_t *t, const market_files_t *days, dataset_t *ds, int64_t *rows,
-                        ev_error *err)
+ev_status trades_ingest(trades_log_t *t, const market_files_t *days, dataset_t *ds, int64_t *rows, ev_error *err)
 {
     ev_status st = read_log(t, ds, err);
     *rows = csv_data_rows(t->r);

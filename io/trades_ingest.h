@@ -27,8 +27,7 @@ void trades_close(trades_log_t *t);
 /* Reads the rows. Needs the market part of ds (prices, ts, ticker ranges)
  * and the market days; fills every trade field of ds, the features, drops,
  * trades_read and trades_other_ticker. *rows: the log's data rows. */
-ev_status trades_ingest(trades_log_t *t, const market_files_t *days, dataset_t *ds, int64_t *rows,
-                        ev_error *err);
+ev_status trades_ingest(trades_log_t *t, const market_files_t *days, dataset_t *ds, int64_t *rows, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -27,19 +27,19 @@ typedef struct {
 } trade_rec_t;
 
 typedef struct {
-    const char *path;    /* the trade log, for messages */
-    trade_rec_t *rec;    /* [n], file order */
-    double *feat;        /* [n][n_features], row-major while reading */
+    const char *path; /* the trade log, for messages */
+    trade_rec_t *rec; /* [n], file order */
+    double *feat;     /* [n][n_features], row-major while reading */
     size_t n, cap;
     int32_t n_features;
-    char **feature_names;  /* [n_features], owned until moved into the dataset */
+    char **feature_names; /* [n_features], owned until moved into the dataset */
 } trade_list_t;
 
 /* Classifies every read trade (drops in SPEC order: non_finite, then
  * no_market_day, then empty_path), finds the kept trades' paths, orders them
  * by (ticker, entry ts, file order) and fills the trade part of ds. Moves
  * feature_names into ds. */
-ev_status trades_place(const ingest_opts_t *opts, const market_files_t *days, trade_list_t *list,
-                       dataset_t *ds, ev_error *err);
+ev_status trades_place(const ingest_opts_t *opts, const market_files_t *days, trade_list_t *list, dataset_t *ds,
+                       ev_error *err);
 
 #endif

@@ -34,25 +34,22 @@ static int64_t floor_day(int64_t ts)
 
 /* The drop reason of a trade (checked in SPEC order), or -1 when kept; the
  * path of a kept trade in *k. */
-static int classify(const trade_rec_t *t, const market_files_t *days, const dataset_t *ds,
-                    kept_t *k)
+static int classify(const trade_rec_t *t, const market_files_t *days, const dataset_t *ds, kept_t *k)
 {
     if (t->bad_value != TRADE_VALUE_NONE)
         return DROP_NON_FINITE;
     if (!market_files_has_day(days, floor_day(t->entry_ts)))
         return DROP_NO_MARKET_DAY;
-    k->start = search_ts(ds->ts, ds->ticker_begin[t->ticker], ds->ticker_end[t->ticker],
-                         t->entry_ts, 0);
-    k->end = search_ts(ds->ts, ds->ticker_begin[t->ticker], ds->ticker_end[t->ticker], t->exit_ts,
-                       1);
+    k->start = search_ts(ds->ts, ds->ticker_begin[t->ticker], ds->ticker_end[t->ticker], t->entry_ts, 0);
+    k->end = search_ts(ds->ts, ds->ticker_begin[t->ticker], ds->ticker_end[t->ticker], t->exit_ts, 1);
     return k->start >= k->end ? DROP_EMPTY_PATH : -1;
 }
 
 /* The highest price of a kept trade's path as a move from its entry, in
  * percent (what `fill: price` records at a target hit there) must stay
  * within INGEST_MAX_ABS_PCT; prices are positive, so the lowest is > -100 %. */
-static ev_status check_path_move(const trade_list_t *list, const dataset_t *ds,
-                                 const trade_rec_t *t, const kept_t *k, ev_error *err)
+static ev_status check_path_move(const trade_list_t *list, const dataset_t *ds, const trade_rec_t *t, const kept_t *k,
+                                 ev_error *err)
 {
     float hi = 0;
     double move;
@@ -66,13 +63,12 @@ static ev_status check_path_move(const trade_list_t *list, const dataset_t *ds,
                    "%.4g %% above the entry price %g; expected moves within +-1e5 %% (outcomes "
                    "are summed as 64-bit integers of micro-percent; is the entry price in the "
                    "market's unit?)",
-                   list->path, (long long)t->source_row, ds->tickers[t->ticker], (double)hi, move,
-                   t->entry_price);
+                   list->path, (long long)t->source_row, ds->tickers[t->ticker], (double)hi, move, t->entry_price);
 }
 
 /* Why a trade was dropped, in words: "Entry Adx7 is empty, NaN or inf", ... */
-static void describe_drop(const trade_list_t *list, const dataset_t *ds, const trade_rec_t *t,
-                          int reason, char *buf, size_t n)
+static void describe_drop(const trade_list_t *list, const dataset_t *ds, const trade_rec_t *t, int reason, char *buf,
+                          size_t n)
 {
     char a[32], b[32];
     int64_t y;
@@ -86,11 +82,9 @@ static void describe_drop(const trade_list_t *list, const dataset_t *ds, const t
         snprintf(buf, n, "column '%s' is empty, NaN or inf", col);
     } else if (reason == DROP_NO_MARKET_DAY) {
         time_civil_from_days(floor_day(t->entry_ts), &y, &m, &d);
-        snprintf(buf, n, "no market file for its entry day (Raw_Market_data_%02d-%02d-%04lld.csv)",
-                 m, d, (long long)y);
+        snprintf(buf, n, "no market file for its entry day (Raw_Market_data_%02d-%02d-%04lld.csv)", m, d, (long long)y);
     } else {
-        snprintf(buf, n, "no %s price from its entry %s to its exit %s", ds->tickers[t->ticker], a,
-                 b);
+        snprintf(buf, n, "no %s price from its entry %s to its exit %s", ds->tickers[t->ticker], a, b);
     }
 }
 
@@ -116,15 +110,14 @@ static ev_status alloc_trades(dataset_t *ds, size_t n, int32_t n_features, ev_er
     ds->entry_price = (double *)malloc(m * sizeof *ds->entry_price);
     ds->pct_change = (double *)malloc(m * sizeof *ds->pct_change);
     ds->features = (double *)malloc(m * (size_t)(n_features ? n_features : 1) * sizeof *ds->features);
-    if (!ds->ticker || !ds->trade_id || !ds->source_row || !ds->entry_ts || !ds->exit_ts ||
-        !ds->start || !ds->end || !ds->entry_price || !ds->pct_change || !ds->features)
+    if (!ds->ticker || !ds->trade_id || !ds->source_row || !ds->entry_ts || !ds->exit_ts || !ds->start || !ds->end ||
+        !ds->entry_price || !ds->pct_change || !ds->features)
         return ev_fail(err, EV_ENOMEM, "out of memory for %zu trades", n);
     return EV_OK;
 }
 
 /* Kept trades in dataset order -> ds; features become feature-major. */
-static ev_status fill_trades(trade_list_t *list, const kept_t *kept, size_t n, dataset_t *ds,
-                             ev_error *err)
+static ev_status fill_trades(trade_list_t *list, const kept_t *kept, size_t n, dataset_t *ds, ev_error *err)
 {
     int32_t nf = list->n_features;
     ev_status st = alloc_trades(ds, n, nf, err);
@@ -157,12 +150,12 @@ static ev_status all_dropped(const trade_list_t *list, const dataset_t *ds, ev_e
                    "%s: all %zu trade(s) of the kept tickers were dropped (no_market_day %lld, "
                    "empty_path %lld, non_finite %lld); expected at least one trade with market "
                    "prices during it and finite values",
-                   list->path, list->n, (long long)ds->drops[DROP_NO_MARKET_DAY],
-                   (long long)ds->drops[DROP_EMPTY_PATH], (long long)ds->drops[DROP_NON_FINITE]);
+                   list->path, list->n, (long long)ds->drops[DROP_NO_MARKET_DAY], (long long)ds->drops[DROP_EMPTY_PATH],
+                   (long long)ds->drops[DROP_NON_FINITE]);
 }
 
-ev_status trades_place(const ingest_opts_t *opts, const market_files_t *days, trade_list_t *list,
-                       dataset_t *ds, ev_error *err)
+ev_status trades_place(const ingest_opts_t *opts, const market_files_t *days, trade_list_t *list, dataset_t *ds,
+                       ev_error *err)
 {
     kept_t *kept = (kept_t *)malloc((list->n ? list->n : 1) * sizeof *kept);
     size_t n = 0;
@@ -182,21 +175,21 @@ ev_status trades_place(const ingest_opts_t *opts, const market_files_t *days, tr
         }
         describe_drop(list, ds, t, reason, why, sizeof why);
         if (opts->strict)
-            st = ev_fail(err, EV_EDATA, "%s:%lld: trade dropped (%s): %s; with --strict (data.strict) "
-                                        "every drop is an error",
-                         list->path, (long long)t->source_row, drop_reason_name((drop_reason)reason),
-                         why);
+            st = ev_fail(err, EV_EDATA,
+                         "%s:%lld: trade dropped (%s): %s; with --strict (data.strict) "
+                         "every drop is an error",
+                         list->path, (long long)t->source_row, drop_reason_name((drop_reason)reason), why);
         else if (opts->log && ds->drops[reason] == 0)
-            fprintf(opts->log, "note: %s:%lld: trade dropped (%s): %s (the first of its kind)\n",
-                    list->path, (long long)t->source_row, drop_reason_name((drop_reason)reason),
-                    why);
+            fprintf(opts->log, "note: %s:%lld: trade dropped (%s): %s (the first of its kind)\n", list->path,
+                    (long long)t->source_row, drop_reason_name((drop_reason)reason), why);
         ds->drops[reason]++;
     }
     if (st == EV_OK && n == 0)
         st = all_dropped(list, ds, err);
     if (st == EV_OK && n > INGEST_MAX_TRADES)
-        st = ev_fail(err, EV_EDATA, "%s: %zu trades kept; expected at most %d (their outcomes are "
-                                    "summed as 64-bit integers of micro-percent)",
+        st = ev_fail(err, EV_EDATA,
+                     "%s: %zu trades kept; expected at most %d (their outcomes are "
+                     "summed as 64-bit integers of micro-percent)",
                      list->path, n, INGEST_MAX_TRADES);
     if (st == EV_OK)
         st = stable_sort(kept, n, sizeof *kept, cmp_kept, list->rec, err);

@@ -27,8 +27,7 @@ static void offset_position(const char *text, size_t len, size_t offset, size_t 
     }
 }
 
-static ev_status parser_fail(const char *file, const char *text, size_t len, const yaml_parser_t *p,
-                             ev_error *err)
+static ev_status parser_fail(const char *file, const char *text, size_t len, const yaml_parser_t *p, ev_error *err)
 {
     size_t line, col;
     char context[256] = "";
@@ -43,8 +42,8 @@ static ev_status parser_fail(const char *file, const char *text, size_t len, con
                        p->problem ? p->problem : "unreadable text");
     }
     if (p->context)
-        snprintf(context, sizeof context, " (%s at line %zu, column %zu)", p->context,
-                 (size_t)p->context_mark.line + 1, (size_t)p->context_mark.column + 1);
+        snprintf(context, sizeof context, " (%s at line %zu, column %zu)", p->context, (size_t)p->context_mark.line + 1,
+                 (size_t)p->context_mark.column + 1);
     return ev_fail(err, EV_EPARSE, "%s:%zu:%zu: YAML syntax error: %s%s", file, (size_t)p->problem_mark.line + 1,
                    (size_t)p->problem_mark.column + 1, p->problem ? p->problem : "invalid YAML", context);
 }
@@ -172,8 +171,7 @@ ev_status ydoc_check_text(const ydoc_t *d, const yaml_node_t *n, const char *pat
 
 const char *ydoc_plain(const yaml_node_t *n)
 {
-    return n && n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? ydoc_text(n)
-                                                                                                : NULL;
+    return n && n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? ydoc_text(n) : NULL;
 }
 
 static int is_one_of(const char *s, const char *const *list)
@@ -271,8 +269,7 @@ void ydoc_path_index(char *buf, const char *parent, size_t i)
 
 /* ---- typed reads of a node ---------------------------------------------- */
 
-ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path, const char *expected,
-                        ev_error *err)
+ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path, const char *expected, ev_error *err)
 {
     char found[96];
     ydoc_describe(n, found, sizeof found);

@@ -45,7 +45,8 @@ yaml_node_t *ydoc_root(ydoc_t *d);
 
 /* Formats "FILE:LINE:COLUMN: key 'path': <fmt...>" (the key part only when
  * path is non-empty; the position only when at is non-NULL); returns EV_ECONFIG. */
-ev_status ydoc_fail(const ydoc_t *d, ev_error *err, const yaml_node_t *at, const char *path, const char *fmt, ...) EV_PRINTF(5, 6);
+ev_status ydoc_fail(const ydoc_t *d, ev_error *err, const yaml_node_t *at, const char *path, const char *fmt, ...)
+    EV_PRINTF(5, 6);
 
 /* What a node is, for "found ...": "a mapping", "a list", "null", "the
  * boolean true", "the number 12.5", "the string 'abc'", "the quoted string '3'". */
@@ -71,8 +72,7 @@ const char *ydoc_text(const yaml_node_t *n);
 ev_status ydoc_check_text(const ydoc_t *d, const yaml_node_t *n, const char *path, ev_error *err);
 
 /* "expected <expected>, found <ydoc_describe(n)>" at n; returns EV_ECONFIG. */
-ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path, const char *expected,
-                        ev_error *err);
+ev_status ydoc_expected(const ydoc_t *d, const yaml_node_t *n, const char *path, const char *expected, ev_error *err);
 
 /* Bounds of a number; an infinite bound is no bound. */
 typedef struct {

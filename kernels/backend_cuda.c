@@ -237,8 +237,8 @@ static ev_status cuda_ga_cache_export_op(ga_state_t *g, uint64_t *index, eval_re
     return cuda_ga_cache_export(g->dev, index, results, err);
 }
 
-static ev_status cuda_ga_cache_import_op(ga_state_t *g, const uint64_t *index, const eval_result_t *results,
-                                         uint64_t n, ev_error *err)
+static ev_status cuda_ga_cache_import_op(ga_state_t *g, const uint64_t *index, const eval_result_t *results, uint64_t n,
+                                         ev_error *err)
 {
     return cuda_ga_cache_import(g->dev, index, results, n, err);
 }

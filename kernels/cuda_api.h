@@ -133,8 +133,7 @@ ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes, const int3
 ev_status cuda_ga_evaluate(cuda_ga_t *g, ga_eval_out_t *out, ev_error *err);
 ev_status cuda_ga_rank(cuda_ga_t *g, ga_rank_out_t *out, ev_error *err);
 ev_status cuda_ga_breed(cuda_ga_t *g, uint32_t generation, const breed_island_t *islands, ev_error *err);
-ev_status cuda_ga_download(cuda_ga_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents,
-                           ev_error *err);
+ev_status cuda_ga_download(cuda_ga_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents, ev_error *err);
 uint64_t cuda_ga_cache_count(cuda_ga_t *g);
 /* Entries in no particular order (it depends on the order in which device
  * threads claimed slots, so it may differ between runs; the set does not). */

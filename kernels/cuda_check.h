@@ -21,26 +21,25 @@ static inline ev_status ev_cuda_fail(ev_error *err, cudaError_t e, const char *s
      * of memory) would otherwise see it again from the next successful
      * launch's CUDA_TRY_LAUNCH. Sticky errors (a faulted context) stay. */
     (void)cudaGetLastError();
-    ev_status s = (e == cudaErrorMemoryAllocation) ? EV_ENOMEM
+    ev_status s = (e == cudaErrorMemoryAllocation)                               ? EV_ENOMEM
                   : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? EV_ENODEV
                                                                                  : EV_ECUDA;
     if (err) {
-        snprintf(err->msg, sizeof err->msg, "%s:%d: %s failed: %s (%s)%s", file, line, stmt,
-                 cudaGetErrorString(e), cudaGetErrorName(e),
-                 s == EV_ENOMEM ? "; the GPU is out of memory" : "");
+        snprintf(err->msg, sizeof err->msg, "%s:%d: %s failed: %s (%s)%s", file, line, stmt, cudaGetErrorString(e),
+                 cudaGetErrorName(e), s == EV_ENOMEM ? "; the GPU is out of memory" : "");
         err->status = s;
     }
     return s;
 }
 
 /* Requires `ev_status st` and `ev_error *err` in scope and a `fail:` label. */
-#define CUDA_TRY(stmt)                                                 \
-    do {                                                               \
-        cudaError_t e_ = (stmt);                                       \
-        if (e_ != cudaSuccess) {                                       \
-            st = ev_cuda_fail(err, e_, #stmt, __FILE__, __LINE__);     \
-            goto fail;                                                 \
-        }                                                              \
+#define CUDA_TRY(stmt)                                             \
+    do {                                                           \
+        cudaError_t e_ = (stmt);                                   \
+        if (e_ != cudaSuccess) {                                   \
+            st = ev_cuda_fail(err, e_, #stmt, __FILE__, __LINE__); \
+            goto fail;                                             \
+        }                                                          \
     } while (0)
 
 /* After a kernel launch: the launch error (bad configuration, no kernel image

@@ -29,8 +29,9 @@ extern "C" int cuda_device_unavailable(char *why, size_t n)
         snprintf(why, n, "no NVIDIA driver is installed (%s)", cudaGetErrorName(e));
     else if (e == cudaErrorInsufficientDriver)
         /* the usual case on a working GPU with an older driver */
-        snprintf(why, n, "the NVIDIA driver supports CUDA %d.%d, this evolve was built with CUDA %d.%d: update the "
-                         "driver (%s)",
+        snprintf(why, n,
+                 "the NVIDIA driver supports CUDA %d.%d, this evolve was built with CUDA %d.%d: update the "
+                 "driver (%s)",
                  driver / 1000, (driver % 1000) / 10, CUDART_VERSION / 1000, (CUDART_VERSION % 1000) / 10,
                  cudaGetErrorName(e));
     else

@@ -55,7 +55,7 @@ __device__ __forceinline__ void dom_atomic_add(const dom_cells_t &c, uint64_t x,
 
 /* Step 2: trade j (equity order) into its cell of the block, if it has one. */
 __global__ void __launch_bounds__(DOM_THREADS)
-dom_bin_kernel(fit_tables_t t, dom_plan_t plan, dom_lead_t lead, int32_t ti, int32_t si, dom_cells_t c)
+    dom_bin_kernel(fit_tables_t t, dom_plan_t plan, dom_lead_t lead, int32_t ti, int32_t si, dom_cells_t c)
 {
     uint64_t step = (uint64_t)gridDim.x * DOM_THREADS;
     for (uint64_t j = (uint64_t)blockIdx.x * DOM_THREADS + threadIdx.x; j < (uint64_t)t.n_trades; j += step) {
@@ -76,7 +76,7 @@ dom_bin_kernel(fit_tables_t t, dom_plan_t plan, dom_lead_t lead, int32_t ti, int
  * holds the sum over x..n-1 (accum_merge, as the CPU). Consecutive threads
  * take consecutive i, so loads coalesce whenever inner >= 32. */
 __global__ void __launch_bounds__(DOM_THREADS)
-dom_suffix_kernel(dom_cells_t c, uint64_t lines, uint64_t n, uint64_t inner)
+    dom_suffix_kernel(dom_cells_t c, uint64_t lines, uint64_t n, uint64_t inner)
 {
     uint64_t step = (uint64_t)gridDim.x * DOM_THREADS;
     for (uint64_t line = (uint64_t)blockIdx.x * DOM_THREADS + threadIdx.x; line < lines; line += step) {
@@ -94,7 +94,7 @@ dom_suffix_kernel(dom_cells_t c, uint64_t lines, uint64_t n, uint64_t inner)
 /* Step 4: a cell of the block as a top-K source. */
 struct dom_source {
     dom_cells_t c;
-    fit_tables_t t;  /* layout: filter params, mirrors, sizes; the objective */
+    fit_tables_t t; /* layout: filter params, mirrors, sizes; the objective */
     dom_plan_t plan;
     dom_lead_t lead;
     dom_lead_t base; /* genes with the pair's target and stop set */
@@ -126,8 +126,8 @@ static ev_status block_sums(const fit_tables_t *t, const dom_plan_t *plan, const
     ev_status st = EV_OK;
     CUDA_TRY(cudaMemset(mem, 0, plan->cells * cuda_dominance_cell_bytes(&t->obj)));
     if (t->n_trades > 0) {
-        dom_bin_kernel<<<launch_blocks((uint64_t)t->n_trades, DOM_THREADS), DOM_THREADS>>>(*t, *plan, *lead, ti,
-                                                                                           si, *c);
+        dom_bin_kernel<<<launch_blocks((uint64_t)t->n_trades, DOM_THREADS), DOM_THREADS>>>(*t, *plan, *lead, ti, si,
+                                                                                           *c);
         CUDA_TRY_LAUNCH();
     }
     for (int32_t f = plan->lead; f < t->n_filters; f++) {
@@ -172,8 +172,8 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
                     src.base.g[t->target_param] = (uint16_t)ti;
                 if (t->stop_param >= 0)
                     src.base.g[t->stop_param] = (uint16_t)si;
-                st = block_sums(t, &src.plan, &src.lead, t->n_targets ? ti : -1, t->n_stops ? si : -1, mem,
-                                &src.c, err);
+                st =
+                    block_sums(t, &src.plan, &src.lead, t->n_targets ? ti : -1, t->n_stops ? si : -1, mem, &src.c, err);
                 if (st == EV_OK)
                     st = topk_dev_offer(&e->topk, src, src.plan.cells, top, err);
                 done += src.plan.cells;

@@ -19,8 +19,8 @@ enum { FIT_THREADS = 128 };
 
 /* Genome i of [0, count): gene k is genes[k * stride + i]; out[i]. */
 __global__ void __launch_bounds__(FIT_THREADS)
-fitness_genes_kernel(fit_tables_t t, const uint16_t *genes, uint64_t stride, int32_t n_params, uint64_t count,
-                     eval_result_t *out)
+    fitness_genes_kernel(fit_tables_t t, const uint16_t *genes, uint64_t stride, int32_t n_params, uint64_t count,
+                         eval_result_t *out)
 {
     uint64_t i = (uint64_t)blockIdx.x * FIT_THREADS + threadIdx.x;
     uint16_t g[EV_MAX_PARAMS];
@@ -33,7 +33,7 @@ fitness_genes_kernel(fit_tables_t t, const uint16_t *genes, uint64_t stride, int
 
 /* Lattice point first + i for i in [0, count); out[i]. */
 __global__ void __launch_bounds__(FIT_THREADS)
-fitness_lattice_kernel(fit_tables_t t, lattice_shape_t shape, uint64_t first, uint64_t count, eval_result_t *out)
+    fitness_lattice_kernel(fit_tables_t t, lattice_shape_t shape, uint64_t first, uint64_t count, eval_result_t *out)
 {
     uint64_t i = (uint64_t)blockIdx.x * FIT_THREADS + threadIdx.x;
     uint16_t g[EV_MAX_PARAMS];
@@ -111,8 +111,9 @@ fail:
         cudaFree(results);
     if (st == EV_ENOMEM)
         /* sized to a quarter of the memory free at open: something else took it */
-        ev_error_prefix(err, "genome batches of %llu (%.1f MiB of device memory) do not fit: close other programs "
-                             "using the GPU: ",
+        ev_error_prefix(err,
+                        "genome batches of %llu (%.1f MiB of device memory) do not fit: close other programs "
+                        "using the GPU: ",
                         (unsigned long long)e->sizes.batch_max,
                         (double)(e->sizes.batch_max * (sizeof(eval_result_t) + np * 2)) / 1048576.0);
     return st;
@@ -147,8 +148,7 @@ extern "C" ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint
                                 cudaMemcpyHostToDevice));
         for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {
             uint64_t l = c - l0 < e->sizes.launch_max ? c - l0 : e->sizes.launch_max;
-            fitness_genes_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, e->genes + l0, c, np, l,
-                                                                  e->results + l0);
+            fitness_genes_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, e->genes + l0, c, np, l, e->results + l0);
             CUDA_TRY_LAUNCH();
         }
         /* synchronous: also reports any fault of the launches above */
@@ -159,14 +159,14 @@ fail:
     return st;
 }
 
-ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t stride, uint64_t n,
-                                 eval_result_t *out, ev_error *err)
+ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t stride, uint64_t n, eval_result_t *out,
+                                 ev_error *err)
 {
     ev_status st = EV_OK;
     for (uint64_t l0 = 0; l0 < n; l0 += e->sizes.launch_max) {
         uint64_t l = n - l0 < e->sizes.launch_max ? n - l0 : e->sizes.launch_max;
         fitness_genes_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, genes + l0, stride, e->shape.n_params, l,
-                                                              out + l0);
+                                                             out + l0);
         CUDA_TRY_LAUNCH();
     }
     return EV_OK;
@@ -186,7 +186,7 @@ extern "C" ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t cou
         for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {
             uint64_t l = c - l0 < e->sizes.launch_max ? c - l0 : e->sizes.launch_max;
             fitness_lattice_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, e->shape, first + b0 + l0, l,
-                                                                    e->results + l0);
+                                                                   e->results + l0);
             CUDA_TRY_LAUNCH();
         }
         src.results = e->results;

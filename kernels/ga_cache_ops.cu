@@ -85,8 +85,8 @@ done:
 
 /* Imports entries in chunks of up to P through the dedup pass: the first of
  * equal indices wins and indices already held are skipped, as on the host. */
-extern "C" ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, const eval_result_t *results,
-                                          uint64_t n, ev_error *err)
+extern "C" ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, const eval_result_t *results, uint64_t n,
+                                          ev_error *err)
 {
     ev_status st = EV_OK;
     int32_t W = g->words;

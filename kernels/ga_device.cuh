@@ -65,8 +65,8 @@ typedef struct {
 } ga_summary_t;
 
 struct cuda_ga {
-    ga_plan_t plan;     /* host copy; plan.evaluate is not used */
-    cuda_eval_t *e;     /* the backend's tables evaluator (not owned): tables and launch sizes */
+    ga_plan_t plan; /* host copy; plan.evaluate is not used */
+    cuda_eval_t *e; /* the backend's tables evaluator (not owned): tables and launch sizes */
     uint32_t pop;
     int32_t n_genes, words;
     int32_t index_bits;  /* radix bits of the most significant index word of the lattice's indices */
@@ -74,32 +74,32 @@ struct cuda_ga {
     int has_population, evaluated, ranked;
 
     /* the population */
-    uint16_t *genes;        /* [G][P] current */
-    uint16_t *next;         /* [G][P] being bred (swapped with genes) */
-    int32_t *parents;       /* [2][P] of the current population; -1 where none */
-    eval_result_t *results; /* [P] valid once evaluated */
-    uint64_t *index;        /* [W][P] linear index words, least significant first; valid once evaluated */
-    uint32_t *sorted;       /* [P] individuals by (index, individual); valid once evaluated */
-    uint32_t *order;        /* [P] each island's individuals in rank order; valid once ranked */
+    uint16_t *genes;         /* [G][P] current */
+    uint16_t *next;          /* [G][P] being bred (swapped with genes) */
+    int32_t *parents;        /* [2][P] of the current population; -1 where none */
+    eval_result_t *results;  /* [P] valid once evaluated */
+    uint64_t *index;         /* [W][P] linear index words, least significant first; valid once evaluated */
+    uint32_t *sorted;        /* [P] individuals by (index, individual); valid once evaluated */
+    uint32_t *order;         /* [P] each island's individuals in rank order; valid once ranked */
     breed_island_t *islands; /* [islands] the plans of the generation being bred */
 
     /* scratch of one op */
-    uint64_t *key_a, *key_b; /* [P] radix keys in/out */
-    uint32_t *val_a, *val_b; /* [P] radix values in/out */
-    uint32_t *flag, *incl;   /* [P] new-group flags and their inclusive sum; island keys in rank */
-    uint32_t *head_at;       /* [P] position j at the head of a group, else 0 */
-    uint32_t *head_pos;      /* [P] running max of head_at: each position's group head */
-    uint32_t *new_pos;       /* [P] positions of the new groups' heads, ascending */
-    eval_result_t *res_head; /* [P] at a head position: its group's result */
-    eval_result_t *new_res;  /* [P] results of the new genomes (compact order), or imported values */
-    uint16_t *new_genes;     /* [G][P] the new genomes, compact (stride P) */
-    ga_counts_t *counts;     /* [1] */
-    ga_summary_t *summary;   /* [1] */
-    uint32_t *island_unique; /* [islands] */
-    uint32_t *gene_counts;   /* [gene_values] */
-    ga_hof_entry_t *top;     /* [top_k] the generation's new top-K, best first */
+    uint64_t *key_a, *key_b;  /* [P] radix keys in/out */
+    uint32_t *val_a, *val_b;  /* [P] radix values in/out */
+    uint32_t *flag, *incl;    /* [P] new-group flags and their inclusive sum; island keys in rank */
+    uint32_t *head_at;        /* [P] position j at the head of a group, else 0 */
+    uint32_t *head_pos;       /* [P] running max of head_at: each position's group head */
+    uint32_t *new_pos;        /* [P] positions of the new groups' heads, ascending */
+    eval_result_t *res_head;  /* [P] at a head position: its group's result */
+    eval_result_t *new_res;   /* [P] results of the new genomes (compact order), or imported values */
+    uint16_t *new_genes;      /* [G][P] the new genomes, compact (stride P) */
+    ga_counts_t *counts;      /* [1] */
+    ga_summary_t *summary;    /* [1] */
+    uint32_t *island_unique;  /* [islands] */
+    uint32_t *gene_counts;    /* [gene_values] */
+    ga_hof_entry_t *top;      /* [top_k] the generation's new top-K, best first */
     ga_hof_entry_t *top_host; /* [top_k] host staging for top */
-    void *temp;              /* CUB scratch for P items (ga_cub_temp_bytes) */
+    void *temp;               /* CUB scratch for P items (ga_cub_temp_bytes) */
     size_t temp_bytes;
 
     ga_table_t table;

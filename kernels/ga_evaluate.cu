@@ -30,8 +30,8 @@
 
 #include "kernels/ga_table.cuh"
 
-static __global__ void index_kernel(const __grid_constant__ breed_ctx_t ctx, const uint16_t *genes,
-                                    int32_t words, uint64_t *index)
+static __global__ void index_kernel(const __grid_constant__ breed_ctx_t ctx, const uint16_t *genes, int32_t words,
+                                    uint64_t *index)
 {
     uint32_t i = blockIdx.x * GA_THREADS + threadIdx.x;
     uint16_t g[GA_MAX_GENES];
@@ -137,8 +137,8 @@ ev_status ga_dedup_pass(cuda_ga_t *g, uint32_t n, int32_t index_bits, uint64_t *
     if ((st = ga_sort_by_index(g, n, index_bits, err)) != EV_OK)
         return st;
     CUDA_TRY(cudaMemset(g->counts, 0, sizeof *g->counts));
-    heads_kernel<<<ga_blocks(n), GA_THREADS>>>(ga_table_view(&g->table), g->index, g->pop, g->sorted, n,
-                                               g->res_head, g->flag, g->head_at, g->counts);
+    heads_kernel<<<ga_blocks(n), GA_THREADS>>>(ga_table_view(&g->table), g->index, g->pop, g->sorted, n, g->res_head,
+                                               g->flag, g->head_at, g->counts);
     CUDA_TRY_LAUNCH();
     CUDA_TRY(ga_cub_max_u32(g->temp, g->temp_bytes, g->head_at, g->head_pos, n));
     CUDA_TRY(ga_cub_sum_u32(g->temp, g->temp_bytes, g->flag, g->incl, n));
@@ -167,10 +167,9 @@ static __global__ void gather_new_kernel(const uint16_t *genes, uint32_t pop, in
 
 /* Thread = new genome t: inserts it (distinct and absent: ga_table_put's
  * contract) and records it as its group's result. */
-static __global__ void insert_kernel(ga_table_view_t t, const uint64_t *index, uint32_t stride,
-                                     const uint32_t *sorted, const uint32_t *new_pos, uint32_t n_new,
-                                     const eval_result_t *vals, int by_item, eval_result_t *res_head,
-                                     uint64_t *top_keys, uint32_t *top_vals)
+static __global__ void insert_kernel(ga_table_view_t t, const uint64_t *index, uint32_t stride, const uint32_t *sorted,
+                                     const uint32_t *new_pos, uint32_t n_new, const eval_result_t *vals, int by_item,
+                                     eval_result_t *res_head, uint64_t *top_keys, uint32_t *top_vals)
 {
     uint32_t x = blockIdx.x * GA_THREADS + threadIdx.x;
     uint64_t key[GA_INDEX_WORDS_MAX];
@@ -198,8 +197,8 @@ ev_status ga_insert_new(cuda_ga_t *g, uint64_t n_new, const eval_result_t *vals,
         return EV_OK;
     if ((st = ga_table_reserve(&g->table, g->table.count + n_new, err)) != EV_OK)
         return st;
-    insert_kernel<<<ga_blocks(n_new), GA_THREADS>>>(ga_table_view(&g->table), g->index, g->pop, g->sorted,
-                                                    g->new_pos, (uint32_t)n_new, vals, by_item, g->res_head,
+    insert_kernel<<<ga_blocks(n_new), GA_THREADS>>>(ga_table_view(&g->table), g->index, g->pop, g->sorted, g->new_pos,
+                                                    (uint32_t)n_new, vals, by_item, g->res_head,
                                                     with_top ? g->key_a : NULL, with_top ? g->val_a : NULL);
     CUDA_TRY_LAUNCH();
     g->table.count += n_new;
@@ -219,8 +218,7 @@ static __global__ void scatter_kernel(const uint32_t *sorted, const uint32_t *he
 /* Thread = rank r of the new top: ranks[r] is the new genome's number t. */
 static __global__ void top_kernel(const uint16_t *new_genes, uint32_t pop, int32_t n_genes, const uint64_t *index,
                                   int32_t words, const uint32_t *sorted, const uint32_t *new_pos,
-                                  const eval_result_t *new_res, const uint32_t *ranks, uint32_t m,
-                                  ga_hof_entry_t *top)
+                                  const eval_result_t *new_res, const uint32_t *ranks, uint32_t m, ga_hof_entry_t *top)
 {
     uint32_t r = blockIdx.x * GA_THREADS + threadIdx.x;
     uint16_t genes[GA_MAX_GENES];

@@ -71,8 +71,7 @@ typedef struct {
 } gene_offsets_t;
 
 static __global__ void histogram_kernel(const uint16_t *genes, uint32_t pop, int32_t n_genes,
-                                        const __grid_constant__ gene_offsets_t off,
-                                        uint32_t *counts)
+                                        const __grid_constant__ gene_offsets_t off, uint32_t *counts)
 {
     uint32_t i = blockIdx.x * GA_THREADS + threadIdx.x;
     unsigned active = __ballot_sync(0xFFFFFFFFu, i < pop);
@@ -90,8 +89,7 @@ static __global__ void histogram_kernel(const uint16_t *genes, uint32_t pop, int
 static_assert((SUMMARY_THREADS & (SUMMARY_THREADS - 1)) == 0, "SUMMARY_THREADS is a power of two");
 
 /* Sums v over the block in a fixed shape; every thread gets the total. */
-template <class T>
-__device__ T block_sum(T v, T *sh)
+template <class T> __device__ T block_sum(T v, T *sh)
 {
     T total;
     sh[threadIdx.x] = v;
@@ -108,7 +106,7 @@ __device__ T block_sum(T v, T *sh)
 
 /* One block. perm_desc: pass A's individuals (rank_key descending). */
 static __global__ void __launch_bounds__(SUMMARY_THREADS)
-summary_kernel(const eval_result_t *results, const uint32_t *perm_desc, uint32_t pop, ga_summary_t *out)
+    summary_kernel(const eval_result_t *results, const uint32_t *perm_desc, uint32_t pop, ga_summary_t *out)
 {
     __shared__ double sh_d[SUMMARY_THREADS];
     __shared__ unsigned long long sh_u[SUMMARY_THREADS];

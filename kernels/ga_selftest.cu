@@ -62,8 +62,8 @@ static __global__ void breed_kernel(breed_ctx_t ctx, const breed_island_t *isl, 
 }
 
 extern "C" ev_status cuda_selftest_breed(const breed_ctx_t *ctx, const breed_island_t *isl, const uint16_t *prev,
-                                         const uint32_t *order, uint32_t generation, uint16_t *next,
-                                         int32_t *parents, ev_error *err)
+                                         const uint32_t *order, uint32_t generation, uint16_t *next, int32_t *parents,
+                                         ev_error *err)
 {
     ev_status st = EV_OK;
     size_t pop = ctx->population, genes = pop * (size_t)ctx->n_genes * sizeof(uint16_t);

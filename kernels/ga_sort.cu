@@ -12,7 +12,8 @@
 
 #include "kernels/ga_device.cuh"
 
-namespace {
+namespace
+{
 
 struct max_u32 {
     __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const

@@ -13,25 +13,25 @@
  * W index words); see the fields of struct cuda_ga. */
 static uint64_t bytes_per_individual(int32_t G, int32_t W)
 {
-    return 2u * 2u * (uint64_t)G          /* genes, next */
-           + 2u * 4u                      /* parents */
-           + sizeof(eval_result_t)        /* results */
-           + 8u * (uint64_t)W             /* index */
-           + 4u + 4u                      /* sorted, order */
-           + 2u * 8u + 2u * 4u            /* key_a/b, val_a/b */
-           + 5u * 4u                      /* flag, incl, head_at, head_pos, new_pos */
-           + 2u * sizeof(eval_result_t)   /* res_head, new_res */
-           + 2u * (uint64_t)G;            /* new_genes */
+    return 2u * 2u * (uint64_t)G        /* genes, next */
+           + 2u * 4u                    /* parents */
+           + sizeof(eval_result_t)      /* results */
+           + 8u * (uint64_t)W           /* index */
+           + 4u + 4u                    /* sorted, order */
+           + 2u * 8u + 2u * 4u          /* key_a/b, val_a/b */
+           + 5u * 4u                    /* flag, incl, head_at, head_pos, new_pos */
+           + 2u * sizeof(eval_result_t) /* res_head, new_res */
+           + 2u * (uint64_t)G;          /* new_genes */
 }
 
 extern "C" void cuda_ga_close(cuda_ga_t *g)
 {
     if (!g)
         return;
-    void *dev[] = {g->genes,    g->next,     g->parents, g->results,  g->index,   g->sorted,        g->order,
-                   g->islands,  g->key_a,    g->key_b,   g->val_a,    g->val_b,   g->flag,          g->incl,
-                   g->head_at,  g->head_pos, g->new_pos, g->res_head, g->new_res, g->new_genes,     g->counts,
-                   g->summary,  g->island_unique,        g->gene_counts,          g->top,           g->temp};
+    void *dev[] = {g->genes,   g->next,          g->parents,     g->results,  g->index,   g->sorted,    g->order,
+                   g->islands, g->key_a,         g->key_b,       g->val_a,    g->val_b,   g->flag,      g->incl,
+                   g->head_at, g->head_pos,      g->new_pos,     g->res_head, g->new_res, g->new_genes, g->counts,
+                   g->summary, g->island_unique, g->gene_counts, g->top,      g->temp};
     /* errors here (a dead context) leave nothing to undo */
     for (size_t a = 0; a < sizeof dev / sizeof dev[0]; a++)
         if (dev[a])
@@ -127,7 +127,8 @@ extern "C" ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan
     return EV_OK;
 fail:
     if (st == EV_ENOMEM)
-        ev_error_prefix(err, "the GA population of %llu (%.1f MiB of device memory) does not fit: lower ga.population: ",
+        ev_error_prefix(err,
+                        "the GA population of %llu (%.1f MiB of device memory) does not fit: lower ga.population: ",
                         (unsigned long long)pop, (double)need / 1048576.0);
 done:
     cuda_ga_close(g);
@@ -160,8 +161,7 @@ fail:
     return st;
 }
 
-extern "C" ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes, const int32_t *parents,
-                                            ev_error *err)
+extern "C" ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes, const int32_t *parents, ev_error *err)
 {
     ev_status st = breed_genes_check(&g->plan.ctx, genes, err); /* off-lattice genes would index past arrays */
     uint64_t n = (uint64_t)g->n_genes * g->pop;

@@ -29,9 +29,9 @@
 
 /* What a kernel needs of the table, by value. */
 typedef struct {
-    uint64_t *keys;   /* [slots][words] */
-    ga_slot_t *vals;  /* [slots] */
-    uint64_t mask;    /* slots - 1 */
+    uint64_t *keys;  /* [slots][words] */
+    ga_slot_t *vals; /* [slots] */
+    uint64_t mask;   /* slots - 1 */
     int32_t words;
 } ga_table_view_t;
 

@@ -14,10 +14,10 @@
 
 /* A trade's path and numbers, gathered into equity order on the host. 32 B. */
 typedef struct {
-    int64_t start;  /* first price index of the path */
-    int64_t len;    /* path length (end - start) */
-    double entry;   /* entry price */
-    double pct;     /* logged Trade Percent Change */
+    int64_t start; /* first price index of the path */
+    int64_t len;   /* path length (end - start) */
+    double entry;  /* entry price */
+    double pct;    /* logged Trade Percent Change */
 } trade_in_t;
 
 enum {
@@ -28,9 +28,9 @@ enum {
 };
 
 __global__ void __launch_bounds__(BUILD_THREADS)
-tables_hits_kernel(fit_tables_t v, int64_t first, int64_t count, const trade_in_t *in, const float *price,
-                   const double *t_values, const double *s_values, double cost_pct, float *t_levels,
-                   float *s_levels, int32_t *hit_t, int32_t *hit_s, int64_t *q_t, int64_t *q_s, int64_t *q_log)
+    tables_hits_kernel(fit_tables_t v, int64_t first, int64_t count, const trade_in_t *in, const float *price,
+                       const double *t_values, const double *s_values, double cost_pct, float *t_levels,
+                       float *s_levels, int32_t *hit_t, int32_t *hit_s, int64_t *q_t, int64_t *q_s, int64_t *q_log)
 {
     int64_t k = (int64_t)blockIdx.x * BUILD_THREADS + threadIdx.x;
     int64_t jj = first + k;
@@ -46,12 +46,12 @@ tables_hits_kernel(fit_tables_t v, int64_t first, int64_t count, const trade_in_
 /* Device scratch of one build, one allocation. */
 typedef struct {
     void *mem;
-    trade_in_t *in;       /* [n_trades] */
-    float *price;         /* [n_prices] */
-    double *t_values;     /* [n_targets] */
-    double *s_values;     /* [n_stops] */
-    float *t_levels;      /* [BUILD_CHUNK][n_targets] */
-    float *s_levels;      /* [BUILD_CHUNK][n_stops] */
+    trade_in_t *in;   /* [n_trades] */
+    float *price;     /* [n_prices] */
+    double *t_values; /* [n_targets] */
+    double *s_values; /* [n_stops] */
+    float *t_levels;  /* [BUILD_CHUNK][n_targets] */
+    float *s_levels;  /* [BUILD_CHUNK][n_stops] */
     uint64_t bytes;
 } build_scratch_t;
 
@@ -179,10 +179,10 @@ static ev_status run_hits(cuda_tables_t *t, const build_scratch_t *s, double cos
     for (int64_t first = 0; first < v->n_trades; first += BUILD_CHUNK) {
         int64_t count = v->n_trades - first < BUILD_CHUNK ? v->n_trades - first : BUILD_CHUNK;
         unsigned blocks = (unsigned)((count + BUILD_THREADS - 1) / BUILD_THREADS);
-        tables_hits_kernel<<<blocks, BUILD_THREADS>>>(
-            *v, first, count, s->in, s->price, s->t_values, s->s_values, cost_pct, s->t_levels, s->s_levels,
-            (int32_t *)t->arr[TA_HIT_T], (int32_t *)t->arr[TA_HIT_S], (int64_t *)t->arr[TA_Q_T],
-            (int64_t *)t->arr[TA_Q_S], (int64_t *)t->arr[TA_Q_LOG]);
+        tables_hits_kernel<<<blocks, BUILD_THREADS>>>(*v, first, count, s->in, s->price, s->t_values, s->s_values,
+                                                      cost_pct, s->t_levels, s->s_levels, (int32_t *)t->arr[TA_HIT_T],
+                                                      (int32_t *)t->arr[TA_HIT_S], (int64_t *)t->arr[TA_Q_T],
+                                                      (int64_t *)t->arr[TA_Q_S], (int64_t *)t->arr[TA_Q_LOG]);
         CUDA_TRY_LAUNCH();
         /* one chunk at a time: each launch stays short (watchdog), and a bad
          * path is reported with the chunk it was in */

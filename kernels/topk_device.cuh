@@ -25,11 +25,11 @@
 
 /* Candidate buffers of one evaluator. */
 typedef struct {
-    topk_entry_t *cand;         /* [cap] device: one pass's candidates, unordered */
-    unsigned long long *count;  /* [1] device: candidates found (may exceed cap) */
-    void *sort_temp;            /* CUB merge-sort scratch for cap entries */
+    topk_entry_t *cand;        /* [cap] device: one pass's candidates, unordered */
+    unsigned long long *count; /* [1] device: candidates found (may exceed cap) */
+    void *sort_temp;           /* CUB merge-sort scratch for cap entries */
     size_t sort_temp_bytes;
-    topk_entry_t *host;         /* [cap] host: the best of a pass, best first */
+    topk_entry_t *host; /* [cap] host: the best of a pass, best first */
     uint32_t cap;
 } topk_dev_t;
 
@@ -49,8 +49,8 @@ enum { TOPK_SELECT_THREADS = 256 };
  * `uint64_t index(uint64_t x) const`, both __device__. */
 template <class Source>
 __global__ void __launch_bounds__(TOPK_SELECT_THREADS)
-topk_select_kernel(Source src, uint64_t first, uint64_t len, topk_bar_t bar, topk_entry_t *cand,
-                   unsigned long long *count, uint32_t cap)
+    topk_select_kernel(Source src, uint64_t first, uint64_t len, topk_bar_t bar, topk_entry_t *cand,
+                       unsigned long long *count, uint32_t cap)
 {
     uint64_t step = (uint64_t)gridDim.x * TOPK_SELECT_THREADS;
     for (uint64_t i = (uint64_t)blockIdx.x * TOPK_SELECT_THREADS + threadIdx.x; i < len; i += step) {

@@ -12,8 +12,8 @@ uint32_t breed_share_count(double share, uint32_t n)
     return x >= (double)n ? n : (uint32_t)x;
 }
 
-void breed_ctx_init(breed_ctx_t *ctx, const ga_settings_t *s, uint64_t seed, int32_t n_genes,
-                    const uint32_t *n_values, const int32_t *first)
+void breed_ctx_init(breed_ctx_t *ctx, const ga_settings_t *s, uint64_t seed, int32_t n_genes, const uint32_t *n_values,
+                    const int32_t *first)
 {
     double rate = s->mutation_rate > 0.0 ? s->mutation_rate : 1.0 / (double)n_genes;
     memset(ctx, 0, sizeof *ctx);
@@ -46,8 +46,7 @@ static int in_unit(double x, int open_lo, int open_hi)
 ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err)
 {
     if (n_genes < 1 || n_genes > GA_MAX_GENES)
-        return ev_fail(err, EV_ECONFIG, "the GA needs 1 to %d parameters, the lattice has %d", GA_MAX_GENES,
-                       n_genes);
+        return ev_fail(err, EV_ECONFIG, "the GA needs 1 to %d parameters, the lattice has %d", GA_MAX_GENES, n_genes);
     if (s->population < 2 || s->population > (uint32_t)INT32_MAX)
         return ev_fail(err, EV_ECONFIG, "ga.population: expected 2 to %d, found %u", INT32_MAX, s->population);
     if (s->islands < 1 || s->population % s->islands != 0 || s->population / s->islands < 2)
@@ -61,15 +60,13 @@ ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *e
     if (s->tournament_k < 1)
         return ev_fail(err, EV_ECONFIG, "ga.selection.k: expected >= 1, found 0");
     if (!in_unit(s->truncation, 1, 0))
-        return ev_fail(err, EV_ECONFIG, "ga.selection.truncation: expected a share in (0, 1], found %g",
-                       s->truncation);
+        return ev_fail(err, EV_ECONFIG, "ga.selection.truncation: expected a share in (0, 1], found %g", s->truncation);
     if (s->crossover != XO_UNIFORM && s->crossover != XO_ONE_POINT && s->crossover != XO_TWO_POINT)
         return ev_fail(err, EV_ECONFIG, "ga.crossover.type: unknown kind %d", (int)s->crossover);
     if (!in_unit(s->crossover_rate, 0, 0))
         return ev_fail(err, EV_ECONFIG, "ga.crossover.rate: expected 0 to 1, found %g", s->crossover_rate);
     if (!(s->mutation_rate <= 1.0))
-        return ev_fail(err, EV_ECONFIG, "ga.mutation.rate: expected auto or a rate <= 1, found %g",
-                       s->mutation_rate);
+        return ev_fail(err, EV_ECONFIG, "ga.mutation.rate: expected auto or a rate <= 1, found %g", s->mutation_rate);
     if (!in_unit(s->creep_share, 0, 0) || s->creep_max < 1)
         return ev_fail(err, EV_ECONFIG, "ga.mutation: expected creep_share in [0, 1] and creep_max >= 1");
     if (!in_unit(s->elitism, 0, 1))

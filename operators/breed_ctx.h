@@ -13,10 +13,10 @@
 #include "operators/genome.h"
 
 typedef struct {
-    uint64_t seed;            /* the Philox key */
-    uint32_t population;      /* individuals in all islands */
-    uint32_t islands;         /* island i holds individuals [i * island_size, (i + 1) * island_size) */
-    uint32_t island_size;     /* population / islands (config: a divisor) */
+    uint64_t seed;        /* the Philox key */
+    uint32_t population;  /* individuals in all islands */
+    uint32_t islands;     /* island i holds individuals [i * island_size, (i + 1) * island_size) */
+    uint32_t island_size; /* population / islands (config: a divisor) */
     int32_t n_genes;
     uint32_t n_values[GA_MAX_GENES];
     int32_t selection;        /* selection_kind */
@@ -94,8 +94,8 @@ extern "C" {
 /* Fills ctx from validated settings (ga_settings_check), the lattice's value
  * counts and the first genome's fixed genes (first[k] < 0: random; NULL: all
  * random). */
-void breed_ctx_init(breed_ctx_t *ctx, const ga_settings_t *s, uint64_t seed, int32_t n_genes,
-                    const uint32_t *n_values, const int32_t *first);
+void breed_ctx_init(breed_ctx_t *ctx, const ga_settings_t *s, uint64_t seed, int32_t n_genes, const uint32_t *n_values,
+                    const int32_t *first);
 
 /* ceil(share * n) with a 1e-9 allowance for decimal shares that are not exact
  * doubles (0.07 * 100 is 7.000000000000001 in double, and means 7). */

@@ -11,20 +11,20 @@ typedef enum { SEL_TOURNAMENT = 0, SEL_TRUNCATION } selection_kind;
 typedef enum { XO_UNIFORM = 0, XO_ONE_POINT, XO_TWO_POINT } crossover_kind;
 
 typedef struct {
-    uint32_t population;        /* individuals in all islands together (default 4096) */
-    uint32_t generations;       /* generations to run (default 200) */
-    uint32_t islands;           /* sub-populations (default 1); population is split evenly */
-    uint32_t migration_every;   /* ring migration every N generations (default 10; 0 = never) */
-    uint32_t migration_count;   /* migrants per island per migration (default 2) */
-    int32_t selection;          /* selection_kind (default tournament) */
-    uint32_t tournament_k;      /* tournament size (default 3) */
-    double truncation;          /* truncation selection: parents from the best share (default 0.5) */
-    int32_t crossover;          /* crossover_kind (default uniform) */
-    double crossover_rate;      /* probability a child is a crossover (default 0.9) */
-    double mutation_rate;       /* per gene; <= 0 means 1/genes (default) */
-    double creep_share;         /* share of mutations that creep (+-1..creep_max steps) rather than reset (default 0.5) */
-    uint32_t creep_max;         /* largest creep step (default 2) */
-    double elitism;             /* share of each island copied unchanged (default 0.01; at least 1) */
+    uint32_t population;      /* individuals in all islands together (default 4096) */
+    uint32_t generations;     /* generations to run (default 200) */
+    uint32_t islands;         /* sub-populations (default 1); population is split evenly */
+    uint32_t migration_every; /* ring migration every N generations (default 10; 0 = never) */
+    uint32_t migration_count; /* migrants per island per migration (default 2) */
+    int32_t selection;        /* selection_kind (default tournament) */
+    uint32_t tournament_k;    /* tournament size (default 3) */
+    double truncation;        /* truncation selection: parents from the best share (default 0.5) */
+    int32_t crossover;        /* crossover_kind (default uniform) */
+    double crossover_rate;    /* probability a child is a crossover (default 0.9) */
+    double mutation_rate;     /* per gene; <= 0 means 1/genes (default) */
+    double creep_share;       /* share of mutations that creep (+-1..creep_max steps) rather than reset (default 0.5) */
+    uint32_t creep_max;       /* largest creep step (default 2) */
+    double elitism;           /* share of each island copied unchanged (default 0.01; at least 1) */
     uint32_t stall_generations; /* stop after N generations without a better best (default 0 = off) */
     uint32_t pad_;
     uint64_t max_evaluations;   /* stop after N unique evaluations (default 0 = off) */

@@ -103,7 +103,6 @@ typedef struct {
     double mean, std;        /* of the finite feasible fitness (population std, divides by n) */
 } ga_rank_out_t;
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@
 #include "common/hd.h"
 #include "operators/rng.h"
 
-#define GA_MAX_GENES 16     /* = EV_MAX_PARAMS (checked in operators/ga_types.h) */
+#define GA_MAX_GENES 16      /* = EV_MAX_PARAMS (checked in operators/ga_types.h) */
 #define GA_INDEX_WORDS_MAX 4 /* 16 genes of < 2^16 values: a lattice of < 2^256 points */
 
 EV_HD void genome_gather(const uint16_t *genes, uint32_t pop, uint32_t i, int32_t n_genes, uint16_t *out)
@@ -53,8 +53,7 @@ EV_HD void genome_mul_add(uint64_t *x, int32_t words, uint32_t n, uint32_t add)
 
 /* The linear index sum_k g_k prod_{j>k} n_j (SPEC sec. 3) by Horner's rule,
  * in `words` words, least significant first. */
-EV_HD void genome_index(const uint32_t *n_values, int32_t n_genes, const uint16_t *g, int32_t words,
-                        uint64_t *out)
+EV_HD void genome_index(const uint32_t *n_values, int32_t n_genes, const uint16_t *g, int32_t words, uint64_t *out)
 {
     for (int32_t w = 0; w < words; w++)
         out[w] = 0;

@@ -65,8 +65,7 @@ typedef struct {
     philox_ctr_t words;
 } rng_cursor_t;
 
-EV_HD void rng_cursor_init(rng_cursor_t *c, philox_key_t key, uint32_t generation, uint32_t individual,
-                           uint32_t stream)
+EV_HD void rng_cursor_init(rng_cursor_t *c, philox_key_t key, uint32_t generation, uint32_t individual, uint32_t stream)
 {
     c->key = key;
     c->generation = generation;

@@ -131,8 +131,7 @@ void chart_lines(FILE *f, const line_chart_t *c)
 #define MAPX(v) (LEFT + ((v)-xlo) / (xhi - xlo) * pw)
 /* +inf / -inf (a profit factor without losses, a sharpe without variance)
  * get a band of their own above / below the finite axis */
-#define MAPY(v) \
-    (isinf(v) ? ((v) > 0 ? TOP : TOP + ph) : TOP + top_band + ph_f - ((v)-ylo) / (yhi - ylo) * ph_f)
+#define MAPY(v) (isinf(v) ? ((v) > 0 ? TOP : TOP + ph) : TOP + top_band + ph_f - ((v)-ylo) / (yhi - ylo) * ph_f)
     for (int i = 0; i < ny; i++) {
         svg_line(f, LEFT, MAPY(yt[i]), LEFT + pw, MAPY(yt[i]), GRID_COLOR, 1, 0);
         format_tick(buf, sizeof buf, yt[i]);

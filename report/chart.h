@@ -15,8 +15,8 @@ extern "C" {
 #endif
 
 typedef struct {
-    const char *name;  /* legend label */
-    const double *y;   /* [n]; NaN leaves a gap */
+    const char *name; /* legend label */
+    const double *y;  /* [n]; NaN leaves a gap */
     const char *color;
     int dashed;
 } chart_series_t;
@@ -27,7 +27,7 @@ typedef struct {
     size_t n;
     const chart_series_t *series;
     int n_series;
-    int fixed_y;       /* 1: the y axis spans [y_min, y_max] */
+    int fixed_y; /* 1: the y axis spans [y_min, y_max] */
     double y_min, y_max;
 } line_chart_t;
 

@@ -26,9 +26,9 @@ typedef struct {
     /* the heatmap pair recorded at run time (report.heatmap or the default), -1 when none */
     int32_t heat_x, heat_y;
     /* /ga */
-    uint32_t generations;  /* archived */
+    uint32_t generations; /* archived */
     uint64_t population, generations_max, evaluations;
-    char *stop_reason;     /* NULL while running */
+    char *stop_reason; /* NULL while running */
     double hit_rate;
     double *gen, *best, *mean, *hof_best, *diversity, *entropy; /* [generations]; entropy: mean share of max */
     ranked_genome_t *hof;

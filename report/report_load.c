@@ -67,8 +67,7 @@ static ev_status read_entropy(report_run_t *r, ev_error *err)
 
 /* A genome read from the file is on the lattice: a damaged or edited file
  * would otherwise index past the value lists and the heatmap's cells. */
-static ev_status check_genome(const report_run_t *r, const char *table, uint32_t row, const uint16_t *g,
-                              ev_error *err)
+static ev_status check_genome(const report_run_t *r, const char *table, uint32_t row, const uint16_t *g, ev_error *err)
 {
     int32_t k = lattice_gene_outside(&r->lat, g);
     if (k < 0)
@@ -115,14 +114,14 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
     for (uint32_t i = 0; i < r->generations; i++)
         r->gen[i] = i;
     if (r->rf.dims.n_genes != (uint32_t)r->lat.n_params)
-        return ev_fail(err, EV_EDATA, "%s: /ga holds %u genes per genome, the lattice %d parameters (a damaged or "
-                                      "edited run file)",
+        return ev_fail(err, EV_EDATA,
+                       "%s: /ga holds %u genes per genome, the lattice %d parameters (a damaged or "
+                       "edited run file)",
                        r->rf.path, r->rf.dims.n_genes, (int)r->lat.n_params);
     if (st == EV_OK && (st = read_series(r, COL_BEST_DISPLAY, &r->best, err)) == EV_OK &&
         (st = read_series(r, COL_MEAN_DISPLAY, &r->mean, err)) == EV_OK &&
         (st = read_series(r, COL_HOF_BEST, &r->hof_best, err)) == EV_OK &&
-        (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK &&
-        (st = read_entropy(r, err)) == EV_OK &&
+        (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK && (st = read_entropy(r, err)) == EV_OK &&
         (st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err)) == EV_OK)
         st = check_ranked(r, "/ga/hall_of_fame", r->hof, r->n_hof, err);
     return st;
@@ -142,8 +141,9 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
             return st;
         r->has_heat = 1;
         if (r->heat.nx != r->lat.params[r->heat.px].n_values || r->heat.ny != r->lat.params[r->heat.py].n_values)
-            return ev_fail(err, EV_EDATA, "%s: /grid/heatmap is %u x %u cells, its parameters have %u x %u values (a "
-                                          "damaged or edited run file)",
+            return ev_fail(err, EV_EDATA,
+                           "%s: /grid/heatmap is %u x %u cells, its parameters have %u x %u values (a "
+                           "damaged or edited run file)",
                            r->rf.path, r->heat.nx, r->heat.ny, r->lat.params[r->heat.px].n_values,
                            r->lat.params[r->heat.py].n_values);
     }
@@ -182,7 +182,7 @@ ev_status report_load(report_run_t *r, const char *path, ev_error *err)
 
 void report_free(report_run_t *r)
 {
-    char **strs[] = {&r->mode,         &r->status,  &r->config_path, &r->backend,  &r->device,
+    char **strs[] = {&r->mode,         &r->status,  &r->config_path,  &r->backend,     &r->device,
                      &r->tool_version, &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);

@@ -28,15 +28,18 @@ ev_status report_heat_pair(const report_run_t *r, const char *spec, int32_t *px,
         return EV_OK;
     list_params(&r->lat, names, sizeof names);
     if (!comma || (size_t)(comma - spec) >= sizeof x || strchr(comma + 1, ','))
-        return ev_fail(err, EV_EUSAGE, "--heatmap: expected two parameter names X,Y, got '%s' (the run's "
-                                       "parameters: %s)", spec, names);
+        return ev_fail(err, EV_EUSAGE,
+                       "--heatmap: expected two parameter names X,Y, got '%s' (the run's "
+                       "parameters: %s)",
+                       spec, names);
     memcpy(x, spec, (size_t)(comma - spec));
     x[comma - spec] = '\0';
     pair[0] = x;
     pair[1] = comma + 1;
     if (run_heat_pair(&r->lat, pair, px, py, &bad) != 1)
-        return ev_fail(err, EV_EUSAGE, bad ? "--heatmap: unknown parameter '%s'; the run's parameters are: %s"
-                                           : "--heatmap: '%s' twice; the heatmap needs two parameters of: %s",
+        return ev_fail(err, EV_EUSAGE,
+                       bad ? "--heatmap: unknown parameter '%s'; the run's parameters are: %s"
+                           : "--heatmap: '%s' twice; the heatmap needs two parameters of: %s",
                        bad ? bad : x, names);
     return EV_OK;
 }
@@ -188,8 +191,9 @@ static ev_status plot_heat(report_run_t *r, const char *dir, int32_t px, int32_t
                  r->lattice_size ? 100.0 * (double)r->evaluations / (double)r->lattice_size : 0.0);
     } else {
         if (log)
-            fprintf(log, "report: no heatmap of %s x %s: the grid recorded %s x %s (set report.heatmap: [%s, %s] "
-                         "in the config and run the grid again)\n",
+            fprintf(log,
+                    "report: no heatmap of %s x %s: the grid recorded %s x %s (set report.heatmap: [%s, %s] "
+                    "in the config and run the grid again)\n",
                     x->name, y->name, r->has_heat ? r->lat.params[r->heat.px].name : "no pair",
                     r->has_heat ? r->lat.params[r->heat.py].name : "", x->name, y->name);
         free(v);

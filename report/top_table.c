@@ -3,7 +3,6 @@
 #include <math.h>
 #include <string.h>
 
-
 static int column_width(const param_t *p)
 {
     int w = (int)strlen(p->name);

@@ -81,14 +81,15 @@ void validate_print(FILE *out, const validate_figures_t *v)
     else if (v->rank == 1)
         fprintf(out, "  %-30s 1 (no lattice point is better)\n", "grid rank of the GA's best:");
     else
-        fprintf(out, "  %-30s %llu (%llu lattice points are better)\n", "grid rank of the GA's best:",
-                (unsigned long long)v->rank, (unsigned long long)v->better);
+        fprintf(out, "  %-30s %llu (%llu lattice points are better)\n",
+                "grid rank of the GA's best:", (unsigned long long)v->rank, (unsigned long long)v->better);
     fprintf(out, "  %-30s grid %.6g, GA %.6g, gap %.6g\n", "best fitness:", v->grid_best, v->ga_best, v->gap);
     snprintf(label, sizeof label, "top-%u overlap:", v->top_k);
     fprintf(out, "  %-30s %u of %u genomes, %u of %u fitness values\n", label, v->overlap_genomes, v->n_grid,
             v->overlap_fitness, v->n_grid);
-    fprintf(out, "  %-30s %llu of %llu points (%.4g%%)\n", "lattice the GA evaluated:",
-            (unsigned long long)v->ga_evaluations, (unsigned long long)v->lattice_size, 100.0 * v->ga_share);
+    fprintf(out, "  %-30s %llu of %llu points (%.4g%%)\n",
+            "lattice the GA evaluated:", (unsigned long long)v->ga_evaluations, (unsigned long long)v->lattice_size,
+            100.0 * v->ga_share);
 }
 
 static void jnum(int *failed, cJSON *o, const char *key, double v)
@@ -136,7 +137,8 @@ ev_status validate_write(run_file_t *rf, const validate_figures_t *v, ev_error *
     if (v->ga_feasible && (st = run_file_attr_u64(rf, "validate", "grid_rank_of_ga_best", v->rank, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "validate", "better_points", v->better, err)) == EV_OK)
         st = run_file_attr_str(rf, "validate", "rank_method", v->rank_method, err);
-    if (st == EV_OK && (st = run_file_attr_u64(rf, "validate", "ga_feasible", (uint64_t)v->ga_feasible, err)) == EV_OK &&
+    if (st == EV_OK &&
+        (st = run_file_attr_u64(rf, "validate", "ga_feasible", (uint64_t)v->ga_feasible, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "validate", "top_k", v->top_k, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "validate", "overlap_genomes", v->overlap_genomes, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "validate", "overlap_fitness", v->overlap_fitness, err)) == EV_OK &&

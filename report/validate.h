@@ -26,14 +26,14 @@ extern "C" {
 #endif
 
 typedef struct {
-    uint32_t top_k;            /* the configured K */
-    uint32_t n_grid, n_ga;     /* entries in each list (feasible genomes only) */
-    int ga_feasible;           /* the GA found a feasible genome (else no rank) */
+    uint32_t top_k;        /* the configured K */
+    uint32_t n_grid, n_ga; /* entries in each list (feasible genomes only) */
+    int ga_feasible;       /* the GA found a feasible genome (else no rank) */
     uint64_t ga_best_key;
-    int rank_known;            /* 1: better is known */
-    uint64_t better;           /* lattice points strictly better than the GA's best */
-    uint64_t rank;             /* 1 + better */
-    const char *rank_method;   /* "grid top-K" or "count pass (<backend>)" */
+    int rank_known;          /* 1: better is known */
+    uint64_t better;         /* lattice points strictly better than the GA's best */
+    uint64_t rank;           /* 1 + better */
+    const char *rank_method; /* "grid top-K" or "count pass (<backend>)" */
     uint32_t overlap_genomes, overlap_fitness;
     double grid_best, ga_best, gap; /* displayed; NaN when a list is empty */
     uint64_t ga_evaluations, lattice_size;

@@ -11,12 +11,12 @@
 #include "tests/config_test_util.h"
 
 typedef struct {
-    const char *name;  /* the file is tmp_bad/<name>.yaml */
+    const char *name; /* the file is tmp_bad/<name>.yaml */
     const char *yaml;
     ev_status status;
-    int line, col;     /* 1-based position the message must start with */
-    const char *key;   /* the message must contain "key '<key>'"; NULL: no key (syntax errors) */
-    const char *what;  /* and this phrase */
+    int line, col;    /* 1-based position the message must start with */
+    const char *key;  /* the message must contain "key '<key>'"; NULL: no key (syntax errors) */
+    const char *what; /* and this phrase */
 } bad_case;
 
 /* A valid head: cases that append lines start at line 4. */
@@ -72,8 +72,8 @@ static const bad_case cases[] = {
     {"name_empty", DATA "  - {name: \"\", feature: F, values: [1]}\n", EV_ECONFIG, 3, 12, "parameters[0].name",
      "expected a non-empty string"},
     /* a "\0" escape: libyaml gives an embedded NUL that would cut the C string */
-    {"nul_in_name", DATA "  - {name: \"ab\\0cd\", feature: F, values: [1]}\n", EV_ECONFIG, 3, 12,
-     "parameters[0].name", "expected text without NUL characters"},
+    {"nul_in_name", DATA "  - {name: \"ab\\0cd\", feature: F, values: [1]}\n", EV_ECONFIG, 3, 12, "parameters[0].name",
+     "expected text without NUL characters"},
     {"nul_in_path", "data: {dataset: \"d.h5\\x00.txt\"}\n" PARAM_LINE, EV_ECONFIG, 1, 17, "data.dataset",
      "found a NUL"},
     {"nul_in_choice", BASE "objective: {name: \"sharpe\\u0000\"}\n", EV_ECONFIG, 4, 19, "objective.name",
@@ -90,8 +90,8 @@ static const bad_case cases[] = {
      "expected a divisor of the population (10), found 3"},
     {"island_size", BASE "ga: {population: 4, islands: 4}\n", EV_ECONFIG, 4, 30, "ga.islands",
      "each island needs >= 2"},
-    {"migration_count", BASE "ga:\n  population: 8\n  islands: 2\n  migration: {every: 1, count: 4}\n", EV_ECONFIG,
-     7, 32, "ga.migration.count", "expected fewer migrants than the island size (4), found 4"},
+    {"migration_count", BASE "ga:\n  population: 8\n  islands: 2\n  migration: {every: 1, count: 4}\n", EV_ECONFIG, 7,
+     32, "ga.migration.count", "expected fewer migrants than the island size (4), found 4"},
     {"elitism_one", BASE "ga: {elitism: 1}\n", EV_ECONFIG, 4, 15, "ga.elitism",
      "expected a number >= 0 and < 1, found 1"},
     {"crossover_rate", BASE "ga: {crossover: {rate: 1.5}}\n", EV_ECONFIG, 4, 24, "ga.crossover.rate",
@@ -119,9 +119,9 @@ static const bad_case cases[] = {
      "expected a number >= 0 and <= 100, found 100.5"},
     {"target_huge", DATA "  - {name: t, role: target, values: [1, 2e6]}\n", EV_ECONFIG, 3, 41,
      "parameters[0].values[1]", "parameter 't': a target percent is at most 1e+06 in size, found 2e6"},
-    {"stop_range_huge", DATA "  - name: s\n    role: stop\n    range: {start: -2000000, stop: -1000000, step: 1000000}\n",
-     EV_ECONFIG, 5, 20, "parameters[0].range.start",
-     "a stop percent is at most 1e+06 in size, but the range starts at -2000000"},
+    {"stop_range_huge",
+     DATA "  - name: s\n    role: stop\n    range: {start: -2000000, stop: -1000000, step: 1000000}\n", EV_ECONFIG, 5,
+     20, "parameters[0].range.start", "a stop percent is at most 1e+06 in size, but the range starts at -2000000"},
     {"seed_negative", BASE "seed: -1\n", EV_ECONFIG, 4, 7, "seed",
      "expected a non-negative integer or the word random, found the number -1"},
     {"seed_word", BASE "seed: later\n", EV_ECONFIG, 4, 7, "seed", "found the string 'later'"},
@@ -156,8 +156,8 @@ static const bad_case cases[] = {
      "required key is missing"},
     {"dataset_with_tickers", "data: {dataset: d.h5, tickers: [A]}\n" PARAM_LINE, EV_ECONFIG, 1, 23, "data.tickers",
      "applies only to raw CSVs"},
-    {"tickers_empty", "data: {market_dir: m, trades: t, tickers: []}\n" PARAM_LINE, EV_ECONFIG, 1, 43,
-     "data.tickers", "expected a non-empty list of ticker symbols, found an empty list"},
+    {"tickers_empty", "data: {market_dir: m, trades: t, tickers: []}\n" PARAM_LINE, EV_ECONFIG, 1, 43, "data.tickers",
+     "expected a non-empty list of ticker symbols, found an empty list"},
     {"ticker_twice", "data: {market_dir: m, trades: t, tickers: [A, B, A]}\n" PARAM_LINE, EV_ECONFIG, 1, 50,
      "data.tickers[2]", "'A' is listed twice"},
     /* lattices */
@@ -167,21 +167,21 @@ static const bad_case cases[] = {
      "parameter 'a': expected at least one value, found an empty list"},
     {"values_unsorted", DATA "  - {name: a, feature: F, values: [0.3, 0.2]}\n", EV_ECONFIG, 3, 41,
      "parameters[0].values[1]", "parameter 'a': values must be strictly increasing, found 0.2 after 0.3"},
-    {"values_equal", DATA "  - {name: a, feature: F, values: [1, 1.0]}\n", EV_ECONFIG, 3, 39,
-     "parameters[0].values[1]", "found 1.0 after 1"},
+    {"values_equal", DATA "  - {name: a, feature: F, values: [1, 1.0]}\n", EV_ECONFIG, 3, 39, "parameters[0].values[1]",
+     "found 1.0 after 1"},
     {"step_not_dividing", DATA "  - name: adx\n    feature: F\n    range: {start: 0, stop: 1, step: 0.3}\n", EV_ECONFIG,
      5, 38, "parameters[0].range.step", "parameter 'adx': step 0.3 does not divide the range 0 .. 1"},
     {"step_zero", DATA "  - name: adx\n    feature: F\n    range: {start: 0, stop: 1, step: 0}\n", EV_ECONFIG, 5, 38,
      "parameters[0].range.step", "expected a step > 0, found 0"},
-    {"range_reversed", DATA "  - name: adx\n    feature: F\n    range: {start: 1, stop: 0, step: 0.1}\n", EV_ECONFIG,
-     5, 29, "parameters[0].range.stop", "expected stop >= start (1), found 0"},
-    {"range_too_many", DATA "  - name: adx\n    feature: F\n    range: {start: 0, stop: 70000, step: 1}\n",
-     EV_ECONFIG, 5, 12, "parameters[0].range", "expected at most 65535 values, found a range of 70001"},
+    {"range_reversed", DATA "  - name: adx\n    feature: F\n    range: {start: 1, stop: 0, step: 0.1}\n", EV_ECONFIG, 5,
+     29, "parameters[0].range.stop", "expected stop >= start (1), found 0"},
+    {"range_too_many", DATA "  - name: adx\n    feature: F\n    range: {start: 0, stop: 70000, step: 1}\n", EV_ECONFIG,
+     5, 12, "parameters[0].range", "expected at most 65535 values, found a range of 70001"},
     {"range_no_step", DATA "  - name: adx\n    feature: F\n    range: {start: 0, stop: 1}\n", EV_ECONFIG, 5, 12,
      "parameters[0].range.step", "required key is missing"},
     {"range_too_precise",
-     DATA "  - name: adx\n    feature: F\n    range: {start: 0.1234567890123456789, stop: 1, step: 0.1}\n",
-     EV_ECONFIG, 5, 20, "parameters[0].range.start", "more than 18 significant digits"},
+     DATA "  - name: adx\n    feature: F\n    range: {start: 0.1234567890123456789, stop: 1, step: 0.1}\n", EV_ECONFIG,
+     5, 20, "parameters[0].range.start", "more than 18 significant digits"},
     {"two_targets", DATA "  - {name: t1, role: target, values: [1]}\n  - {name: t2, role: target, values: [2]}\n",
      EV_ECONFIG, 4, 22, "parameters[1].role", "parameters 't1' and 't2' both have role target"},
     {"two_stops", DATA "  - {name: s1, role: stop, values: [-1]}\n  - {name: s2, role: stop, values: [-2]}\n",
@@ -190,11 +190,10 @@ static const bad_case cases[] = {
      "parameters[0].values[0]", "parameter 't': a target is a take-profit percent > 0, found 0"},
     {"stop_zero", DATA "  - {name: s, role: stop, values: [-0.2, 0]}\n", EV_ECONFIG, 3, 42, "parameters[0].values[1]",
      "parameter 's': a stop is a stop-loss percent < 0, found 0"},
-    {"target_range_zero", DATA "  - name: t\n    role: target\n    range: {start: 0, stop: 1, step: 0.5}\n",
-     EV_ECONFIG, 5, 20, "parameters[0].range.start",
-     "a target is a take-profit percent > 0, but the range starts at 0"},
-    {"stop_range_zero", DATA "  - name: s\n    role: stop\n    range: {start: -1, stop: 0, step: 0.5}\n", EV_ECONFIG,
-     5, 30, "parameters[0].range.stop", "a stop is a stop-loss percent < 0, but the range ends at 0"},
+    {"target_range_zero", DATA "  - name: t\n    role: target\n    range: {start: 0, stop: 1, step: 0.5}\n", EV_ECONFIG,
+     5, 20, "parameters[0].range.start", "a target is a take-profit percent > 0, but the range starts at 0"},
+    {"stop_range_zero", DATA "  - name: s\n    role: stop\n    range: {start: -1, stop: 0, step: 0.5}\n", EV_ECONFIG, 5,
+     30, "parameters[0].range.stop", "a stop is a stop-loss percent < 0, but the range ends at 0"},
     {"filter_no_feature", DATA "  - {name: a, values: [1]}\n", EV_ECONFIG, 3, 5, "parameters[0].feature",
      "required key is missing; expected the trade-log column this filter reads"},
     {"target_feature", DATA "  - {name: t, role: target, feature: F, values: [1]}\n", EV_ECONFIG, 3, 29,
@@ -220,8 +219,10 @@ static const bad_case cases[] = {
      "expected two parameter names [x, y], found a list of 1"},
     {"heatmap_unknown", BASE "report: {heatmap: [a, rsi]}\n", EV_ECONFIG, 4, 23, "report.heatmap[1]",
      "unknown parameter 'rsi'; the parameters are: a"},
-    {"heatmap_twice", DATA "  - {name: a, feature: F, values: [1]}\n  - {name: b, feature: F, values: [1]}\n"
-     "report: {heatmap: [b, b]}\n", EV_ECONFIG, 5, 19, "report.heatmap", "two different parameters, found 'b' twice"},
+    {"heatmap_twice",
+     DATA "  - {name: a, feature: F, values: [1]}\n  - {name: b, feature: F, values: [1]}\n"
+          "report: {heatmap: [b, b]}\n",
+     EV_ECONFIG, 5, 19, "report.heatmap", "two different parameters, found 'b' twice"},
     {"heatmap_scalar", BASE "report: {heatmap: a}\n", EV_ECONFIG, 4, 19, "report.heatmap",
      "expected a list of two parameter names [x, y]"},
 };

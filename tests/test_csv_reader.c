@@ -20,8 +20,7 @@ static void join_fields(const csv_row_t *row, char *buf, size_t n)
     size_t k = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < row->n_fields && k + 1 < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%.*s", i ? "|" : "", (int)row->fields[i].n,
-                              row->fields[i].p);
+        k += (size_t)snprintf(buf + k, n - k, "%s%.*s", i ? "|" : "", (int)row->fields[i].n, row->fields[i].p);
 }
 
 /* Reads path with the given chunk size and checks every row. */
@@ -68,8 +67,8 @@ static void test_formats(void)
         "X,\"\",\"\"  \n"
         "LAST,3,end";
     static const want_row_t want[] = {
-        {2, "SOXL|1.5|a,b"},      {4, "IONQ||say \"hi\""},     {6, "||"},
-        {7, "MARA|2|two\r\nlines"}, {9, "X||"},                {10, "LAST|3|end"},
+        {2, "SOXL|1.5|a,b"}, {4, "IONQ||say \"hi\""}, {6, "||"}, {7, "MARA|2|two\r\nlines"},
+        {9, "X||"},          {10, "LAST|3|end"},
     };
     size_t nw = sizeof want / sizeof want[0];
     csv_reader_t *r;
@@ -128,8 +127,9 @@ static void test_errors(void)
     CHECK(csv_require_column(r, "Volume", &col, &err) == EV_EPARSE);
     CHECK_CONTAINS(err.msg, DIR "/short.csv:1: the header has no column 'Volume'");
     CHECK(csv_next(r, &row, &err) == EV_EPARSE);
-    CHECK_CONTAINS(err.msg, DIR "/short.csv:2: the row has 2 field(s); expected 3, as many as the "
-                            "header (line 1) has");
+    CHECK_CONTAINS(err.msg, DIR
+                   "/short.csv:2: the row has 2 field(s); expected 3, as many as the "
+                   "header (line 1) has");
     csv_close(r);
 
     CHECK(fx_write(DIR "/long_row.csv", "A,B\n1,2\n1,2,3\n") == 0);
@@ -220,12 +220,10 @@ static void test_bytes(void)
     static const want_row_t crcrlf[] = {{2, "SOXL|1"}, {3, "IONQ|2"}};
     static const char nul[] = "Ticker,Price\nSOXL,1\nSOXL\0XXXXXXXXXXXX,2\n";
     static const char utf16[] = "T\0i\0c\0k\0e\0r\0,\0P\0\n\0";
-    static const char *const want_nul[] = {DIR "/nul.csv:3: byte 5: a NUL byte; expected text",
-                                           NULL};
+    static const char *const want_nul[] = {DIR "/nul.csv:3: byte 5: a NUL byte; expected text", NULL};
     static const char *const want_utf16[] = {DIR "/utf16.csv:1: byte 2: a NUL byte",
                                              "looks like UTF-16: save it as UTF-8", NULL};
-    static const char *const want_bom[] = {DIR "/bom16.csv: starts with a UTF-16 byte-order mark",
-                                           NULL};
+    static const char *const want_bom[] = {DIR "/bom16.csv: starts with a UTF-16 byte-order mark", NULL};
     static const char *const want_cr[] = {DIR "/cr.csv:1: byte 13: a carriage return (CR)",
                                           "expected lines ending in LF or CRLF", NULL};
     static const char *const want_lfcr[] = {DIR "/lfcr.csv:2: byte 1: a carriage return", NULL};
@@ -299,7 +297,6 @@ static void test_row_limit(void)
     free(huge);
     free(limit);
 }
-
 
 /* ---- fuzz: random rows -> CSV text -> the reader -> the same rows ------- */
 
@@ -403,8 +400,7 @@ static void test_fuzz(void)
                 bad = got->fields[f].n != strlen(want->text[f]) ||
                       memcmp(got->fields[f].p, want->text[f], got->fields[f].n) != 0;
             if (bad)
-                fprintf(stderr, "fuzz round %d (chunk %zu): row %d (line %lld) differs\n", round,
-                        chunk, n, want->line);
+                fprintf(stderr, "fuzz round %d (chunk %zu): row %d (line %lld) differs\n", round, chunk, n, want->line);
         }
         CHECK(!bad);
         CHECK_EQ_I64(FUZZ_ROWS, n);

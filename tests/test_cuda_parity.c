@@ -43,8 +43,8 @@ static int same_ranking(const char *what, const topk_t *a, const topk_t *b)
     for (uint32_t i = 0; i < a->n; i++)
         if (a->e[i].index != b->e[i].index || a->e[i].key != b->e[i].key ||
             memcmp(&a->e[i].r, &b->e[i].r, sizeof a->e[i].r) != 0) {
-            fprintf(stderr, "%s: rank %u: CPU genome %llu (%.17g, %lld trades), CUDA genome %llu (%.17g, %lld)\n",
-                    what, i, (unsigned long long)a->e[i].index, a->e[i].r.fitness, (long long)a->e[i].r.trades,
+            fprintf(stderr, "%s: rank %u: CPU genome %llu (%.17g, %lld trades), CUDA genome %llu (%.17g, %lld)\n", what,
+                    i, (unsigned long long)a->e[i].index, a->e[i].r.fitness, (long long)a->e[i].r.trades,
                     (unsigned long long)b->e[i].index, b->e[i].r.fitness, (long long)b->e[i].r.trades);
             return 0;
         }
@@ -162,8 +162,8 @@ static void check_evaluate(const fit_problem_t *p, backend_t *cpu, eval_fn gpu, 
     }
 }
 
-static void ranking(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, evaluator_kind ev,
-                    uint64_t batch, uint64_t budget, uint32_t k, topk_t *out)
+static void ranking(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, evaluator_kind ev, uint64_t batch,
+                    uint64_t budget, uint32_t k, topk_t *out)
 {
     grid_opts_t o;
     grid_stats_t s;
@@ -202,8 +202,7 @@ static void check_grid(const fit_problem_t *p, backend_t *cpu, const backend_ops
 }
 
 /* Tiny device scratch: every loop in kernels/ runs many times. */
-static void check_small_scratch(const fit_problem_t *p, const tables_host_t *h, backend_t *cpu, uint64_t *rng,
-                                int *bad)
+static void check_small_scratch(const fit_problem_t *p, const tables_host_t *h, backend_t *cpu, uint64_t *rng, int *bad)
 {
     cuda_tables_t *d;
     cuda_eval_t *e;
@@ -351,9 +350,9 @@ int main(void)
         random_objective(&obj, &rng);
         check_problem(&ds, &lat, &obj, &rng, &bad);
         if (bad)
-            fprintf(stderr, "round %d (objective %s, fill %d, cost %g, min_trades %lld, max_dd %d) disagrees\n",
-                    rounds, objective_name((objective_kind)obj.kind), obj.fill, obj.cost_pct,
-                    (long long)obj.min_trades, obj.has_max_drawdown);
+            fprintf(stderr, "round %d (objective %s, fill %d, cost %g, min_trades %lld, max_dd %d) disagrees\n", rounds,
+                    objective_name((objective_kind)obj.kind), obj.fill, obj.cost_pct, (long long)obj.min_trades,
+                    obj.has_max_drawdown);
         lattice_free(&lat);
         dataset_free(&ds);
     }

@@ -26,12 +26,12 @@ static void test_bound(void)
 }
 
 /* One device and problem: the invariants every plan must keep. */
-static void check_plan(const char *what, uint64_t free_bytes, int sms, int64_t trades, int32_t params,
-                       uint64_t bound, cuda_eval_sizes_t *s)
+static void check_plan(const char *what, uint64_t free_bytes, int sms, int64_t trades, int32_t params, uint64_t bound,
+                       cuda_eval_sizes_t *s)
 {
     cuda_plan_sizes(s, free_bytes, sms, trades, params, bound);
-    printf("%s: %llu genomes a launch, %llu a batch, %u top-K candidates\n", what,
-           (unsigned long long)s->launch_max, (unsigned long long)s->batch_max, s->topk_cap);
+    printf("%s: %llu genomes a launch, %llu a batch, %u top-K candidates\n", what, (unsigned long long)s->launch_max,
+           (unsigned long long)s->batch_max, s->topk_cap);
     CHECK(s->launch_max >= 1 && s->launch_max <= s->batch_max);
     CHECK(s->batch_max <= bound);
     CHECK(s->batch_max * (24 + 2 * (uint64_t)params) <= free_bytes / 4);

@@ -96,7 +96,7 @@ static void make_dataset(dataset_t *ds, int64_t np, int64_t nt, int32_t nf)
     ds->content_hash = dataset_content_hash(ds);
 }
 
-#define SAME_ARRAY(a, b, field, n)                                                       \
+#define SAME_ARRAY(a, b, field, n) \
     CHECK((n) == 0 || memcmp((a)->field, (b)->field, (size_t)(n) * sizeof *(a)->field) == 0)
 
 static void check_same(const dataset_t *a, const dataset_t *b)

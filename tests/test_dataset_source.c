@@ -14,18 +14,23 @@
 #define CACHE DIR "/cache/sub/ds.h5"
 #define FILL "0,0,0,0,0,0,0,0,0,0,0"
 
+/* One row a line: */
+/* clang-format off */
 static const char market[] = "Ticker,Price,Val,Avg,Atr14,Atr28,Rsi,Volume,Adx28,Adx14,Adx7,"
                              "Volatility Percent,Volatility Ratio,Time\n"
                              "SOXL,10.0," FILL ",09:30:00\n"
                              "SOXL,10.5," FILL ",09:30:30\n"
                              "SOXL,11.0," FILL ",09:31:00\n";
 
-static const char trades_one[] = "Date,Ticker,Entry Price,Entry Time,Exit Time,Trade Percent Change\n"
-                                 "09/17/2014,SOXL,10.0,09:30:00,09:31:00,10\n";
+/* clang-format on */
+static const char trades_one[] =
+    "Date,Ticker,Entry Price,Entry Time,Exit Time,Trade Percent Change\n"
+    "09/17/2014,SOXL,10.0,09:30:00,09:31:00,10\n";
 
-static const char trades_two[] = "Date,Ticker,Entry Price,Entry Time,Exit Time,Trade Percent Change\n"
-                                 "09/17/2014,SOXL,10.0,09:30:00,09:31:00,10\n"
-                                 "09/17/2014,SOXL,10.5,09:30:30,09:31:00,4.76\n";
+static const char trades_two[] =
+    "Date,Ticker,Entry Price,Entry Time,Exit Time,Trade Percent Change\n"
+    "09/17/2014,SOXL,10.0,09:30:00,09:31:00,10\n"
+    "09/17/2014,SOXL,10.5,09:30:30,09:31:00,4.76\n";
 
 static char *soxl[] = {(char *)"SOXL"};
 
@@ -49,8 +54,7 @@ int main(void)
     plat_stat_t ps;
     char *log;
     if (fx_clean_dir(DIR) || fx_clean_dir(DIR "/market") || fx_clean_dir(DIR "/cache/sub") ||
-        fx_write(DIR "/market/Raw_Market_data_09-17-2014.csv", market) ||
-        fx_write(DIR "/trades.csv", trades_one))
+        fx_write(DIR "/market/Raw_Market_data_09-17-2014.csv", market) || fx_write(DIR "/trades.csv", trades_one))
         return 1;
     memset(&cfg, 0, sizeof cfg);
     cfg.path = (char *)"test.yaml";
@@ -103,8 +107,9 @@ int main(void)
     fx_write(CACHE, "garbage");
     log = obtain(&cfg, &ds, &st, &err);
     CHECK(st == EV_EIO);
-    CHECK_CONTAINS(err.msg, CACHE ": refusing to overwrite it with the dataset cache (data.cache): it is not an "
-                            "HDF5 file, not an evolve dataset");
+    CHECK_CONTAINS(err.msg, CACHE
+                   ": refusing to overwrite it with the dataset cache (data.cache): it is not an "
+                   "HDF5 file, not an evolve dataset");
     CHECK(plat_stat(CACHE, &ps) == 0 && ps.size == 7); /* "garbage", untouched */
     free(log);
     CHECK(rename(CACHE ".bak", CACHE) == 0);

@@ -89,7 +89,7 @@ static void test_parse(void)
     check_parse("007.0700", 707, -2);
     check_parse("0.000123e2", 123, -4);
     check_parse("2.5e-1", 25, -2);
-    check_parse("1000000000000000000000", 1, 21);        /* trailing zeros are not digits kept */
+    check_parse("1000000000000000000000", 1, 21);             /* trailing zeros are not digits kept */
     check_parse("123456789012345678", 123456789012345678, 0); /* 18 digits: the most */
     check_parse("0.000000000000000000000001", 1, -24);
     check_reject("1234567890123456789", DECIMAL_TOO_PRECISE);
@@ -97,8 +97,9 @@ static void test_parse(void)
     check_reject("1e400", DECIMAL_OUT_OF_RANGE);
     check_reject("1e-400", DECIMAL_OUT_OF_RANGE);
     {
-        static const char *const bad[] = {"", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "abc", "0x10", "inf",
-                                          "-inf", "nan", ".nan", " 1", "1 ", "1_000", "1,5", "--1", "1e5.0", "1f"};
+        static const char *const bad[] = {"",      "-",   "+",     ".",   "e5",   "1e",    "1e+",
+                                          "1.2.3", "abc", "0x10",  "inf", "-inf", "nan",   ".nan",
+                                          " 1",    "1 ",  "1_000", "1,5", "--1",  "1e5.0", "1f"};
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             check_reject(bad[i], DECIMAL_NOT_A_NUMBER);
             CHECK(!decimal_is_number(bad[i]));
@@ -127,8 +128,11 @@ static void test_format(void)
     check_format(-INT64_MAX, 300, "-9.223372036854775807e318");
     /* Text -> decimal -> text -> double is the double of the original text. */
     {
-        static const char *const texts[] = {"0.85", "-0.3", "1e-3", "123.456", "-7e22", "3.14159265358979",
-                                            "0.1", "1e-300", "5e-324", "1.7976931348623157e308"};
+        static const char *const texts[] = {"0.85",   "-0.3",
+                                            "1e-3",   "123.456",
+                                            "-7e22",  "3.14159265358979",
+                                            "0.1",    "1e-300",
+                                            "5e-324", "1.7976931348623157e308"};
         for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
             decimal_t d;
             CHECK(decimal_parse(texts[i], &d) == DECIMAL_OK);

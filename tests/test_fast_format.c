@@ -21,8 +21,7 @@ static void same_as_printf(double x, int decimals)
     snprintf(want, sizeof want, "%.*f", decimals, x);
     if (strcmp(want, got) != 0) {
         if (mismatches++ < 10)
-            fprintf(stderr, "ff_fixed(%.17g, %d): expected \"%s\", got \"%s\"\n", x, decimals, want,
-                    got);
+            fprintf(stderr, "ff_fixed(%.17g, %d): expected \"%s\", got \"%s\"\n", x, decimals, want, got);
     }
 }
 
@@ -38,8 +37,7 @@ static void round_matches_printf(double x, int decimals)
     if (want[0] == '-' && q == 0) /* printf keeps the sign of a negative that rounds to 0 */
         memmove(want, want + 1, strlen(want));
     if (strcmp(want, got) != 0 && mismatches++ < 10)
-        fprintf(stderr, "ff_round_scaled(%.17g, %d) = %lld, printf \"%s\"\n", x, decimals,
-                (long long)q, want);
+        fprintf(stderr, "ff_round_scaled(%.17g, %d) = %lld, printf \"%s\"\n", x, decimals, (long long)q, want);
 }
 
 static void check_random(void)
@@ -67,8 +65,9 @@ static void check_random(void)
 static void check_ties_and_edges(void)
 {
     /* Exact binary ties: printf rounds them to even. */
-    static const double ties[] = {0.5, 1.5, 2.5, 3.5, 0.125, 0.375, 2.675, 0.03125, 0.09375,
-                                  1.0625, 1e15 + 0.5, 4503599627370495.5, 0.000244140625};
+    static const double ties[] = {0.5,           1.5,     2.5,     3.5,    0.125,      0.375,
+                                  2.675,         0.03125, 0.09375, 1.0625, 1e15 + 0.5, 4503599627370495.5,
+                                  0.000244140625};
     for (size_t i = 0; i < sizeof ties / sizeof ties[0]; i++)
         for (int d = 0; d <= 9; d++) {
             same_as_printf(ties[i], d);
@@ -84,9 +83,9 @@ static void check_ties_and_edges(void)
             same_as_printf(-x, 3);
         }
     /* Zero, negative zero, tiny negatives, the fallback range, non-finite. */
-    static const double edges[] = {0.0, -0.0, -1e-9, 1e-9, -0.00004, 0.00005, 0.00015,
-                                   DBL_MIN, -DBL_MIN, 4503599627370496.0, 1e17, -1e300,
-                                   DBL_MAX, INFINITY, -INFINITY, NAN};
+    static const double edges[] = {
+        0.0,  -0.0,   -1e-9,   1e-9,     -0.00004,  0.00005, 0.00015, DBL_MIN, -DBL_MIN, 4503599627370496.0,
+        1e17, -1e300, DBL_MAX, INFINITY, -INFINITY, NAN};
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
         for (int d = 0; d <= 9; d++)
             same_as_printf(edges[i], d);
@@ -95,8 +94,8 @@ static void check_ties_and_edges(void)
 static void check_integers(void)
 {
     char buf[64];
-    static const int64_t vals[] = {0, 1, -1, 9, 10, 99, 100, 12345, -12345, INT64_MAX, INT64_MIN,
-                                   1000000000000LL, -999999999999LL};
+    static const int64_t vals[] = {
+        0, 1, -1, 9, 10, 99, 100, 12345, -12345, INT64_MAX, INT64_MIN, 1000000000000LL, -999999999999LL};
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
         char want[64];
         *ff_i64(buf, vals[i]) = '\0';

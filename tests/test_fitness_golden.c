@@ -15,8 +15,7 @@ static const char *const feat[] = {"F"};
 
 /* One trade entered at 100 with the given path; a lattice of one target and
  * one stop value (NAN: none); returns the reference fitness (= the outcome). */
-static double one_trade(const float *path, int n, double entry, double pct, double t, double s, int fill,
-                        double cost)
+static double one_trade(const float *path, int n, double entry, double pct, double t, double s, int fill, double cost)
 {
     dataset_t ds;
     lattice_t lat;
@@ -170,8 +169,8 @@ static void test_filters_and_ranking(void)
     topk_t rank;
     const int64_t ts[] = {1, 2, 3, 4, 5, 6, 7, 8};
     const float px[] = {10, 10, 10, 10, 10, 10, 10, 10};
-    const double lo[] = {0.0, 0.7, 5.0};     /* min filter on F */
-    const double hi[] = {0.3, 0.7, 100.0};   /* max filter on F */
+    const double lo[] = {0.0, 0.7, 5.0};   /* min filter on F */
+    const double hi[] = {0.3, 0.7, 100.0}; /* max filter on F */
     const double f1 = 0.7, f2 = 0.3, f3 = 9.0;
     tb_dataset(&ds, 1, tick, 1, feat);
     tb_prices(&ds, 0, ts, px, 8);

@@ -60,9 +60,9 @@ static int same_runs(ga_fixture_t *f, const ga_settings_t *s, uint64_t seed, ga_
            same_hof(&res[0].hof, &res[1].hof) && res[0].reason == res[1].reason &&
            res[0].generations == res[1].generations && res[0].evaluations == res[1].evaluations &&
            res[0].lookups == res[1].lookups && res[0].hit_rate == res[1].hit_rate && !res[1].host_ga;
-    printf("run (pop %u, %u islands, seed %llu): %u generations, %llu evaluations, stop reason %d: %s\n",
-           s->population, s->islands, (unsigned long long)seed, res[1].generations,
-           (unsigned long long)res[1].evaluations, (int)res[1].reason, same ? "identical" : "differ");
+    printf("run (pop %u, %u islands, seed %llu): %u generations, %llu evaluations, stop reason %d: %s\n", s->population,
+           s->islands, (unsigned long long)seed, res[1].generations, (unsigned long long)res[1].evaluations,
+           (int)res[1].reason, same ? "identical" : "differ");
     if (!same)
         fprintf(stderr, "runs differ: %u/%u generations, %llu/%llu evaluations, reasons %d/%d, host_ga %d\n",
                 res[0].generations, res[1].generations, (unsigned long long)res[0].evaluations,

@@ -87,17 +87,18 @@ int main(int argc, char **argv)
         CHECK(res.evaluations < budget);
         evals_sum += (double)res.evaluations;
         hit_sum += (double)w.evals_at_hit;
-        printf("seed %2d: %s after %llu unique evaluations (%.3f%% of the lattice), stopped by %s at generation %u "
-               "with %llu\n",
-               seed, hit ? "optimum" : "MISSED", (unsigned long long)w.evals_at_hit,
-               100.0 * (double)w.evals_at_hit / (double)lat.size, ga_stop_reason_name(res.reason), res.generations,
-               (unsigned long long)res.evaluations);
+        printf(
+            "seed %2d: %s after %llu unique evaluations (%.3f%% of the lattice), stopped by %s at generation %u "
+            "with %llu\n",
+            seed, hit ? "optimum" : "MISSED", (unsigned long long)w.evals_at_hit,
+            100.0 * (double)w.evals_at_hit / (double)lat.size, ga_stop_reason_name(res.reason), res.generations,
+            (unsigned long long)res.evaluations);
         ga_result_free(&res);
     }
-    printf("success %d/%d; mean unique evaluations per run %.0f (%.3f%% of the lattice); mean to reach the optimum "
-           "%.0f\n",
-           wins, seeds, evals_sum / seeds, 100.0 * evals_sum / seeds / (double)lat.size,
-           wins ? hit_sum / wins : 0.0);
+    printf(
+        "success %d/%d; mean unique evaluations per run %.0f (%.3f%% of the lattice); mean to reach the optimum "
+        "%.0f\n",
+        wins, seeds, evals_sum / seeds, 100.0 * evals_sum / seeds / (double)lat.size, wins ? hit_sum / wins : 0.0);
     CHECK(wins >= need);
     topk_free(&grid);
     backend_cpu_ops.close(b);

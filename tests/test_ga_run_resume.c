@@ -121,8 +121,8 @@ static void rec_close(recorder_t *r)
     free(r->cache_results);
 }
 
-static ev_status run(const ga_fixture_t *f, const ga_settings_t *s, const ga_observer_t *obs,
-                     const ga_resume_t *resume, ga_result_t *res, ev_error *err)
+static ev_status run(const ga_fixture_t *f, const ga_settings_t *s, const ga_observer_t *obs, const ga_resume_t *resume,
+                     ga_result_t *res, ev_error *err)
 {
     ga_run_opts_t o;
     memset(&o, 0, sizeof o);
@@ -159,7 +159,7 @@ static void check_resumes(const ga_fixture_t *f, const ga_settings_t *s, const c
         exit(2);
     }
     CHECK_EQ_I64(full.generations - 1, ref.snapshots); /* one after each breeding */
-    points[4] = full.generations - 1;                   /* the last generation bred */
+    points[4] = full.generations - 1;                  /* the last generation bred */
     for (int i = 0; i < 5; i++) {
         recorder_t cut, again;
         ga_observer_t o1, o2;

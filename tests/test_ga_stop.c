@@ -24,8 +24,8 @@ static ga_result_t run(ga_fixture_t *f, const ga_settings_t *s, const ga_observe
         fprintf(stderr, "ga_run: %s\n", err.msg);
         exit(2);
     }
-    printf("stopped by %s after %u generations, %llu evaluations\n", ga_stop_reason_name(res.reason),
-           res.generations, (unsigned long long)res.evaluations);
+    printf("stopped by %s after %u generations, %llu evaluations\n", ga_stop_reason_name(res.reason), res.generations,
+           (unsigned long long)res.evaluations);
     return res;
 }
 

@@ -35,6 +35,8 @@
 #define HALFWAY_TEXT "1.00000005960464477550"
 
 #define FILLER "0,0,0,0,0,0,0,0,0,0,0"
+/* One row a line: */
+/* clang-format off */
 static const char market1[] =
     "Ticker,Price,Val,Avg,Atr14,Atr28,Rsi,Volume,Adx28,Adx14,Adx7,Volatility Percent,"
     "Volatility Ratio,Time\n"
@@ -50,13 +52,15 @@ static const char market1[] =
     "SOXL,10.50," FILLER ",09:30:06\n"
     "IONQ," HALFWAY_TEXT "," FILLER ",09:30:07\n";
 
-static const char market2[] = "\xEF\xBB\xBF"
-                              "Time,Volume,Ticker,Rsi,Price,Note\r\n"
-                              "09:30:00,100,IONQ,50,21.00,x\r\n"
-                              "09:30:10,100,IONQ,50,21.50,\r\n"
-                              "09:31:00,100,SOXL,50,11.00,\"a,b\"\r\n"
-                              "09:32:00,100,SOXL,50,11.20,\r\n"
-                              "09:33:00,100,SOXL,50,11.30,\r\n";
+/* clang-format on */
+static const char market2[] =
+    "\xEF\xBB\xBF"
+    "Time,Volume,Ticker,Rsi,Price,Note\r\n"
+    "09:30:00,100,IONQ,50,21.00,x\r\n"
+    "09:30:10,100,IONQ,50,21.50,\r\n"
+    "09:31:00,100,SOXL,50,11.00,\"a,b\"\r\n"
+    "09:32:00,100,SOXL,50,11.20,\r\n"
+    "09:33:00,100,SOXL,50,11.30,\r\n";
 
 /* Lines 2..14; line 9 is blank. Columns after Exit Time: Worst Exit Percent,
  * Entry Volatility Percent, Entry Volatility Ratio, Entry Adx28, Entry Adx14,
@@ -114,15 +118,13 @@ static int write_inputs(void)
     return fx_clean_dir(DIR) || fx_clean_dir(DIR "/market") ||
            fx_write(DIR "/market/Raw_Market_data_09-17-2014.csv", market1) ||
            fx_write(DIR "/market/Raw_Market_data_01-05-2015.csv", market2) ||
-           fx_write(DIR "/market/notes.txt", "not a CSV: ignored\n") ||
-           fx_write(DIR "/trades.csv", trades);
+           fx_write(DIR "/market/notes.txt", "not a CSV: ignored\n") || fx_write(DIR "/trades.csv", trades);
 }
 
 static void check_market(const dataset_t *ds)
 {
-    static const long long ts[14] = {D1,      D1 + 1,  D1 + 2,  D1 + 3, D1 + 4,
-                                     D1 + 6,  D2 + 60, D2 + 120, D2 + 180, D1,
-                                     D1 + 5,  D1 + 7,  D2,       D2 + 10};
+    static const long long ts[14] = {D1,       D1 + 1,   D1 + 2, D1 + 3, D1 + 4, D1 + 6, D2 + 60,
+                                     D2 + 120, D2 + 180, D1,     D1 + 5, D1 + 7, D2,     D2 + 10};
     static const double price[14] = {10.00, 10.10, 10.20, 10.30, 10.41, 10.50, 11.00,
                                      11.20, 11.30, 20.00, 20.50, 1.0,   21.00, 21.50};
     CHECK_EQ_I64(14, ds->n_prices);
@@ -153,8 +155,7 @@ static void check_trades(const dataset_t *ds)
     static const long long row[8] = {2, 14, 3, 13, 4, 12, 10, 11};
     static const int tick[8] = {0, 0, 0, 0, 0, 1, 1, 1};
     static const long long entry[8] = {D1, D1 + 1, D1 + 5, D2 + 30, D2 + 90, D1, D2, D2};
-    static const long long exit_[8] = {D1 + 3, D1 + 1, D1 + 6, D2 + 180, D2 + 120, D1 + 7, D2 + 10,
-                                       D2 + 5};
+    static const long long exit_[8] = {D1 + 3, D1 + 1, D1 + 6, D2 + 180, D2 + 120, D1 + 7, D2 + 10, D2 + 5};
     static const long long start[8] = {0, 1, 5, 6, 7, 9, 12, 12};
     static const long long end[8] = {4, 2, 6, 9, 8, 12, 14, 13};
     static const double eprice[8] = {10.00, 10.10, 10.45, 10.90, 11.10, 20.00, 21.00, 21.00};
@@ -286,10 +287,11 @@ static void test_strict(void)
 /* No Trade Id column: the data row number stands in; no feature column. */
 static void test_minimal_log(void)
 {
-    static const char minimal[] = "Ticker,Date,Entry Time,Exit Time,Entry Price,Trade Percent Change\n"
-                                  "IONQ,01/05/2015,09:30:00,09:30:10,21,1.5\n"
-                                  "MARA,01/05/2015,09:30:00,09:30:10,5,1\n"
-                                  "SOXL,01/05/2015,09:31:00,09:31:00,11,-2\n";
+    static const char minimal[] =
+        "Ticker,Date,Entry Time,Exit Time,Entry Price,Trade Percent Change\n"
+        "IONQ,01/05/2015,09:30:00,09:30:10,21,1.5\n"
+        "MARA,01/05/2015,09:30:00,09:30:10,5,1\n"
+        "SOXL,01/05/2015,09:31:00,09:31:00,11,-2\n";
     ingest_opts_t o = golden_opts(NULL);
     dataset_t ds;
     ev_error err;

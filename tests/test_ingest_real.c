@@ -18,8 +18,7 @@ static const char *const tickers[] = {"ETF", "AAA", "BBB", "XXX"};
 /* The first row of `ticker` at or after `secs` in a market file, read
  * straight from the text (the files are sorted by time): its second and
  * (float)strtod price. Returns 0 when there is none. */
-static int first_row_at_or_after(const char *path, const char *ticker, int secs, int *got_secs,
-                                 float *price)
+static int first_row_at_or_after(const char *path, const char *ticker, int secs, int *got_secs, float *price)
 {
     FILE *f = fopen(path, "r");
     char line[512];
@@ -33,8 +32,7 @@ static int first_row_at_or_after(const char *path, const char *ticker, int secs,
     while (!found && fgets(line, sizeof line, f)) {
         char *comma = strchr(line, ','), *last = strrchr(line, ',');
         int h, m, s;
-        if (!comma || !last || (size_t)(comma - line) != strlen(ticker) ||
-            strncmp(line, ticker, strlen(ticker)) != 0)
+        if (!comma || !last || (size_t)(comma - line) != strlen(ticker) || strncmp(line, ticker, strlen(ticker)) != 0)
             continue;
         if (sscanf(last + 1, "%d:%d:%d", &h, &m, &s) != 3 || h * 3600 + m * 60 + s < secs)
             continue;
@@ -49,8 +47,7 @@ static int first_row_at_or_after(const char *path, const char *ticker, int secs,
 /* Rows per ticker over all market files, counted from the text. */
 static void count_rows(const char *dir, long long counts[4])
 {
-    static const char *const files[] = {"Raw_Market_data_09-17-2014.csv",
-                                        "Raw_Market_data_01-02-2018.csv",
+    static const char *const files[] = {"Raw_Market_data_09-17-2014.csv", "Raw_Market_data_01-02-2018.csv",
                                         "Raw_Market_data_01-03-2018.csv"};
     char line[512], path[1024];
     for (int i = 0; i < 4; i++)
@@ -62,8 +59,7 @@ static void count_rows(const char *dir, long long counts[4])
             continue;
         while (fgets(line, sizeof line, f))
             for (int t = 0; t < 4; t++)
-                if (strncmp(line, tickers[t], strlen(tickers[t])) == 0 &&
-                    line[strlen(tickers[t])] == ',')
+                if (strncmp(line, tickers[t], strlen(tickers[t])) == 0 && line[strlen(tickers[t])] == ',')
                     counts[t]++;
         fclose(f);
     }
@@ -90,8 +86,7 @@ static void check_paths(const dataset_t *ds)
         /* price[start] is the CSV's first row of that ticker at or after the entry. */
         time_civil_from_days(day, &y, &m, &d);
         snprintf(path, sizeof path, REAL "/market/Raw_Market_data_%02d-%02d-%04d.csv", m, d, (int)y);
-        if (first_row_at_or_after(path, tickers[t], (int)(ds->entry_ts[j] - day * 86400), &got_secs,
-                                  &price)) {
+        if (first_row_at_or_after(path, tickers[t], (int)(ds->entry_ts[j] - day * 86400), &got_secs, &price)) {
             CHECK_EQ_I64(day * 86400 + got_secs, ds->ts[s]);
             CHECK_EQ_F64(price, ds->price[s]);
             checked++;

@@ -61,8 +61,8 @@ static void check_convert(u128 x)
     double want = (double)x; /* libgcc: correctly rounded */
     double got = u128_to_double(narrow(x));
     if (got != want) {
-        fprintf(stderr, "u128_to_double(%016llx%016llx): expected %.17g, got %.17g\n",
-                (unsigned long long)(x >> 64), (unsigned long long)x, want, got);
+        fprintf(stderr, "u128_to_double(%016llx%016llx): expected %.17g, got %.17g\n", (unsigned long long)(x >> 64),
+                (unsigned long long)x, want, got);
         check_failures++;
     }
 }

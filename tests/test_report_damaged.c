@@ -14,16 +14,17 @@
 
 #define DIR "tmp_report_damaged"
 
-static const char config[] = "data:\n"
-                             "  market_dir: data/market\n"
-                             "  trades: data/all_trade_logs.csv\n"
-                             "  tickers: [SOXL]\n"
-                             "parameters:\n"
-                             "  - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.5]}\n"
-                             "  - {name: adx14, feature: Entry Adx14, values: [0, 20, 30]}\n"
-                             "  - {name: target, role: target, values: [0.2, 0.5]}\n"
-                             "ga: {population: 8, generations: 3}\n"
-                             "output: %s\n";
+static const char config[] =
+    "data:\n"
+    "  market_dir: data/market\n"
+    "  trades: data/all_trade_logs.csv\n"
+    "  tickers: [SOXL]\n"
+    "parameters:\n"
+    "  - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.5]}\n"
+    "  - {name: adx14, feature: Entry Adx14, values: [0, 20, 30]}\n"
+    "  - {name: target, role: target, values: [0.2, 0.5]}\n"
+    "ga: {population: 8, generations: 3}\n"
+    "output: %s\n";
 
 /* A command of the evolve CLI, run in this process. */
 static int call(int (*cmd)(int, char **), int argc, char (*text)[64])
@@ -68,8 +69,8 @@ static void expect_refused(const char *path, int32_t heat, const char *what)
 
 int main(void)
 {
-    static char gen[][64] = {"gen-data", "--out",    DIR "/data", "--days", "2",
-                             "--tickers", "SOXL", "--trades",   "120",    "--quiet"};
+    static char gen[][64] = {"gen-data",  "--out", DIR "/data", "--days", "2",
+                             "--tickers", "SOXL",  "--trades",  "120",    "--quiet"};
     static char grid[][64] = {"evolve", DIR "/grid.yaml", "--grid", "--quiet"};
     static char ga[][64] = {"evolve", DIR "/ga.yaml", "--quiet"};
     char text[1024], path[256];

@@ -54,8 +54,8 @@ void tb_prices(dataset_t *ds, int32_t ticker, const int64_t *ts, const float *pr
     ds->n_prices = at + n;
 }
 
-void tb_trade(dataset_t *ds, int32_t ticker, int64_t entry_ts, int64_t exit_ts, double entry_price,
-              double pct_change, const double *features)
+void tb_trade(dataset_t *ds, int32_t ticker, int64_t entry_ts, int64_t exit_ts, double entry_price, double pct_change,
+              const double *features)
 {
     int64_t j = ds->n_trades, n = j + 1, s, e;
     ds->ticker = (int32_t *)grow(ds->ticker, (size_t)n, sizeof(int32_t));

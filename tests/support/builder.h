@@ -16,8 +16,8 @@ void tb_dataset(dataset_t *ds, int32_t n_tickers, const char *const *tickers, in
 void tb_prices(dataset_t *ds, int32_t ticker, const int64_t *ts, const float *price, int64_t n);
 
 /* Appends a trade (callers add them in dataset order); features[n_features]. */
-void tb_trade(dataset_t *ds, int32_t ticker, int64_t entry_ts, int64_t exit_ts, double entry_price,
-              double pct_change, const double *features);
+void tb_trade(dataset_t *ds, int32_t ticker, int64_t entry_ts, int64_t exit_ts, double entry_price, double pct_change,
+              const double *features);
 
 /* Appends a parameter with the given values (texts made with %.17g). */
 void tb_param(lattice_t *lat, const char *name, param_role role, filter_dir dir, const char *feature,

@@ -88,9 +88,8 @@ void harness_check_all(const dataset_t *ds, const lattice_t *lat, const objectiv
         q = tables_eval(&t.view, g);
         if (!same_result(r, q) || !same_result(r, via_backend[i])) {
             fprintf(stderr, "genome %llu: reference %.17g/%lld/%d, tables %.17g/%lld/%d, backend %.17g/%lld/%d\n",
-                    (unsigned long long)i, r.fitness, (long long)r.trades, r.feasible, q.fitness,
-                    (long long)q.trades, q.feasible, via_backend[i].fitness, (long long)via_backend[i].trades,
-                    via_backend[i].feasible);
+                    (unsigned long long)i, r.fitness, (long long)r.trades, r.feasible, q.fitness, (long long)q.trades,
+                    q.feasible, via_backend[i].fitness, (long long)via_backend[i].trades, via_backend[i].feasible);
             (*mismatches)++;
         }
     }
@@ -119,8 +118,8 @@ void harness_check_all(const dataset_t *ds, const lattice_t *lat, const objectiv
     problem_free(&p);
 }
 
-eval_result_t harness_eval(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj,
-                           const uint16_t *genes, int *mismatches)
+eval_result_t harness_eval(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, const uint16_t *genes,
+                           int *mismatches)
 {
     fit_problem_t p;
     tables_host_t t;
@@ -131,8 +130,8 @@ eval_result_t harness_eval(const dataset_t *ds, const lattice_t *lat, const obje
     r = reference_eval(&p, genes);
     q = tables_eval(&t.view, genes);
     if (!same_result(r, q)) {
-        fprintf(stderr, "reference %.17g/%lld/%d, tables %.17g/%lld/%d\n", r.fitness, (long long)r.trades,
-                r.feasible, q.fitness, (long long)q.trades, q.feasible);
+        fprintf(stderr, "reference %.17g/%lld/%d, tables %.17g/%lld/%d\n", r.fitness, (long long)r.trades, r.feasible,
+                q.fitness, (long long)q.trades, q.feasible);
         (*mismatches)++;
     }
     tables_free(&t);

@@ -17,8 +17,8 @@ void harness_check_all(const dataset_t *ds, const lattice_t *lat, const objectiv
 
 /* The fitness of one genome (reference evaluator) after checking that the
  * tables evaluator agrees. */
-eval_result_t harness_eval(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj,
-                           const uint16_t *genes, int *mismatches);
+eval_result_t harness_eval(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, const uint16_t *genes,
+                           int *mismatches);
 
 void harness_objective(objective_cfg_t *obj, objective_kind kind);
 

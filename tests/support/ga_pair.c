@@ -119,8 +119,7 @@ static int compare_eval(ga_pair_t *x)
     if (a->distinct != b->distinct || a->new_evals != b->new_evals || a->cache_full != b->cache_full)
         return differ(x, "evaluate: distinct %llu/%llu, new %llu/%llu, cache_full %d/%d (cpu/other)",
                       (unsigned long long)a->distinct, (unsigned long long)b->distinct,
-                      (unsigned long long)a->new_evals, (unsigned long long)b->new_evals, a->cache_full,
-                      b->cache_full);
+                      (unsigned long long)a->new_evals, (unsigned long long)b->new_evals, a->cache_full, b->cache_full);
     if (a->cache_full)
         return 0;
     if (a->n_top != b->n_top)
@@ -143,9 +142,9 @@ static int compare_rank(ga_pair_t *x)
     if (memcmp(a->gene_counts, b->gene_counts, x->plan.gene_values * sizeof *a->gene_counts) != 0)
         bad += differ(x, "rank: gene histograms differ");
     if (a->feasible != b->feasible || !same_double(a->best, b->best) || !same_double(a->median, b->median))
-        bad += differ(x, "rank: feasible %llu/%llu, best %.17g/%.17g, median %.17g/%.17g",
-                      (unsigned long long)a->feasible, (unsigned long long)b->feasible, a->best, b->best, a->median,
-                      b->median);
+        bad +=
+            differ(x, "rank: feasible %llu/%llu, best %.17g/%.17g, median %.17g/%.17g", (unsigned long long)a->feasible,
+                   (unsigned long long)b->feasible, a->best, b->best, a->median, b->median);
     if (!close_stats(a, b))
         bad += differ(x, "rank: mean %.17g/%.17g, std %.17g/%.17g", a->mean, b->mean, a->std, b->std);
     return bad;
@@ -198,8 +197,7 @@ int ga_pair_step(ga_pair_t *x)
     bad += compare_rank(x);
     bad += compare_population(x);
     if (x->side[0].ops->ga_cache_count(x->side[0].g) != x->side[1].ops->ga_cache_count(x->side[1].g))
-        bad += differ(x, "cache sizes %llu/%llu",
-                      (unsigned long long)x->side[0].ops->ga_cache_count(x->side[0].g),
+        bad += differ(x, "cache sizes %llu/%llu", (unsigned long long)x->side[0].ops->ga_cache_count(x->side[0].g),
                       (unsigned long long)x->side[1].ops->ga_cache_count(x->side[1].g));
     return bad;
 }

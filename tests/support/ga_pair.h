@@ -16,12 +16,12 @@ typedef struct {
     const backend_ops_t *ops;
     backend_t *b;
     ga_state_t *g;
-    uint16_t *genes;       /* [n_genes][pop] downloads */
+    uint16_t *genes;        /* [n_genes][pop] downloads */
     eval_result_t *results; /* [pop] */
-    int32_t *parents;      /* [2][pop] */
-    ga_hof_entry_t *top;   /* [top_k] */
-    uint32_t *unique;      /* [islands] */
-    uint32_t *counts;      /* [gene_values] */
+    int32_t *parents;       /* [2][pop] */
+    ga_hof_entry_t *top;    /* [top_k] */
+    uint32_t *unique;       /* [islands] */
+    uint32_t *counts;       /* [gene_values] */
     ga_eval_out_t ev;
     ga_rank_out_t rk;
 } ga_side_t;

@@ -78,9 +78,7 @@ static int32_t trade_path(plant_t *pl, int kind, double e, float *path, double *
         path[n++] = (float)(e * 1.002);
         *pct = 0.2;
         break;
-    case KIND_NOISE:
-        *pct = (double)((int64_t)(tb_rand(&pl->rng) % 61) - 30) / 100.0;
-        break;
+    case KIND_NOISE: *pct = (double)((int64_t)(tb_rand(&pl->rng) % 61) - 30) / 100.0; break;
     default: /* crash, bad */
         path[n++] = (float)(e * 0.95);
         *pct = -5.0;

@@ -23,12 +23,12 @@
 #include "fitness/lattice.h"
 
 typedef struct {
-    int32_t n_filters;   /* 1..14 */
-    uint32_t n_values;   /* values per filter, >= 6 */
-    uint32_t n_targets;  /* >= 4 */
-    uint32_t n_stops;    /* >= 4 */
+    int32_t n_filters;  /* 1..14 */
+    uint32_t n_values;  /* values per filter, >= 6 */
+    uint32_t n_targets; /* >= 4 */
+    uint32_t n_stops;   /* >= 4 */
     int64_t good, dip, crash, bad_per_filter, noise;
-    uint64_t seed;       /* the data's randomness (not the GA's) */
+    uint64_t seed; /* the data's randomness (not the GA's) */
 } planted_opts_t;
 
 void planted_defaults(planted_opts_t *o);

@@ -1,0 +1,174 @@
+"""The sample-data runs give the same bits as the recorded ones.
+
+A refactor of the engine or the application must not change a single result:
+this test runs evolve on gen-data's sample data in every mode (--grid, the GA,
+--validate, and a GA run killed mid-way then --resume'd), with an additive
+objective (dominance sums), a compound one with a binding drawdown limit and a
+sharpe one (tables),
+on the CPU backend, and compares against tests/golden_runs.json:
+  - the run file, object by object: a SHA-256 of every dataset's and
+    attribute's value (wall-clock fields and the machine's provenance aside);
+  - the --json summary (timings and the device aside);
+  - the printed top-K table.
+The recorded file was made by the build of 7f25f33 and equals, run for run,
+that of ae029ec, the last commit before ga/ was split into rooms; `--record`
+rewrites it, which is only right when a change of
+results is intended and explained in the commit.
+"""
+
+import hashlib
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
+import runfile  # noqa: E402
+
+check = cli.Checker()
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden_runs.json")
+
+# Provenance that describes the machine, the build or the scratch paths, not
+# the result; everything else in the run file must be identical.
+PROVENANCE_KEPT = {"seed", "seed_random", "top", "backend", "content_hash", "trades_kept"}
+JSON_DROPPED = {"device", "config", "dataset", "seconds", "timings", "seconds_total", "seconds_load", "wall_s",
+                "output", "run_file"}
+
+# case: (objective, min_trades, max_drawdown_pct or None)
+OBJECTIVES = {
+    "additive": ("total_return", 10, None),
+    "compound": ("compound", 5, 0.6),
+    "sharpe": ("sharpe", 40, None),
+}
+
+
+def _digest(value):
+    import numpy as np
+    h = hashlib.sha256()
+    if isinstance(value, np.ndarray):
+        h.update(str((value.dtype.str, value.shape)).encode())
+        if value.dtype.kind == "O" or value.dtype.names:
+            h.update(repr(value.tolist()).encode())
+        else:
+            h.update(np.ascontiguousarray(value).tobytes())
+    elif isinstance(value, (bytes, np.bytes_)):
+        h.update(b"b" + bytes(value))
+    elif isinstance(value, np.generic):
+        h.update(str(value.dtype.str).encode() + value.tobytes())
+    else:
+        h.update(repr(value).encode())
+    return h.hexdigest()[:32]
+
+
+def run_file_digest(path):
+    """{object or object@attribute: digest} for every result-bearing value."""
+    import h5py
+    out = {}
+    with h5py.File(path, "r") as f:
+        names = ["/"]
+        f.visit(lambda n: names.append(n))
+        for name in names:
+            obj = f[name]
+            in_provenance = name.startswith("provenance")
+            for k, v in obj.attrs.items():
+                if k in runfile.WALL_CLOCK or (in_provenance and k not in PROVENANCE_KEPT):
+                    continue
+                out[f"{name}@{k}"] = _digest(v)
+            if isinstance(obj, h5py.Dataset) and not in_provenance:
+                if name.rsplit("/", 1)[-1] not in runfile.WALL_CLOCK:
+                    out[name] = _digest(obj[()])
+    return out
+
+
+def json_kept(path):
+    with open(path) as f:
+        doc = json.load(f)
+
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in JSON_DROPPED}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    return strip(doc)
+
+
+def printed_table(stdout):
+    """The top-K table(s): the lines from a 'rank' header on."""
+    lines = stdout.splitlines()
+    return [ln for i, ln in enumerate(lines) if any(h.lstrip().startswith("rank") for h in lines[:i + 1])]
+
+
+def run_case(evolve, root, data, objective, mode):
+    d = os.path.join(root, f"{objective}-{mode}")
+    os.makedirs(d)
+    out, js, cfg = os.path.join(d, "run.h5"), os.path.join(d, "run.json"), os.path.join(d, "run.yaml")
+    name, min_trades, max_dd = OBJECTIVES[objective]
+    cli.write_config(cfg, data, out, population=96, generations=25, objective=name, min_trades=min_trades)
+    if max_dd is not None:
+        with open(cfg) as f:
+            text = f.read()
+        with open(cfg, "w") as f:
+            f.write(text.replace("  min_trades:", f"  max_drawdown_pct: {max_dd}\n  min_trades:"))
+    base = [cfg, "--backend", "cpu", "--json", js]
+    if mode == "resume":
+        r = cli.run(evolve, [cfg, "--backend", "cpu", "--quiet"], env={"EVOLVE_TEST_KILL": "flushed:10"}, timeout=300)
+        check(r.returncode < 0, f"{objective}-resume: the planted kill did not kill the run ({r.returncode})")
+        args = [cfg, "--resume", out, "--backend", "cpu", "--json", js]
+    else:
+        args = base + {"grid": ["--grid"], "ga": [], "validate": ["--validate"]}[mode]
+    r = cli.run(evolve, args + ["--quiet"], timeout=300)
+    if not check(r.returncode == 0, f"{objective}-{mode}: exit {r.returncode}: {r.stderr}"):
+        return None
+    return {"run_file": run_file_digest(out), "json": json_kept(js), "table": printed_table(r.stdout)}
+
+
+def diff(expected, got, what):
+    if expected == got:
+        return
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for k in sorted(set(expected) | set(got)):
+            if k not in got:
+                check(False, f"{what}: {k} is missing")
+            elif k not in expected:
+                check(False, f"{what}: {k} is new")
+            else:
+                diff(expected[k], got[k], f"{what} {k}")
+    else:
+        check(False, f"{what}: expected {json.dumps(expected)[:300]}, got {json.dumps(got)[:300]}")
+
+
+def main():
+    a = cli.parse_args(["--record"])
+    if not cli.have_modules("h5py", "numpy"):
+        print("skipped: h5py / numpy are not available to read run files")
+        return 77
+    results = {}
+    with cli.scratch_dir("evolve_golden_") as root:
+        data = os.path.join(root, "data")
+        r = cli.gen_data(a.evolve, data, ["--days", "3", "--seed", "1"])
+        if not check(r.returncode == 0, f"gen-data: {r.stderr}"):
+            return check.exit()
+        for objective in OBJECTIVES:
+            for mode in ("grid", "ga", "validate", "resume"):
+                results[f"{objective}-{mode}"] = run_case(a.evolve, root, data, objective, mode)
+    for objective in OBJECTIVES:
+        ga, resumed = results[f"{objective}-ga"], results[f"{objective}-resume"]
+        if ga and resumed:
+            diff(ga["run_file"], resumed["run_file"], f"{objective}: the resumed run file against the uninterrupted")
+    if a.record:
+        with open(GOLDEN, "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"recorded {GOLDEN}")
+        return check.exit()
+    with open(GOLDEN) as f:
+        expected = json.load(f)
+    diff(expected, results, "golden")
+    print(f"{len(results)} runs compared with {os.path.basename(GOLDEN)}")
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

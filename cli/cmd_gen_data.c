@@ -1,9 +1,9 @@
 /* evolve gen-data: the command line of gendata/gen_data.h. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/options.h"
 #include "common/platform.h"
 #include "cli/commands.h"
 #include "gendata/gen_data.h"
@@ -45,102 +45,44 @@ static void usage(FILE *out)
             GEN_MAX_DAYS, GEN_TRADES_PER_TICKER_DAY_MAX);
 }
 
-/* Whole number in [lo, hi]; EV_EUSAGE naming the option otherwise. */
-static ev_status parse_count(const char *opt, const char *s, long long lo, long long hi, long long *out, ev_error *err)
+static ev_status start_option(const char *name, const char *value, void *dest, ev_error *err)
 {
-    char *end;
-    long long v;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (!*s || *end || errno == ERANGE || v < lo || v > hi)
-        return ev_fail(err, EV_EUSAGE, "%s: expected a whole number from %lld to %lld, got \"%s\"", opt, lo, hi, s);
-    *out = v;
-    return EV_OK;
+    gen_data_opts_t *o = (gen_data_opts_t *)dest;
+    return gen_data_parse_date(value, &o->start_year, &o->start_month, &o->start_day, err);
 }
 
-static ev_status parse_seed(const char *s, uint64_t *out, ev_error *err)
+static ev_status tickers_option(const char *name, const char *value, void *dest, ev_error *err)
 {
-    char *end;
-    unsigned long long v;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (!*s || *end || errno == ERANGE || s[0] == '-' || s[0] == '+')
-        return ev_fail(err, EV_EUSAGE,
-                       "--seed: expected a whole number from 0 to "
-                       "18446744073709551615, got \"%s\"",
-                       s);
-    *out = (uint64_t)v;
-    return EV_OK;
+    gen_data_opts_t *o = (gen_data_opts_t *)dest;
+    return gen_data_parse_tickers(value, name, 0, o->tickers, &o->n_tickers, err);
 }
 
-/* One option with its value (from "--opt VALUE" or "--opt=VALUE"). */
-static ev_status apply_option(gen_data_opts_t *o, const char *opt, const char *val, ev_error *err)
+static ev_status trade_tickers_option(const char *name, const char *value, void *dest, ev_error *err)
 {
-    long long n = 0;
-    ev_status st;
-    if (!strcmp(opt, "--out")) {
-        o->out_dir = val;
-        return EV_OK;
-    }
-    if (!strcmp(opt, "--days")) {
-        st = parse_count(opt, val, 1, GEN_MAX_DAYS, &n, err);
-        o->days = (int)n;
-        return st;
-    }
-    if (!strcmp(opt, "--trades")) {
-        st = parse_count(opt, val, 0, 1000000000LL, &n, err);
-        o->trades = n;
-        return st;
-    }
-    if (!strcmp(opt, "--start"))
-        return gen_data_parse_date(val, &o->start_year, &o->start_month, &o->start_day, err);
-    if (!strcmp(opt, "--tickers"))
-        return gen_data_parse_tickers(val, opt, 0, o->tickers, &o->n_tickers, err);
-    if (!strcmp(opt, "--trade-tickers"))
-        return gen_data_parse_tickers(val, opt, 1, o->trade_tickers, &o->n_trade_tickers, err);
-    if (!strcmp(opt, "--seed"))
-        return parse_seed(val, &o->seed, err);
-    return ev_fail(err, EV_EUSAGE, "unknown option %s (see 'evolve gen-data --help')", opt);
+    gen_data_opts_t *o = (gen_data_opts_t *)dest;
+    return gen_data_parse_tickers(value, name, 1, o->trade_tickers, &o->n_trade_tickers, err);
 }
 
 static ev_status parse_args(int argc, char **argv, gen_data_opts_t *o, int *help, ev_error *err)
 {
-    static const char *const with_value[] = {"--out",           "--days",   "--start", "--tickers",
-                                             "--trade-tickers", "--trades", "--seed"};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
-        char opt[32];
-        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        int takes_value = 0;
-        ev_status st;
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            *help = 1;
-            return EV_OK;
-        }
-        if (!strcmp(arg, "--quiet")) {
-            o->quiet = 1;
-            continue;
-        }
-        if (len >= sizeof opt)
-            return ev_fail(err, EV_EUSAGE, "unknown option %s (see 'evolve gen-data --help')", arg);
-        memcpy(opt, arg, len);
-        opt[len] = '\0';
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            takes_value |= !strcmp(opt, with_value[k]);
-        if (!takes_value)
-            return ev_fail(err, EV_EUSAGE, "unknown option %s (see 'evolve gen-data --help')", arg);
-        if (eq)
-            val = eq + 1;
-        else if (i + 1 < argc)
-            val = argv[++i];
-        else
-            return ev_fail(err, EV_EUSAGE, "%s: a value is required", opt);
-        st = apply_option(o, opt, val, err);
-        if (st != EV_OK)
-            return st;
-    }
+    const opt_spec_t opts[] = {
+        {.name = "--out", .kind = OPT_STRING, .dest = &o->out_dir},
+        {.name = "--days", .kind = OPT_INT, .dest = &o->days, .lo = 1, .hi = GEN_MAX_DAYS},
+        {.name = "--start", .kind = OPT_CALL, .dest = o, .call = start_option},
+        {.name = "--tickers", .kind = OPT_CALL, .dest = o, .call = tickers_option},
+        {.name = "--trade-tickers", .kind = OPT_CALL, .dest = o, .call = trade_tickers_option},
+        {.name = "--trades", .kind = OPT_I64, .dest = &o->trades, .hi = 1000000000},
+        {.name = "--seed", .kind = OPT_U64, .dest = &o->seed, .hi = UINT64_MAX},
+        {.name = "--quiet", .kind = OPT_FLAG, .dest = &o->quiet},
+    };
+    const opt_table_t t = {.opts = opts, .n_opts = (int)(sizeof opts / sizeof opts[0])};
+    opt_result res;
+    ev_status st = opt_parse(&t, argc, argv, &res, err);
+    *help = res == OPT_HELP;
+    if (st != EV_OK || *help)
+        return st;
     if (!o->out_dir || !*o->out_dir)
-        return ev_fail(err, EV_EUSAGE, "--out DIR is required (see 'evolve gen-data --help')");
+        return ev_fail(err, EV_EUSAGE, "--out DIR is required");
     return EV_OK;
 }
 
@@ -156,11 +98,12 @@ int cmd_gen_data(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (st == EV_OK) {
-        plat_install_interrupt();
-        st = gen_data_run(&o, stderr, &err);
+    if (st != EV_OK) {
+        fprintf(stderr, "evolve gen-data: %s (see evolve gen-data --help)\n", err.msg);
+        return ev_exit_code(st);
     }
-    if (st != EV_OK)
+    plat_install_interrupt();
+    if ((st = gen_data_run(&o, stderr, &err)) != EV_OK)
         fprintf(stderr, "evolve gen-data: %s\n", err.msg);
     return ev_exit_code(st);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/options.h"
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "cli/commands.h"
@@ -98,47 +99,26 @@ typedef struct {
     int strict, quiet, help;
 } ingest_args_t;
 
-/* The value of --opt VALUE or --opt=VALUE, or NULL when argv[*i] is not opt. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt, ev_error *err, ev_status *st)
+static ev_status list_option(const char *name, const char *value, void *dest, ev_error *err)
 {
-    size_t n = strlen(opt);
-    if (strncmp(argv[*i], opt, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *st = ev_fail(err, EV_EUSAGE, "%s needs a value", opt);
-        return NULL;
-    }
-    return argv[++*i];
+    return list_parse(name, value, (str_list_t *)dest, err);
 }
 
 static ev_status parse_args(int argc, char **argv, ingest_args_t *a, ev_error *err)
 {
-    ev_status st = EV_OK;
-    for (int i = 1; i < argc && st == EV_OK; i++) {
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            a->help = 1;
-        else if (!strcmp(argv[i], "--strict"))
-            a->strict = 1;
-        else if (!strcmp(argv[i], "--quiet"))
-            a->quiet = 1;
-        else if ((v = opt_value(argc, argv, &i, "--market", err, &st)))
-            a->market = v;
-        else if ((v = opt_value(argc, argv, &i, "--trades", err, &st)))
-            a->trades = v;
-        else if ((v = opt_value(argc, argv, &i, "--out", err, &st)))
-            a->out = v;
-        else if ((v = opt_value(argc, argv, &i, "--tickers", err, &st)))
-            st = list_parse("--tickers", v, &a->tickers, err);
-        else if ((v = opt_value(argc, argv, &i, "--features", err, &st)))
-            st = list_parse("--features", v, &a->features, err);
-        else if (st == EV_OK)
-            st = ev_fail(err, EV_EUSAGE, "unknown option '%s'", argv[i]);
-    }
+    const opt_spec_t opts[] = {
+        {.name = "--market", .kind = OPT_STRING, .dest = &a->market},
+        {.name = "--trades", .kind = OPT_STRING, .dest = &a->trades},
+        {.name = "--out", .kind = OPT_STRING, .dest = &a->out},
+        {.name = "--tickers", .kind = OPT_CALL, .dest = &a->tickers, .call = list_option},
+        {.name = "--features", .kind = OPT_CALL, .dest = &a->features, .call = list_option},
+        {.name = "--strict", .kind = OPT_FLAG, .dest = &a->strict},
+        {.name = "--quiet", .kind = OPT_FLAG, .dest = &a->quiet},
+    };
+    const opt_table_t t = {.opts = opts, .n_opts = (int)(sizeof opts / sizeof opts[0])};
+    opt_result res;
+    ev_status st = opt_parse(&t, argc, argv, &res, err);
+    a->help = res == OPT_HELP;
     if (st != EV_OK || a->help)
         return st;
     if (!a->market || !a->trades || !a->out)
@@ -201,7 +181,7 @@ int cmd_ingest(int argc, char **argv)
     if (st == EV_OK && a.help)
         usage(stdout);
     else if (st == EV_EUSAGE)
-        fprintf(stderr, "evolve ingest: %s\nRun 'evolve ingest --help' for the options.\n", err.msg);
+        fprintf(stderr, "evolve ingest: %s (see evolve ingest --help)\n", err.msg);
     else if (st == EV_OK)
         st = run_ingest(&a, &err);
     if (st != EV_OK && st != EV_EUSAGE)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/options.h"
 #include "cli/commands.h"
 #include "report/report.h"
 
@@ -55,27 +56,23 @@ int cmd_report(int argc, char **argv)
     int32_t px, py;
     ev_error err;
     ev_status st;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            report_usage(stdout);
-            return 0;
-        }
-        if (!strcmp(o, "--out") || !strcmp(o, "--heatmap")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "evolve report: option %s needs a value (see evolve report --help)\n", o);
-                return 2;
-            }
-            *(o[2] == 'o' ? &out : &heat) = argv[++i];
-        } else if (o[0] == '-') {
-            fprintf(stderr, "evolve report: unknown option '%s' (see evolve report --help)\n", o);
-            return 2;
-        } else if (run) {
-            fprintf(stderr, "evolve report: unexpected argument '%s' (one run file is expected)\n", o);
-            return 2;
-        } else {
-            run = o;
-        }
+    const opt_spec_t opts[] = {
+        {.name = "--out", .kind = OPT_STRING, .dest = &out},
+        {.name = "--heatmap", .kind = OPT_STRING, .dest = &heat},
+    };
+    const opt_table_t t = {.opts = opts,
+                           .n_opts = (int)(sizeof opts / sizeof opts[0]),
+                           .positional = &run,
+                           .max_positional = 1,
+                           .positional_hint = "one run file is expected"};
+    opt_result res;
+    if (opt_parse(&t, argc, argv, &res, &err) != EV_OK) {
+        fprintf(stderr, "evolve report: %s (see evolve report --help)\n", err.msg);
+        return 2;
+    }
+    if (res == OPT_HELP) {
+        report_usage(stdout);
+        return 0;
     }
     if (!run) {
         fprintf(stderr, "evolve report: no run file given (usage: evolve report RUN.h5 [--out DIR])\n");

@@ -1,9 +1,9 @@
 /* evolve CONFIG [--grid | --validate] [options]: the search commands. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/options.h"
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "cli/commands.h"
@@ -56,91 +56,48 @@ static void run_usage(FILE *out)
             "command that resumes it is printed; a grid or validate run is not saved).\n");
 }
 
-static int parse_u64(const char *s, unsigned long long *v)
+/* --evaluator's names, in evaluator_kind order (ga/grid.h). */
+static const char *const *evaluator_names(void)
 {
-    char *end;
-    errno = 0;
-    if (!s || !*s || *s == '-')
-        return 0;
-    *v = strtoull(s, &end, 10);
-    return errno == 0 && *end == '\0';
-}
-
-static int is_value_option(const char *o)
-{
-    static const char *const names[] = {"--backend", "--evaluator", "--json", "--output",
-                                        "--resume",  "--seed",      "--top",  "--batch"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(o, names[i]))
-            return 1;
-    return 0;
+    static const char *names[EVAL_DOMINANCE + 2];
+    for (int e = EVAL_AUTO; e <= EVAL_DOMINANCE; e++)
+        names[e] = evaluator_name((evaluator_kind)e);
+    return names;
 }
 
 /* Returns 0 on success, 2 on a usage error (message printed), -1 for --help. */
 static int parse_args(int argc, char **argv, run_args_t *a)
 {
+    const opt_spec_t opts[] = {
+        {.name = "--grid", .kind = OPT_FLAG, .dest = &a->grid},
+        {.name = "--validate", .kind = OPT_FLAG, .dest = &a->validate},
+        {.name = "--quiet", .kind = OPT_FLAG, .dest = &a->quiet},
+        {.name = "--backend", .kind = OPT_STRING, .dest = &a->backend},
+        {.name = "--evaluator", .kind = OPT_CHOICE, .dest = &a->evaluator, .choices = evaluator_names()},
+        {.name = "--json", .kind = OPT_STRING, .dest = &a->json},
+        {.name = "--output", .kind = OPT_STRING, .dest = &a->output},
+        {.name = "--resume", .kind = OPT_STRING, .dest = &a->resume},
+        {.name = "--seed", .kind = OPT_U64, .dest = &a->seed, .hi = UINT64_MAX, .seen = &a->seed_given},
+        {.name = "--top", .kind = OPT_U64, .dest = &a->top, .lo = 1, .hi = CONFIG_TOP_MAX},
+        {.name = "--batch", .kind = OPT_U64, .dest = &a->batch, .lo = 1, .hi = UINT64_MAX},
+    };
+    const opt_table_t t = {.opts = opts,
+                           .n_opts = (int)(sizeof opts / sizeof opts[0]),
+                           .positional = &a->config,
+                           .max_positional = 1,
+                           .positional_hint = "one config file is expected"};
+    opt_result res;
+    ev_error err;
+    ev_status st;
     memset(a, 0, sizeof *a);
     a->backend = "auto";
     a->evaluator = EVAL_AUTO;
-    a->top = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = 1;
-        unsigned long long u;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
-            return -1;
-        if (!strcmp(o, "--grid"))
-            a->grid = 1, takes = 0;
-        else if (!strcmp(o, "--validate"))
-            a->validate = 1, takes = 0;
-        else if (!strcmp(o, "--quiet"))
-            a->quiet = 1, takes = 0;
-        else if (o[0] != '-') {
-            if (a->config) {
-                fprintf(stderr, "evolve: unexpected argument '%s' (one config file is expected)\n", o);
-                return 2;
-            }
-            a->config = o;
-            takes = 0;
-        } else if (!is_value_option(o)) {
-            fprintf(stderr, "evolve: unknown option '%s' (see evolve CONFIG.yaml --help)\n", o);
-            return 2;
-        } else if (!val) {
-            fprintf(stderr, "evolve: option %s needs a value (see evolve CONFIG.yaml --help)\n", o);
-            return 2;
-        } else if (!strcmp(o, "--backend"))
-            a->backend = val;
-        else if (!strcmp(o, "--evaluator")) {
-            if ((a->evaluator = evaluator_from_name(val)) < 0) {
-                fprintf(stderr, "evolve: --evaluator: unknown evaluator '%s' (auto, tables, dominance, reference)\n",
-                        val);
-                return 2;
-            }
-        } else if (!strcmp(o, "--json"))
-            a->json = val;
-        else if (!strcmp(o, "--output"))
-            a->output = val;
-        else if (!strcmp(o, "--resume"))
-            a->resume = val;
-        else if (!strcmp(o, "--seed"))
-            a->seed = val;
-        else if (!strcmp(o, "--top") || !strcmp(o, "--batch")) {
-            if (!parse_u64(val, &u) || u == 0) {
-                fprintf(stderr, "evolve: %s expects a positive integer, got '%s'\n", o, val);
-                return 2;
-            }
-            if (o[2] == 't' && u > CONFIG_TOP_MAX) {
-                fprintf(stderr, "evolve: --top expects an integer from 1 to %u, got '%s'\n", CONFIG_TOP_MAX, val);
-                return 2;
-            }
-            if (o[2] == 't')
-                a->top = (long long)u;
-            else
-                a->batch = u;
-        }
-        i += takes;
+    if ((st = opt_parse(&t, argc, argv, &res, &err)) != EV_OK) {
+        fprintf(stderr, "evolve: %s (see evolve CONFIG.yaml --help)\n", err.msg);
+        return ev_exit_code(st);
     }
+    if (res == OPT_HELP)
+        return -1;
     if (!a->config) {
         fprintf(stderr, "evolve: no config file given (usage: evolve CONFIG.yaml [--grid|--validate])\n");
         return 2;
@@ -165,13 +122,10 @@ static int parse_args(int argc, char **argv, run_args_t *a)
 
 static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *err)
 {
-    unsigned long long u;
     if (a->top > 0)
         s->cfg.top = (uint32_t)a->top;
-    if (a->seed) {
-        if (!parse_u64(a->seed, &u))
-            return ev_fail(err, EV_EUSAGE, "--seed expects a non-negative integer, got '%s'", a->seed);
-        s->cfg.seed = u;
+    if (a->seed_given) {
+        s->cfg.seed = a->seed;
         s->cfg.seed_random = 0;
     }
     if (a->output) {

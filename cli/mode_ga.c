@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/options.h"
 #include "common/platform.h"
 #include "common/test_hooks.h"
 #include "ga/ga_run.h"
@@ -66,8 +67,8 @@ static void resume_command(const run_args_t *a, const char *partial, char *buf, 
 {
     snprintf(buf, n, "evolve");
     for (int i = 1; i < a->argc; i++) {
-        if ((!strcmp(a->argv[i], "--output") || !strcmp(a->argv[i], "--resume")) && i + 1 < a->argc) {
-            i++;
+        if (opt_is(a->argv[i], "--output") || opt_is(a->argv[i], "--resume")) {
+            i += strchr(a->argv[i], '=') == NULL; /* --opt VALUE: skip VALUE too */
             continue;
         }
         append_arg(buf, n, a->argv[i]);

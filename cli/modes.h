@@ -3,6 +3,8 @@
 #ifndef EVOLVE_MODES_H
 #define EVOLVE_MODES_H
 
+#include <stdint.h>
+
 #include "common/status.h"
 #include "cli/session.h"
 #include "report/validate.h"
@@ -20,9 +22,10 @@ typedef struct {
     const char *json;
     const char *output;
     const char *resume;
-    long long top;
-    const char *seed;
-    unsigned long long batch;
+    uint64_t top;  /* 0: the config's */
+    uint64_t seed; /* when seed_given */
+    int seed_given;
+    uint64_t batch; /* 0: from memory and launch-time limits */
     int quiet;
     int argc; /* the command line, to print how to resume */
     char **argv;

@@ -33,7 +33,7 @@ def main():
             (o + ["--days", "0"], "--days"),
             (o + ["--days", "x"], "--days"),
             (o + ["--days", "20001"], "--days"),
-            (o + ["--days"], "a value is required"),
+            (o + ["--days"], "--days needs a value"),
             (o + ["--start", "2024-02-30"], "2024-02-30"),
             (o + ["--start", "2023-02-29"], "2023-02-29"),
             (o + ["--start", "01/02/2024"], "YYYY-MM-DD"),
@@ -50,7 +50,7 @@ def main():
             (o + ["--trades", "5000", "--days", "1", "--trade-tickers", "SOXL"], "do not fit"),
             (o + ["--seed", "-3"], "--seed"),
             (o + ["--seed", "18446744073709551616"], "--seed"),
-            (o + ["--bogus"], "unknown option --bogus"),
+            (o + ["--bogus"], "unknown option '--bogus'"),
             (["--days", "2"], "--out"),
         ]
         for args, needle in usage:

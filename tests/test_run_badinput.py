@@ -104,7 +104,7 @@ def main():
                                                            trades, "--quiet"], 1, ["refusing to overwrite"])
         check(open(trades).read() == before_log, "the trade log named as --out is untouched")
         case(E, work, "run: --top beyond its bound", [cfg, "--grid", "--top", "100000000"], 2,
-             ["--top expects an integer from 1 to 100000"])
+             ["--top: expected an integer 1..100000, got '100000000'"])
         os.remove(clobber)
         os.remove(cache_bad)
         heat = os.path.join(root, "heat.yaml")

@@ -86,6 +86,7 @@ ev_status checkpoint_write(const char *path, const checkpoint_t *c, ev_error *er
     if (!tmp)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     if ((file = h5u_file_create(tmp, err)) < 0) {
+        plat_remove(tmp); /* a full disk can fail the create after the file exists */
         free(tmp);
         return EV_EIO;
     }

@@ -112,6 +112,6 @@ ev_status run_file_append(run_file_t *rf, uint32_t gen, const run_rows_t *rows, 
 ev_status run_file_flush(run_file_t *rf, ev_error *err)
 {
     if (H5Fflush(rf->file, H5F_SCOPE_GLOBAL) < 0)
-        return h5u_fail(err, EV_EIO, rf->path, -1, NULL, "flush (disk full?)");
+        return h5u_fail(err, EV_EIO, rf->path, -1, NULL, "flush");
     return EV_OK;
 }

@@ -238,6 +238,15 @@ void plat_free_names(char **names, size_t count)
     free(names);
 }
 
+int plat_fclose_written(FILE *f)
+{
+    int e = ferror(f) ? (errno ? errno : EIO) : 0;
+    errno = 0;
+    if (fclose(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    return e;
+}
+
 ev_status plat_rename_replace(const char *from, const char *to, ev_error *err)
 {
 #ifdef _WIN32

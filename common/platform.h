@@ -47,6 +47,11 @@ void plat_free_names(char **names, size_t count);
 /* Atomically replaces `to` with `from` (both in the same directory). */
 ev_status plat_rename_replace(const char *from, const char *to, ev_error *err);
 
+/* Closes a file written through stdio: 0 when every write and the close
+ * went through, else the errno of the failure (EIO where none was kept), for
+ * a message such as "PATH: cannot write: No space left on device". */
+int plat_fclose_written(FILE *f);
+
 /* Removes a file; a missing file is not an error. */
 void plat_remove(const char *path);
 

@@ -10,9 +10,36 @@ void h5u_init(void)
 {
     static int done = 0;
     if (!done) {
+        /* No library shutdown at exit: after a failed flush (a full disk)
+         * H5Fclose fails and leaves the file half closed, and HDF5's exit
+         * handler then crashes closing it again. Every file evolve opens is
+         * closed explicitly, so the handler has nothing left to do. */
+        H5dont_atexit();
         H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
         done = 1;
     }
+}
+
+/* HDF5's file drivers describe a failed read or write as "file write
+ * failed: time = ..., filename = ..., errno = 28, error message = 'No space
+ * left on device', buf = 0x..." over two lines: the user is shown "file write
+ * failed: No space left on device". */
+static void tidy_reason(char *reason, size_t size)
+{
+    const char *key = "error message = '";
+    char *msg = strstr(reason, key), *colon = strchr(reason, ':');
+    if (msg && colon && colon < msg) {
+        char *end;
+        msg += strlen(key);
+        end = strchr(msg, '\'');
+        if (end)
+            *end = '\0';
+        memmove(colon + 2, msg, strlen(msg) + 1);
+        colon[1] = ' ';
+    }
+    for (char *c = reason; *c && c < reason + size; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
 }
 
 /* The innermost (most specific) description on HDF5's error stack. */
@@ -30,6 +57,7 @@ ev_status h5u_fail(ev_error *err, ev_status status, const char *file, hid_t loc,
     /* First: any later API call (H5Iget_name too) clears the stack. */
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, keep_desc, reason);
     H5Eclear2(H5E_DEFAULT);
+    tidy_reason(reason, sizeof reason);
     if (loc >= 0 && H5Iget_name(loc, obj, sizeof obj) < 0)
         obj[0] = '\0';
     if (name)

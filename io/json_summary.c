@@ -178,10 +178,12 @@ ev_status json_summary_write(const char *path, const run_summary_t *s, const con
     if (!f) {
         st = ev_fail(err, EV_EIO, "%s: cannot write the JSON summary (is the directory writable?)", path);
     } else {
-        int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
-        bad |= fclose(f) != 0;
-        if (bad)
-            st = ev_fail(err, EV_EIO, "%s: write failed (disk full?)", path);
+        int e;
+        fputs(text, f);
+        fputc('\n', f);
+        e = plat_fclose_written(f);
+        if (e)
+            st = ev_fail(err, EV_EIO, "%s: cannot write the JSON summary: %s", path, strerror(e));
         else
             st = plat_rename_replace(tmp, path, err);
     }

@@ -59,8 +59,9 @@ static ev_status write_svg(const char *dir, const char *name, int heat, const vo
             chart_heatmap(f, (const heatmap_chart_t *)chart);
         else
             chart_lines(f, (const line_chart_t *)chart);
-        if ((ferror(f) | fclose(f)) != 0)
-            st = ev_fail(err, EV_EIO, "%s: write failed (disk full?)", path);
+        int e = plat_fclose_written(f);
+        if (e)
+            st = ev_fail(err, EV_EIO, "%s: cannot write the chart: %s", path, strerror(e));
         if (st == EV_OK)
             st = plat_rename_replace(tmp, path, err);
         if (st != EV_OK)

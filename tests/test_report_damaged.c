@@ -36,17 +36,22 @@ static int call(int (*cmd)(int, char **), int argc, char (*text)[64])
 }
 
 /* Overwrites row 0 of the genes table `dset` (a row is one genome, or a
- * generation's 8 genomes) with genomes whose first gene is 200. */
+ * generation's 8 genomes) with genomes whose first gene is 200. Every step
+ * (open, write, close: the close flushes the write) must succeed: a damage
+ * that did not land would leave an intact file, and the test below would
+ * test nothing, so the caller fails on -1. */
 static int damage(const char *path, const char *dset)
 {
     ev_error err;
     uint16_t bad[8 * 3] = {200};
     hid_t f = h5u_file_open(path, 1, &err);
     ev_status st = f < 0 ? EV_EIO : h5u_rows_write(path, f, dset, H5T_NATIVE_UINT16, 0, 1, bad, &err);
-    if (f >= 0)
-        H5Fclose(f);
+    if (f >= 0 && H5Fclose(f) < 0 && st == EV_OK) {
+        st = EV_EHDF5;
+        snprintf(err.msg, sizeof err.msg, "closing the file failed");
+    }
     if (st != EV_OK)
-        fprintf(stderr, "cannot damage %s: %s\n", path, err.msg);
+        fprintf(stderr, "cannot damage %s (%s): %s\n", path, dset, err.msg);
     return st == EV_OK ? 0 : -1;
 }
 
@@ -92,11 +97,11 @@ int main(void)
     CHECK_EQ_I64(EV_OK, report_load(&r, DIR "/ga.h5", &err));
     report_free(&r);
 
-    if (damage(DIR "/grid.h5", "grid/top/genes") == 0)
-        expect_refused(DIR "/grid.h5", 0, "/grid/top, row 0");
-    if (damage(DIR "/ga.h5", "ga/genes") == 0)
-        expect_refused(DIR "/ga.h5", 1, "/ga/genes of generation 0, row 0");
-    if (damage(DIR "/ga.h5", "ga/hall_of_fame/genes") == 0)
-        expect_refused(DIR "/ga.h5", 0, "/ga/hall_of_fame, row 0");
+    CHECK_EQ_I64(0, damage(DIR "/grid.h5", "grid/top/genes"));
+    expect_refused(DIR "/grid.h5", 0, "/grid/top, row 0");
+    CHECK_EQ_I64(0, damage(DIR "/ga.h5", "ga/genes"));
+    expect_refused(DIR "/ga.h5", 1, "/ga/genes of generation 0, row 0");
+    CHECK_EQ_I64(0, damage(DIR "/ga.h5", "ga/hall_of_fame/genes"));
+    expect_refused(DIR "/ga.h5", 0, "/ga/hall_of_fame, row 0");
     return check_exit();
 }

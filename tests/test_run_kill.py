@@ -5,11 +5,14 @@ outside, several times in a row), or stopped with Ctrl-C, or whose .partial
 file was damaged after the crash, is resumed with --resume and must end with
 a run file identical, dataset by dataset and attribute by attribute, to an
 uninterrupted run's (wall-clock fields excepted). A killed run never leaves
-a file under the final name.
+a file under the final name. A resume must also continue from its
+checkpoint's generation rather than start over (the file would be identical
+either way): the finished file's sessions say "resumed at generation N".
 
 Needs h5py (else skipped with 77). --long: more random kills (label slow)."""
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -60,13 +63,49 @@ def resume_to_end(evolve, case, what):
     return r
 
 
+def checkpoint_generation(case):
+    """The generation the checkpoint lets a resume continue from, or None."""
+    import h5py
+    try:
+        with h5py.File(case.ckpt, "r") as f:
+            return int(f.attrs["generation"])
+    except (OSError, KeyError):
+        return None
+
+
+def sessions(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return list(f["provenance/sessions"].asstr())
+
+
+def continued_from(case, gen, r, what):
+    """A resume over a checkpoint of generation gen >= 1 continued there,
+    and one over no complete generation said it starts again: the finished
+    file's sessions and the resume's stderr tell. A resume that silently
+    started over would still end with an identical file (same config, same
+    seed), so same_as alone cannot see it."""
+    s = sessions(case.out)
+    last = s[-1] if s else ""
+    check(len(s) == 2 and " started on " in s[0], f"{what}: sessions {s}")
+    if gen:
+        check(re.search(rf"\bresumed at generation {gen}\b", last) is not None,
+              f"{what}: the checkpoint held generation {gen}, the resume's session says: {last!r}")
+        check("starts again" not in r.stderr, f"{what}: the resume started over: {r.stderr}")
+    else:
+        check("started again" in last and "starts again" in r.stderr,
+              f"{what}: nothing to continue, yet the resume did not say it starts again: {last!r} {r.stderr!r}")
+
+
 def killed_inside(evolve, case, ref, point):
     case.clean()
     r = evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": point})
     check(r.returncode == -signal.SIGKILL, f"{point}: expected death by SIGKILL, got {r.returncode}: {r.stderr}")
     check(not os.path.exists(case.out), f"{point}: a killed run left {case.out}")
     check(os.path.exists(case.partial), f"{point}: no {case.partial} after the kill")
-    resume_to_end(evolve, case, point)
+    gen = checkpoint_generation(case)
+    r = resume_to_end(evolve, case, point)
+    continued_from(case, gen, r, f"killed at {point}")
     return same_as(ref, case.out, f"killed at {point}")
 
 
@@ -157,8 +196,10 @@ def ctrl_c(evolve, case, ref):
         return
     # the printed command, as the user would paste it
     cmd = lines[-1].split()
+    gen = checkpoint_generation(case)
     r = evolve_run(evolve, cmd[1:])
     check(r.returncode == 0, f"the printed resume command failed ({r.returncode}): {r.stderr}")
+    continued_from(case, gen, r, "Ctrl-C, then the printed command")
     same_as(ref, case.out, "Ctrl-C, then the printed command")
 
 

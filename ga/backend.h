@@ -89,7 +89,8 @@ typedef struct {
                                  ev_error *err);
 
     /* ---- Optional grid extras: NULL where a backend has none; the drivers
-     * then fall back to the CPU backend (ga/grid_extras.c). Results must equal
+     * then fall back to the CPU backend (the heatmap: cli/grid_record.c; the
+     * grid rank: cli/mode_validate.c). Results must equal
      * the CPU backend's exactly (they are integers and rank keys). */
 
     /* grid_batch that also folds every point into heat (fitness/grid_sink.h):

@@ -75,7 +75,7 @@ static inline ev_status breed_islands_check(const breed_ctx_t *c, const breed_is
 
 /* EV_EDATA unless every gene of a SoA population [n_genes][population] is on
  * the lattice (gene k < n_values[k]): ga_set_population's check on every
- * backend (host code: inline so the CUDA files need no link to this room). */
+ * backend (host code: inline so the CUDA files need no link to this folder). */
 static inline ev_status breed_genes_check(const breed_ctx_t *c, const uint16_t *genes, ev_error *err)
 {
     for (uint64_t j = 0; j < (uint64_t)c->n_genes * c->population; j++)

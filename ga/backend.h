@@ -107,10 +107,6 @@ typedef struct {
     ev_status (*grid_count_better)(backend_t *b, uint64_t key, uint64_t *count, ev_error *err);
 } backend_ops_t;
 
-/* "cpu", "cuda" or "auto" (CUDA when a device exists, else CPU). Errors: an
- * unknown name; "cuda" in a build without CUDA or on a machine without a GPU. */
-ev_status backend_find(const char *name, const backend_ops_t **ops, ev_error *err);
-
 extern const backend_ops_t backend_cpu_ops;
 
 #ifdef __cplusplus

@@ -101,11 +101,6 @@ void breed_ctx_init(breed_ctx_t *ctx, const ga_settings_t *s, uint64_t seed, int
  * doubles (0.07 * 100 is 7.000000000000001 in double, and means 7). */
 uint32_t breed_share_count(double share, uint32_t n);
 
-/* Checks settings that did not come through the config loader (tests,
- * benchmarks): population a multiple of islands, islands of >= 2, rates in
- * range. The message names the setting as the config spells it (ga.islands). */
-ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err);
-
 #ifdef __cplusplus
 }
 #endif

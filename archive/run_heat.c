@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/run_internal.h"
+#include "fitness/objective_prep.h"
 #include "io/h5_util.h"
 
 #define HEAT_GROUP "grid/heatmap"

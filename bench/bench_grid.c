@@ -18,6 +18,7 @@
 
 #include "bench/bench_synth.h"
 #include "build_info.h"
+#include "cli/backend_registry.h"
 #include "common/platform.h"
 #include "fitness/dominance.h"
 #include "fitness/eval_reference.h"

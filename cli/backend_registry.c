@@ -1,7 +1,7 @@
 /* The one place that knows which backends were built. */
-#include <string.h>
+#include "cli/backend_registry.h"
 
-#include "ga/backend.h"
+#include <string.h>
 
 #ifdef EVOLVE_HAVE_CUDA
 #include "kernels/cuda_api.h"

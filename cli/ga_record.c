@@ -7,6 +7,7 @@
 #include "archive/checkpoint.h"
 #include "build_info.h"
 #include "common/test_hooks.h"
+#include "fitness/objective_prep.h"
 #include "operators/genome.h"
 
 void ga_archive_dims(const session_t *s, run_dims_t *d)

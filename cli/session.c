@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "cli/backend_registry.h"
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "io/dataset_source.h"

@@ -7,7 +7,6 @@
 
 #ifdef __CUDACC__
 #define EV_HD __host__ __device__ __forceinline__
-#define EV_DEVICE_CODE 1
 #else
 #define EV_HD static inline
 #endif

@@ -178,27 +178,12 @@ EV_HD uint64_t rank_key(eval_result_t r)
 }
 
 /* llround((pct - cost_pct) * 1e6): an outcome in percent as micro-percent.
- * The one definition, called by the host (outcome_quantise) and by the device
- * table build; llround is exact, so both give the same integer. */
+ * The one definition, called by the host (outcome_quantise of
+ * fitness/objective_prep.h) and by the device table build; llround is exact,
+ * so both give the same integer. */
 EV_HD int64_t outcome_quantise_hd(double pct, double cost_pct)
 {
     return (int64_t)llround((pct - cost_pct) * 1e6);
 }
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-/* Host-side helpers (fitness/objective_prep.c). */
-void objective_prepare(objective_prep_t *p, const objective_cfg_t *cfg);
-/* llround((value - cost_pct) * 1e6): an outcome in percent as micro-percent. */
-int64_t outcome_quantise(double pct, double cost_pct);
-/* llround(log1p(q / 1e8) * 1e12) for q > EV_RUIN_Q, else 0 (counted as ruin). */
-int64_t outcome_log_factor(int64_t q);
-/* The value a trader reads: for compound (prod(1 + o/100) - 1) * 100 from the
- * log sum (-100 on ruin); for every other objective the fitness itself. */
-double objective_display(const objective_cfg_t *cfg, double fitness);
-#ifdef __cplusplus
-}
-#endif
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "common/status.h"
+#include "fitness/dominance_cell.h"
 #include "fitness/grid_sink.h"
 #include "fitness/problem.h"
 #include "fitness/tables.h"
@@ -40,6 +41,11 @@ ev_status dominance_grid(const fit_problem_t *p, const fit_tables_t *t, const do
 /* Every lattice point, offered to a sink (top-K, heatmap, count). */
 ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, const dominance_opts_t *opts,
                               grid_sink_t *sink, ev_error *err);
+
+/* Fixes as few leading filters as needed for one block's cells, at
+ * bytes_per_cell each, to fit in budget bytes (at least one cell per block);
+ * the CPU evaluator and kernels/dominance.cu block the lattice alike. */
+void dominance_plan(dom_plan_t *b, const fit_tables_t *t, uint64_t budget, uint64_t bytes_per_cell);
 
 #ifdef __cplusplus
 }

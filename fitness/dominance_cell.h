@@ -64,14 +64,4 @@ EV_HD void dominance_lead_decode(const dom_plan_t *b, const fit_tables_t *t, uin
     }
 }
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-/* Fixes as few leading filters as needed for one block's cells, at
- * bytes_per_cell each, to fit in budget bytes (at least one cell per block). */
-void dominance_plan(dom_plan_t *b, const fit_tables_t *t, uint64_t budget, uint64_t bytes_per_cell);
-#ifdef __cplusplus
-}
-#endif
-
 #endif

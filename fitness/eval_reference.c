@@ -1,6 +1,7 @@
 #include "fitness/eval_reference.h"
 
 #include "fitness/hits.h"
+#include "fitness/objective_prep.h"
 
 static int passes(const param_t *prm, double feature, uint16_t gene)
 {

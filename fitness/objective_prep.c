@@ -1,6 +1,6 @@
 #include <math.h>
 
-#include "fitness/accum.h"
+#include "fitness/objective_prep.h"
 
 void objective_prepare(objective_prep_t *p, const objective_cfg_t *cfg)
 {

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitness/objective_prep.h"
+
 /* Merge sort of trade indices by entry time; stable, so dataset order (ticker,
  * then file order) breaks ties. qsort is not stable, hence this. */
 static void sort_by_entry(int64_t *idx, int64_t *tmp, int64_t n, const int64_t *entry_ts)

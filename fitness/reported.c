@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "fitness/objective_prep.h"
+
 /* (prod(1 + q_j / 1e8) - 1) * 100 over the kept trades in dataset order:
  * q_j / 1e8 is o_j / 100 rounded once. at[j]: trade j's row in the tables. */
 static double compound_value(const fit_tables_t *t, const int64_t *at, const uint16_t *genes)

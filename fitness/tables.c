@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitness/objective_prep.h"
+
 uint16_t tables_cell(const param_t *prm, double x)
 {
     /* Values are strictly increasing: binary search for the first value the

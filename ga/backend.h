@@ -89,7 +89,8 @@ typedef struct {
                                  ev_error *err);
 
     /* ---- Optional grid extras: NULL where a backend has none; the drivers
-     * then fall back to the CPU backend (ga/grid_extras.c). Results must equal
+     * then fall back to the CPU backend (the heatmap: cli/grid_record.c; the
+     * grid rank: cli/mode_validate.c). Results must equal
      * the CPU backend's exactly (they are integers and rank keys). */
 
     /* grid_batch that also folds every point into heat (fitness/grid_sink.h):
@@ -105,10 +106,6 @@ typedef struct {
      * 1 + count, so ties share a rank). */
     ev_status (*grid_count_better)(backend_t *b, uint64_t key, uint64_t *count, ev_error *err);
 } backend_ops_t;
-
-/* "cpu", "cuda" or "auto" (CUDA when a device exists, else CPU). Errors: an
- * unknown name; "cuda" in a build without CUDA or on a machine without a GPU. */
-ev_status backend_find(const char *name, const backend_ops_t **ops, ev_error *err);
 
 extern const backend_ops_t backend_cpu_ops;
 

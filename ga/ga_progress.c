@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "fitness/accum.h"
+#include "fitness/objective_prep.h"
 
 void ga_gene_entropy(const uint32_t *counts, const uint32_t *n_values, int32_t n_genes, uint32_t population,
                      double *out)

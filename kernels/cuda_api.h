@@ -127,6 +127,19 @@ typedef struct cuda_ga cuda_ga_t;
  * backend's evaluator (its device tables and launch sizes), which must
  * outlive the state. plan: copied. */
 ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan_t *plan, ev_error *err);
+
+/* The device buffers cuda_ga_open allocates (kernels/ga_state.cu's one list,
+ * from which it also sums the need it checks against free memory, allocates
+ * and frees): the state's arrays, CUB scratch of cub_temp_bytes (which only
+ * a device can tell) and, last, the first dedup cache table. Fills
+ * list[CUDA_GA_BUFFERS] unless NULL; returns the total, the need. Needs no
+ * device. The plan must be one cuda_ga_open accepts. */
+enum { CUDA_GA_BUFFERS = 27 };
+typedef struct {
+    const char *name; /* the member of the state, or "dedup cache" */
+    uint64_t bytes;   /* at least one element */
+} cuda_ga_buffer_t;
+uint64_t cuda_ga_device_bytes(const ga_plan_t *plan, uint64_t cub_temp_bytes, cuda_ga_buffer_t *list);
 void cuda_ga_close(cuda_ga_t *g);
 ev_status cuda_ga_init_population(cuda_ga_t *g, ev_error *err);
 ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes, const int32_t *parents, ev_error *err);

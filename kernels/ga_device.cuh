@@ -137,12 +137,17 @@ ev_status ga_insert_new(cuda_ga_t *g, uint64_t n_new, const eval_result_t *vals,
 
 /* ---- ga_table.cu */
 
+/* An empty table of ga_table_first_slots(capacity, expected) slots. */
 ev_status ga_table_init(ga_table_t *t, int32_t words, uint64_t capacity, uint64_t expected, ev_error *err);
 void ga_table_free(ga_table_t *t);
 /* Grows (rehashing on the device) so that `need` entries fit at half load;
  * need <= capacity. Out of device memory: EV_ENOMEM saying what to lower. */
 ev_status ga_table_reserve(ga_table_t *t, uint64_t need, ev_error *err);
+/* Device bytes of a table of `slots` slots (keys and results). */
 uint64_t ga_table_bytes(int32_t words, uint64_t slots);
+/* Slots of the first table: `expected` entries at half load, at most
+ * dedup_max_slots(capacity) (cuda_ga_open counts them before allocating). */
+uint64_t ga_table_first_slots(uint64_t capacity, uint64_t expected);
 
 /* Blocks of GA_THREADS for one thread per item (n <= 2^31, so < 2^23 blocks). */
 static inline unsigned ga_blocks(uint64_t n)

@@ -9,50 +9,120 @@
 #include "kernels/ga_table.cuh"
 #include "operators/breed.h"
 
-/* Device bytes per individual of the state and one op's scratch (G genes,
- * W index words); see the fields of struct cuda_ga. */
-static uint64_t bytes_per_individual(int32_t G, int32_t W)
+/* One device buffer of the state: where its pointer lives (a member of
+ * struct cuda_ga; NULL for the first dedup cache table, which ga_table_init
+ * allocates), its name for messages, and its size. */
+typedef struct {
+    void **ptr;
+    const char *name;
+    uint64_t count; /* elements; at least one is allocated */
+    uint64_t size;  /* bytes an element */
+} ga_buffer_t;
+
+enum { GA_BUFFERS = CUDA_GA_BUFFERS };
+
+static uint64_t buffer_bytes(const ga_buffer_t *b)
 {
-    return 2u * 2u * (uint64_t)G        /* genes, next */
-           + 2u * 4u                    /* parents */
-           + sizeof(eval_result_t)      /* results */
-           + 8u * (uint64_t)W           /* index */
-           + 4u + 4u                    /* sorted, order */
-           + 2u * 8u + 2u * 4u          /* key_a/b, val_a/b */
-           + 5u * 4u                    /* flag, incl, head_at, head_pos, new_pos */
-           + 2u * sizeof(eval_result_t) /* res_head, new_res */
-           + 2u * (uint64_t)G;          /* new_genes */
+    return (b->count ? b->count : 1u) * b->size;
+}
+
+/* The one list of the state's device memory, for the plan `plan` and CUB
+ * scratch of temp_bytes: the fields of struct cuda_ga in allocation order,
+ * then the first dedup cache table (always last). cuda_ga_open sums it
+ * against free memory and allocates from it, cuda_ga_close frees from it,
+ * and cuda_ga_device_bytes reports it, so the estimate is what is allocated.
+ * Element sizes are those of the members' types. Fills b[GA_BUFFERS]. */
+static void ga_buffers(cuda_ga_t *g, const ga_plan_t *plan, uint64_t temp_bytes, ga_buffer_t *b)
+{
+    const uint64_t P = plan->ctx.population, G = (uint64_t)plan->ctx.n_genes, W = (uint64_t)plan->index_words;
+    const uint64_t I = plan->ctx.islands;
+#define GA_BUFFER(field, n)                               \
+    {                                                     \
+        (void **)&g->field, #field, (n), sizeof *g->field \
+    }
+    const ga_buffer_t list[] = {
+        GA_BUFFER(genes, P * G),
+        GA_BUFFER(next, P * G),
+        GA_BUFFER(parents, 2u * P),
+        GA_BUFFER(results, P),
+        GA_BUFFER(index, P * W),
+        GA_BUFFER(sorted, P),
+        GA_BUFFER(order, P),
+        GA_BUFFER(islands, I),
+        GA_BUFFER(key_a, P),
+        GA_BUFFER(key_b, P),
+        GA_BUFFER(val_a, P),
+        GA_BUFFER(val_b, P),
+        GA_BUFFER(flag, P),
+        GA_BUFFER(incl, P),
+        GA_BUFFER(head_at, P),
+        GA_BUFFER(head_pos, P),
+        GA_BUFFER(new_pos, P),
+        GA_BUFFER(res_head, P),
+        GA_BUFFER(new_res, P),
+        GA_BUFFER(new_genes, P * G),
+        GA_BUFFER(counts, 1u),
+        GA_BUFFER(summary, 1u),
+        GA_BUFFER(island_unique, I),
+        GA_BUFFER(gene_counts, plan->gene_values),
+        GA_BUFFER(top, plan->top_k),
+        {&g->temp, "temp", temp_bytes, 1u}, /* void *: counted in bytes */
+        /* allocated (and grown) by ga_table_init, not from its pointer here */
+        {NULL, "dedup cache", ga_table_first_slots(plan->cache_capacity, P), ga_table_bytes(plan->index_words, 1u)},
+    };
+#undef GA_BUFFER
+    static_assert(sizeof list / sizeof list[0] == GA_BUFFERS, "CUDA_GA_BUFFERS counts the list");
+    memcpy(b, list, sizeof list);
+}
+
+static uint64_t buffers_total(const ga_buffer_t *b)
+{
+    uint64_t sum = 0;
+    for (int a = 0; a < GA_BUFFERS; a++)
+        sum += buffer_bytes(&b[a]);
+    return sum;
+}
+
+extern "C" uint64_t cuda_ga_device_bytes(const ga_plan_t *plan, uint64_t cub_temp_bytes, cuda_ga_buffer_t *list)
+{
+    ga_buffer_t b[GA_BUFFERS];
+    cuda_ga_t unused; /* only the list's sizes are used, never its pointers */
+    ga_buffers(&unused, plan, cub_temp_bytes, b);
+    for (int a = 0; list && a < GA_BUFFERS; a++) {
+        list[a].name = b[a].name;
+        list[a].bytes = buffer_bytes(&b[a]);
+    }
+    return buffers_total(b);
 }
 
 extern "C" void cuda_ga_close(cuda_ga_t *g)
 {
+    ga_buffer_t b[GA_BUFFERS];
     if (!g)
         return;
-    void *dev[] = {g->genes,   g->next,          g->parents,     g->results,  g->index,   g->sorted,    g->order,
-                   g->islands, g->key_a,         g->key_b,       g->val_a,    g->val_b,   g->flag,      g->incl,
-                   g->head_at, g->head_pos,      g->new_pos,     g->res_head, g->new_res, g->new_genes, g->counts,
-                   g->summary, g->island_unique, g->gene_counts, g->top,      g->temp};
+    ga_buffers(g, &g->plan, g->temp_bytes, b);
     /* errors here (a dead context) leave nothing to undo */
-    for (size_t a = 0; a < sizeof dev / sizeof dev[0]; a++)
-        if (dev[a])
-            cudaFree(dev[a]);
+    for (int a = 0; a < GA_BUFFERS; a++)
+        if (b[a].ptr && *b[a].ptr) {
+            (void)cudaFree(*b[a].ptr);
+            *b[a].ptr = NULL;
+        }
     ga_table_free(&g->table);
     free(g->top_host);
     free(g);
 }
 
-/* cudaMalloc of n elements of `size` bytes (at least one). */
-#define GA_ALLOC(ptr, n, size) CUDA_TRY(cudaMalloc((void **)&(ptr), ((uint64_t)(n) ? (uint64_t)(n) : 1u) * (size)))
-
 extern "C" ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan_t *plan, ev_error *err)
 {
     ev_status st = EV_OK;
     cuda_ga_t *g = NULL;
-    uint64_t pop = plan->ctx.population, free_bytes = 0, total_bytes = 0, need = 0, table_bytes = 0;
+    uint64_t pop = plan->ctx.population, free_bytes = 0, total_bytes = 0, need = 0;
     uint32_t islands = plan->ctx.islands;
     int32_t G = plan->ctx.n_genes, W = plan->index_words;
     uint16_t max_genes[GA_MAX_GENES];
     uint64_t max_index[GA_INDEX_WORDS_MAX];
+    ga_buffer_t b[GA_BUFFERS];
+    const ga_buffer_t *allocating = NULL; /* the buffer whose cudaMalloc failed */
     int sms = 0;
     *out = NULL;
     if (!e)
@@ -76,60 +146,42 @@ extern "C" ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan
     g->island_bits = ga_bits_of(islands - 1u);
 
     CUDA_TRY(ga_cub_temp_bytes(g->pop, &g->temp_bytes));
-    table_bytes = ga_table_bytes(W, dedup_grow_slots(2, dedup_max_slots(plan->cache_capacity), pop));
-    need = pop * bytes_per_individual(G, W) + g->temp_bytes + islands * (sizeof(breed_island_t) + 4u) +
-           plan->gene_values * 4u + plan->top_k * (uint64_t)sizeof(ga_hof_entry_t) + table_bytes;
+    ga_buffers(g, plan, g->temp_bytes, b);
+    need = buffers_total(b);
     if ((st = cuda_device_memory(&free_bytes, &total_bytes, &sms, err)) != EV_OK)
         goto done;
     if (need > free_bytes) {
         st = ev_fail(err, EV_ENOMEM,
                      "the GA population of %llu needs %.1f MiB of device memory (%.1f MiB of it the first dedup "
                      "cache table) and %.1f MiB are free: lower ga.population",
-                     (unsigned long long)pop, (double)need / 1048576.0, (double)table_bytes / 1048576.0,
-                     (double)free_bytes / 1048576.0);
+                     (unsigned long long)pop, (double)need / 1048576.0,
+                     (double)buffer_bytes(&b[GA_BUFFERS - 1]) / 1048576.0, (double)free_bytes / 1048576.0);
         goto done;
     }
 
-    GA_ALLOC(g->genes, pop * (uint64_t)G, sizeof(uint16_t));
-    GA_ALLOC(g->next, pop * (uint64_t)G, sizeof(uint16_t));
-    GA_ALLOC(g->parents, 2u * pop, sizeof(int32_t));
-    GA_ALLOC(g->results, pop, sizeof(eval_result_t));
-    GA_ALLOC(g->index, pop * (uint64_t)W, sizeof(uint64_t));
-    GA_ALLOC(g->sorted, pop, sizeof(uint32_t));
-    GA_ALLOC(g->order, pop, sizeof(uint32_t));
-    GA_ALLOC(g->islands, islands, sizeof(breed_island_t));
-    GA_ALLOC(g->key_a, pop, sizeof(uint64_t));
-    GA_ALLOC(g->key_b, pop, sizeof(uint64_t));
-    GA_ALLOC(g->val_a, pop, sizeof(uint32_t));
-    GA_ALLOC(g->val_b, pop, sizeof(uint32_t));
-    GA_ALLOC(g->flag, pop, sizeof(uint32_t));
-    GA_ALLOC(g->incl, pop, sizeof(uint32_t));
-    GA_ALLOC(g->head_at, pop, sizeof(uint32_t));
-    GA_ALLOC(g->head_pos, pop, sizeof(uint32_t));
-    GA_ALLOC(g->new_pos, pop, sizeof(uint32_t));
-    GA_ALLOC(g->res_head, pop, sizeof(eval_result_t));
-    GA_ALLOC(g->new_res, pop, sizeof(eval_result_t));
-    GA_ALLOC(g->new_genes, pop * (uint64_t)G, sizeof(uint16_t));
-    GA_ALLOC(g->counts, 1, sizeof(ga_counts_t));
-    GA_ALLOC(g->summary, 1, sizeof(ga_summary_t));
-    GA_ALLOC(g->island_unique, islands, sizeof(uint32_t));
-    GA_ALLOC(g->gene_counts, plan->gene_values, sizeof(uint32_t));
-    GA_ALLOC(g->top, plan->top_k, sizeof(ga_hof_entry_t));
-    GA_ALLOC(g->temp, g->temp_bytes, 1);
+    for (int a = 0; a < GA_BUFFERS; a++)
+        if (b[a].ptr) {
+            allocating = &b[a];
+            CUDA_TRY(cudaMalloc(b[a].ptr, buffer_bytes(&b[a])));
+        }
+    allocating = NULL;
     g->top_host = (ga_hof_entry_t *)malloc((size_t)plan->top_k * sizeof *g->top_host);
     if (!g->top_host) {
         st = ev_fail(err, EV_ENOMEM, "out of host memory for the GA state");
         goto done;
     }
+    /* the list's last buffer; says itself what to lower */
     if ((st = ga_table_init(&g->table, W, plan->cache_capacity, pop, err)) != EV_OK)
-        goto done; /* says itself what to lower */
+        goto done;
     *out = g;
     return EV_OK;
 fail:
-    if (st == EV_ENOMEM)
+    if (st == EV_ENOMEM && allocating)
         ev_error_prefix(err,
-                        "the GA population of %llu (%.1f MiB of device memory) does not fit: lower ga.population: ",
-                        (unsigned long long)pop, (double)need / 1048576.0);
+                        "the GA population of %llu (%.1f MiB of device memory; %.1f MiB were free) does not fit "
+                        "(allocating its %s, %.1f MiB): lower ga.population: ",
+                        (unsigned long long)pop, (double)need / 1048576.0, (double)free_bytes / 1048576.0,
+                        allocating->name, (double)buffer_bytes(allocating) / 1048576.0);
 done:
     cuda_ga_close(g);
     return st;

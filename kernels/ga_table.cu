@@ -13,6 +13,11 @@ uint64_t ga_table_bytes(int32_t words, uint64_t slots)
     return slots * (8u * (uint64_t)words + sizeof(ga_slot_t));
 }
 
+uint64_t ga_table_first_slots(uint64_t capacity, uint64_t expected)
+{
+    return dedup_grow_slots(2, dedup_max_slots(capacity), expected);
+}
+
 /* Allocates an empty table of `slots` slots: keys all ones, slots unclaimed. */
 static ev_status table_alloc(ga_table_t *t, uint64_t slots, ev_error *err)
 {
@@ -41,7 +46,7 @@ ev_status ga_table_init(ga_table_t *t, int32_t words, uint64_t capacity, uint64_
     t->words = words;
     t->capacity = capacity;
     t->max_slots = dedup_max_slots(capacity);
-    return table_alloc(t, dedup_grow_slots(2, t->max_slots, expected), err);
+    return table_alloc(t, ga_table_first_slots(capacity, expected), err);
 }
 
 void ga_table_free(ga_table_t *t)

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "fitness/objective_prep.h"
 #include "kernels/cuda_check.h"
 #include "kernels/tables_device.cuh"
 

@@ -75,7 +75,7 @@ static inline ev_status breed_islands_check(const breed_ctx_t *c, const breed_is
 
 /* EV_EDATA unless every gene of a SoA population [n_genes][population] is on
  * the lattice (gene k < n_values[k]): ga_set_population's check on every
- * backend (host code: inline so the CUDA files need no link to this room). */
+ * backend (host code: inline so the CUDA files need no link to this folder). */
 static inline ev_status breed_genes_check(const breed_ctx_t *c, const uint16_t *genes, ev_error *err)
 {
     for (uint64_t j = 0; j < (uint64_t)c->n_genes * c->population; j++)
@@ -100,11 +100,6 @@ void breed_ctx_init(breed_ctx_t *ctx, const ga_settings_t *s, uint64_t seed, int
 /* ceil(share * n) with a 1e-9 allowance for decimal shares that are not exact
  * doubles (0.07 * 100 is 7.000000000000001 in double, and means 7). */
 uint32_t breed_share_count(double share, uint32_t n);
-
-/* Checks settings that did not come through the config loader (tests,
- * benchmarks): population a multiple of islands, islands of >= 2, rates in
- * range. The message names the setting as the config spells it (ga.islands). */
-ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err);
 
 #ifdef __cplusplus
 }

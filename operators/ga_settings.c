@@ -1,6 +1,9 @@
 #include "operators/ga_settings.h"
 
+#include <stdint.h>
 #include <string.h>
+
+#include "operators/genome.h"
 
 void ga_settings_default(ga_settings_t *g)
 {
@@ -25,4 +28,49 @@ void ga_settings_default(ga_settings_t *g)
     g->immigrant_diversity = 0.25;
     g->immigrant_share = 0.2;
     g->cache_max_mb = 1024;
+}
+
+static int in_unit(double x, int open_lo, int open_hi)
+{
+    return (open_lo ? x > 0.0 : x >= 0.0) && (open_hi ? x < 1.0 : x <= 1.0);
+}
+
+ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err)
+{
+    if (n_genes < 1 || n_genes > GA_MAX_GENES)
+        return ev_fail(err, EV_ECONFIG, "the GA needs 1 to %d parameters, the lattice has %d", GA_MAX_GENES, n_genes);
+    if (s->population < 2 || s->population > (uint32_t)INT32_MAX)
+        return ev_fail(err, EV_ECONFIG, "ga.population: expected 2 to %d, found %u", INT32_MAX, s->population);
+    if (s->islands < 1 || s->population % s->islands != 0 || s->population / s->islands < 2)
+        return ev_fail(err, EV_ECONFIG,
+                       "ga.islands: expected a divisor of the population (%u) leaving >= 2 per island, found %u",
+                       s->population, s->islands);
+    if (s->generations < 1)
+        return ev_fail(err, EV_ECONFIG, "ga.generations: expected >= 1, found 0");
+    if (s->selection != SEL_TOURNAMENT && s->selection != SEL_TRUNCATION)
+        return ev_fail(err, EV_ECONFIG, "ga.selection.type: unknown kind %d", (int)s->selection);
+    if (s->tournament_k < 1)
+        return ev_fail(err, EV_ECONFIG, "ga.selection.k: expected >= 1, found 0");
+    if (!in_unit(s->truncation, 1, 0))
+        return ev_fail(err, EV_ECONFIG, "ga.selection.truncation: expected a share in (0, 1], found %g", s->truncation);
+    if (s->crossover != XO_UNIFORM && s->crossover != XO_ONE_POINT && s->crossover != XO_TWO_POINT)
+        return ev_fail(err, EV_ECONFIG, "ga.crossover.type: unknown kind %d", (int)s->crossover);
+    if (!in_unit(s->crossover_rate, 0, 0))
+        return ev_fail(err, EV_ECONFIG, "ga.crossover.rate: expected 0 to 1, found %g", s->crossover_rate);
+    if (!(s->mutation_rate <= 1.0))
+        return ev_fail(err, EV_ECONFIG, "ga.mutation.rate: expected auto or a rate <= 1, found %g", s->mutation_rate);
+    if (!in_unit(s->creep_share, 0, 0) || s->creep_max < 1)
+        return ev_fail(err, EV_ECONFIG, "ga.mutation: expected creep_share in [0, 1] and creep_max >= 1");
+    if (!in_unit(s->elitism, 0, 1))
+        return ev_fail(err, EV_ECONFIG, "ga.elitism: expected a share in [0, 1), found %g", s->elitism);
+    if (!in_unit(s->immigrant_diversity, 0, 0) || !in_unit(s->immigrant_share, 0, 0))
+        return ev_fail(err, EV_ECONFIG, "ga.immigrants: expected diversity and share in [0, 1]");
+    if (s->islands > 1 && s->migration_every > 0 && s->migration_count >= s->population / s->islands)
+        return ev_fail(err, EV_ECONFIG, "ga.migration.count: %u migrants leave no room in islands of %u",
+                       s->migration_count, s->population / s->islands);
+    if (s->cache_max_mb < 1)
+        return ev_fail(err, EV_ECONFIG, "ga.cache_max_mb: expected >= 1, found 0");
+    if (!(s->time_budget_s >= 0.0))
+        return ev_fail(err, EV_ECONFIG, "ga.time_budget_s: expected >= 0, found %g", s->time_budget_s);
+    return EV_OK;
 }

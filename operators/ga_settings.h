@@ -1,11 +1,13 @@
-/* GA settings (the config's `ga:` block). Defaults: ga_settings_default.
- * Copied to the device as a POD. */
+/* GA settings (the config's `ga:` block). Defaults: ga_settings_default;
+ * checks of settings made elsewhere: ga_settings_check. Copied to the device
+ * as a POD. */
 #ifndef EVOLVE_GA_SETTINGS_H
 #define EVOLVE_GA_SETTINGS_H
 
 #include <stdint.h>
 
 #include "common/hd.h"
+#include "common/status.h"
 
 typedef enum { SEL_TOURNAMENT = 0, SEL_TRUNCATION } selection_kind;
 typedef enum { XO_UNIFORM = 0, XO_ONE_POINT, XO_TWO_POINT } crossover_kind;
@@ -38,6 +40,11 @@ typedef struct {
 extern "C" {
 #endif
 void ga_settings_default(ga_settings_t *g);
+
+/* Checks settings that did not come through the config loader (tests,
+ * benchmarks): population a multiple of islands, islands of >= 2, rates in
+ * range. The message names the setting as the config spells it (ga.islands). */
+ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err);
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 
 #include "archive/run_heat.h"
 #include "common/platform.h"
+#include "fitness/objective_prep.h"
 #include "report/chart.h"
 #include "report/report.h"
 

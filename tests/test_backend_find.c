@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/backend_registry.h"
 #include "ga/backend.h"
 #include "tests/check.h"
 #ifdef EVOLVE_HAVE_CUDA

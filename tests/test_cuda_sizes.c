@@ -2,11 +2,15 @@
  * target GPUs, on any machine (no device needed): launches stay under the
  * Windows watchdog's budget, batches under a quarter of the free memory,
  * and a lattice too big to enumerate (GA only) does not shrink the GA's
- * fitness launches to 1024 genomes. */
+ * fitness launches to 1024 genomes. The GA state's device memory
+ * (kernels/ga_state.cu's one list): the need cuda_ga_open checks against free
+ * memory is the sum of the buffers it allocates, each of the size its
+ * kernels index. */
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels/backend_cuda.h"
+#include "operators/dedup_table.h"
 #include "tests/check.h"
 
 #define GIB ((uint64_t)1 << 30)
@@ -59,9 +63,83 @@ static void test_plans(void)
     check_plan("a nearly full GPU", 64ull << 20, 24, 600, 7, UINT64_MAX, &s);
 }
 
+static uint64_t buffer_bytes(const cuda_ga_buffer_t *list, const char *name)
+{
+    for (int a = 0; a < CUDA_GA_BUFFERS; a++)
+        if (strcmp(list[a].name, name) == 0)
+            return list[a].bytes;
+    printf("no GA buffer named %s\n", name);
+    CHECK(0);
+    return 0;
+}
+
+/* One plan: the list against the sizes the GA's kernels index (P = population,
+ * G = genes, W = index words; docs: 132 B + 8 B a word + 6 B a gene an
+ * individual, CUB scratch, islands, gene histogram, top-K, the first cache
+ * table), and the need against the list's sum. */
+static void check_ga(uint32_t pop, uint32_t islands, int32_t G, int32_t W, uint32_t top_k, uint64_t capacity,
+                     uint64_t gene_values, uint64_t temp)
+{
+    ga_plan_t plan;
+    cuda_ga_buffer_t list[CUDA_GA_BUFFERS];
+    uint64_t P = pop, need, sum = 0, slots, expect;
+    memset(&plan, 0, sizeof plan);
+    memset(list, 0, sizeof list);
+    plan.ctx.population = pop;
+    plan.ctx.islands = islands;
+    plan.ctx.island_size = pop / islands;
+    plan.ctx.n_genes = G;
+    plan.index_words = W;
+    plan.top_k = top_k;
+    plan.cache_capacity = capacity;
+    plan.gene_values = gene_values;
+    need = cuda_ga_device_bytes(&plan, temp, list);
+    CHECK(cuda_ga_device_bytes(&plan, temp, NULL) == need);
+    for (int a = 0; a < CUDA_GA_BUFFERS; a++) {
+        CHECK(list[a].name != NULL && list[a].bytes >= 1);
+        for (int b = 0; b < a; b++)
+            CHECK(strcmp(list[a].name, list[b].name) != 0);
+        sum += list[a].bytes;
+    }
+    CHECK_EQ_I64((int64_t)sum, (int64_t)need);
+
+    CHECK_EQ_I64((int64_t)(2 * P * G), (int64_t)buffer_bytes(list, "genes"));
+    CHECK_EQ_I64((int64_t)(2 * P * G), (int64_t)buffer_bytes(list, "next"));
+    CHECK_EQ_I64((int64_t)(2 * P * G), (int64_t)buffer_bytes(list, "new_genes"));
+    CHECK_EQ_I64((int64_t)(8 * P), (int64_t)buffer_bytes(list, "parents"));
+    CHECK_EQ_I64((int64_t)(24 * P), (int64_t)buffer_bytes(list, "results"));
+    CHECK_EQ_I64((int64_t)(8 * P * W), (int64_t)buffer_bytes(list, "index"));
+    CHECK_EQ_I64((int64_t)(8 * P), (int64_t)buffer_bytes(list, "key_b"));
+    CHECK_EQ_I64((int64_t)(4 * P), (int64_t)buffer_bytes(list, "new_pos"));
+    CHECK_EQ_I64((int64_t)(islands * sizeof(breed_island_t)), (int64_t)buffer_bytes(list, "islands"));
+    CHECK_EQ_I64((int64_t)(4 * gene_values), (int64_t)buffer_bytes(list, "gene_counts"));
+    CHECK_EQ_I64((int64_t)(top_k * sizeof(ga_hof_entry_t)), (int64_t)buffer_bytes(list, "top"));
+    CHECK_EQ_I64((int64_t)(temp ? temp : 1), (int64_t)buffer_bytes(list, "temp"));
+    /* the cache is last, for the message that names its share */
+    CHECK(strcmp(list[CUDA_GA_BUFFERS - 1].name, "dedup cache") == 0);
+    slots = dedup_grow_slots(2, dedup_max_slots(capacity), P);
+    CHECK_EQ_I64((int64_t)(slots * (8 * (uint64_t)W + 24)), (int64_t)list[CUDA_GA_BUFFERS - 1].bytes);
+
+    /* the whole, as kernels/README.md counts it, plus the two one-element counters (16 + 40 B) */
+    expect = P * (132 + 8 * (uint64_t)W + 6 * (uint64_t)G) + (temp ? temp : 1) +
+             islands * (sizeof(breed_island_t) + 4) + 4 * gene_values + top_k * sizeof(ga_hof_entry_t) +
+             slots * (8 * (uint64_t)W + 24) + 16 + 40;
+    printf("GA population %u, %d genes, %d words: %.1f MiB of device memory\n", pop, G, W, (double)need / 1048576.0);
+    CHECK_EQ_I64((int64_t)expect, (int64_t)need);
+}
+
+static void test_ga_sizes(void)
+{
+    check_ga(1000, 4, 7, 1, 10, 100000, 50, 12345);
+    check_ga(2, 1, 1, 1, 1, 1, 2, 0); /* the smallest plan; CUB scratch counted as one byte */
+    check_ga(1u << 20, 16, 12, 3, 100, 50000000, 600, 1u << 24);
+    check_ga(INT32_MAX - 1, 2, GA_MAX_GENES, GA_INDEX_WORDS_MAX, 1000, 1ull << 32, 4000, 1ull << 30);
+}
+
 int main(void)
 {
     test_bound();
     test_plans();
+    test_ga_sizes();
     return check_exit();
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitness/objective_prep.h"
 #include "fitness/topk.h"
 #include "tests/check.h"
 #include "tests/support/builder.h"

@@ -8,6 +8,11 @@
    made through a hand-written prototype, which no include shows.
 3. No file loops: files whose objects use each other's symbols, directly or
    round a longer cycle, are reported; one job per file means one direction.
+4. Declarations: a function defined in F/X.c (a global text symbol of its
+   object) is declared in F/X.h and in no other header of the engine, so a
+   prototype is found where its file's name says. The only exceptions are
+   the module headers of SHARED_HEADERS: one interface whose functions are
+   defined in the several files listed with it.
 
 Usage: test_layers.py --source-dir DIR --build-dir DIR (exit 1 on a breach).
 """
@@ -17,6 +22,37 @@ import os
 import re
 import subprocess
 import sys
+
+
+# Headers that declare the functions of several .c files: one interface split
+# into files by job. A function of a listed file may be declared in its
+# module header instead of (or as well as) its own X.h. Keep the lists exact:
+# a file that is gone, or a header, is reported.
+SHARED_HEADERS = {
+    # the run file's API, written, read and navigated by separate files
+    "archive/run_file.h": ["archive/run_lattice.c", "archive/run_object.c", "archive/run_ranked.c",
+                           "archive/run_read.c", "archive/run_write.c"],
+    # archive/'s internal helpers between those files
+    "archive/run_internal.h": ["archive/run_lattice.c", "archive/run_object.c", "archive/run_provenance.c"],
+    # the commands main.c dispatches to, one file each
+    "cli/commands.h": ["cli/cmd_gen_data.c", "cli/cmd_ingest.c", "cli/cmd_report.c", "cli/cmd_run.c"],
+    # the run modes, one file each
+    "cli/modes.h": ["cli/mode_ga.c", "cli/mode_grid.c", "cli/mode_validate.c"],
+    # the CPU GA state's ops: state in cpu_ga.c, evaluate and rank in their own files
+    "ga/cpu_ga.h": ["ga/cpu_ga_evaluate.c", "ga/cpu_ga_rank.c"],
+    # the generator's options beside the generator
+    "gendata/gen_data.h": ["gendata/gen_options.c"],
+    # the config loader's sections, one file each
+    "io/config_internal.h": ["io/config_lattice.c", "io/config_report.c", "io/config_search.c"],
+    # the dataset file, read and written by separate files
+    "io/dataset_h5.h": ["io/dataset_h5_read.c", "io/dataset_h5_write.c"],
+    # HDF5 helpers: row tables in their own file
+    "io/h5_util.h": ["io/h5_rows.c"],
+    # the trade ingester's internal steps
+    "io/trades_internal.h": ["io/trades_place.c"],
+    # the report: loading, plots and the summary
+    "report/report.h": ["report/report_load.c", "report/report_plots.c", "report/report_summary.c"],
+}
 
 
 def read_layers(path):
@@ -148,6 +184,63 @@ def symbol_breaches(build, uses):
     return breaches, loops
 
 
+def strip_c(text):
+    """C text without comments, string literals and preprocessor lines."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+    return re.sub(r"(?m)^[ \t]*#.*(?:\\\n.*)*$", " ", text)
+
+
+DECL_KEYWORDS = {"return", "if", "else", "while", "for", "do", "switch", "case", "goto", "sizeof"}
+
+
+def declares(text, name):
+    """1 when stripped header text declares function `name`: `name (` whose
+    statement starts with nothing but type words and stars (a call in an
+    inline body has an =, a keyword or a bracket before it)."""
+    for m in re.finditer(r"\b" + re.escape(name) + r"\s*\(", text):
+        start = max(text.rfind(c, 0, m.start()) for c in ";{}")
+        prefix = text[start + 1:m.start()]
+        words = re.findall(r"[A-Za-z_]\w*", prefix)
+        if words and re.fullmatch(r"[\w\s*]*", prefix) and not DECL_KEYWORDS & set(words):
+            return 1
+    return 0
+
+
+def declaration_breaches(src, build, uses):
+    breaches = []
+    headers = {}
+    for folder in uses:
+        for name in sorted(os.listdir(os.path.join(src, folder))):
+            if re.search(r"\.(h|cuh)$", name):
+                with open(os.path.join(src, folder, name), encoding="utf-8") as f:
+                    headers[f"{folder}/{name}"] = strip_c(f.read())
+    shared = collections.defaultdict(set)
+    for header, files in SHARED_HEADERS.items():
+        if header not in headers:
+            breaches.append(f"test_layers.py SHARED_HEADERS: {header} does not exist")
+        for c in files:
+            if not os.path.isfile(os.path.join(src, c)):
+                breaches.append(f"test_layers.py SHARED_HEADERS: {c} (under {header}) does not exist")
+            shared[c].add(header)
+    for c, obj in sorted(objects(build, uses).items()):
+        if not c.endswith(".c"):
+            continue  # .cu files: their C interface is kernels/cuda_api.h, the rest ga_device.cuh
+        out = subprocess.run(["nm", "-P", obj], check=True, capture_output=True, text=True).stdout
+        funcs = sorted({p[0] for p in (line.split() for line in out.splitlines()) if len(p) > 1 and p[1] == "T"})
+        own = c[:-2] + ".h"
+        allowed = {own} | shared[c]
+        for fn in funcs:
+            where = sorted(h for h, text in headers.items() if declares(text, fn))
+            if not set(where) & allowed:
+                breaches.append(f"{c} defines {fn}, declared in {', '.join(where) or 'no header'}, not in {own}")
+            for h in where:
+                if h not in allowed:
+                    breaches.append(f"{h} declares {fn} of {c} (declare it in {own} only)")
+    return breaches
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--source-dir", required=True)
@@ -160,12 +253,14 @@ def main():
     sym, loops = symbol_breaches(a.build_dir, uses)
     problems += sym
     problems += [f"files use each other in a loop: {c}" for c in loops]
+    problems += declaration_breaches(a.source_dir, a.build_dir, uses)
     for p in problems:
         print(p)
     if problems:
         print(f"test_layers: {len(problems)} breach(es) of layers.txt")
         return 1
-    print(f"test_layers: {len(uses)} folders, includes, symbols and file loops as layers.txt says")
+    print(f"test_layers: {len(uses)} folders, includes, symbols and file loops as layers.txt says; "
+          "every function declared in the header named after its file")
     return 0
 
 

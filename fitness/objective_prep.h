@@ -1,0 +1,28 @@
+/* The host side of accum.h: the objective's needs decided once from its
+ * config, outcomes quantised to micro-percent and their compound log factors,
+ * and the value a trader reads. */
+#ifndef EVOLVE_OBJECTIVE_PREP_H
+#define EVOLVE_OBJECTIVE_PREP_H
+
+#include <stdint.h>
+
+#include "fitness/accum.h"
+#include "fitness/objective_cfg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* What the objective needs beyond the count and the sum, from its config. */
+void objective_prepare(objective_prep_t *p, const objective_cfg_t *cfg);
+/* llround((value - cost_pct) * 1e6): an outcome in percent as micro-percent. */
+int64_t outcome_quantise(double pct, double cost_pct);
+/* llround(log1p(q / 1e8) * 1e12) for q > EV_RUIN_Q, else 0 (counted as ruin). */
+int64_t outcome_log_factor(int64_t q);
+/* The value a trader reads: for compound (prod(1 + o/100) - 1) * 100 from the
+ * log sum (-100 on ruin); for every other objective the fitness itself. */
+double objective_display(const objective_cfg_t *cfg, double fitness);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

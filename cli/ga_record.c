@@ -137,7 +137,7 @@ static void fill_stats(ga_archive_t *a, const ga_generation_t *g)
 
 /* The hall of fame and its reported values into the file when it changed
  * since it was last written (after the first generations it rarely does). */
-static ev_status write_hof(ga_archive_t *a, const hof_t *hof, ev_error *err)
+static ev_status write_hof(ga_archive_t *a, const topk_t *hof, ev_error *err)
 {
     ev_status st;
     if (hof->n == a->hof_n && !memcmp(hof->e, a->hof_written, hof->n * sizeof *hof->e))

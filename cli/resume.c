@@ -187,8 +187,8 @@ static ev_status take_genomes(run_resume_t *r, const ga_archive_t *a, const sess
         res.trades = ((const int64_t *)rows->col[COL_TRADES])[i];
         res.feasible = ((const uint8_t *)rows->col[COL_FEASIBLE])[i];
         if ((st = dedup_insert(&r->cache, index, res, err)) == EV_OK) {
-            hof_entry_make(&e, g, (int32_t)ng, index, words, res);
-            hof_offer(&r->hof, &e);
+            ga_entry_make(&e, g, (int32_t)ng, index, words, res);
+            topk_insert(&r->hof, &e);
         }
     }
     return st;
@@ -216,7 +216,7 @@ static ev_status copy_rows(run_resume_t *r, const run_paths_t *p, run_file_t *ol
     }
     if ((st = dedup_init(&r->cache, words, ga_cache_capacity(s->cfg.ga.cache_max_mb, words), a->dims.population,
                          err)) != EV_OK ||
-        (st = hof_init(&r->hof, s->cfg.top, err)) != EV_OK)
+        (st = topk_init(&r->hof, s->cfg.top, err)) != EV_OK)
         return st;
     for (uint32_t g = 0; g < ck->generation; g++) {
         if (run_file_read_rows(old, g, &a->rows, &rerr) != EV_OK)
@@ -289,7 +289,7 @@ void run_resume_free(run_resume_t *r)
     checkpoint_free(&r->ck);
     run_file_free_strings(r->sessions, r->n_sessions);
     if (r->hof.e)
-        hof_free(&r->hof);
+        topk_free(&r->hof);
     if (r->cache.keys)
         dedup_free(&r->cache);
     free(r->cache_index);

@@ -40,7 +40,7 @@ typedef struct {
     checkpoint_t ck;
     char **sessions; /* the old run file's /provenance/sessions lines */
     size_t n_sessions;
-    hof_t hof;           /* rebuilt from the run file, equal to the checkpoint's */
+    topk_t hof;          /* rebuilt from the run file, equal to the checkpoint's */
     dedup_cache_t cache; /* rebuilt from the run file */
     uint64_t *cache_index;
     eval_result_t *cache_results;

@@ -76,10 +76,10 @@ static ev_status run_alloc(run_t *r, ev_error *err)
 
 /* The hall of fame takes the generation's new genomes; a strictly better
  * best restarts the stall count. */
-static void take_new_best(run_t *r, const ga_eval_out_t *ev, hof_t *hof, uint32_t gen)
+static void take_new_best(run_t *r, const ga_eval_out_t *ev, topk_t *hof, uint32_t gen)
 {
     for (uint32_t j = 0; j < ev->n_top; j++)
-        hof_offer(hof, &ev->top[j]);
+        topk_insert(hof, &ev->top[j]);
     if (hof->n && hof->e[0].key > r->best_key) {
         r->best_key = hof->e[0].key;
         r->last_improvement = gen;
@@ -198,7 +198,7 @@ static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_e
         (e = r->gops->ga_set_population(r->g, at->genes, at->parents, err)) != EV_OK)
         return e;
     for (uint32_t j = 0; j < at->hof->n; j++)
-        hof_offer(&res->hof, &at->hof->e[j]);
+        topk_insert(&res->hof, &at->hof->e[j]);
     r->best_key = res->hof.n ? res->hof.e[0].key : 0;
     r->last_improvement = at->last_improvement;
     memcpy(r->islands, at->plans, (size_t)at->islands * sizeof *r->islands);
@@ -282,7 +282,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     /* A backend without GA ops still evaluates: the CPU's GA drives it. */
     res->host_ga = ops->ga_open == NULL;
     r.gops = res->host_ga ? &backend_cpu_ops : ops;
-    if ((e = hof_init(&res->hof, o->top, err)) != EV_OK)
+    if ((e = topk_init(&res->hof, o->top, err)) != EV_OK)
         return e;
     if ((e = run_alloc(&r, err)) == EV_OK &&
         (e = r.gops->ga_open(res->host_ga ? NULL : b, &r.plan, &r.g, err)) == EV_OK)
@@ -296,5 +296,5 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
 
 void ga_result_free(ga_result_t *res)
 {
-    hof_free(&res->hof);
+    topk_free(&res->hof);
 }

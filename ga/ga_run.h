@@ -15,6 +15,7 @@
 #include "ga/ga_stop.h"
 #include "fitness/topk.h"
 #include "operators/ga_settings.h"
+#include "operators/ga_snapshot.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,22 +53,9 @@ typedef struct {
     const int32_t *parents;
 } ga_generation_t;
 
-/* A run between two generations: generation `generation` bred and not yet
- * evaluated. What a checkpoint keeps (ga_observer_t.on_checkpoint) and,
- * with the dedup cache, what a run resumes from (ga_resume_t). Pointers are
- * valid during the callback. */
-typedef struct {
-    uint32_t generation; /* the next generation to evaluate (>= 1) */
-    uint32_t population, n_genes, islands;
-    const uint16_t *genes;       /* SoA [n_genes][population] */
-    const int32_t *parents;      /* [2][population]: A then B, individuals of generation - 1 */
-    const breed_island_t *plans; /* [islands]: how each island made this generation */
-    const topk_t *hof;           /* the hall of fame after generation - 1 */
-    uint32_t last_improvement;   /* the generation whose best was last strictly better (stall) */
-    uint64_t evaluations;        /* unique evaluations so far (= genomes in the dedup cache) */
-    uint64_t lookups;            /* population x generations evaluated */
-    double elapsed_s;            /* wall seconds spent so far; a resumed run's wall_s continues from it */
-} ga_snapshot_t;
+/* A run between two generations (operators/ga_snapshot.h): what a
+ * checkpoint keeps (ga_observer_t.on_checkpoint) and, with the dedup cache,
+ * what a run resumes from (ga_resume_t). */
 
 /* Where a resumed run starts: a snapshot and the dedup cache's contents.
  * The cache is not part of the snapshot because every genome in it was in

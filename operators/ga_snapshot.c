@@ -7,7 +7,10 @@
  * hall_of_fame table's length): this size is a reminder. */
 EV_STATIC_ASSERT(sizeof(ga_snapshot_t) == 96, "a new ga_snapshot_t member needs its line in ga_snapshot_fields");
 
-#define FIELD(name, kind, member, run_shape) {name, kind, offsetof(ga_snapshot_t, member), run_shape}
+#define FIELD(name, kind, member, run_shape)                   \
+    {                                                          \
+        name, kind, offsetof(ga_snapshot_t, member), run_shape \
+    }
 
 const ga_snapshot_field_t ga_snapshot_fields[] = {
     FIELD("generation", GA_FIELD_U32, generation, 0),
@@ -75,11 +78,8 @@ void ga_snapshot_dims(const ga_snapshot_t *s, const ga_snapshot_field_t *f, uint
         dims[0] = live ? s->islands : 0;
         dims[1] = 4;
         break;
-    case GA_FIELD_RANKED:
-        dims[0] = s->hof_n;
-        break;
-    default:
-        break;
+    case GA_FIELD_RANKED: dims[0] = s->hof_n; break;
+    default: break;
     }
 }
 
@@ -107,8 +107,7 @@ static int shape_fits(const ga_snapshot_t *s, const ga_snapshot_t *run, char *wh
 }
 
 /* One array field's contents (the shape fits, so ctx's sizes are s's). */
-static int array_fits(const ga_snapshot_t *s, const ga_snapshot_field_t *f, const breed_ctx_t *ctx, char *why,
-                      size_t n)
+static int array_fits(const ga_snapshot_t *s, const ga_snapshot_field_t *f, const breed_ctx_t *ctx, char *why, size_t n)
 {
     const void *p = ga_snapshot_array(s, f);
     ev_error e;
@@ -135,8 +134,7 @@ static int array_fits(const ga_snapshot_t *s, const ga_snapshot_field_t *f, cons
             return 1;
         snprintf(why, n, "a hall of fame of %u genomes, more than its %u", s->hof_n, s->hof_k);
         return 0;
-    default:
-        return 1;
+    default: return 1;
     }
 }
 

@@ -24,18 +24,18 @@ extern "C" {
  * read: they point into the run (a snapshot), into a checkpoint_read's
  * allocations, or into a test's copy. */
 typedef struct {
-    uint32_t generation;            /* the next generation to evaluate (>= 1 to resume from) */
+    uint32_t generation; /* the next generation to evaluate (>= 1 to resume from) */
     uint32_t population, n_genes, islands;
-    uint32_t last_improvement;      /* the generation whose best was last strictly better (stall) */
-    uint64_t evaluations;           /* unique evaluations so far (= genomes in the dedup cache) */
-    uint64_t lookups;               /* population x generations evaluated */
-    uint32_t hof_k;                 /* the hall of fame's capacity (config top) */
-    double elapsed_s;               /* wall seconds spent so far; a resumed run's wall_s continues from it */
-    const uint16_t *genes;          /* SoA [n_genes][population] */
-    const int32_t *parents;         /* [2][population]: A then B, individuals of generation - 1 (-1: none) */
-    const breed_island_t *plans;    /* [islands]: how each island made this generation */
-    uint32_t hof_n;                 /* entries of hof */
-    const ranked_genome_t *hof;     /* [hof_n]: the hall of fame after generation - 1, best first */
+    uint32_t last_improvement;   /* the generation whose best was last strictly better (stall) */
+    uint64_t evaluations;        /* unique evaluations so far (= genomes in the dedup cache) */
+    uint64_t lookups;            /* population x generations evaluated */
+    uint32_t hof_k;              /* the hall of fame's capacity (config top) */
+    double elapsed_s;            /* wall seconds spent so far; a resumed run's wall_s continues from it */
+    const uint16_t *genes;       /* SoA [n_genes][population] */
+    const int32_t *parents;      /* [2][population]: A then B, individuals of generation - 1 (-1: none) */
+    const breed_island_t *plans; /* [islands]: how each island made this generation */
+    uint32_t hof_n;              /* entries of hof */
+    const ranked_genome_t *hof;  /* [hof_n]: the hall of fame after generation - 1, best first */
 } ga_snapshot_t;
 
 /* What a field is: how it is stored and what the check asks of it. */

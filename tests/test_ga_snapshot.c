@@ -98,14 +98,10 @@ static int round_trip(const ga_snapshot_t *s, checkpoint_t *back)
 static size_t elem_size(ga_field_kind k)
 {
     switch (k) {
-    case GA_FIELD_GENES:
-        return sizeof(uint16_t);
-    case GA_FIELD_PARENTS:
-        return sizeof(int32_t);
-    case GA_FIELD_PLANS:
-        return sizeof(uint32_t); /* dims [islands][4] */
-    default:
-        return sizeof(ranked_genome_t);
+    case GA_FIELD_GENES: return sizeof(uint16_t);
+    case GA_FIELD_PARENTS: return sizeof(int32_t);
+    case GA_FIELD_PLANS: return sizeof(uint32_t); /* dims [islands][4] */
+    default: return sizeof(ranked_genome_t);
     }
 }
 
@@ -125,9 +121,7 @@ static void same_state(const ga_snapshot_t *s, const ga_snapshot_t *back)
                 check_failures++;
             }
             break;
-        case GA_FIELD_F64:
-            CHECK(ga_snapshot_f64(s, f) == ga_snapshot_f64(back, f));
-            break;
+        case GA_FIELD_F64: CHECK(ga_snapshot_f64(s, f) == ga_snapshot_f64(back, f)); break;
         default:
             ga_snapshot_dims(s, f, dims);
             bytes = (size_t)dims[0] * (dims[1] ? (size_t)dims[1] : 1) * elem_size(f->kind);
@@ -203,18 +197,13 @@ static void check_refuses(void)
         case GA_FIELD_GENES:
             st.genes[5] = 2; /* gene 1 of individual 1: the lattice has 2 values */
             break;
-        case GA_FIELD_PARENTS:
-            st.parents[3] = 4;
-            break;
-        case GA_FIELD_PLANS:
-            st.plans[1].migrants = 2;
-            break;
+        case GA_FIELD_PARENTS: st.parents[3] = 4; break;
+        case GA_FIELD_PLANS: st.plans[1].migrants = 2; break;
         case GA_FIELD_RANKED:
             bad.hof_k = 1; /* two entries in a hall of fame of one */
             run.hof_k = 1;
             break;
-        default:
-            continue;
+        default: continue;
         }
         if (round_trip(&bad, &back)) {
             CHECK(!ga_snapshot_fits(&back.ga, &run, n_values, why, sizeof why));

@@ -10,7 +10,7 @@
 #include "operators/breed.h"
 
 /* One device buffer of the state: where its pointer lives (a member of
- * struct cuda_ga; NULL for the first dedup cache table, which ga_table_init
+ * struct ga_state; NULL for the first dedup cache table, which ga_table_init
  * allocates), its name for messages, and its size. */
 typedef struct {
     void **ptr;
@@ -27,7 +27,7 @@ static uint64_t buffer_bytes(const ga_buffer_t *b)
 }
 
 /* The one list of the state's device memory, for the plan `plan` and CUB
- * scratch of temp_bytes: the fields of struct cuda_ga in allocation order,
+ * scratch of temp_bytes: the fields of struct ga_state in allocation order,
  * then the first dedup cache table (always last). cuda_ga_open sums it
  * against free memory and allocates from it, cuda_ga_close frees from it,
  * and cuda_ga_device_bytes reports it, so the estimate is what is allocated.

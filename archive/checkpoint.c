@@ -1,3 +1,6 @@
+/* The checkpoint file: the identity attributes, then the GA state as its
+ * field table (operators/ga_snapshot.h) lays it out: scalars as root
+ * attributes, arrays as datasets, the hall of fame as a ranked table. */
 #include "archive/checkpoint.h"
 
 #include <stdio.h>
@@ -31,20 +34,69 @@ static ev_status write_plain(run_file_t *rf, const char *name, hid_t mem, hid_t 
     return st == EV_OK ? h5u_rows_write(rf->path, rf->file, name, mem, 0, dims[0], data, err) : st;
 }
 
+/* How an array kind of the GA state is stored: its memory and file types,
+ * and whether it is population-sized (rows in one chunk, write_plain) or
+ * small (one contiguous array). */
+static void array_storage(ga_field_kind k, hid_t *mem, hid_t *file, int *rows)
+{
+    switch (k) {
+    case GA_FIELD_GENES:
+        *mem = H5T_NATIVE_UINT16;
+        *file = H5T_STD_U16LE;
+        *rows = 1;
+        break;
+    case GA_FIELD_PARENTS:
+        *mem = H5T_NATIVE_INT32;
+        *file = H5T_STD_I32LE;
+        *rows = 1;
+        break;
+    default: /* GA_FIELD_PLANS: breed_island_t is four uint32 */
+        *mem = H5T_NATIVE_UINT32;
+        *file = H5T_STD_U32LE;
+        *rows = 0;
+        break;
+    }
+}
+
+static int is_scalar(ga_field_kind k)
+{
+    return k == GA_FIELD_U32 || k == GA_FIELD_U64 || k == GA_FIELD_F64;
+}
+
+static void array_dims(const ga_snapshot_t *s, const ga_snapshot_field_t *f, hsize_t dims[2])
+{
+    uint64_t d[2];
+    ga_snapshot_dims(s, f, d);
+    dims[0] = d[0];
+    dims[1] = d[1];
+}
+
+/* The state's arrays, the generations' hashes, then its ranked tables. */
 static ev_status write_arrays(run_file_t *rf, const checkpoint_t *c, ev_error *err)
 {
-    hsize_t dg[2] = {c->generation ? c->n_genes : 0, c->generation ? c->population : 0};
-    hsize_t dp[2] = {c->generation ? 2 : 0, c->generation ? c->population : 0};
-    hsize_t di[2] = {c->generation ? c->islands : 0, 4};
-    hsize_t dh = c->generation;
-    ev_status st;
-    if ((st = write_plain(rf, "genes", H5T_NATIVE_UINT16, H5T_STD_U16LE, 2, dg, c->genes, err)) == EV_OK &&
-        (st = write_plain(rf, "parents", H5T_NATIVE_INT32, H5T_STD_I32LE, 2, dp, c->parents, err)) == EV_OK &&
-        (st = h5u_write_array(rf->path, rf->file, "plans", H5T_NATIVE_UINT32, H5T_STD_U32LE, 2, di, c->plans, err)) ==
-            EV_OK &&
-        (st = h5u_write_array(rf->path, rf->file, "gen_hash", H5T_NATIVE_UINT64, H5T_STD_U64LE, 1, &dh, c->gen_hash,
-                              err)) == EV_OK)
-        st = run_file_write_ranked(rf, "hall_of_fame", c->hof, NULL, c->hof_n, c->hof_k, err);
+    const ga_snapshot_t *s = &c->ga;
+    hsize_t dh = s->generation, dims[2];
+    ev_status st = EV_OK;
+    for (size_t i = 0; i < ga_snapshot_n_fields && st == EV_OK; i++) {
+        const ga_snapshot_field_t *f = &ga_snapshot_fields[i];
+        hid_t mem, file;
+        int rows;
+        if (is_scalar(f->kind) || f->kind == GA_FIELD_RANKED)
+            continue;
+        array_storage(f->kind, &mem, &file, &rows);
+        array_dims(s, f, dims);
+        st = rows ? write_plain(rf, f->name, mem, file, 2, dims, ga_snapshot_array(s, f), err)
+                  : h5u_write_array(rf->path, rf->file, f->name, mem, file, 2, dims, ga_snapshot_array(s, f), err);
+    }
+    if (st == EV_OK)
+        st =
+            h5u_write_array(rf->path, rf->file, "gen_hash", H5T_NATIVE_UINT64, H5T_STD_U64LE, 1, &dh, c->gen_hash, err);
+    for (size_t i = 0; i < ga_snapshot_n_fields && st == EV_OK; i++) {
+        const ga_snapshot_field_t *f = &ga_snapshot_fields[i];
+        if (f->kind == GA_FIELD_RANKED)
+            st = run_file_write_ranked(rf, f->name, (const ranked_genome_t *)ga_snapshot_array(s, f), NULL, s->hof_n,
+                                       s->hof_k, err);
+    }
     return st;
 }
 
@@ -57,24 +109,21 @@ static ev_status write_attrs(run_file_t *rf, const checkpoint_t *c, ev_error *er
     const struct {
         const char *name;
         uint64_t v;
-    } nums[] = {{"format_version", CHECKPOINT_VERSION},
-                {"seed", c->seed},
-                {"top", c->top},
-                {"dataset_hash", c->dataset_hash},
-                {"generation", c->generation},
-                {"population", c->population},
-                {"n_genes", c->n_genes},
-                {"islands", c->islands},
-                {"last_improvement", c->last_improvement},
-                {"evaluations", c->evaluations},
-                {"lookups", c->lookups},
-                {"hof_k", c->hof_k}};
+    } nums[] = {
+        {"format_version", CHECKPOINT_VERSION}, {"seed", c->seed}, {"top", c->top}, {"dataset_hash", c->dataset_hash}};
     ev_status st = EV_OK;
     for (size_t i = 0; i < sizeof strs / sizeof strs[0] && st == EV_OK; i++)
         st = run_file_attr_str(rf, "/", strs[i][0], strs[i][1], err);
     for (size_t i = 0; i < sizeof nums / sizeof nums[0] && st == EV_OK; i++)
         st = run_file_attr_u64(rf, "/", nums[i].name, nums[i].v, err);
-    return st == EV_OK ? run_file_attr_f64(rf, "/", "elapsed_s", c->elapsed_s, err) : st;
+    for (size_t i = 0; i < ga_snapshot_n_fields && st == EV_OK; i++) {
+        const ga_snapshot_field_t *f = &ga_snapshot_fields[i];
+        if (f->kind == GA_FIELD_U32 || f->kind == GA_FIELD_U64)
+            st = run_file_attr_u64(rf, "/", f->name, ga_snapshot_u64(&c->ga, f), err);
+        else if (f->kind == GA_FIELD_F64)
+            st = run_file_attr_f64(rf, "/", f->name, ga_snapshot_f64(&c->ga, f), err);
+    }
+    return st;
 }
 
 ev_status checkpoint_write(const char *path, const checkpoint_t *c, ev_error *err)
@@ -90,7 +139,7 @@ ev_status checkpoint_write(const char *path, const checkpoint_t *c, ev_error *er
         free(tmp);
         return EV_EIO;
     }
-    if ((st = wrap(&rf, tmp, file, c->n_genes, err)) != EV_OK) {
+    if ((st = wrap(&rf, tmp, file, c->ga.n_genes, err)) != EV_OK) {
         H5Fclose(file);
     } else {
         if ((st = write_attrs(&rf, c, err)) == EV_OK)
@@ -99,7 +148,7 @@ ev_status checkpoint_write(const char *path, const checkpoint_t *c, ev_error *er
             st = EV_EIO;
     }
     if (st == EV_OK) {
-        test_hook_point("checkpoint", c->generation);
+        test_hook_point("checkpoint", c->ga.generation);
         st = plat_rename_replace(tmp, path, err);
     }
     if (st != EV_OK)
@@ -130,36 +179,64 @@ static ev_status read_shaped(run_file_t *rf, const char *name, hid_t mem, int ra
     return st;
 }
 
-/* Keeps an allocation for checkpoint_free and returns it. */
-static void *own(checkpoint_t *c, void *p)
+/* An array of the expected shape, stored at *slot (a const pointer of the
+ * caller's struct, freed by checkpoint_free). */
+static ev_status read_array(run_file_t *rf, const char *name, hid_t mem, int rank, const hsize_t *want, void *slot,
+                            ev_error *err)
 {
-    if (!p)
-        return NULL;
-    for (int i = 0; i < 8; i++)
-        if (!c->owned_[i]) {
-            c->owned_[i] = p;
-            return p;
-        }
-    free(p); /* not reached: owned_ has a slot per field */
-    return NULL;
-}
-
-static ev_status read_text(run_file_t *rf, checkpoint_t *c, const char *name, const char **out, ev_error *err)
-{
-    char *s = NULL;
-    ev_status st = run_file_read_str(rf, "/", name, 0, &s, err);
-    *out = (const char *)own(c, s);
+    void *p = NULL;
+    ev_status st = read_shaped(rf, name, mem, rank, want, &p, err);
+    memcpy(slot, &p, sizeof p);
     return st;
 }
 
-/* An owned array, or NULL with *st set. */
-static void *read_array(run_file_t *rf, checkpoint_t *c, const char *name, hid_t mem, int rank, const hsize_t *want,
-                        ev_status *st, ev_error *err)
+static ev_status read_text(run_file_t *rf, const char *name, const char **out, ev_error *err)
 {
-    void *p = NULL;
-    if (*st == EV_OK)
-        *st = read_shaped(rf, name, mem, rank, want, &p, err);
-    return own(c, p);
+    char *s = NULL;
+    ev_status st = run_file_read_str(rf, "/", name, 0, &s, err);
+    *out = s;
+    return st;
+}
+
+/* The state's scalar attributes, in table order. */
+static ev_status read_scalars(run_file_t *rf, ga_snapshot_t *s, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (size_t i = 0; i < ga_snapshot_n_fields && st == EV_OK; i++) {
+        const ga_snapshot_field_t *f = &ga_snapshot_fields[i];
+        void *at = ga_snapshot_at(s, f);
+        if (f->kind == GA_FIELD_U32)
+            st = read_u32(rf, f->name, (uint32_t *)at, err);
+        else if (f->kind == GA_FIELD_U64)
+            st = run_file_read_u64(rf, "/", f->name, (uint64_t *)at, err);
+        else if (f->kind == GA_FIELD_F64)
+            st = run_file_read_f64(rf, "/", f->name, (double *)at, err);
+    }
+    return st;
+}
+
+/* The state's arrays and ranked tables, shaped by its scalars. */
+static ev_status read_state_arrays(run_file_t *rf, ga_snapshot_t *s, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (size_t i = 0; i < ga_snapshot_n_fields && st == EV_OK; i++) {
+        const ga_snapshot_field_t *f = &ga_snapshot_fields[i];
+        hsize_t dims[2];
+        hid_t mem, file;
+        int rows;
+        ranked_genome_t *e = NULL;
+        if (is_scalar(f->kind))
+            continue;
+        if (f->kind == GA_FIELD_RANKED) {
+            st = run_file_read_ranked(rf, f->name, &e, NULL, &s->hof_n, err);
+            memcpy(ga_snapshot_at(s, f), &e, sizeof e);
+            continue;
+        }
+        array_storage(f->kind, &mem, &file, &rows);
+        array_dims(s, f, dims);
+        st = read_array(rf, f->name, mem, 2, dims, ga_snapshot_at(s, f), err);
+    }
+    return st;
 }
 
 static ev_status read_all(run_file_t *rf, checkpoint_t *c, ev_error *err)
@@ -167,8 +244,7 @@ static ev_status read_all(run_file_t *rf, checkpoint_t *c, ev_error *err)
     char *format = NULL;
     uint64_t version = 0;
     ev_status st = run_file_read_str(rf, "/", "format", 0, &format, err);
-    hsize_t dg[2], dp[2], di[2], dh;
-    ranked_genome_t *hof = NULL;
+    hsize_t dh;
     if (st != EV_OK || strcmp(format, CHECKPOINT_FORMAT) != 0)
         st = ev_fail(err, EV_EDATA, "%s: not an evolve checkpoint", rf->path);
     free(format);
@@ -176,84 +252,22 @@ static ev_status read_all(run_file_t *rf, checkpoint_t *c, ev_error *err)
         version != CHECKPOINT_VERSION)
         st = ev_fail(err, EV_EDATA, "%s: checkpoint version %llu, this evolve reads %d", rf->path,
                      (unsigned long long)version, CHECKPOINT_VERSION);
-    if (st != EV_OK || (st = read_text(rf, c, "config_text", &c->config_text, err)) != EV_OK ||
-        (st = read_text(rf, c, "tool_version", &c->tool_version, err)) != EV_OK ||
-        (st = read_text(rf, c, "backend", &c->backend, err)) != EV_OK ||
+    if (st != EV_OK || (st = read_text(rf, "config_text", &c->config_text, err)) != EV_OK ||
+        (st = read_text(rf, "tool_version", &c->tool_version, err)) != EV_OK ||
+        (st = read_text(rf, "backend", &c->backend, err)) != EV_OK ||
         (st = run_file_read_u64(rf, "/", "seed", &c->seed, err)) != EV_OK ||
         (st = read_u32(rf, "top", &c->top, err)) != EV_OK ||
         (st = run_file_read_u64(rf, "/", "dataset_hash", &c->dataset_hash, err)) != EV_OK ||
-        (st = read_u32(rf, "generation", &c->generation, err)) != EV_OK ||
-        (st = read_u32(rf, "population", &c->population, err)) != EV_OK ||
-        (st = read_u32(rf, "n_genes", &c->n_genes, err)) != EV_OK ||
-        (st = read_u32(rf, "islands", &c->islands, err)) != EV_OK ||
-        (st = read_u32(rf, "last_improvement", &c->last_improvement, err)) != EV_OK ||
-        (st = run_file_read_u64(rf, "/", "evaluations", &c->evaluations, err)) != EV_OK ||
-        (st = run_file_read_u64(rf, "/", "lookups", &c->lookups, err)) != EV_OK ||
-        (st = read_u32(rf, "hof_k", &c->hof_k, err)) != EV_OK ||
-        (st = run_file_read_f64(rf, "/", "elapsed_s", &c->elapsed_s, err)) != EV_OK)
+        (st = read_scalars(rf, &c->ga, err)) != EV_OK)
         return st;
-    rf->n_params = c->n_genes;
-    dg[0] = c->generation ? c->n_genes : 0;
-    dg[1] = dp[1] = c->generation ? c->population : 0;
-    dp[0] = c->generation ? 2 : 0;
-    di[0] = c->generation ? c->islands : 0;
-    di[1] = 4;
-    dh = c->generation;
-    c->genes = (const uint16_t *)read_array(rf, c, "genes", H5T_NATIVE_UINT16, 2, dg, &st, err);
-    c->parents = (const int32_t *)read_array(rf, c, "parents", H5T_NATIVE_INT32, 2, dp, &st, err);
-    c->plans = (const breed_island_t *)read_array(rf, c, "plans", H5T_NATIVE_UINT32, 2, di, &st, err);
-    c->gen_hash = (const uint64_t *)read_array(rf, c, "gen_hash", H5T_NATIVE_UINT64, 1, &dh, &st, err);
-    if (st == EV_OK)
-        st = run_file_read_ranked(rf, "hall_of_fame", &hof, NULL, &c->hof_n, err);
-    c->hof = (const ranked_genome_t *)own(c, hof);
-    if (st == EV_OK && (c->hof_n > c->hof_k || c->n_genes > EV_MAX_PARAMS))
-        st = ev_fail(err, EV_EDATA, "%s: the checkpoint is inconsistent", rf->path);
+    /* the hall of fame's genes are read into ranked_genome_t's */
+    if (c->ga.n_genes > EV_MAX_PARAMS)
+        return ev_fail(err, EV_EDATA, "%s: the checkpoint is inconsistent", rf->path);
+    rf->n_params = c->ga.n_genes;
+    dh = c->ga.generation;
+    if ((st = read_state_arrays(rf, &c->ga, err)) == EV_OK)
+        st = read_array(rf, "gen_hash", H5T_NATIVE_UINT64, 1, &dh, &c->gen_hash, err);
     return st;
-}
-
-static int64_t parent_outside(const checkpoint_t *c)
-{
-    for (uint64_t j = 0; j < 2 * (uint64_t)c->population; j++)
-        if (c->parents[j] < -1 || c->parents[j] >= (int64_t)c->population)
-            return (int64_t)j;
-    return -1;
-}
-
-int checkpoint_fits(const checkpoint_t *c, const checkpoint_shape_t *want, char *why, size_t n)
-{
-    breed_ctx_t ctx; /* the fields the operators' own population and plan checks read */
-    ev_error e;
-    int64_t at;
-    if (c->population != want->population || c->islands != want->islands || c->n_genes != want->n_genes ||
-        c->hof_k != want->top) {
-        snprintf(why, n, "population %u, %u islands, %u genes, top %u; the run has %u, %u, %u, %u", c->population,
-                 c->islands, c->n_genes, c->hof_k, want->population, want->islands, want->n_genes, want->top);
-        return 0;
-    }
-    if (c->last_improvement >= c->generation || c->lookups != (uint64_t)c->generation * c->population ||
-        c->evaluations > c->lookups) {
-        snprintf(why, n,
-                 "counters that contradict generation %u (last improvement %u, %llu evaluations, %llu "
-                 "lookups)",
-                 c->generation, c->last_improvement, (unsigned long long)c->evaluations,
-                 (unsigned long long)c->lookups);
-        return 0;
-    }
-    if ((at = parent_outside(c)) >= 0) {
-        snprintf(why, n, "parent %d of individual %u is not an individual of a population of %u", c->parents[at],
-                 (unsigned)(at % c->population), c->population);
-        return 0;
-    }
-    memset(&ctx, 0, sizeof ctx);
-    ctx.population = c->population;
-    ctx.islands = c->islands;
-    ctx.island_size = c->population / c->islands;
-    ctx.n_genes = (int32_t)c->n_genes;
-    memcpy(ctx.n_values, want->n_values, c->n_genes * sizeof *ctx.n_values);
-    if (breed_genes_check(&ctx, c->genes, &e) == EV_OK && breed_islands_check(&ctx, c->plans, &e) == EV_OK)
-        return 1;
-    snprintf(why, n, "%s", e.msg);
-    return 0;
 }
 
 ev_status checkpoint_read(const char *path, checkpoint_t *c, ev_error *err)
@@ -289,9 +303,21 @@ ev_status checkpoint_read(const char *path, checkpoint_t *c, ev_error *err)
     return st;
 }
 
+static void free_const(const void *p)
+{
+    void *q;
+    memcpy(&q, &p, sizeof q);
+    free(q);
+}
+
 void checkpoint_free(checkpoint_t *c)
 {
-    for (int i = 0; i < 8; i++)
-        free(c->owned_[i]);
+    free_const(c->config_text);
+    free_const(c->tool_version);
+    free_const(c->backend);
+    free_const(c->gen_hash);
+    for (size_t i = 0; i < ga_snapshot_n_fields; i++)
+        if (!is_scalar(ga_snapshot_fields[i].kind))
+            free_const(ga_snapshot_array(&c->ga, &ga_snapshot_fields[i]));
     memset(c, 0, sizeof *c);
 }

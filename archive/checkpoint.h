@@ -16,8 +16,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
-#include "fitness/ranked.h"
-#include "operators/breed_ctx.h"
+#include "operators/ga_snapshot.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,9 +25,11 @@ extern "C" {
 #define CHECKPOINT_FORMAT "evolve-checkpoint"
 #define CHECKPOINT_VERSION 1
 
-/* A checkpoint's contents. The writer only reads the pointers (they may
- * point into a GA snapshot); checkpoint_read allocates them, keeping the
- * allocations in owned_ for checkpoint_free. */
+/* A checkpoint's contents: the run's identity, its GA state and the hashes
+ * of its archived generations. The writer only reads the pointers (the
+ * state's may point into a GA snapshot); checkpoint_read allocates them, for
+ * checkpoint_free. Whether the state fits a run is ga_snapshot_fits's to say
+ * (operators/ga_snapshot.h). */
 typedef struct {
     /* identity: all must match for a resume */
     const char *config_text;
@@ -37,33 +38,11 @@ typedef struct {
     uint64_t dataset_hash;    /* the dataset's content_hash */
     const char *tool_version; /* "evolve 0.1.0 (git abc)" */
     const char *backend;      /* the backend's name */
-    /* the run between generations; generation 0: nothing evaluated yet */
-    uint32_t generation; /* the bred generation to evaluate next */
-    uint32_t population, n_genes, islands;
-    uint32_t last_improvement;
-    uint64_t evaluations, lookups;
-    double elapsed_s;
-    const uint16_t *genes;       /* SoA [n_genes][population] (generation >= 1) */
-    const int32_t *parents;      /* [2][population] */
-    const breed_island_t *plans; /* [islands] */
-    uint32_t hof_k, hof_n;
-    const ranked_genome_t *hof; /* [hof_n], best first */
-    const uint64_t *gen_hash;   /* [generation]: run_rows_hash of each archived generation */
-    void *owned_[8];
+    /* the run between generations; generation 0: nothing evaluated yet (the
+     * arrays are empty) */
+    ga_snapshot_t ga;
+    const uint64_t *gen_hash; /* [ga.generation]: run_rows_hash of each archived generation */
 } checkpoint_t;
-
-/* What a run expects of the checkpoint it resumes from. */
-typedef struct {
-    uint32_t population, islands, n_genes, top;
-    const uint32_t *n_values; /* [n_genes]: the lattice's value counts */
-} checkpoint_shape_t;
-
-/* 1 when a checkpoint of generation >= 1 fits the run: its sizes, every
- * gene on the lattice, every parent an individual (or -1), every island's
- * plan inside its island, its counters consistent. Else 0 and why[n] says
- * what does not (a damaged or edited file: the resume starts over rather
- * than index past an array). */
-int checkpoint_fits(const checkpoint_t *c, const checkpoint_shape_t *want, char *why, size_t n);
 
 /* Writes atomically (temporary name, then rename). The caller's arrays are
  * only read. */

@@ -138,7 +138,7 @@ static void fill_stats(ga_archive_t *a, const ga_generation_t *g)
 
 /* The hall of fame and its reported values into the file when it changed
  * since it was last written (after the first generations it rarely does). */
-static ev_status write_hof(ga_archive_t *a, const hof_t *hof, ev_error *err)
+static ev_status write_hof(ga_archive_t *a, const topk_t *hof, ev_error *err)
 {
     ev_status st;
     if (hof->n == a->hof_n && !memcmp(hof->e, a->hof_written, hof->n * sizeof *hof->e))
@@ -183,10 +183,10 @@ static void checkpoint_identity(const ga_archive_t *a, checkpoint_t *c)
     c->dataset_hash = s->ds.content_hash;
     c->tool_version = EVOLVE_TOOL_VERSION;
     c->backend = s->ops->name;
-    c->population = a->dims.population;
-    c->n_genes = a->dims.n_genes;
-    c->islands = a->dims.islands;
-    c->hof_k = s->cfg.top;
+    c->ga.population = a->dims.population;
+    c->ga.n_genes = a->dims.n_genes;
+    c->ga.islands = a->dims.islands;
+    c->ga.hof_k = s->cfg.top;
 }
 
 static ev_status on_checkpoint(void *ctx, const ga_snapshot_t *snap, ev_error *err)
@@ -196,16 +196,7 @@ static ev_status on_checkpoint(void *ctx, const ga_snapshot_t *snap, ev_error *e
     if (snap->generation > a->n_hash)
         return ev_fail(err, EV_EINTERNAL, "checkpoint of generation %u before it was archived", snap->generation);
     checkpoint_identity(a, &c);
-    c.generation = snap->generation;
-    c.last_improvement = snap->last_improvement;
-    c.evaluations = snap->evaluations;
-    c.lookups = snap->lookups;
-    c.elapsed_s = snap->elapsed_s;
-    c.genes = snap->genes;
-    c.parents = snap->parents;
-    c.plans = snap->plans;
-    c.hof_n = snap->hof->n;
-    c.hof = snap->hof->e;
+    c.ga = *snap;
     c.gen_hash = a->gen_hash;
     if (checkpoint_write(a->ckpt_path, &c, err) != EV_OK)
         return EV_EIO;

@@ -86,7 +86,7 @@ static ev_status open_resumed(ga_files_t *f, session_t *s, ev_error *err)
     ev_status st;
     if (!tmp)
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    snprintf(note, sizeof note, "resumed at generation %u", f->rr.ck.generation);
+    snprintf(note, sizeof note, "resumed at generation %u", f->rr.ck.ga.generation);
     run_output_origin(&o, s, "ga", note);
     o.earlier_sessions = f->rr.sessions;
     o.n_earlier_sessions = f->rr.n_sessions;
@@ -156,7 +156,7 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, FI
     if (f->rr.have_state) {
         if ((st = open_resumed(f, s, err)) != EV_OK || f->rr.have_state) {
             if (st == EV_OK && log)
-                fprintf(log, "ga: resuming %s at generation %u of %u\n", f->paths.partial_path, f->rr.ck.generation,
+                fprintf(log, "ga: resuming %s at generation %u of %u\n", f->paths.partial_path, f->rr.ck.ga.generation,
                         s->cfg.ga.generations);
             return st;
         }

@@ -107,14 +107,14 @@ static ev_status check_run_file(run_resume_t *r, const run_paths_t *p, const ses
  * population or the lattice is not resumed from: the run starts over. */
 static int state_fits(run_resume_t *r, const session_t *s, const run_paths_t *p)
 {
-    checkpoint_shape_t want;
+    ga_snapshot_t run; /* this run's shape */
     char what[512];
-    want.population = s->cfg.ga.population;
-    want.islands = s->cfg.ga.islands;
-    want.n_genes = (uint32_t)s->prob.shape.n_params;
-    want.top = s->cfg.top;
-    want.n_values = s->prob.shape.n_values;
-    if (checkpoint_fits(&r->ck, &want, what, sizeof what))
+    memset(&run, 0, sizeof run);
+    run.population = s->cfg.ga.population;
+    run.islands = s->cfg.ga.islands;
+    run.n_genes = (uint32_t)s->prob.shape.n_params;
+    run.hof_k = s->cfg.top;
+    if (ga_snapshot_fits(&r->ck.ga, &run, s->prob.shape.n_values, what, sizeof what))
         return 1;
     snprintf(r->why, sizeof r->why, "%.300s does not fit this run (%.600s); the run starts again from generation 0",
              p->ckpt_path, what);
@@ -149,7 +149,7 @@ ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, 
         return st;
     if ((st = check_run_file(r, p, s, &now, 0, err)) != EV_OK)
         return st;
-    r->have_state = r->ck.generation > 0;
+    r->have_state = r->ck.ga.generation > 0;
     if (!r->have_state)
         snprintf(r->why, sizeof r->why, "%.600s: no generation was complete; the run starts again from generation 0",
                  p->partial_path);
@@ -192,8 +192,8 @@ static ev_status take_genomes(run_resume_t *r, const ga_archive_t *a, const sess
         res.trades = ((const int64_t *)rows->col[COL_TRADES])[i];
         res.feasible = ((const uint8_t *)rows->col[COL_FEASIBLE])[i];
         if ((st = dedup_insert(&r->cache, index, res, err)) == EV_OK) {
-            hof_entry_make(&e, g, (int32_t)ng, index, words, res);
-            hof_offer(&r->hof, &e);
+            ga_entry_make(&e, g, (int32_t)ng, index, words, res);
+            topk_insert(&r->hof, &e);
         }
     }
     return st;
@@ -214,16 +214,16 @@ static ev_status copy_rows(run_resume_t *r, const run_paths_t *p, run_file_t *ol
     char what[256];
     ev_error rerr;
     ev_status st;
-    if (memcmp(&old->dims, &a->dims, sizeof a->dims) != 0 || old->generations < ck->generation) {
+    if (memcmp(&old->dims, &a->dims, sizeof a->dims) != 0 || old->generations < ck->ga.generation) {
         snprintf(what, sizeof what, "it holds %u generation(s) of another shape or fewer than the %u expected",
-                 old->generations, ck->generation);
+                 old->generations, ck->ga.generation);
         return start_over(r, p, what);
     }
     if ((st = dedup_init(&r->cache, words, ga_cache_capacity(s->cfg.ga.cache_max_mb, words), a->dims.population,
                          err)) != EV_OK ||
-        (st = hof_init(&r->hof, s->cfg.top, err)) != EV_OK)
+        (st = topk_init(&r->hof, s->cfg.top, err)) != EV_OK)
         return st;
-    for (uint32_t g = 0; g < ck->generation; g++) {
+    for (uint32_t g = 0; g < ck->ga.generation; g++) {
         if (run_file_read_rows(old, g, &a->rows, &rerr) != EV_OK)
             return start_over(r, p, rerr.msg);
         if (run_rows_hash(&a->rows, &a->dims) != ck->gen_hash[g]) {
@@ -234,30 +234,18 @@ static ev_status copy_rows(run_resume_t *r, const run_paths_t *p, run_file_t *ol
             (st = take_genomes(r, a, s, words, err)) != EV_OK)
             return st;
     }
-    if (r->cache.count != ck->evaluations || r->hof.n != ck->hof_n)
+    if (r->cache.count != ck->ga.evaluations || r->hof.n != ck->ga.hof_n)
         return start_over(r, p, "its genomes do not add up to the checkpoint's evaluations and hall of fame");
     for (uint32_t j = 0; j < r->hof.n; j++)
-        if (!same_entry(&r->hof.e[j], &ck->hof[j]))
+        if (!same_entry(&r->hof.e[j], &ck->ga.hof[j]))
             return start_over(r, p, "its hall of fame differs");
-    return ga_archive_adopt_hashes(a, ck->gen_hash, ck->generation, err);
+    return ga_archive_adopt_hashes(a, ck->gen_hash, ck->ga.generation, err);
 }
 
 static void fill_resume(run_resume_t *r)
 {
-    const checkpoint_t *ck = &r->ck;
-    ga_snapshot_t *at = &r->rs.at;
-    at->generation = ck->generation;
-    at->population = ck->population;
-    at->n_genes = ck->n_genes;
-    at->islands = ck->islands;
-    at->genes = ck->genes;
-    at->parents = ck->parents;
-    at->plans = ck->plans;
-    at->hof = &r->hof;
-    at->last_improvement = ck->last_improvement;
-    at->evaluations = ck->evaluations;
-    at->lookups = ck->lookups;
-    at->elapsed_s = ck->elapsed_s;
+    r->rs.at = r->ck.ga;
+    r->rs.at.hof = r->hof.e; /* rebuilt from the run file, equal to the checkpoint's */
     r->rs.cache_count = r->cache.count;
     r->rs.cache_index = r->cache_index;
     r->rs.cache_results = r->cache_results;
@@ -294,7 +282,7 @@ void run_resume_free(run_resume_t *r)
     checkpoint_free(&r->ck);
     run_file_free_strings(r->sessions, r->n_sessions);
     if (r->hof.e)
-        hof_free(&r->hof);
+        topk_free(&r->hof);
     if (r->cache.keys)
         dedup_free(&r->cache);
     free(r->cache_index);

@@ -13,7 +13,7 @@
  * 3. ga_run continues from the checkpoint's bred population.
  *
  * When the checkpoint is missing or damaged (a size, gene, parent or island
- * plan that does not fit the run: checkpoint_fits), or the run file does not match
+ * plan that does not fit the run: ga_snapshot_fits), or the run file does not match
  * it (a crash can tear an HDF5 file), the run starts again from generation 0
  * (run_resume_t.why says why): the same config and seed give the same run,
  * so the finished file is identical either way; only time is lost. */
@@ -40,7 +40,7 @@ typedef struct {
     checkpoint_t ck;
     char **sessions; /* the old run file's /provenance/sessions lines */
     size_t n_sessions;
-    hof_t hof;           /* rebuilt from the run file, equal to the checkpoint's */
+    topk_t hof;          /* rebuilt from the run file, equal to the checkpoint's */
     dedup_cache_t cache; /* rebuilt from the run file */
     uint64_t *cache_index;
     eval_result_t *cache_results;

@@ -17,4 +17,21 @@ typedef struct {
 } ranked_genome_t;
 EV_STATIC_ASSERT(sizeof(ranked_genome_t) == 40 + 2 * EV_MAX_PARAMS, "ranked_genome_t layout is shared with CUDA");
 
+/* a ranks before b (SPEC sec. 5): rank_key descending, then the lower linear
+ * index, then the genes lexicographically. On one lattice the genes' order is
+ * the linear index order, so the genes decide only where the index does not
+ * fit a word (UINT64_MAX for every genome); entries without genes (a grid
+ * top-K's, all 0) are ordered by their index alone. */
+EV_HD int ranked_before(const ranked_genome_t *a, const ranked_genome_t *b)
+{
+    if (a->key != b->key)
+        return a->key > b->key;
+    if (a->index != b->index)
+        return a->index < b->index;
+    for (int k = 0; k < EV_MAX_PARAMS; k++)
+        if (a->genes[k] != b->genes[k])
+            return a->genes[k] < b->genes[k];
+    return 0;
+}
+
 #endif

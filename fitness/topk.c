@@ -7,7 +7,7 @@ ev_status topk_init(topk_t *t, uint32_t k, ev_error *err)
 {
     t->k = k;
     t->n = 0;
-    t->e = (topk_entry_t *)calloc(k ? k : 1, sizeof *t->e);
+    t->e = (ranked_genome_t *)calloc(k ? k : 1, sizeof *t->e);
     if (!t->e)
         return ev_fail(err, EV_ENOMEM, "out of memory for a top-%u list", k);
     return EV_OK;
@@ -36,13 +36,15 @@ int topk_would_enter(const topk_t *t, uint64_t key, uint64_t index)
     return topk_bar_admits(&b, key, index);
 }
 
-static void insert_entry(topk_t *t, const topk_entry_t *x)
+void topk_insert(topk_t *t, const ranked_genome_t *x)
 {
     uint32_t pos;
-    if (!topk_would_enter(t, x->key, x->index))
+    if (x->key == 0 || t->k == 0)
+        return;
+    if (t->n == t->k && !ranked_before(x, &t->e[t->n - 1]))
         return;
     pos = t->n < t->k ? t->n++ : t->k - 1;
-    while (pos > 0 && rank_before(x->key, x->index, t->e[pos - 1].key, t->e[pos - 1].index)) {
+    while (pos > 0 && ranked_before(x, &t->e[pos - 1])) {
         t->e[pos] = t->e[pos - 1];
         pos--;
     }
@@ -51,17 +53,21 @@ static void insert_entry(topk_t *t, const topk_entry_t *x)
 
 void topk_offer(topk_t *t, uint64_t index, eval_result_t r)
 {
-    topk_entry_t x;
-    x.key = rank_key(r);
+    ranked_genome_t x;
+    uint64_t key = rank_key(r);
+    if (!topk_would_enter(t, key, index)) /* most offers: no entry to build */
+        return;
+    memset(&x, 0, sizeof x);
+    x.key = key;
     x.index = index;
     x.r = r;
-    insert_entry(t, &x);
+    topk_insert(t, &x);
 }
 
 void topk_merge(topk_t *dst, const topk_t *src)
 {
     for (uint32_t i = 0; i < src->n; i++)
-        insert_entry(dst, &src->e[i]);
+        topk_insert(dst, &src->e[i]);
 }
 
 void topk_to_ranked(const topk_t *t, const lattice_shape_t *shape, ranked_genome_t *out)

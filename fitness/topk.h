@@ -1,5 +1,8 @@
 /* The exact top-K of SPEC sec. 5: higher fitness first, the lower linear index
- * on a tie; infeasible genomes are never listed. Small K, kept sorted. */
+ * on a tie; infeasible genomes are never listed. Small K, kept sorted. The
+ * one best-first list of the engine: the grid's top-K (genomes offered by
+ * index, genes decoded when reported) and the GA's hall of fame (ranked
+ * genomes with their genes, ordered by ranked_before). */
 #ifndef EVOLVE_TOPK_H
 #define EVOLVE_TOPK_H
 
@@ -11,6 +14,7 @@
 #include "fitness/lattice_shape.h"
 #include "fitness/ranked.h"
 
+/* A grid genome as a device's selection pass gathers it (kernels/). */
 typedef struct {
     uint64_t key;   /* rank_key(r) */
     uint64_t index; /* linear index of the genome */
@@ -48,22 +52,28 @@ extern "C" {
 #endif
 
 typedef struct {
-    uint32_t k; /* capacity */
-    uint32_t n; /* entries held, best first */
-    topk_entry_t *e;
+    uint32_t k;         /* capacity */
+    uint32_t n;         /* entries held, best first (ranked_before) */
+    ranked_genome_t *e; /* grid lists leave the genes 0 (topk_to_ranked decodes them) */
 } topk_t;
 
 ev_status topk_init(topk_t *t, uint32_t k, ev_error *err);
 void topk_free(topk_t *t);
 
-/* 1 when an entry with this key and index would enter the list. */
+/* 1 when an entry with this key and index (and genes 0) would enter the list. */
 int topk_would_enter(const topk_t *t, uint64_t key, uint64_t index);
 
-/* The list's current bar (topk_bar_admits(&bar, key, index) == topk_would_enter). */
+/* The list's current bar (topk_bar_admits(&bar, key, index) == topk_would_enter):
+ * for lists of entries without genes (the grid's). */
 topk_bar_t topk_bar(const topk_t *t);
 
-/* Offers one evaluated genome; ignored when infeasible or not good enough.
- * The caller guarantees an index is offered once. */
+/* Offers one ranked genome: it enters, at its place by ranked_before, unless
+ * it is infeasible (key 0) or the list is full of entries that rank before
+ * it. The caller guarantees a genome is offered once (the GA offers each
+ * genome when it is first evaluated, so no duplicate check). */
+void topk_insert(topk_t *t, const ranked_genome_t *x);
+
+/* Offers one evaluated genome by its index (genes left 0): topk_insert. */
 void topk_offer(topk_t *t, uint64_t index, eval_result_t r);
 
 /* Offers every entry of src (disjoint index sets). */

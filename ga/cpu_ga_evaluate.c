@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ga/cpu_ga.h"
-#include "ga/hall_of_fame.h"
+#include "fitness/topk.h"
 
 static void compute_indices(ga_state_t *g)
 {
@@ -23,7 +23,7 @@ static void compute_indices(ga_state_t *g)
 
 /* Evaluates the groups starting at items[news[0..n_new)] and offers them to top. */
 static ev_status evaluate_new(ga_state_t *g, const cpu_ga_item_t *items, const uint32_t *news, uint32_t n_new,
-                              hof_t *top, ev_error *err)
+                              topk_t *top, ev_error *err)
 {
     uint16_t *genes = (uint16_t *)malloc(((size_t)n_new * (size_t)g->n_genes + 1) * sizeof *genes);
     eval_result_t *res = (eval_result_t *)malloc(((size_t)n_new + 1) * sizeof *res);
@@ -43,8 +43,8 @@ static ev_status evaluate_new(ga_state_t *g, const cpu_ga_item_t *items, const u
         ga_hof_entry_t e;
         st = dedup_insert(&g->cache, g->index + (size_t)i * (size_t)g->words, res[j], err);
         genome_gather(g->genes, g->pop, i, g->n_genes, one);
-        hof_entry_make(&e, one, g->n_genes, g->index + (size_t)i * (size_t)g->words, g->words, res[j]);
-        hof_offer(top, &e);
+        ga_entry_make(&e, one, g->n_genes, g->index + (size_t)i * (size_t)g->words, g->words, res[j]);
+        topk_insert(top, &e);
     }
 done:
     free(genes);
@@ -56,7 +56,7 @@ ev_status cpu_ga_evaluate(ga_state_t *g, ga_eval_out_t *out, ev_error *err)
 {
     cpu_ga_item_t *items = (cpu_ga_item_t *)malloc((size_t)g->pop * sizeof *items);
     uint32_t *news = g->scratch, n_new = 0, groups = 0;
-    hof_t top;
+    topk_t top;
     ev_status st;
     out->distinct = out->new_evals = 0;
     out->cache_full = 0;
@@ -65,7 +65,7 @@ ev_status cpu_ga_evaluate(ga_state_t *g, ga_eval_out_t *out, ev_error *err)
         free(items);
         return ev_fail(err, EV_EINTERNAL, "ga_evaluate before a population exists");
     }
-    if (!items || hof_init(&top, g->plan.top_k, err) != EV_OK) {
+    if (!items || topk_init(&top, g->plan.top_k, err) != EV_OK) {
         free(items);
         return ev_fail(err, EV_ENOMEM, "out of memory evaluating a population of %u", g->pop);
     }
@@ -103,7 +103,7 @@ ev_status cpu_ga_evaluate(ga_state_t *g, ga_eval_out_t *out, ev_error *err)
     g->evaluated = 1;
     g->ranked = 0;
 done:
-    hof_free(&top);
+    topk_free(&top);
     free(items);
     return st;
 }

@@ -76,10 +76,10 @@ static ev_status run_alloc(run_t *r, ev_error *err)
 
 /* The hall of fame takes the generation's new genomes; a strictly better
  * best restarts the stall count. */
-static void take_new_best(run_t *r, const ga_eval_out_t *ev, hof_t *hof, uint32_t gen)
+static void take_new_best(run_t *r, const ga_eval_out_t *ev, topk_t *hof, uint32_t gen)
 {
     for (uint32_t j = 0; j < ev->n_top; j++)
-        hof_offer(hof, &ev->top[j]);
+        topk_insert(hof, &ev->top[j]);
     if (hof->n && hof->e[0].key > r->best_key) {
         r->best_key = hof->e[0].key;
         r->last_improvement = gen;
@@ -168,14 +168,16 @@ static ev_status take_snapshot(run_t *r, uint32_t gen, const ga_result_t *res, e
     snap.population = r->plan.ctx.population;
     snap.n_genes = (uint32_t)r->plan.ctx.n_genes;
     snap.islands = r->plan.ctx.islands;
-    snap.genes = r->snap_genes;
-    snap.parents = r->snap_parents;
-    snap.plans = r->islands;
-    snap.hof = &res->hof;
     snap.last_improvement = r->last_improvement;
     snap.evaluations = res->evaluations;
     snap.lookups = res->lookups;
+    snap.hof_k = res->hof.k;
     snap.elapsed_s = plat_now() - r->t0;
+    snap.genes = r->snap_genes;
+    snap.parents = r->snap_parents;
+    snap.plans = r->islands;
+    snap.hof_n = res->hof.n;
+    snap.hof = res->hof.e;
     return r->o->observer->on_checkpoint(r->o->observer->ctx, &snap, err);
 }
 
@@ -184,21 +186,24 @@ static ev_status take_snapshot(run_t *r, uint32_t gen, const ga_result_t *res, e
 static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_error *err)
 {
     const ga_snapshot_t *at = &rs->at;
+    ga_snapshot_t run; /* this run's shape */
+    char why[512];
     ev_status e;
-    if (at->generation < 1 || at->population != r->plan.ctx.population ||
-        at->n_genes != (uint32_t)r->plan.ctx.n_genes || at->islands != r->plan.ctx.islands ||
-        at->hof->k != res->hof.k || at->hof->n > at->hof->k || rs->cache_count != at->evaluations ||
-        at->lookups != (uint64_t)at->generation * at->population)
-        return ev_fail(err, EV_EDATA,
-                       "the saved GA state does not fit this run (generation %u, population %u, "
-                       "%u genes, %u islands, hall of fame of %u, %llu cached of %llu evaluated)",
-                       at->generation, at->population, at->n_genes, at->islands, at->hof->k,
+    memset(&run, 0, sizeof run);
+    run.population = r->plan.ctx.population;
+    run.n_genes = (uint32_t)r->plan.ctx.n_genes;
+    run.islands = r->plan.ctx.islands;
+    run.hof_k = res->hof.k;
+    if (!ga_snapshot_fits(at, &run, r->plan.ctx.n_values, why, sizeof why))
+        return ev_fail(err, EV_EDATA, "the saved GA state does not fit this run: %s", why);
+    if (rs->cache_count != at->evaluations)
+        return ev_fail(err, EV_EDATA, "the saved GA state does not fit this run: %llu cached of %llu evaluated",
                        (unsigned long long)rs->cache_count, (unsigned long long)at->evaluations);
     if ((e = r->gops->ga_cache_import(r->g, rs->cache_index, rs->cache_results, rs->cache_count, err)) != EV_OK ||
         (e = r->gops->ga_set_population(r->g, at->genes, at->parents, err)) != EV_OK)
         return e;
-    for (uint32_t j = 0; j < at->hof->n; j++)
-        hof_offer(&res->hof, &at->hof->e[j]);
+    for (uint32_t j = 0; j < at->hof_n; j++)
+        topk_insert(&res->hof, &at->hof[j]);
     r->best_key = res->hof.n ? res->hof.e[0].key : 0;
     r->last_improvement = at->last_improvement;
     memcpy(r->islands, at->plans, (size_t)at->islands * sizeof *r->islands);
@@ -282,7 +287,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     /* A backend without GA ops still evaluates: the CPU's GA drives it. */
     res->host_ga = ops->ga_open == NULL;
     r.gops = res->host_ga ? &backend_cpu_ops : ops;
-    if ((e = hof_init(&res->hof, o->top, err)) != EV_OK)
+    if ((e = topk_init(&res->hof, o->top, err)) != EV_OK)
         return e;
     if ((e = run_alloc(&r, err)) == EV_OK &&
         (e = r.gops->ga_open(res->host_ga ? NULL : b, &r.plan, &r.g, err)) == EV_OK)
@@ -296,5 +301,5 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
 
 void ga_result_free(ga_result_t *res)
 {
-    hof_free(&res->hof);
+    topk_free(&res->hof);
 }

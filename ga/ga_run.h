@@ -13,8 +13,9 @@
 #include "fitness/problem.h"
 #include "ga/backend.h"
 #include "ga/ga_stop.h"
-#include "ga/hall_of_fame.h"
+#include "fitness/topk.h"
 #include "operators/ga_settings.h"
+#include "operators/ga_snapshot.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,7 +38,7 @@ typedef struct {
     uint64_t lookups;              /* fitness lookups so far (population x generations) */
     double hit_rate;               /* 1 - evaluations / lookups */
     double wall_s;                 /* seconds since the run started */
-    const hof_t *hof;              /* the hall of fame after this generation */
+    const topk_t *hof;             /* the hall of fame after this generation */
 } ga_gen_stats_t;
 
 /* What an observer is given each generation. genes/results/parents are set
@@ -52,22 +53,9 @@ typedef struct {
     const int32_t *parents;
 } ga_generation_t;
 
-/* A run between two generations: generation `generation` bred and not yet
- * evaluated. What a checkpoint keeps (ga_observer_t.on_checkpoint) and,
- * with the dedup cache, what a run resumes from (ga_resume_t). Pointers are
- * valid during the callback. */
-typedef struct {
-    uint32_t generation; /* the next generation to evaluate (>= 1) */
-    uint32_t population, n_genes, islands;
-    const uint16_t *genes;       /* SoA [n_genes][population] */
-    const int32_t *parents;      /* [2][population]: A then B, individuals of generation - 1 */
-    const breed_island_t *plans; /* [islands]: how each island made this generation */
-    const hof_t *hof;            /* the hall of fame after generation - 1 */
-    uint32_t last_improvement;   /* the generation whose best was last strictly better (stall) */
-    uint64_t evaluations;        /* unique evaluations so far (= genomes in the dedup cache) */
-    uint64_t lookups;            /* population x generations evaluated */
-    double elapsed_s;            /* wall seconds spent so far; a resumed run's wall_s continues from it */
-} ga_snapshot_t;
+/* A run between two generations (operators/ga_snapshot.h): what a
+ * checkpoint keeps (ga_observer_t.on_checkpoint) and, with the dedup cache,
+ * what a run resumes from (ga_resume_t). */
 
 /* Where a resumed run starts: a snapshot and the dedup cache's contents.
  * The cache is not part of the snapshot because every genome in it was in
@@ -110,7 +98,7 @@ typedef struct {
     double hit_rate;
     double seconds;
     int host_ga; /* 1: the backend has no GA ops; the CPU ran the GA, the backend evaluated */
-    hof_t hof;   /* the top unique genomes ever evaluated; ga_result_free */
+    topk_t hof;  /* the top unique genomes ever evaluated; ga_result_free */
 } ga_result_t;
 
 /* Runs the GA on backend b (opened on p) with settings s, from generation 0

@@ -163,84 +163,21 @@ static ev_status cuda_grid_dominance(backend_t *b, const dominance_opts_t *opts,
     return cuda_dominance_grid(b->e, b->p, budget, opts ? opts->progress : NULL, top, err);
 }
 
-/* ---- GA ops: the population lives on the device (kernels/ga_*.cu) ---- */
-
-struct ga_state {
-    cuda_ga_t *dev;
-};
+/* ---- GA ops: the population lives on the device (kernels/ga_*.cu); its
+ * state (cuda_ga_t) is this backend's ga_state_t, so the ops other than open
+ * are the kernels' functions themselves. */
 
 static ev_status cuda_ga_open_op(backend_t *b, const ga_plan_t *plan, ga_state_t **out, ev_error *err)
 {
-    ga_state_t *g;
     ev_status st;
     *out = NULL;
     if (!b)
         return ev_fail(err, EV_EINTERNAL, "the cuda GA ops need an open cuda backend");
-    g = (ga_state_t *)calloc(1, sizeof *g);
-    if (!g)
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    if ((st = cuda_ga_open(&g->dev, b->e, plan, err)) != EV_OK) {
+    if ((st = cuda_ga_open(out, b->e, plan, err)) != EV_OK) {
         ev_error_prefix(err, "cuda backend: ");
-        free(g);
-        return st;
+        *out = NULL;
     }
-    *out = g;
-    return EV_OK;
-}
-
-static void cuda_ga_close_op(ga_state_t *g)
-{
-    if (!g)
-        return;
-    cuda_ga_close(g->dev);
-    free(g);
-}
-
-static ev_status cuda_ga_init_op(ga_state_t *g, ev_error *err)
-{
-    return cuda_ga_init_population(g->dev, err);
-}
-
-static ev_status cuda_ga_set_op(ga_state_t *g, const uint16_t *genes, const int32_t *parents, ev_error *err)
-{
-    return cuda_ga_set_population(g->dev, genes, parents, err);
-}
-
-static ev_status cuda_ga_evaluate_op(ga_state_t *g, ga_eval_out_t *out, ev_error *err)
-{
-    return cuda_ga_evaluate(g->dev, out, err);
-}
-
-static ev_status cuda_ga_rank_op(ga_state_t *g, ga_rank_out_t *out, ev_error *err)
-{
-    return cuda_ga_rank(g->dev, out, err);
-}
-
-static ev_status cuda_ga_breed_op(ga_state_t *g, uint32_t generation, const breed_island_t *islands, ev_error *err)
-{
-    return cuda_ga_breed(g->dev, generation, islands, err);
-}
-
-static ev_status cuda_ga_download_op(ga_state_t *g, uint16_t *genes, eval_result_t *results, int32_t *parents,
-                                     ev_error *err)
-{
-    return cuda_ga_download(g->dev, genes, results, parents, err);
-}
-
-static uint64_t cuda_ga_cache_count_op(ga_state_t *g)
-{
-    return cuda_ga_cache_count(g->dev);
-}
-
-static ev_status cuda_ga_cache_export_op(ga_state_t *g, uint64_t *index, eval_result_t *results, ev_error *err)
-{
-    return cuda_ga_cache_export(g->dev, index, results, err);
-}
-
-static ev_status cuda_ga_cache_import_op(ga_state_t *g, const uint64_t *index, const eval_result_t *results, uint64_t n,
-                                         ev_error *err)
-{
-    return cuda_ga_cache_import(g->dev, index, results, n, err);
+    return st;
 }
 
 const backend_ops_t backend_cuda_ops = {
@@ -253,14 +190,14 @@ const backend_ops_t backend_cuda_ops = {
     .grid_batch_max = cuda_grid_batch_max,
     .grid_dominance = cuda_grid_dominance,
     .ga_open = cuda_ga_open_op,
-    .ga_close = cuda_ga_close_op,
-    .ga_init_population = cuda_ga_init_op,
-    .ga_set_population = cuda_ga_set_op,
-    .ga_evaluate = cuda_ga_evaluate_op,
-    .ga_rank = cuda_ga_rank_op,
-    .ga_breed = cuda_ga_breed_op,
-    .ga_download = cuda_ga_download_op,
-    .ga_cache_count = cuda_ga_cache_count_op,
-    .ga_cache_export = cuda_ga_cache_export_op,
-    .ga_cache_import = cuda_ga_cache_import_op,
+    .ga_close = cuda_ga_close,
+    .ga_init_population = cuda_ga_init_population,
+    .ga_set_population = cuda_ga_set_population,
+    .ga_evaluate = cuda_ga_evaluate,
+    .ga_rank = cuda_ga_rank,
+    .ga_breed = cuda_ga_breed,
+    .ga_download = cuda_ga_download,
+    .ga_cache_count = cuda_ga_cache_count,
+    .ga_cache_export = cuda_ga_cache_export,
+    .ga_cache_import = cuda_ga_cache_import,
 };

@@ -119,8 +119,9 @@ ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p, uint64_t b
 
 /* A GA population, its fitness and its dedup cache in device memory: the GA
  * ops of ga/backend.h, each equal to the CPU ops' bit for bit (ga_rank_out_t's
- * mean and std excepted). */
-typedef struct cuda_ga cuda_ga_t;
+ * mean and std excepted). It is the CUDA backend's ga_state_t, so every op
+ * but ga_open goes into the vtable as is. */
+typedef struct ga_state cuda_ga_t;
 
 /* Checks the device memory (cudaMemGetInfo) and allocates the population,
  * scratch and the first dedup table; EV_ENOMEM says what to lower. e: the

@@ -64,7 +64,7 @@ typedef struct {
     double best, median, mean, std;
 } ga_summary_t;
 
-struct cuda_ga {
+struct ga_state {   /* ga_state_t of ga/backend.h: the CUDA GA ops take it as is */
     ga_plan_t plan; /* host copy; plan.evaluate is not used */
     cuda_eval_t *e; /* the backend's tables evaluator (not owned): tables and launch sizes */
     uint32_t pop;

@@ -19,7 +19,7 @@
  *                    distinct genome: no duplicate inserts), res_head
  *   scatter_kernel   thread = position j: results[sorted[j]] = res_head[head_pos[j]]
  *   top              stable radix sort of the new ones by rank_key descending
- *                    (ties stay in ascending index order: ga_entry_before's
+ *                    (ties stay in ascending index order: ranked_before's
  *                    order); the best top_k become ga_hof_entry_t's on the
  *                    device (ga_entry_make) and cross to the host.
  *

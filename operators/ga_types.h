@@ -15,20 +15,8 @@
 EV_STATIC_ASSERT(GA_MAX_GENES == EV_MAX_PARAMS, "a genome has one gene per lattice parameter");
 
 /* One evaluated genome, as the hall of fame and a generation's new top-K hold
- * it. Order: rank_key descending, then the genes lexicographically (the
- * linear index order, SPEC sec. 5). */
+ * it. Order: ranked_before (fitness/ranked.h). */
 typedef ranked_genome_t ga_hof_entry_t;
-
-/* a ranks before b */
-EV_HD int ga_entry_before(const ga_hof_entry_t *a, const ga_hof_entry_t *b)
-{
-    if (a->key != b->key)
-        return a->key > b->key;
-    for (int32_t k = 0; k < GA_MAX_GENES; k++)
-        if (a->genes[k] != b->genes[k])
-            return a->genes[k] < b->genes[k];
-    return 0;
-}
 
 /* An entry of a genome (n_genes genes, the rest 0), its linear index
  * (index_words words; `index` holds it only when it is one word, else

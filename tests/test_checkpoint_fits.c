@@ -1,5 +1,6 @@
-/* checkpoint_fits: a checkpoint read back from its file is resumed from only
- * when every stored size, gene, parent, island plan and counter fits the run;
+/* ga_snapshot_fits on checkpoints: a checkpoint read back from its file is
+ * resumed from only when every stored size, gene, parent, island plan and
+ * counter fits the run;
  * a damaged or edited one (indices past the population or the lattice) is
  * refused with the reason, so the resume starts over instead of indexing
  * past an array (cli/resume.c). */
@@ -18,17 +19,22 @@ static const uint32_t n_values[2] = {3, 2};
  * islands, 2 genes, top 3: fits (want NULL) or not, saying `want`. */
 static void round_trip(const checkpoint_t *c, const char *want)
 {
-    checkpoint_shape_t shape = {4, 2, 2, 3, n_values};
+    ga_snapshot_t run; /* the run's shape */
     checkpoint_t back;
     ev_error err;
     char why[512] = "";
+    memset(&run, 0, sizeof run);
+    run.population = 4;
+    run.islands = 2;
+    run.n_genes = 2;
+    run.hof_k = 3;
     if (checkpoint_write(DIR "/run.h5.partial.ckpt", c, &err) != EV_OK ||
         checkpoint_read(DIR "/run.h5.partial.ckpt", &back, &err) != EV_OK) {
         fprintf(stderr, "checkpoint round trip: %s\n", err.msg);
         check_failures++;
         return;
     }
-    CHECK_EQ_I64(want == NULL, checkpoint_fits(&back, &shape, why, sizeof why));
+    CHECK_EQ_I64(want == NULL, ga_snapshot_fits(&back.ga, &run, n_values, why, sizeof why));
     if (want)
         CHECK_CONTAINS(why, want);
     checkpoint_free(&back);
@@ -48,16 +54,16 @@ int main(void)
     c.config_text = "ga: {}";
     c.tool_version = "evolve test";
     c.backend = "cpu";
-    c.generation = 1;
-    c.population = 4;
-    c.n_genes = 2;
-    c.islands = 2;
-    c.evaluations = 3;
-    c.lookups = 4;
-    c.genes = genes;
-    c.parents = parents;
-    c.plans = plans;
-    c.hof_k = 3;
+    c.ga.generation = 1;
+    c.ga.population = 4;
+    c.ga.n_genes = 2;
+    c.ga.islands = 2;
+    c.ga.evaluations = 3;
+    c.ga.lookups = 4;
+    c.ga.genes = genes;
+    c.ga.parents = parents;
+    c.ga.plans = plans;
+    c.ga.hof_k = 3;
     c.gen_hash = (const uint64_t[]){7};
     round_trip(&c, NULL);
 
@@ -75,12 +81,12 @@ int main(void)
     plans[0].elites = 3;
     round_trip(&c, "island 0's plan");
     plans[0].elites = 1;
-    c.last_improvement = 1;
+    c.ga.last_improvement = 1;
     round_trip(&c, "counters that contradict generation 1");
-    c.last_improvement = 0;
-    c.hof_k = 5;
-    round_trip(&c, "top 5; the run has 4, 2, 2, 3");
-    c.hof_k = 3;
+    c.ga.last_improvement = 0;
+    c.ga.hof_k = 5;
+    round_trip(&c, "hof_k 5; the run has 3");
+    c.ga.hof_k = 3;
     round_trip(&c, NULL);
     return check_exit();
 }

@@ -34,7 +34,7 @@ static void die(const char *what, const ev_error *err)
     exit(2);
 }
 
-static int same_hof(const hof_t *a, const hof_t *b)
+static int same_hof(const topk_t *a, const topk_t *b)
 {
     return a->n == b->n && memcmp(a->e, b->e, a->n * sizeof *a->e) == 0;
 }

@@ -221,7 +221,7 @@ static void test_huge_lattice(void)
     CHECK(res.hof.n == 6);
     for (uint32_t i = 0; i < res.hof.n; i++) {
         CHECK(res.hof.e[i].index == UINT64_MAX); /* no one-word index exists */
-        CHECK(i == 0 || ga_entry_before(&res.hof.e[i - 1], &res.hof.e[i]));
+        CHECK(i == 0 || ranked_before(&res.hof.e[i - 1], &res.hof.e[i]));
         CHECK_EQ_I64(res.hof.e[i].key, rank_key(tables_eval(&f.t.view, res.hof.e[i].genes)));
     }
     free(log.genomes);

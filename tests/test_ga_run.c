@@ -14,7 +14,7 @@
 #include "tests/check.h"
 #include "tests/support/ga_fixture.h"
 
-static int same_hof(const hof_t *a, const hof_t *b)
+static int same_hof(const topk_t *a, const topk_t *b)
 {
     if (a->n != b->n)
         return 0;

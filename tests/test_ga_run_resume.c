@@ -32,7 +32,7 @@ typedef struct {
     /* the copy */
     int have;
     ga_snapshot_t snap;
-    hof_t hof;
+    topk_t hof;
     uint16_t *genes;
     int32_t *parents;
     breed_island_t plans[16];
@@ -73,10 +73,10 @@ static ev_status rec_snap(void *ctx, const ga_snapshot_t *s, ev_error *err)
     memcpy(r->genes, s->genes, ng * pop * sizeof *r->genes);
     memcpy(r->parents, s->parents, 2 * pop * sizeof *r->parents);
     memcpy(r->plans, s->plans, s->islands * sizeof *r->plans);
-    if (hof_init(&r->hof, s->hof->k, err) != EV_OK)
+    if (topk_init(&r->hof, s->hof_k, err) != EV_OK)
         return EV_ENOMEM;
-    for (uint32_t j = 0; j < s->hof->n; j++)
-        hof_offer(&r->hof, &s->hof->e[j]);
+    for (uint32_t j = 0; j < s->hof_n; j++)
+        topk_insert(&r->hof, &s->hof[j]);
     r->cache_count = r->cache.count;
     r->cache_index = (uint64_t *)malloc((r->cache_count + 1) * (size_t)r->words * sizeof *r->cache_index);
     r->cache_results = (eval_result_t *)malloc((r->cache_count + 1) * sizeof *r->cache_results);
@@ -84,7 +84,7 @@ static ev_status rec_snap(void *ctx, const ga_snapshot_t *s, ev_error *err)
     r->snap.genes = r->genes;
     r->snap.parents = r->parents;
     r->snap.plans = r->plans;
-    r->snap.hof = &r->hof;
+    r->snap.hof = r->hof.e;
     return EV_OK;
 }
 
@@ -114,7 +114,7 @@ static void rec_close(recorder_t *r)
 {
     dedup_free(&r->cache);
     if (r->have)
-        hof_free(&r->hof);
+        topk_free(&r->hof);
     free(r->genes);
     free(r->parents);
     free(r->cache_index);

@@ -85,16 +85,18 @@ def include_breaches(src, uses):
     return breaches
 
 
-def objects(build, uses):
-    """{source path relative to the tree: object path} of every engine library."""
+def objects(build, uses, src):
+    """{source path relative to the tree: object path} of every engine library
+    (not the stale objects of sources since removed)."""
     found = {}
     for folder in uses:
         odir = os.path.join(build, "CMakeFiles", f"evolve_{folder}.dir", folder)
         if not os.path.isdir(odir):
             continue
         for name in os.listdir(odir):
-            if name.endswith(".o") or name.endswith(".obj"):
-                found[f"{folder}/{name.rsplit('.', 1)[0]}"] = os.path.join(odir, name)
+            source = f"{folder}/{name.rsplit('.', 1)[0]}"
+            if (name.endswith(".o") or name.endswith(".obj")) and os.path.exists(os.path.join(src, source)):
+                found[source] = os.path.join(odir, name)
     return found
 
 
@@ -156,8 +158,8 @@ def strongly_connected(graph):
     return comps
 
 
-def symbol_breaches(build, uses):
-    objs = objects(build, uses)
+def symbol_breaches(src, build, uses):
+    objs = objects(build, uses, src)
     if not objs:
         return [f"no engine objects under {build}/CMakeFiles: build first"], []
     defs, undefs = {}, {}
@@ -224,7 +226,7 @@ def declaration_breaches(src, build, uses):
             if not os.path.isfile(os.path.join(src, c)):
                 breaches.append(f"test_layers.py SHARED_HEADERS: {c} (under {header}) does not exist")
             shared[c].add(header)
-    for c, obj in sorted(objects(build, uses).items()):
+    for c, obj in sorted(objects(build, uses, src).items()):
         if not c.endswith(".c"):
             continue  # .cu files: their C interface is kernels/cuda_api.h, the rest ga_device.cuh
         out = subprocess.run(["nm", "-P", obj], check=True, capture_output=True, text=True).stdout
@@ -250,7 +252,7 @@ def main():
     unknown = {u for us in uses.values() for u in us} - set(uses)
     problems = [f"layers.txt: {u} is used but has no line" for u in sorted(unknown)]
     problems += include_breaches(a.source_dir, uses)
-    sym, loops = symbol_breaches(a.build_dir, uses)
+    sym, loops = symbol_breaches(a.source_dir, a.build_dir, uses)
     problems += sym
     problems += [f"files use each other in a loop: {c}" for c in loops]
     problems += declaration_breaches(a.source_dir, a.build_dir, uses)

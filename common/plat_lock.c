@@ -158,8 +158,8 @@ void plat_lock_release(plat_lock_t *lock)
 }
 #endif
 
-ev_status plat_lock_wait(const char *path, plat_lock_t **lock, void (*on_wait)(long holder, const void *ctx), const void *ctx,
-                         ev_error *err)
+ev_status plat_lock_wait(const char *path, plat_lock_t **lock, void (*on_wait)(long holder, const void *ctx),
+                         const void *ctx, ev_error *err)
 {
     int told = 0;
     for (;;) {

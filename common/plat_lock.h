@@ -28,8 +28,8 @@ ev_status plat_lock_take(const char *path, plat_lock_t **lock, long *holder, ev_
 
 /* Waits (polling every 100 ms) until the lock can be taken; calls
  * on_wait(holder, ctx) once, when it first has to wait. */
-ev_status plat_lock_wait(const char *path, plat_lock_t **lock, void (*on_wait)(long holder, const void *ctx), const void *ctx,
-                         ev_error *err);
+ev_status plat_lock_wait(const char *path, plat_lock_t **lock, void (*on_wait)(long holder, const void *ctx),
+                         const void *ctx, ev_error *err);
 
 /* Removes the temporary files "<output>.tmp.<pid>" that processes killed
  * while writing `output` left behind, with a note on log for each. Only for

@@ -272,6 +272,7 @@ static ev_status read_all(run_file_t *rf, checkpoint_t *c, ev_error *err)
 
 ev_status checkpoint_read(const char *path, checkpoint_t *c, ev_error *err)
 {
+    ev_error open_err;
     plat_stat_t ps;
     run_file_t rf;
     hid_t file;
@@ -284,8 +285,11 @@ ev_status checkpoint_read(const char *path, checkpoint_t *c, ev_error *err)
         H5Eclear2(H5E_DEFAULT);
         return ev_fail(err, EV_EDATA, "%s: the checkpoint is not readable", path);
     }
-    if ((file = h5u_file_open(path, 0, err)) < 0)
-        return EV_EDATA;
+    if ((file = h5u_file_open(path, 0, &open_err)) < 0) {
+        if (err)
+            *err = open_err;
+        return open_err.status == EV_EBUSY ? EV_EBUSY : EV_EDATA;
+    }
     if ((st = wrap(&rf, path, file, 0, err)) != EV_OK) {
         H5Fclose(file);
         return st;

@@ -39,6 +39,7 @@ static ev_status read_dims(run_file_t *rf, ev_error *err)
 
 ev_status run_file_open(run_file_t *rf, const char *path, ev_error *err)
 {
+    ev_error open_err;
     plat_stat_t ps;
     char *format = NULL;
     uint64_t version = 0;
@@ -55,8 +56,11 @@ ev_status run_file_open(run_file_t *rf, const char *path, ev_error *err)
         H5Eclear2(H5E_DEFAULT);
         return ev_fail(err, EV_EDATA, "%s: not an HDF5 file (or damaged); %s", path, not_run);
     }
-    if ((rf->file = h5u_file_open(path, 0, err)) < 0)
-        return EV_EIO;
+    if ((rf->file = h5u_file_open(path, 0, &open_err)) < 0) {
+        if (err)
+            *err = open_err;
+        return open_err.status;
+    }
     if (!(rf->path = ev_strdup(path))) {
         run_file_close(rf, NULL);
         return ev_fail(err, EV_ENOMEM, "out of memory");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/options.h"
+#include "common/plat_lock.h"
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "cli/commands.h"
@@ -131,6 +132,27 @@ static ev_status parse_args(int argc, char **argv, ingest_args_t *a, ev_error *e
     return st;
 }
 
+/* One writer per output: a second ingest to the same --out is refused. */
+static ev_status write_locked(const dataset_t *ds, const char *out, ev_error *err)
+{
+    char *lock_path = plat_lock_path(out);
+    plat_lock_t *lock = NULL;
+    long holder;
+    ev_status st;
+    if (!lock_path)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    st = plat_lock_take(lock_path, &lock, &holder, err);
+    if (st == EV_EBUSY)
+        ev_error_prefix(err, "%s: another evolve is writing it now: ", out);
+    if (st == EV_OK) {
+        plat_lock_remove_temps(out, stderr);
+        st = dataset_write_h5(ds, out, err);
+    }
+    plat_lock_release(lock);
+    free(lock_path);
+    return st;
+}
+
 /* --out may replace an earlier dataset, never anything else (an input, a typo). */
 static ev_status write_out(const dataset_t *ds, const char *out, const char *trades, ev_error *err)
 {
@@ -143,7 +165,7 @@ static ev_status write_out(const dataset_t *ds, const char *out, const char *tra
         return ev_fail(err, EV_ENOMEM, "out of memory");
     st = plat_mkdirs(dir, err);
     free(dir);
-    return st == EV_OK ? dataset_write_h5(ds, out, err) : st;
+    return st == EV_OK ? write_locked(ds, out, err) : st;
 }
 
 static ev_status run_ingest(const ingest_args_t *a, ev_error *err)

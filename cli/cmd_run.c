@@ -141,6 +141,7 @@ int cmd_run(int argc, char **argv)
     run_args_t a;
     session_t s;
     session_opts_t so;
+    plat_lock_t *lock = NULL;
     ev_error err;
     ev_status st;
     double t0 = plat_now();
@@ -165,7 +166,7 @@ int cmd_run(int argc, char **argv)
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
     if (st == EV_OK) /* before any data is read or written */
-        st = run_guard_outputs(&s.cfg, &a, &err);
+        st = run_guard_outputs(&s.cfg, &a, &lock, &err);
     so.backend = a.backend;
     so.log = a.quiet ? NULL : stderr;
     if (st == EV_OK)
@@ -179,6 +180,7 @@ int cmd_run(int argc, char **argv)
             st = run_mode_ga(&s, &a, t0, &err);
     }
     session_close(&s);
+    plat_lock_release(lock);
     if (st == EV_EINTR)
         fprintf(stderr, "evolve: %s\n", err.msg);
     else if (st != EV_OK)

@@ -153,9 +153,6 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, FI
         }
         plat_remove(f->paths.ckpt_path); /* a stale checkpoint without its run file */
     }
-    if ((st = run_paths_make_dir(&f->paths, err)) != EV_OK)
-        return st;
-    run_paths_remove_temps(&f->paths);
     if (f->rr.have_state) {
         if ((st = open_resumed(f, s, err)) != EV_OK || f->rr.have_state) {
             if (st == EV_OK && log)

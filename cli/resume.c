@@ -88,8 +88,11 @@ static ev_status check_run_file(run_resume_t *r, const run_paths_t *p, const ses
     char *texts[3] = {NULL, NULL, NULL};
     ev_error ignored;
     ev_status st = EV_OK;
-    if (run_file_open(&old, p->partial_path, &ignored) != EV_OK)
+    if ((st = run_file_open(&old, p->partial_path, &ignored)) != EV_OK) {
+        if (st == EV_EBUSY) /* in use, not damaged: never start over on it */
+            return ev_fail(err, st, "%s", ignored.msg);
         return EV_OK; /* unreadable: nothing to check it against; the run starts over */
+    }
     if (run_file_read_sessions(&old, &r->sessions, &r->n_sessions, &ignored) != EV_OK)
         r->n_sessions = 0;
     if (need_identity && identity_from_run_file(&old, &was, texts, &ignored) == EV_OK)
@@ -125,7 +128,9 @@ ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, 
     ev_status st;
     memset(r, 0, sizeof *r);
     session_identity(s, &now);
-    if (checkpoint_read(p->ckpt_path, &r->ck, &why) != EV_OK) {
+    if ((st = checkpoint_read(p->ckpt_path, &r->ck, &why)) != EV_OK) {
+        if (st == EV_EBUSY)
+            return ev_fail(err, st, "%s", why.msg);
         snprintf(r->why, sizeof r->why, "%.600s; the run starts again from generation 0", why.msg);
         return check_run_file(r, p, s, &now, 1, err);
     }
@@ -253,7 +258,7 @@ ev_status run_resume_copy(run_resume_t *r, const run_paths_t *p, const session_t
     ev_status st;
     size_t n;
     if (run_file_open(&old, p->partial_path, &oerr) != EV_OK)
-        return start_over(r, p, oerr.msg);
+        return oerr.status == EV_EBUSY ? ev_fail(err, EV_EBUSY, "%s", oerr.msg) : start_over(r, p, oerr.msg);
     if (!old.has_ga) {
         run_file_close(&old, NULL);
         return start_over(r, p, "it has no /ga group");

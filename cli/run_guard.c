@@ -1,8 +1,12 @@
 #include "cli/run_guard.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "archive/checkpoint.h"
 #include "archive/run_schema.h"
 #include "cli/run_paths.h"
+#include "common/platform.h"
 #include "io/dataset_h5_layout.h"
 #include "io/output_guard.h"
 
@@ -34,16 +38,52 @@ static ev_status check(const config_t *cfg, const run_args_t *a, const char *run
     return st;
 }
 
-ev_status run_guard_outputs(const config_t *cfg, const run_args_t *a, ev_error *err)
+/* The output's lock; refused naming the process that holds it. */
+static ev_status take(const run_paths_t *p, int resume, plat_lock_t **lock, ev_error *err)
+{
+    char who[64] = "another process";
+    long holder;
+    ev_status st = plat_lock_take(p->lock_path, lock, &holder, err);
+    if (st == EV_OK || holder < 0)
+        return st;
+    if (holder > 0)
+        snprintf(who, sizeof who, "process %ld", holder);
+    return ev_fail(err, EV_EBUSY, "%s: another evolve run (%s) is writing this output now; wait for it to finish%s",
+                   p->final_path, who, resume ? "" : ", or give this run another output (--output)");
+}
+
+/* 1 when the run file's directory exists. */
+static int have_dir(const run_paths_t *p)
+{
+    char *dir = plat_dirname(p->final_path);
+    plat_stat_t ps;
+    int yes = dir && plat_stat(dir, &ps) == 0 && ps.is_dir;
+    free(dir);
+    return yes;
+}
+
+ev_status run_guard_outputs(const config_t *cfg, const run_args_t *a, plat_lock_t **lock, ev_error *err)
 {
     run_paths_t p;
     ev_status st = a->resume ? run_paths_for_resume(&p, a->resume, err) : run_paths_make(&p, cfg->output, err);
+    int locked;
+    *lock = NULL;
     if (st != EV_OK)
         return st;
-    st = check(cfg, a, p.final_path, err);
+    /* The lock first where it can be taken, so the checks never read the
+     * files of a live run mid-write; a missing directory is made only once
+     * the checks passed (a refused command leaves nothing behind). */
+    if ((locked = have_dir(&p)) != 0)
+        st = take(&p, a->resume != NULL, lock, err);
+    if (st == EV_OK)
+        st = check(cfg, a, p.final_path, err);
     /* a fresh GA run removes a stale checkpoint beside its output: only a checkpoint */
     if (st == EV_OK && !a->grid && !a->validate && !a->resume)
         st = output_check_h5(p.ckpt_path, CHECKPOINT_FORMAT, "GA checkpoint", "an evolve checkpoint", err);
+    if (st == EV_OK && !locked && (st = run_paths_make_dir(&p, err)) == EV_OK)
+        st = take(&p, a->resume != NULL, lock, err);
+    if (st == EV_OK)
+        run_paths_remove_temps(&p, stderr);
     run_paths_free(&p);
     return st;
 }

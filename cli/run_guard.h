@@ -5,6 +5,7 @@
 #ifndef EVOLVE_RUN_GUARD_H
 #define EVOLVE_RUN_GUARD_H
 
+#include "common/plat_lock.h"
 #include "common/status.h"
 #include "cli/modes.h"
 #include "io/config.h"
@@ -15,8 +16,11 @@ extern "C" {
 
 /* cfg after the command line's overrides. The run file checked is the one
  * the command ends with: cfg->output, or the final name of the run --resume
- * continues. */
-ev_status run_guard_outputs(const config_t *cfg, const run_args_t *a, ev_error *err);
+ * continues. Then the run takes its output: an exclusive lock on
+ * "<run file>.lock" (*lock, held until plat_lock_release), so a second run
+ * or resume of a live output is refused naming the live process, and removes
+ * the temporary files killed runs of this output left behind, saying so. */
+ev_status run_guard_outputs(const config_t *cfg, const run_args_t *a, plat_lock_t **lock, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/plat_lock.h"
 #include "common/platform.h"
 
 static char *concat(const char *a, size_t a_len, const char *b)
@@ -34,7 +35,8 @@ static ev_status make_from(run_paths_t *p, const char *final, size_t final_len, 
     p->final_path = concat(final, final_len, "");
     p->partial_path = concat(final, final_len, RUN_PARTIAL_SUFFIX);
     p->ckpt_path = concat(final, final_len, RUN_PARTIAL_SUFFIX RUN_CKPT_SUFFIX);
-    if (!p->final_path || !p->partial_path || !p->ckpt_path) {
+    p->lock_path = concat(final, final_len, ".lock");
+    if (!p->final_path || !p->partial_path || !p->ckpt_path || !p->lock_path) {
         run_paths_free(p);
         return ev_fail(err, EV_ENOMEM, "out of memory");
     }
@@ -73,6 +75,7 @@ void run_paths_free(run_paths_t *p)
     free(p->final_path);
     free(p->partial_path);
     free(p->ckpt_path);
+    free(p->lock_path);
     memset(p, 0, sizeof *p);
 }
 
@@ -91,28 +94,9 @@ ev_status run_paths_make_dir(const run_paths_t *p, ev_error *err)
     return s;
 }
 
-void run_paths_remove_temps(const run_paths_t *p)
+void run_paths_remove_temps(const run_paths_t *p, FILE *log)
 {
-    char *dir = plat_dirname(p->partial_path), **names = NULL;
-    const char *base = plat_basename(p->partial_path);
-    size_t n = 0, len = strlen(base);
-    if (!dir || plat_list_dir(dir, &names, &n, NULL) != EV_OK) {
-        free(dir);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const char *rest = names[i] + len;
-        if (strncmp(names[i], base, len) != 0)
-            continue;
-        if (!strncmp(rest, RUN_CKPT_SUFFIX, strlen(RUN_CKPT_SUFFIX)))
-            rest += strlen(RUN_CKPT_SUFFIX);
-        if (!strncmp(rest, ".tmp.", 5)) {
-            char *path = plat_path_join(dir, names[i]);
-            if (path)
-                plat_remove(path);
-            free(path);
-        }
-    }
-    plat_free_names(names, n);
-    free(dir);
+    plat_lock_remove_temps(p->final_path, log);
+    plat_lock_remove_temps(p->partial_path, log);
+    plat_lock_remove_temps(p->ckpt_path, log);
 }

@@ -5,6 +5,8 @@
 #ifndef EVOLVE_RUN_PATHS_H
 #define EVOLVE_RUN_PATHS_H
 
+#include <stdio.h>
+
 #include "common/status.h"
 
 #ifdef __cplusplus
@@ -18,6 +20,7 @@ typedef struct {
     char *final_path;   /* <output> */
     char *partial_path; /* <output>.partial */
     char *ckpt_path;    /* <output>.partial.ckpt */
+    char *lock_path;    /* <output>.lock: held by the process writing any of them */
 } run_paths_t;
 
 /* The paths of a run whose output is `output`. */
@@ -30,10 +33,10 @@ ev_status run_paths_for_resume(run_paths_t *p, const char *given, ev_error *err)
 
 void run_paths_free(run_paths_t *p);
 
-/* Removes the temporary files a killed process of this run left behind
- * (<partial>.tmp.<pid>, <partial>.ckpt.tmp.<pid>). Only for the process that
- * takes the run over: a run is written by one process at a time. */
-void run_paths_remove_temps(const run_paths_t *p);
+/* Removes the temporary files killed processes of this run left behind
+ * (<output>.tmp.<pid>, <partial>.tmp.<pid>, <partial>.ckpt.tmp.<pid>), with
+ * a note on log for each. Only for the holder of lock_path. */
+void run_paths_remove_temps(const run_paths_t *p, FILE *log);
 
 /* Creates the directory of the final path when it is missing. */
 ev_status run_paths_make_dir(const run_paths_t *p, ev_error *err);

@@ -17,6 +17,7 @@ const char *ev_status_str(ev_status s)
     case EV_ECUDA: return "CUDA error";
     case EV_ENODEV: return "no CUDA device";
     case EV_EINTR: return "interrupted";
+    case EV_EBUSY: return "in use";
     case EV_EINTERNAL: return "internal error";
     }
     return "unknown error";

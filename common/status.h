@@ -25,6 +25,7 @@ typedef enum {
     EV_ECUDA,    /* a CUDA / cuRAND call failed */
     EV_ENODEV,   /* the CUDA backend was asked for but no device exists */
     EV_EINTR,    /* interrupted (Ctrl-C); partial work was saved where possible */
+    EV_EBUSY,    /* a file is in use by another process (its lock is held) */
     EV_EINTERNAL /* a bug: an invariant did not hold */
 } ev_status;
 

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "common/plat_lock.h"
 #include "common/platform.h"
 #include "io/dataset_h5.h"
 #include "io/dataset_h5_layout.h"
@@ -82,6 +83,42 @@ static ev_status build_and_cache(const ingest_opts_t *o, const char *path, datas
     return st;
 }
 
+static void say_waiting(long holder, const void *ctx)
+{
+    const char *path = (const char *)ctx;
+    if (holder > 0)
+        fprintf(stderr, "evolve: note: waiting for process %ld, which is building the dataset cache %s\n", holder,
+                path);
+    else
+        fprintf(stderr, "evolve: note: waiting for another process, which is building the dataset cache %s\n", path);
+}
+
+/* One process builds a cache at a time (its lock file beside it); one that
+ * waited reuses what the other built. */
+static ev_status build_once(const ingest_opts_t *o, const char *path, uint64_t fp, dataset_t *ds, FILE *log,
+                            ev_error *err)
+{
+    char *lock_path = plat_lock_path(path);
+    plat_lock_t *lock = NULL;
+    ev_status st;
+    if (!lock_path)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    st = plat_lock_take(lock_path, &lock, &(long){0}, err);
+    if (st == EV_EBUSY && (st = plat_lock_wait(lock_path, &lock, say_waiting, path, err)) == EV_OK &&
+        try_cache(path, fp, ds, log)) {
+        plat_lock_release(lock);
+        free(lock_path);
+        return EV_OK;
+    }
+    if (st == EV_OK) {
+        plat_lock_remove_temps(path, stderr);
+        st = build_and_cache(o, path, ds, log, err);
+    }
+    plat_lock_release(lock);
+    free(lock_path);
+    return st;
+}
+
 ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error *err)
 {
     ingest_opts_t o;
@@ -113,5 +150,5 @@ ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error
         return st;
     if (try_cache(cfg->dataset_path, fp, ds, log))
         return EV_OK;
-    return build_and_cache(&o, cfg->dataset_path, ds, log, err);
+    return build_once(&o, cfg->dataset_path, fp, ds, log, err);
 }

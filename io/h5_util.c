@@ -126,13 +126,32 @@ hid_t h5u_file_create(const char *path, ev_error *err)
     return f;
 }
 
+static herr_t find_lock_failure(unsigned n, const H5E_error2_t *e, void *data)
+{
+    (void)n;
+    if (e->min_num == H5E_CANTLOCKFILE)
+        *(int *)data = 1;
+    return 0;
+}
+
 hid_t h5u_file_open(const char *path, int writable, ev_error *err)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = -1;
+    int locked = 0;
     h5u_init();
     if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
-        (f = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl)) < 0)
-        h5u_fail(err, EV_EIO, path, -1, NULL, "open the file");
+        (f = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl)) < 0) {
+        H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_lock_failure, &locked);
+        if (locked) {
+            H5Eclear2(H5E_DEFAULT);
+            ev_fail(err, EV_EBUSY,
+                    "%s: cannot open the file: another program is writing it (HDF5's file lock); let it finish, or "
+                    "close it there, and try again",
+                    path);
+        } else {
+            h5u_fail(err, EV_EIO, path, -1, NULL, "open the file");
+        }
+    }
     h5u_close(fapl);
     return f;
 }

@@ -74,7 +74,9 @@ int h5u_type_matches(hid_t stored, hid_t mem_type);
 
 /* Files opened with the STRONG close degree: closing the file closes
  * whatever an error path left open, so a temporary file can always be
- * removed afterwards. Both return -1 and fill err on failure. */
+ * removed afterwards. Both return -1 and fill err on failure; a file another
+ * process holds open for writing (HDF5's own file lock) is err->status
+ * EV_EBUSY, not a damaged file. */
 hid_t h5u_file_create(const char *path, ev_error *err);
 hid_t h5u_file_open(const char *path, int writable, ev_error *err);
 

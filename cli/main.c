@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "cli/cmd_signals.h"
 #include "cli/commands.h"
 
 static void usage(FILE *out)
@@ -16,6 +17,8 @@ static void usage(FILE *out)
             "       evolve ingest [options]             CSVs -> dataset.h5 (SPEC sec. 2)\n"
             "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
+            "       evolve bars [options]               OHLCV bars from a bars CSV or the market files\n"
+            "       evolve trades [options]             a seller_exhaustion genome's trades on bars\n"
             "       evolve --version\n"
             "\n"
             "Run 'evolve CONFIG.yaml --help', 'evolve ingest --help', 'evolve gen-data --help' or\n"
@@ -43,5 +46,9 @@ int main(int argc, char **argv)
         return cmd_gen_data(argc - 1, argv + 1);
     if (!strcmp(argv[1], "report"))
         return cmd_report(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "bars"))
+        return cmd_bars(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "trades"))
+        return cmd_trades(argc - 1, argv + 1);
     return cmd_run(argc, argv);
 }

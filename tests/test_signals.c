@@ -257,9 +257,8 @@ static int same_trades(const se_trade_t *a, int64_t na, const se_trade_t *b, int
     if (na != nb)
         return 0;
     for (int64_t k = 0; k < na; k++)
-        if (a[k].signal_bar != b[k].signal_bar || a[k].entry_bar != b[k].entry_bar ||
-            a[k].exit_bar != b[k].exit_bar || a[k].reason != b[k].reason || a[k].entry != b[k].entry ||
-            a[k].exit != b[k].exit || a[k].pnl != b[k].pnl)
+        if (a[k].signal_bar != b[k].signal_bar || a[k].entry_bar != b[k].entry_bar || a[k].exit_bar != b[k].exit_bar ||
+            a[k].reason != b[k].reason || a[k].entry != b[k].entry || a[k].exit != b[k].exit || a[k].pnl != b[k].pnl)
             return 0;
     return 1;
 }
@@ -476,9 +475,10 @@ static void test_seed001_bugs(void)
         bug2_caught += !warmup_ok(&s, &gs[g], alone, n < CAP ? n : CAP);
         own_free(&o);
     }
-    printf("seed 001's bugs: of %d genomes (%d trades), the torch-style recompute changes the trades of %d, the "
-           "partial-window mutant signals in the warm-up in %d, the per-signal-exit mutant overlaps in %d\n",
-           G, total, bug1_caught, bug2_caught, bug3_caught);
+    printf(
+        "seed 001's bugs: of %d genomes (%d trades), the torch-style recompute changes the trades of %d, the "
+        "partial-window mutant signals in the warm-up in %d, the per-signal-exit mutant overlaps in %d\n",
+        G, total, bug1_caught, bug2_caught, bug3_caught);
     CHECK(bug1_caught > G / 4);
     CHECK(bug2_caught > G / 4);
     CHECK(bug3_caught > G / 4);

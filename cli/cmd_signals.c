@@ -11,6 +11,7 @@
 #include "io/output_guard.h"
 #include "signals/bars.h"
 #include "signals/features.h"
+#include "signals/se_config.h"
 #include "signals/se_params.h"
 
 #define TRADES_HEADER "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,pnl,R\n"
@@ -242,7 +243,9 @@ int cmd_trades(int argc, char **argv)
 {
     bars_opts_t o = {0};
     sets_t sets = {0};
-    const char *genomes = NULL;
+    const char *genomes = NULL, *config = NULL;
+    se_config_t cfg;
+    int have_cfg = 0;
     bars_t b;
     se_params_t base, *gs = NULL;
     int64_t n_gs = 0, total = 0;
@@ -262,8 +265,13 @@ int cmd_trades(int argc, char **argv)
         {.name = "--set", .kind = OPT_CALL, .dest = &sets, .call = add_set},
         {.name = "--genomes", .kind = OPT_STRING, .dest = &genomes},
     };
-    const opt_table_t t = {.opts = opts, .n_opts = (int)(sizeof opts / sizeof opts[0])};
+    const opt_table_t t = {.opts = opts,
+                           .n_opts = (int)(sizeof opts / sizeof opts[0]),
+                           .positional = &config,
+                           .max_positional = 1,
+                           .positional_hint = "one strategy config is expected"};
     memset(&b, 0, sizeof b);
+    memset(&cfg, 0, sizeof cfg);
     if (opt_parse(&t, argc, argv, &res, &err) != EV_OK) {
         fprintf(stderr, "evolve trades: %s (see evolve trades --help)\n", err.msg);
         free((void *)sets.v);
@@ -279,10 +287,21 @@ int cmd_trades(int argc, char **argv)
         free((void *)sets.v);
         return 2;
     }
-    se_params_defaults(&base);
+    if (config) {
+        if (o.bars || o.market) {
+            fprintf(stderr, "evolve trades: a config names its bars (strategy.bars): drop --bars/--market\n");
+            free((void *)sets.v);
+            return 2;
+        }
+        if (se_config_load(config, &cfg, &err) != EV_OK)
+            goto fail;
+        have_cfg = 1;
+        se_config_base(&cfg, &base);
+    } else
+        se_params_defaults(&base);
     for (int i = 0; i < sets.n; i++)
         se_params_assign(&base, sets.v[i], &err); /* checked when parsed */
-    if (load_bars(&o, &b, &err) != EV_OK)
+    if ((have_cfg ? se_config_load_bars(&cfg, &b, &err) : load_bars(&o, &b, &err)) != EV_OK)
         goto fail;
     if (genomes) {
         if (read_genomes(genomes, &base, &gs, &n_gs, &err) != EV_OK)
@@ -296,7 +315,16 @@ int cmd_trades(int argc, char **argv)
         gs[0] = base;
         n_gs = 1;
     }
-    if (check_output(o.csv, TRADES_HEADER, &o, genomes, &err) != EV_OK)
+    if (have_cfg)
+        for (int64_t g = 0; g < n_gs; g++)
+            if (se_config_check(&cfg, &gs[g], &err) != EV_OK) {
+                if (genomes)
+                    ev_error_prefix(&err, "%s: genome %lld: ", genomes, (long long)g);
+                goto fail;
+            }
+    if (check_output(o.csv, TRADES_HEADER, &o, genomes, &err) != EV_OK ||
+        (have_cfg && output_check_distinct(o.csv, "--csv output", config, "config", &err) != EV_OK) ||
+        (have_cfg && output_check_distinct(o.csv, "--csv output", cfg.bars_csv, "bars file", &err) != EV_OK))
         goto fail;
     if (se_features_create(&b, &feat, &err) != EV_OK)
         goto fail;
@@ -348,6 +376,8 @@ fail:
     if (tmp)
         plat_remove(tmp);
 done:
+    if (have_cfg)
+        se_config_free(&cfg);
     se_features_free(feat);
     free(tmp);
     free(gs);

@@ -242,6 +242,61 @@ def bad_bars(work):
     check(r.returncode == 2 and "nope" in r.stderr, f"--set nope=1: exit {r.returncode}: {r.stderr.strip()}")
 
 
+def config_runs(work, bars_path):
+    """evolve trades CONFIG: the config's bars, costs and lattice; the same
+    trades as --bars with the same settings; its errors."""
+    cfg = os.path.join(work, "se.yaml")
+    lattice = """parameters:
+  - {name: ema_fast, range: {start: 4, stop: 20, step: 4}}
+  - {name: ema_slow, values: [20, 40, 80]}
+  - {name: z_window, range: {start: 10, stop: 50, step: 10}}
+  - {name: atr_window, range: {start: 4, stop: 20, step: 4}}
+  - {name: vol_z, range: {start: 0.0, stop: 2.0, step: 0.1}}
+  - {name: max_hold, values: [5, 10, 96]}
+"""
+    with open(cfg, "w") as f:
+        f.write(f"strategy:\n  type: seller_exhaustion\n  bars: {{csv: {os.path.basename(bars_path)}}}\n"
+                "  costs: {fee_bp: 3, slippage_bp: 2.5}\n" + lattice)
+    sets = ["ema_fast=8", "ema_slow=40", "z_window=30", "atr_window=12", "vol_z=0.7", "tr_z=0.3", "cloc_min=0.4"]
+    a, b = os.path.join(work, "cfg_a.csv"), os.path.join(work, "cfg_b.csv")
+    r = cli.run(args.evolve, ["trades", cfg] + sum((["--set", x] for x in sets), []) + ["--csv", a])
+    check(r.returncode == 0, f"trades CONFIG: {r.stderr}")
+    r2 = cli.run(args.evolve, ["trades", "--bars", bars_path] + sum((["--set", x] for x in sets), [])
+                 + ["--set", "fee_bp=3", "--set", "slippage_bp=2.5", "--csv", b])
+    check(r2.returncode == 0, f"trades --bars: {r2.stderr}")
+    if r.returncode == 0 and r2.returncode == 0:
+        ta, tb = open(a).read(), open(b).read()
+        check(ta == tb and ta.count("\n") > 3, "trades CONFIG and trades --bars with the same settings differ")
+        want = ref.run(ref.read_bars_csv(bars_path), dict(
+            ema_fast=8, ema_slow=40, z_window=30, atr_window=12, vol_z=0.7, tr_z=0.3, cloc_min=0.4, fee_bp=3.0,
+            slippage_bp=2.5))
+        check(len(want) == ta.count("\n") - 1, f"trades CONFIG: {ta.count(chr(10)) - 1} trades, reference {len(want)}")
+    # errors: off the lattice, infeasible, a bad config, the GA/grid entry
+    for extra, expect in ((["--set", "ema_fast=6"], "not on the lattice"),
+                          (["--set", "ema_fast=20", "--set", "ema_slow=20"], "infeasible"),
+                          (["--set", "max_hold=7"], "max_hold")):
+        r = cli.run(args.evolve, ["trades", cfg] + sum((["--set", x] for x in sets), []) + extra + ["--csv", a])
+        check(r.returncode == 2 and expect in r.stderr, f"trades CONFIG {extra}: exit {r.returncode}: {r.stderr}")
+    r = cli.run(args.evolve, [cfg])
+    check(r.returncode == 2 and "evolve trades" in r.stderr, f"evolve CONFIG (strategy): {r.returncode} {r.stderr}")
+    bad = os.path.join(work, "bad.yaml")
+    for text, expect in (
+            ("strategy:\n  type: seller_exhaustion\n  bars: {csv: x.csv}\n" + lattice.replace("vol_z", "volz"),
+             "bad.yaml:9:12: key 'parameters[4].name'"),
+            ("strategy:\n  type: atc\n  bars: {csv: x.csv}\n" + lattice, "bad.yaml:2:"),
+            ("strategy:\n  type: seller_exhaustion\n" + lattice, "bars"),
+            ("strategy:\n  type: seller_exhaustion\n  bars: {market_dir: m, ticker: T, timeframe: 7m}\n" + lattice,
+             "bad.yaml:3:"),
+            ("strategy:\n  type: seller_exhaustion\n  bars: {csv: x.csv}\n"
+             "parameters:\n  - {name: fee_bp, values: [1, 2]}\n", "strategy.costs"),
+            ("strategy:\n  type: seller_exhaustion\n  bars: {csv: x.csv}\n"
+             "parameters:\n  - {name: ema_fast, values: [4, 2.5]}\n", "bad.yaml:5:")):
+        with open(bad, "w") as f:
+            f.write(text)
+        r = cli.run(args.evolve, ["trades", bad, "--csv", a])
+        check(r.returncode != 0 and expect in r.stderr, f"bad config ({expect}): exit {r.returncode}: {r.stderr}")
+
+
 def main():
     with cli.scratch_dir("evolve-se-") as work:
         bad_bars(work)
@@ -250,6 +305,7 @@ def main():
         p = os.path.join(work, "walk.csv")
         write_bars(walk, p)
         compare("walk", ref.read_bars_csv(p), ["--bars", p], work, 1)
+        config_runs(work, p)
         # ISO times and a symbol column with two symbols
         p2 = os.path.join(work, "walk_sym.csv")
         walk2 = random_walk_bars(2000, 8)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parallel.h"
 #include "signals/indicators.h"
 
 enum { SER_EMA = 0, SER_ATR, SER_VOLZ, SER_TRZ };
@@ -75,6 +76,20 @@ static const double *find(const se_features_t *f, int kind, int32_t a, int32_t b
 
 static ev_status get(se_features_t *f, int kind, int32_t a, int32_t b, const double **out, ev_error *err);
 
+/* A window function at every bar: each bar is a function of its own window
+ * alone, so the bars are shared among threads and the bits do not depend on
+ * how many there are. z: 1 for the z-score, 0 for the mean. */
+static void window_series(const double *x, int64_t n, int32_t w, int z, double *v)
+{
+    const double work = (double)n * (double)w * (z ? 3.0 : 1.0);
+    (void)work;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (work >= EV_PARALLEL_MIN_WORK)
+#endif
+    for (int64_t i = 0; i < n; i++)
+        v[i] = z ? ind_zscore_at(x, i, w) : ind_sma_at(x, i, w);
+}
+
 static ev_status compute(se_features_t *f, int kind, int32_t a, int32_t b, double *v, ev_error *err)
 {
     const bars_t *bars = f->bars;
@@ -82,14 +97,8 @@ static ev_status compute(se_features_t *f, int kind, int32_t a, int32_t b, doubl
     ev_status st;
     switch (kind) {
     case SER_EMA: ind_ema_pandas(bars->close, n, a, v); return EV_OK;
-    case SER_ATR:
-        for (int64_t i = 0; i < n; i++)
-            v[i] = ind_sma_at(f->tr, i, a);
-        return EV_OK;
-    case SER_VOLZ:
-        for (int64_t i = 0; i < n; i++)
-            v[i] = ind_zscore_at(bars->volume, i, a);
-        return EV_OK;
+    case SER_ATR: window_series(f->tr, n, a, 0, v); return EV_OK;
+    case SER_VOLZ: window_series(bars->volume, n, a, 1, v); return EV_OK;
     default: { /* SER_TRZ: zscore(ATR(a) * a, b), the product in binary64 first */
         const double *atr;
         double *prod;
@@ -100,8 +109,7 @@ static ev_status compute(se_features_t *f, int kind, int32_t a, int32_t b, doubl
             return ev_fail(err, EV_ENOMEM, "out of memory for the indicators of %lld bars", (long long)n);
         for (int64_t i = 0; i < n; i++)
             prod[i] = atr[i] * (double)a;
-        for (int64_t i = 0; i < n; i++)
-            v[i] = ind_zscore_at(prod, i, b);
+        window_series(prod, n, b, 1, v);
         free(prod);
         return EV_OK;
     }

@@ -328,12 +328,11 @@ int cmd_trades(int argc, char **argv)
         goto fail;
     if (se_features_create(&b, &feat, &err) != EV_OK)
         goto fail;
-    tmp = (char *)malloc(strlen(o.csv) + 32);
+    tmp = plat_temp_name(o.csv);
     if (!tmp) {
         ev_fail(&err, EV_ENOMEM, "out of memory");
         goto fail;
     }
-    sprintf(tmp, "%s.tmp.%ld", o.csv, plat_pid());
     out = fopen(tmp, "wb");
     if (!out) {
         ev_fail(&err, EV_EIO, "%s: cannot create the trades file", o.csv);

@@ -384,9 +384,15 @@ ev_status bars_from_market(const char *dir, const char *ticker, int32_t tf, bars
 
 ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    char *tmp = plat_temp_name(path);
+    FILE *f;
+    if (!tmp)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    f = fopen(tmp, "wb");
+    if (!f) {
+        free(tmp);
         return ev_fail(err, EV_EIO, "%s: cannot create the bars file", path);
+    }
     fputs("timestamp,open,high,low,close,volume\n", f);
     for (int64_t i = 0; i < b->n; i++) {
         char t[32];
@@ -394,7 +400,16 @@ ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err)
         fprintf(f, "%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", t, b->open[i], b->high[i], b->low[i], b->close[i],
                 b->volume[i]);
     }
-    if (plat_fclose_written(f) != 0)
+    if (plat_fclose_written(f) != 0) {
+        plat_remove(tmp);
+        free(tmp);
         return ev_fail(err, EV_EIO, "%s: cannot write the bars file (disk full?)", path);
-    return EV_OK;
+    }
+    {
+        const ev_status st = plat_rename_replace(tmp, path, err);
+        if (st != EV_OK)
+            plat_remove(tmp);
+        free(tmp);
+        return st;
+    }
 }

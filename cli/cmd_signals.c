@@ -15,6 +15,7 @@
 #include "signals/se_params.h"
 
 #define TRADES_HEADER "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,pnl,R\n"
+#define METRICS_HEADER "genome,n,win_rate,avg_R,total_pnl,max_dd,sharpe\n"
 #define BARS_HEADER "timestamp,open,high,low,close,volume\n"
 
 typedef struct {
@@ -243,7 +244,9 @@ int cmd_trades(int argc, char **argv)
 {
     bars_opts_t o = {0};
     sets_t sets = {0};
-    const char *genomes = NULL, *config = NULL;
+    const char *genomes = NULL, *config = NULL, *metrics = NULL;
+    FILE *mout = NULL;
+    char *mtmp = NULL;
     se_config_t cfg;
     int have_cfg = 0;
     bars_t b;
@@ -264,6 +267,7 @@ int cmd_trades(int argc, char **argv)
         {.name = "--csv", .kind = OPT_STRING, .dest = &o.csv},
         {.name = "--set", .kind = OPT_CALL, .dest = &sets, .call = add_set},
         {.name = "--genomes", .kind = OPT_STRING, .dest = &genomes},
+        {.name = "--metrics", .kind = OPT_STRING, .dest = &metrics},
     };
     const opt_table_t t = {.opts = opts,
                            .n_opts = (int)(sizeof opts / sizeof opts[0]),
@@ -326,8 +330,24 @@ int cmd_trades(int argc, char **argv)
         (have_cfg && output_check_distinct(o.csv, "--csv output", config, "config", &err) != EV_OK) ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", cfg.bars_csv, "bars file", &err) != EV_OK))
         goto fail;
+    if (metrics && (check_output(metrics, METRICS_HEADER, &o, genomes, &err) != EV_OK ||
+                    output_check_distinct(metrics, "--metrics output", o.csv, "--csv output", &err) != EV_OK ||
+                    (have_cfg && output_check_distinct(metrics, "--metrics output", config, "config", &err) != EV_OK)))
+        goto fail;
     if (se_features_create(&b, &feat, &err) != EV_OK)
         goto fail;
+    if (metrics) {
+        mtmp = plat_temp_name(metrics);
+        if (!mtmp) {
+            ev_fail(&err, EV_ENOMEM, "out of memory");
+            goto fail;
+        }
+        if (!(mout = fopen(mtmp, "wb"))) {
+            ev_fail(&err, EV_EIO, "%s: cannot create the metrics file", metrics);
+            goto fail;
+        }
+        fputs(METRICS_HEADER, mout);
+    }
     tmp = plat_temp_name(o.csv);
     if (!tmp) {
         ev_fail(&err, EV_ENOMEM, "out of memory");
@@ -347,6 +367,12 @@ int cmd_trades(int argc, char **argv)
             goto fail;
         }
         write_trades(out, &b, g, tr, n);
+        if (mout) {
+            se_metrics_t m;
+            se_metrics(tr, n, &m);
+            fprintf(mout, "%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g\n", (long long)g, (long long)m.n, m.win_rate,
+                    m.avg_r, m.total_pnl, m.max_dd, m.sharpe);
+        }
         total += n;
         free(tr);
     }
@@ -357,6 +383,16 @@ int cmd_trades(int argc, char **argv)
             ev_fail(&err, EV_EIO, "%s: cannot write the trades file (disk full?)", o.csv);
             goto fail;
         }
+    }
+    if (mout) {
+        int e = plat_fclose_written(mout);
+        mout = NULL;
+        if (e != 0) {
+            ev_fail(&err, EV_EIO, "%s: cannot write the metrics file (disk full?)", metrics);
+            goto fail;
+        }
+        if (plat_rename_replace(mtmp, metrics, &err) != EV_OK)
+            goto fail;
     }
     if (plat_rename_replace(tmp, o.csv, &err) != EV_OK)
         goto fail;
@@ -374,7 +410,12 @@ fail:
         fclose(out);
     if (tmp)
         plat_remove(tmp);
+    if (mout)
+        fclose(mout);
+    if (mtmp)
+        plat_remove(mtmp);
 done:
+    free(mtmp);
     if (have_cfg)
         se_config_free(&cfg);
     se_features_free(feat);

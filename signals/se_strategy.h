@@ -20,6 +20,7 @@
 #ifndef EVOLVE_SIGNALS_SE_STRATEGY_H
 #define EVOLVE_SIGNALS_SE_STRATEGY_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "common/hd.h"
@@ -134,6 +135,48 @@ EV_HD int64_t se_backtest(const se_series_t *s, const se_params_t *p, se_trade_t
         j = nx;
     }
     return n_trades;
+}
+
+/* The source's metrics (SIGNALS.md sec. 1.4.5) over a genome's trades, in
+ * trade order: n; win_rate = mean(pnl > 0); avg_r = mean(R); total_pnl = sum
+ * of pnl; max_dd = min(cum_pnl - running max of cum_pnl) (the running max
+ * starts at the first trade's cum_pnl, as pandas' cummax; 0 without trades);
+ * sharpe = mean(R) / std(R, ddof = 1), 0 when n <= 1 or std == 0. Sums are
+ * sequential; the std takes two passes. Without trades every value is 0. */
+typedef struct {
+    int64_t n;
+    double win_rate, avg_r, total_pnl, max_dd, sharpe;
+} se_metrics_t;
+
+EV_HD void se_metrics(const se_trade_t *t, int64_t n, se_metrics_t *m)
+{
+    double wins = 0.0, sum_r = 0.0, cum = 0.0, peak = 0.0, dd = 0.0;
+    m->n = n;
+    m->win_rate = m->avg_r = m->total_pnl = m->max_dd = m->sharpe = 0.0;
+    if (n <= 0)
+        return;
+    for (int64_t k = 0; k < n; k++) {
+        wins += t[k].pnl > 0.0 ? 1.0 : 0.0;
+        sum_r += t[k].r_mult;
+        cum += t[k].pnl;
+        if (k == 0 || cum > peak)
+            peak = cum;
+        if (cum - peak < dd)
+            dd = cum - peak;
+    }
+    m->win_rate = wins / (double)n;
+    m->avg_r = sum_r / (double)n;
+    m->total_pnl = cum;
+    m->max_dd = dd;
+    if (n > 1) {
+        double ss = 0.0, sd;
+        for (int64_t k = 0; k < n; k++) {
+            const double d = t[k].r_mult - m->avg_r;
+            ss += d * d;
+        }
+        sd = sqrt(ss / (double)(n - 1));
+        m->sharpe = sd == 0.0 ? 0.0 : m->avg_r / sd;
+    }
 }
 
 #endif

@@ -210,3 +210,17 @@ def run(bars, params, rolling="canonical"):
     p = dict(DEFAULTS)
     p.update(params)
     return backtest(build_features(bars, p, rolling), p)
+
+
+def metrics(trades):
+    """SIGNALS.md sec. 1.4.5, in pandas as the source: n, win_rate, avg_R,
+    total_pnl, max_dd, sharpe (0 where undefined; all 0 without trades)."""
+    n = len(trades)
+    if n == 0:
+        return dict(n=0, win_rate=0.0, avg_R=0.0, total_pnl=0.0, max_dd=0.0, sharpe=0.0)
+    df = pd.DataFrame(trades)
+    cum = df["pnl"].cumsum()
+    std = df["R"].std(ddof=1) if n > 1 else 0.0
+    return dict(n=n, win_rate=float((df["pnl"] > 0).mean()), avg_R=float(df["R"].mean()),
+                total_pnl=float(df["pnl"].sum()), max_dd=float((cum - cum.cummax()).min()),
+                sharpe=float(df["R"].mean() / std) if n > 1 and std != 0 else 0.0)

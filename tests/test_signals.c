@@ -201,6 +201,35 @@ static void test_backtest_edges(void)
     CHECK_EQ_F64(100.5, tr[0].entry);
 }
 
+static void test_metrics(void)
+{
+    se_trade_t t[3];
+    se_metrics_t m;
+    const double pnl[3] = {1, -2, 0.5}, r[3] = {0.5, -1, 0.25};
+    double mean, ss = 0;
+    memset(t, 0, sizeof t);
+    for (int k = 0; k < 3; k++) {
+        t[k].pnl = pnl[k];
+        t[k].r_mult = r[k];
+    }
+    se_metrics(t, 0, &m);
+    CHECK_EQ_I64(0, m.n);
+    CHECK_EQ_F64(0, m.sharpe);
+    se_metrics(t, 1, &m);
+    CHECK_EQ_F64(0, m.sharpe); /* n <= 1 */
+    CHECK_EQ_F64(0, m.max_dd);
+    se_metrics(t, 3, &m);
+    mean = ((0.5 + -1.0) + 0.25) / 3.0;
+    for (int k = 0; k < 3; k++)
+        ss += (r[k] - mean) * (r[k] - mean);
+    CHECK_EQ_I64(3, m.n);
+    CHECK_EQ_F64(2.0 / 3.0, m.win_rate);
+    CHECK_EQ_F64(mean, m.avg_r);
+    CHECK_EQ_F64(-0.5, m.total_pnl);
+    CHECK_EQ_F64(-2.0, m.max_dd); /* cum 1, -1, -0.5 under a peak of 1 */
+    CHECK_EQ_F64(mean / sqrt(ss / 2.0), m.sharpe);
+}
+
 /* ---- bars and genomes for the bug checks ----------------------------------------- */
 
 static uint64_t rng_state = 88172645463325252ULL;
@@ -493,6 +522,7 @@ int main(void)
 {
     test_indicators();
     test_backtest_edges();
+    test_metrics();
     test_seed001_bugs();
     return check_failures ? 1 : 0;
 }

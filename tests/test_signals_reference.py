@@ -108,11 +108,35 @@ def evolve_trades(bars_args, genomes, work, name, env=None):
         for g in genomes:
             f.write(",".join(str(g[c]) for c in cols) + "\n")
     out = os.path.join(work, name + "_trades.csv")
-    r = cli.run(args.evolve, ["trades"] + bars_args + ["--genomes", gpath, "--csv", out], env=env)
+    mpath = os.path.join(work, name + "_metrics.csv")
+    r = cli.run(args.evolve, ["trades"] + bars_args + ["--genomes", gpath, "--csv", out, "--metrics", mpath],
+                env=env)
     if not check(r.returncode == 0, f"{name}: evolve trades failed: {r.stderr}"):
         return None, r.stderr
     t = pd.read_csv(out, float_precision="round_trip", dtype={"reason": str})
+    m = pd.read_csv(mpath, float_precision="round_trip")
+    metrics[name] = {int(row["genome"]): row for row in m.to_dict("records")}
+    check(len(m) == len(genomes), f"{name}: {len(m)} metrics rows for {len(genomes)} genomes")
     return {g: df for g, df in t.groupby("genome")}, r.stderr
+
+
+metrics = {}
+
+
+def same_metrics(name, gi, want_trades, have):
+    """The source's metrics (pandas) against evolve's --metrics row, to 1e-9 of
+    each value's scale (sums of many terms: pandas sums pairwise)."""
+    want = ref.metrics(want_trades)
+    if not check(have is not None and have["n"] == want["n"], f"{name} genome {gi}: metrics n {have} vs {want}"):
+        return
+    r_abs = sum(abs(t["R"]) for t in want_trades) / max(1, len(want_trades))
+    p_abs = sum(abs(t["pnl"]) for t in want_trades)
+    r_std = float(pd.Series([t["R"] for t in want_trades]).std(ddof=1)) if len(want_trades) > 1 else 0.0
+    scales = dict(win_rate=1.0, avg_R=r_abs, total_pnl=p_abs, max_dd=p_abs,
+                  sharpe=(r_abs / r_std if r_std else 1.0))
+    for k, scale in scales.items():
+        check(abs(have[k] - want[k]) <= REL * max(scale, abs(want[k])),
+              f"{name} genome {gi} metric {k}: evolve {have[k]!r}, reference {want[k]!r}")
 
 
 def close(a, b):
@@ -149,6 +173,7 @@ def compare(name, bars, bars_args, work, seed):
                 n_exact += w[fld] == h[fld]
             reasons[w["reason"]] = reasons.get(w["reason"], 0) + 1
         n_trades += len(want)
+        same_metrics(name, gi, want, metrics.get(name, {}).get(gi))
         bad += not ok
         if bad > 5:
             print(f"{name}: stopping after 5 genomes that disagree")

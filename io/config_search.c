@@ -12,10 +12,11 @@
 static const char *const objective_keys[] = {"name", "min_trades", "max_drawdown_pct", "fill", "cost_pct", NULL};
 static const char *const fill_names[] = {"level", "price", NULL}; /* fill_mode order */
 
-static const char *const ga_keys[] = {
-    "population",    "generations", "islands",      "migration",         "selection",
-    "crossover",     "mutation",    "elitism",      "stall_generations", "max_evaluations",
-    "time_budget_s", "immigrants",  "cache_max_mb", "checkpoint_every",  NULL};
+static const char *const ga_keys[] = {"population",        "generations",      "islands",       "migration",
+                                      "selection",         "crossover",        "mutation",      "elitism",
+                                      "stall_generations", "max_evaluations",  "time_budget_s", "immigrants",
+                                      "cache_max_mb",      "checkpoint_every", "local_search",  NULL};
+static const char *const local_search_keys[] = {"every", "members", "depth", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -125,6 +126,21 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
     return EV_OK;
 }
 
+/* ga.local_search: {every, members, depth} (docs/ga.md "Local search"). */
+static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error *err)
+{
+    ymap_t m;
+    int present = 0;
+    ev_status st;
+    if ((st = ymap_submap(ga, "local_search", local_search_keys, &m, &present, err)) != EV_OK || !present)
+        return st;
+    if ((st = ymap_u32(&m, "every", 0, UINT32_MAX, &g->ls_every, err)) != EV_OK ||
+        (st = ymap_u32(&m, "members", 1, 1024, &g->ls_members, err)) != EV_OK ||
+        (st = ymap_u32(&m, "depth", 1, 2, &g->ls_depth, err)) != EV_OK)
+        return st;
+    return EV_OK;
+}
+
 /* Rules that tie keys together: islands split the population evenly into
  * islands of >= 2, and migrants must leave someone at home. The error points
  * at the key that breaks the rule, or at `islands` when it was a default. */
@@ -180,6 +196,8 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
         (st = ymap_number(&m, "time_budget_s", bounds(0, 0, NO_BOUND, 0), &g->time_budget_s, err)) != EV_OK ||
         (st = ymap_uint(&m, "cache_max_mb", 1, UINT64_MAX, &g->cache_max_mb, err)) != EV_OK ||
         (st = ymap_u32(&m, "checkpoint_every", 1, UINT32_MAX, checkpoint_every, err)) != EV_OK)
+        return st;
+    if ((st = parse_local_search(&m, g, err)) != EV_OK)
         return st;
     return check_islands(&m, g, err);
 }

@@ -34,6 +34,15 @@ typedef struct {
     double immigrant_diversity; /* if unique genomes / island size falls below this ... (default 0.25) */
     double immigrant_share;     /* ... replace this share of the island with random genomes (default 0.2) */
     uint64_t cache_max_mb;      /* memory for the evaluated-genome cache (default 1024) */
+    /* Local search (docs/ga.md "Local search"): every ls_every generations
+     * (0 = off) the ls_members best new genomes of the generation are
+     * hill-climbed by exact neighbourhood sweeps, 1-gene moves (ls_depth 1)
+     * or 1- then 2-gene moves (ls_depth 2), and the improved ones join the
+     * next generation. */
+    uint32_t ls_every;
+    uint32_t ls_members;
+    uint32_t ls_depth;
+    uint32_t ls_pad_;
 } ga_settings_t;
 
 #ifdef __cplusplus

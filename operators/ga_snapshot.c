@@ -5,7 +5,7 @@
 
 /* A member added to ga_snapshot_t needs its line below (hof_n is the
  * hall_of_fame table's length): this size is a reminder. */
-EV_STATIC_ASSERT(sizeof(ga_snapshot_t) == 96, "a new ga_snapshot_t member needs its line in ga_snapshot_fields");
+EV_STATIC_ASSERT(sizeof(ga_snapshot_t) == 104, "a new ga_snapshot_t member needs its line in ga_snapshot_fields");
 
 #define FIELD(name, kind, member, run_shape)                   \
     {                                                          \
@@ -20,6 +20,7 @@ const ga_snapshot_field_t ga_snapshot_fields[] = {
     FIELD("last_improvement", GA_FIELD_U32, last_improvement, 0),
     FIELD("evaluations", GA_FIELD_U64, evaluations, 0),
     FIELD("lookups", GA_FIELD_U64, lookups, 0),
+    FIELD("ls_evaluations", GA_FIELD_U64, ls_evaluations, 0),
     FIELD("hof_k", GA_FIELD_U32, hof_k, 1),
     FIELD("elapsed_s", GA_FIELD_F64, elapsed_s, 0),
     FIELD("genes", GA_FIELD_GENES, genes, 0),

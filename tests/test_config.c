@@ -58,6 +58,7 @@ static const char full_yaml[] =
     "  immigrants: {diversity: 0.1, share: 0.3}\n"
     "  cache_max_mb: 256\n"
     "  checkpoint_every: 7\n"
+    "  local_search: {every: 4, members: 6, depth: 2}\n"
     "grid: {batch: 1000000}\n"
     "report: {heatmap: [adx14, volatility]}\n"
     "top: 25\n"
@@ -173,6 +174,9 @@ static void test_full(void)
     CHECK_EQ_F64(0.1, cfg.ga.immigrant_diversity);
     CHECK_EQ_F64(0.3, cfg.ga.immigrant_share);
     CHECK_EQ_I64(256, cfg.ga.cache_max_mb);
+    CHECK_EQ_I64(4, cfg.ga.ls_every);
+    CHECK_EQ_I64(6, cfg.ga.ls_members);
+    CHECK_EQ_I64(2, cfg.ga.ls_depth);
     CHECK_EQ_I64(7, cfg.checkpoint_every);
     CHECK_STR("adx14", cfg.heatmap[0]);
     CHECK_STR("volatility", cfg.heatmap[1]);

@@ -130,6 +130,7 @@ static ev_status run(const ga_fixture_t *f, const ga_settings_t *s, const ga_obs
     o.top = 7;
     o.observer = obs;
     o.resume = resume;
+    o.tables = &f->t.view;
     return ga_run(&backend_cpu_ops, f->b, &f->p, s, &o, res, err);
 }
 
@@ -139,6 +140,7 @@ static void same_result(const ga_result_t *a, const ga_result_t *b)
     CHECK_EQ_I64(a->generations, b->generations);
     CHECK_EQ_I64(a->evaluations, b->evaluations);
     CHECK_EQ_I64(a->lookups, b->lookups);
+    CHECK_EQ_I64(a->ls_evaluations, b->ls_evaluations);
     CHECK_EQ_F64(a->hit_rate, b->hit_rate);
     CHECK_EQ_I64(a->hof.n, b->hof.n);
     for (uint32_t j = 0; j < a->hof.n && j < b->hof.n; j++)
@@ -160,6 +162,12 @@ static void check_resumes(const ga_fixture_t *f, const ga_settings_t *s, const c
     }
     CHECK_EQ_I64(full.generations - 1, ref.snapshots); /* one after each breeding */
     points[4] = full.generations - 1;                  /* the last generation bred */
+    if (s->ls_every) {
+        printf("%s: local search swept %llu evaluations' worth, put %llu improved genomes in\n", what,
+               (unsigned long long)full.ls_evaluations, (unsigned long long)full.ls_improved);
+        CHECK(full.ls_evaluations > 0);
+        CHECK(full.ls_improved > 0);
+    }
     for (int i = 0; i < 5; i++) {
         recorder_t cut, again;
         ga_observer_t o1, o2;
@@ -241,6 +249,14 @@ int main(void)
     s.stall_generations = 4; /* the stall state must survive a resume */
     s.generations = 200;
     check_resumes(&f, &s, "stall");
+    fixture_settings(&s);
+    s.ls_every = 2; /* local search: climbed genomes join the population */
+    s.ls_members = 3;
+    check_resumes(&f, &s, "local search depth 1");
+    s.ls_every = 3;
+    s.ls_depth = 2;
+    s.islands = 1;
+    check_resumes(&f, &s, "local search depth 2");
     fixture_settings(&s);
     check_every(&f, &s);
     fixture_close(&f);

@@ -66,8 +66,7 @@ static void check_genome(const fit_problem_t *p, const fit_tables_t *t, const ui
                         if (c->mismatches++ < 5)
                             fprintf(stderr, "sweep (%d, %d) value (%u, %u): %.17g/%lld/%d, want %.17g/%lld/%d\n", k1,
                                     k2, v1, v2, out[v1 * n2 + v2].fitness, (long long)out[v1 * n2 + v2].trades,
-                                    out[v1 * n2 + v2].feasible, want.fitness, (long long)want.trades,
-                                    want.feasible);
+                                    out[v1 * n2 + v2].feasible, want.fitness, (long long)want.trades, want.feasible);
                     }
                     if (ref && v2 == 0 && k2 < 0) {
                         c->reference++;
@@ -146,10 +145,11 @@ int main(void)
         lattice_free(&lat);
         dataset_free(&ds);
     }
-    printf("%llu neighbours checked (%llu also against the reference), %llu one-pass sweeps, %llu plain "
-           "(drawdown objectives over a filter), %d max filters\n",
-           (unsigned long long)c.checked, (unsigned long long)c.reference, (unsigned long long)c.sum_sweeps,
-           (unsigned long long)c.plain_sweeps, max_filters);
+    printf(
+        "%llu neighbours checked (%llu also against the reference), %llu one-pass sweeps, %llu plain "
+        "(drawdown objectives over a filter), %d max filters\n",
+        (unsigned long long)c.checked, (unsigned long long)c.reference, (unsigned long long)c.sum_sweeps,
+        (unsigned long long)c.plain_sweeps, max_filters);
     CHECK(c.checked > 100000);
     CHECK(c.sum_sweeps > 1000);
     CHECK(c.plain_sweeps > 10);

@@ -219,6 +219,7 @@ void ga_archive_observer(ga_archive_t *a, ga_observer_t *obs)
     obs->on_generation = on_generation;
     if (a->ckpt_path) {
         obs->checkpoint_every = a->s->cfg.checkpoint_every;
+        obs->checkpoint_every_s = a->s->cfg.checkpoint_every_s;
         obs->on_checkpoint = on_checkpoint;
     }
 }

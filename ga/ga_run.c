@@ -36,8 +36,10 @@ typedef struct {
     uint16_t *inj_genes; /* [n_genes][population], [2][population]: the population they go into */
     int32_t *inj_parents;
     uint32_t last_improvement;
-    uint64_t best_key; /* the hall of fame's best rank_key (0: none) */
+    uint32_t last_restart; /* the last generation a restart made (0: none) */
+    uint64_t best_key;     /* the hall of fame's best rank_key (0: none) */
     double t0;
+    double last_snap; /* plat_now() of the last snapshot (0: none yet) */
 } run_t;
 
 static void run_free(run_t *r)
@@ -186,6 +188,8 @@ static ev_status take_snapshot(run_t *r, uint32_t gen, const ga_result_t *res, e
     snap.n_genes = (uint32_t)r->plan.ctx.n_genes;
     snap.islands = r->plan.ctx.islands;
     snap.last_improvement = r->last_improvement;
+    snap.last_restart = r->last_restart;
+    snap.restarts = res->restarts;
     snap.evaluations = res->evaluations;
     snap.lookups = res->lookups;
     snap.ls_evaluations = res->ls_evaluations;
@@ -224,6 +228,8 @@ static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_e
         topk_insert(&res->hof, &at->hof[j]);
     r->best_key = res->hof.n ? res->hof.e[0].key : 0;
     r->last_improvement = at->last_improvement;
+    r->last_restart = at->last_restart;
+    res->restarts = at->restarts;
     memcpy(r->islands, at->plans, (size_t)at->islands * sizeof *r->islands);
     res->evaluations = at->evaluations;
     res->lookups = at->lookups;
@@ -311,6 +317,33 @@ static ev_status local_search_put(run_t *r, ga_result_t *res, ev_error *err)
     return r->gops->ga_set_population(r->g, r->inj_genes, r->inj_parents, err);
 }
 
+/* Restart on stall (docs/ga.md "Restarts"): when restart_stall generations
+ * passed since the best last improved and since the last restart, generation
+ * gen + 1 keeps each island's elites and is otherwise random genomes (an
+ * immigrant plan: draws from the RANDOM stream of generation gen + 1). */
+static void plan_restart(run_t *r, uint32_t gen, ga_result_t *res)
+{
+    uint32_t since = r->last_improvement > r->last_restart ? r->last_improvement : r->last_restart;
+    if (!r->s->restart_stall || gen - since < r->s->restart_stall)
+        return;
+    for (uint32_t i = 0; i < r->plan.ctx.islands; i++) {
+        r->islands[i].migrants = 0;
+        r->islands[i].immigrants = r->plan.ctx.island_size - r->islands[i].elites;
+    }
+    r->last_restart = gen + 1;
+    res->restarts++;
+}
+
+/* Whether bred generation gen is snapshotted: every `every` generations, at
+ * least checkpoint_every_s seconds apart when that is set. */
+static int snapshot_due(const run_t *r, uint32_t gen, uint32_t every)
+{
+    double min_s = r->o->observer->checkpoint_every_s;
+    if (gen % every != 0)
+        return 0;
+    return !(min_s > 0) || r->last_snap == 0 || plat_now() - r->last_snap >= min_s;
+}
+
 static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
 {
     const ga_observer_t *obs = r->o->observer;
@@ -340,12 +373,15 @@ static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
         if ((e = local_search(r, gen, res, err)) != EV_OK)
             return e;
         ga_plan_islands(&r->plan, r->s, gen + 1, r->island_unique, r->islands);
+        plan_restart(r, gen, res);
         if ((e = r->gops->ga_breed(r->g, gen + 1, r->islands, err)) != EV_OK ||
             (e = local_search_put(r, res, err)) != EV_OK)
             return e;
-        if (snapshots && (res->reason == GA_STOP_INTERRUPTED || (gen + 1) % every == 0) &&
-            (e = take_snapshot(r, gen + 1, res, err)) != EV_OK)
-            return e;
+        if (snapshots && (res->reason == GA_STOP_INTERRUPTED || snapshot_due(r, gen + 1, every))) {
+            if ((e = take_snapshot(r, gen + 1, res, err)) != EV_OK)
+                return e;
+            r->last_snap = plat_now();
+        }
         if (res->reason == GA_STOP_INTERRUPTED)
             return EV_OK;
     }

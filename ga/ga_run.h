@@ -80,6 +80,11 @@ typedef struct {
      * breeding the next generation when Ctrl-C stops the run, so that the
      * run can resume where it stopped. An error stops the run with it. */
     uint32_t checkpoint_every;
+    /* > 0: a generation checkpoint_every asks for is skipped unless this many
+     * seconds passed since the last snapshot (the first is always taken), so
+     * fast generations are not dominated by checkpoint writes. Where
+     * snapshots fall then depends on the clock; resuming from any is exact. */
+    double checkpoint_every_s;
     ev_status (*on_checkpoint)(void *ctx, const ga_snapshot_t *snap, ev_error *err);
 } ga_observer_t;
 
@@ -98,7 +103,8 @@ typedef struct {
     uint64_t evaluations; /* unique genomes evaluated */
     uint64_t lookups;
     uint64_t ls_evaluations; /* local search sweeps, in evaluations (counted in max_evaluations) */
-    uint64_t ls_improved;    /* genomes local search improved and put into the population */
+    uint64_t ls_improved;    /* genomes local search improved and put into the population (this process) */
+    uint32_t restarts;       /* restarts on stall (ga.restart_stall) */
     double hit_rate;
     double seconds;
     int host_ga; /* 1: the backend has no GA ops; the CPU ran the GA, the backend evaluated */

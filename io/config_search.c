@@ -12,10 +12,10 @@
 static const char *const objective_keys[] = {"name", "min_trades", "max_drawdown_pct", "fill", "cost_pct", NULL};
 static const char *const fill_names[] = {"level", "price", NULL}; /* fill_mode order */
 
-static const char *const ga_keys[] = {"population",        "generations",      "islands",       "migration",
-                                      "selection",         "crossover",        "mutation",      "elitism",
-                                      "stall_generations", "max_evaluations",  "time_budget_s", "immigrants",
-                                      "cache_max_mb",      "checkpoint_every", "local_search",  NULL};
+static const char *const ga_keys[] = {
+    "population",   "generations",      "islands",           "migration",       "selection",          "crossover",
+    "mutation",     "elitism",          "stall_generations", "max_evaluations", "time_budget_s",      "immigrants",
+    "cache_max_mb", "checkpoint_every", "local_search",      "restart_stall",   "checkpoint_every_s", NULL};
 static const char *const local_search_keys[] = {"every", "members", "depth", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
@@ -179,7 +179,8 @@ static ev_status check_islands(const ymap_t *ga, const ga_settings_t *g, ev_erro
     return EV_OK;
 }
 
-ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkpoint_every, ev_error *err)
+ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkpoint_every, double *checkpoint_every_s,
+                          ev_error *err)
 {
     ymap_t m;
     int present = 0;
@@ -195,7 +196,9 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
         (st = ymap_uint(&m, "max_evaluations", 0, UINT64_MAX, &g->max_evaluations, err)) != EV_OK ||
         (st = ymap_number(&m, "time_budget_s", bounds(0, 0, NO_BOUND, 0), &g->time_budget_s, err)) != EV_OK ||
         (st = ymap_uint(&m, "cache_max_mb", 1, UINT64_MAX, &g->cache_max_mb, err)) != EV_OK ||
-        (st = ymap_u32(&m, "checkpoint_every", 1, UINT32_MAX, checkpoint_every, err)) != EV_OK)
+        (st = ymap_u32(&m, "checkpoint_every", 1, UINT32_MAX, checkpoint_every, err)) != EV_OK ||
+        (st = ymap_u32(&m, "restart_stall", 0, UINT32_MAX, &g->restart_stall, err)) != EV_OK ||
+        (st = ymap_number(&m, "checkpoint_every_s", bounds(0, 0, NO_BOUND, 0), checkpoint_every_s, err)) != EV_OK)
         return st;
     if ((st = parse_local_search(&m, g, err)) != EV_OK)
         return st;

@@ -31,6 +31,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_every = 0;
     g->ls_members = 2;
     g->ls_depth = 1;
+    g->restart_stall = 0;
 }
 
 static int in_unit(double x, int open_lo, int open_hi)

@@ -42,7 +42,10 @@ typedef struct {
     uint32_t ls_every;
     uint32_t ls_members;
     uint32_t ls_depth;
-    uint32_t ls_pad_;
+    /* Restart (docs/ga.md "Restarts"): after restart_stall generations without a
+     * strictly better best (since the last restart), the next generation keeps
+     * each island's elites and is otherwise random (0 = off). */
+    uint32_t restart_stall;
 } ga_settings_t;
 
 #ifdef __cplusplus

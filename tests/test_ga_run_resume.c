@@ -141,6 +141,7 @@ static void same_result(const ga_result_t *a, const ga_result_t *b)
     CHECK_EQ_I64(a->evaluations, b->evaluations);
     CHECK_EQ_I64(a->lookups, b->lookups);
     CHECK_EQ_I64(a->ls_evaluations, b->ls_evaluations);
+    CHECK_EQ_I64(a->restarts, b->restarts);
     CHECK_EQ_F64(a->hit_rate, b->hit_rate);
     CHECK_EQ_I64(a->hof.n, b->hof.n);
     for (uint32_t j = 0; j < a->hof.n && j < b->hof.n; j++)
@@ -167,6 +168,10 @@ static void check_resumes(const ga_fixture_t *f, const ga_settings_t *s, const c
                (unsigned long long)full.ls_evaluations, (unsigned long long)full.ls_improved);
         CHECK(full.ls_evaluations > 0);
         CHECK(full.ls_improved > 0);
+    }
+    if (s->restart_stall) {
+        printf("%s: %u restarts\n", what, full.restarts);
+        CHECK(full.restarts > 0);
     }
     for (int i = 0; i < 5; i++) {
         recorder_t cut, again;
@@ -208,6 +213,12 @@ static void check_every(const ga_fixture_t *f, const ga_settings_t *s)
     rec_open(&r, f, s, 0, 3, &obs);
     CHECK_EQ_I64(EV_OK, run(f, s, &obs, NULL, &res, &err));
     CHECK_EQ_I64((res.generations - 1) / 3, r.snapshots); /* generations 3, 6, ... */
+    ga_result_free(&res);
+    rec_close(&r);
+    rec_open(&r, f, s, 0, 1, &obs); /* checkpoint_every_s: the first, then at least an hour apart */
+    obs.checkpoint_every_s = 3600.0;
+    CHECK_EQ_I64(EV_OK, run(f, s, &obs, NULL, &res, &err));
+    CHECK_EQ_I64(1, r.snapshots);
     ga_result_free(&res);
     rec_close(&r);
 }
@@ -257,6 +268,9 @@ int main(void)
     s.ls_depth = 2;
     s.islands = 1;
     check_resumes(&f, &s, "local search depth 2");
+    s.restart_stall = 3; /* restarts with local search on */
+    s.generations = 60;
+    check_resumes(&f, &s, "restarts and local search");
     fixture_settings(&s);
     check_every(&f, &s);
     fixture_close(&f);

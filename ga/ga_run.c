@@ -20,12 +20,13 @@ typedef struct {
     const fit_problem_t *p;
     const ga_settings_t *s;
     const ga_run_opts_t *o;
-    ga_hof_entry_t *top;     /* [top_k] */
-    uint32_t *island_unique; /* [islands] */
-    uint32_t *gene_counts;   /* [gene_values] */
-    double *entropy;         /* [n_genes] */
-    breed_island_t *islands; /* [islands] */
-    uint16_t *dl_genes;      /* observer downloads, when asked for */
+    const fit_tables_t *tables; /* host tables for local search */
+    ga_hof_entry_t *top;        /* [top_k] */
+    uint32_t *island_unique;    /* [islands] */
+    uint32_t *gene_counts;      /* [gene_values] */
+    double *entropy;            /* [n_genes] */
+    breed_island_t *islands;    /* [islands] */
+    uint16_t *dl_genes;         /* observer downloads, when asked for */
     eval_result_t *dl_results;
     int32_t *dl_parents;
     uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
@@ -277,7 +278,7 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
         ev_status e;
         memset(&tl, 0, sizeof tl);
         memcpy(g, r->top[j].genes, (size_t)ng * sizeof *g);
-        if ((e = ls_climb(r->o->tables, ng, s->ls_depth, g, &rr, &tl, err)) != EV_OK)
+        if ((e = ls_climb(r->tables, ng, s->ls_depth, g, &rr, &tl, err)) != EV_OK)
             return e;
         res->ls_evaluations += tl.cost;
         if (rank_key(rr) <= r->top[j].key)
@@ -400,8 +401,11 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.t0 = plat_now();
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
-    if (s->ls_every && !o->tables)
-        return ev_fail(err, EV_ECONFIG, "ga.local_search needs the problem's host tables (ga_run_opts_t.tables)");
+    r.tables = o->tables ? o->tables : ops->host_tables ? ops->host_tables(b) : NULL;
+    if (s->ls_every && !r.tables)
+        return ev_fail(err, EV_ECONFIG,
+                       "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
+                       "host_tables)");
     r.plan.evaluate = ops->evaluate;
     r.plan.evaluate_b = b;
     /* A backend without GA ops still evaluates: the CPU's GA drives it. */

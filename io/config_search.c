@@ -183,11 +183,14 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
                           ev_error *err)
 {
     ymap_t m;
-    int present = 0;
+    int present = 0, pop_auto;
+    const char *pop_text;
     ev_status st;
     if ((st = ymap_submap(root, "ga", ga_keys, &m, &present, err)) != EV_OK || !present)
         return st;
-    if ((st = ymap_u32(&m, "population", 2, CONFIG_POPULATION_MAX, &g->population, err)) != EV_OK ||
+    pop_text = ydoc_plain(ymap_get(&m, "population"));
+    pop_auto = !ymap_get(&m, "population") || (pop_text && strcmp(pop_text, "auto") == 0);
+    if ((!pop_auto && (st = ymap_u32(&m, "population", 2, CONFIG_POPULATION_MAX, &g->population, err)) != EV_OK) ||
         (st = ymap_u32(&m, "generations", 1, UINT32_MAX, &g->generations, err)) != EV_OK ||
         (st = ymap_u32(&m, "islands", 1, UINT32_MAX, &g->islands, err)) != EV_OK ||
         (st = parse_operators(&m, g, err)) != EV_OK ||
@@ -202,6 +205,8 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
         return st;
     if ((st = parse_local_search(&m, g, err)) != EV_OK)
         return st;
+    if (pop_auto)
+        g->population = ga_population_auto(g->max_evaluations, g->time_budget_s, g->islands);
     return check_islands(&m, g, err);
 }
 

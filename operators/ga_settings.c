@@ -34,6 +34,23 @@ void ga_settings_default(ga_settings_t *g)
     g->restart_stall = 0;
 }
 
+uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint32_t islands)
+{
+    uint32_t p = 4096;
+    if (max_evaluations) {
+        uint64_t want = max_evaluations / 50;
+        p = 64;
+        while (p < 4096 && (uint64_t)p * 2 <= want)
+            p *= 2;
+    } else if (time_budget_s > 0) {
+        p = 1024;
+    }
+    if (islands < 1)
+        islands = 1;
+    p = p / islands * islands;
+    return p < 2 * islands ? 2 * islands : p;
+}
+
 static int in_unit(double x, int open_lo, int open_hi)
 {
     return (open_lo ? x > 0.0 : x >= 0.0) && (open_hi ? x < 1.0 : x <= 1.0);

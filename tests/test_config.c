@@ -277,6 +277,37 @@ static void test_top_cap(void)
     config_free(&cfg);
 }
 
+/* population: auto (and absent) sizes the population to the budget. */
+static void test_population_auto(void)
+{
+    static const struct {
+        const char *ga;
+        uint32_t want;
+    } cases[] = {
+        {"ga: {generations: 5}\n", 4096},
+        {"ga: {population: auto}\n", 4096},
+        {"ga: {max_evaluations: 200000}\n", 2048},
+        {"ga: {population: auto, max_evaluations: 50000}\n", 512},
+        {"ga: {max_evaluations: 1000}\n", 64},
+        {"ga: {max_evaluations: 100000000}\n", 4096},
+        {"ga: {time_budget_s: 3}\n", 1024},
+        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023},
+        {"ga: {population: 300, max_evaluations: 100000}\n", 300},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        config_t cfg;
+        ev_error err;
+        char path[256], text[512];
+        snprintf(text, sizeof text, "data: {dataset: d.h5}\nparameters: [{name: v, feature: F, values: [0, 1, 2]}]\n%s",
+                 cases[i].ga);
+        if (write_text("tmp_config/auto", "auto.yaml", text, path, sizeof path))
+            return;
+        CHECK_EQ_I64(EV_OK, config_load(path, &cfg, &err));
+        CHECK_EQ_I64(cases[i].want, cfg.ga.population);
+        config_free(&cfg);
+    }
+}
+
 static void test_paths(void)
 {
     config_t cfg;
@@ -414,6 +445,7 @@ int main(void)
     test_defaults();
     test_paths();
     test_top_cap();
+    test_population_auto();
     test_examples();
     test_seed_random();
     return check_exit();

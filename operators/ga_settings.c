@@ -28,9 +28,9 @@ void ga_settings_default(ga_settings_t *g)
     g->immigrant_diversity = 0.25;
     g->immigrant_share = 0.2;
     g->cache_max_mb = 1024;
-    g->ls_every = 0;
+    g->ls_every = 5;
     g->ls_members = 2;
-    g->ls_depth = 1;
+    g->ls_depth = 2;
     g->restart_stall = 0;
 }
 

@@ -6,7 +6,7 @@
 
 #include "tests/support/builder.h"
 
-static const double trap_f[DECEPTIVE_TRAP + 1] = {12.0, 0.0, 14.0, 30.0};/* by tight genes */
+static const double trap_f[DECEPTIVE_TRAP + 1] = {12.0, 0.0, 14.0, 30.0}; /* by tight genes */
 
 static int popcount3(unsigned m)
 {
@@ -38,14 +38,14 @@ void deceptive_build(const deceptive_opts_t *o, dataset_t *ds, lattice_t *lat, u
     }
     tb_prices(ds, 0, ts, price, 4000);
     *best_pct = *local_pct = 0.0;
-#define TRADE(pct)                                                                 \
-    do {                                                                           \
-        tb_trade(ds, 0, t, t + 2, 10.0, (pct), x);                                 \
-        t += 3;                                                                    \
-        if (t > 4000 + 1000 - 3) {                                                 \
-            fprintf(stderr, "deceptive_build: too many trades for the path\n");    \
-            abort();                                                               \
-        }                                                                          \
+#define TRADE(pct)                                                              \
+    do {                                                                        \
+        tb_trade(ds, 0, t, t + 2, 10.0, (pct), x);                              \
+        t += 3;                                                                 \
+        if (t > 4000 + 1000 - 3) {                                              \
+            fprintf(stderr, "deceptive_build: too many trades for the path\n"); \
+            abort();                                                            \
+        }                                                                       \
     } while (0)
     for (int32_t e = 0; e < o->n_easy; e++) {
         uint32_t p = (uint32_t)(e * 7 + 3) % (n - 1); /* in [0, n - 2] */

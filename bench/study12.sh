@@ -7,7 +7,7 @@
 #   old      the settings before issue 18 (population 4096, no local search)
 #   random   random search: one generation of BUDGET uniform genomes
 # against the best fitness that LONG-evaluation runs of the default GA found
-# (20x the budget, seeds 1 and 2). Wall times are whole processes (load,
+# (20x the budget; LONG_SEEDS of them, default 1, seeds 1..). Wall times are whole processes (load,
 # tables, search, run file).
 #   bash bench/study12.sh [SEEDS [BUDGET]]      (default 10 200000)
 # OBJECTIVE (default total_return) and MIN_TRADES (default 20) choose the
@@ -34,23 +34,24 @@ run() { # arm seed budget extra
     rm -f "$out" "$out.partial" "$out.partial.ckpt"
     /usr/bin/time -f "%e" -o "$W/$1-$2.time" "$E" "$cfg" --seed "$2" --quiet --json "$W/$1-$2.json" >/dev/null
 }
-for s in 1 2; do [ -f "$W/long-$s.json" ] || run long "$s" "$LONG" "  generations: 1000000\n  checkpoint_every_s: 10"; done
+LONG_SEEDS=${LONG_SEEDS:-1}
+for s in $(seq 1 "$LONG_SEEDS"); do [ -f "$W/long-$s.json" ] || run long "$s" "$LONG" "  generations: 1000000\n  checkpoint_every_s: 10"; done
 for s in $(seq 1 "$SEEDS"); do
     run default "$s" "$BUDGET" "  generations: 1000000"
     run old "$s" "$BUDGET" "  generations: 1000000\n  population: 4096\n  local_search: {every: 0}"
     run random "$s" "$BUDGET" "  population: $BUDGET\n  generations: 1\n  local_search: {every: 0}"
 done
-${PYTHON:-python3} - "$W" "$SEEDS" "$BUDGET" <<'PY'
+${PYTHON:-python3} - "$W" "$SEEDS" "$BUDGET" "$LONG_SEEDS" <<'PY'
 import json, statistics, sys
 import h5py
-w, n, budget = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+w, n, budget, long_seeds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 def load(arm, s):
     d = json.load(open(f"{w}/{arm}-{s}.json"))
     with h5py.File(f"{w}/{arm}-{s}.h5", "r") as f:
         ls = int(f["ga"].attrs["ls_evaluations"])
     return d["top"][0]["fitness"], d["unique_evaluations"], float(open(f"{w}/{arm}-{s}.time").read()), ls
-ref = max(load("long", s)[0] for s in (1, 2))
-print(f"budget {budget} unique evaluations; reference best {ref} (best of 2 default runs of {20 * budget})")
+ref = max(load("long", s)[0] for s in range(1, long_seeds + 1))
+print(f"budget {budget} unique evaluations; reference best {ref} (best of {long_seeds} default run(s) of {20 * budget})")
 print("| arm | seeds reaching the reference | median best | worst best | budget used (genomes + sweeps) "
       "| of which sweeps | mean wall s |")
 print("|---|---|---|---|---|---|---|")

@@ -49,7 +49,7 @@ def load(arm, s):
     d = json.load(open(f"{w}/{arm}-{s}.json"))
     with h5py.File(f"{w}/{arm}-{s}.h5", "r") as f:
         ls = int(f["ga"].attrs["ls_evaluations"])
-    return d["top"][0]["fitness"], d["unique_evaluations"], float(open(f"{w}/{arm}-{s}.time").read()), ls
+    return float(d["top"][0]["fitness"]), d["unique_evaluations"], float(open(f"{w}/{arm}-{s}.time").read()), ls
 ref = max(load("long", s)[0] for s in range(1, long_seeds + 1))
 print(f"budget {budget} unique evaluations; reference best {ref} (best of {long_seeds} default run(s) of {20 * budget})")
 print("| arm | seeds reaching the reference | median best | worst best | budget used (genomes + sweeps) "

@@ -54,7 +54,9 @@ static ev_status pass_pairs(const fit_tables_t *t, int32_t n_genes, uint16_t *ge
             uint32_t n1 = sweep_gene_values(t, k1), n2 = sweep_gene_values(t, k2);
             uint64_t key, v;
             ev_status st;
-            if (n1 < 2 || n2 < 2 || (uint64_t)n1 * n2 > LS_PAIR_MAX)
+            /* a pair that would fall back to plain evaluation (a filter under a
+             * drawdown objective) costs n1 x n2 evaluations: skipped */
+            if (n1 < 2 || n2 < 2 || (uint64_t)n1 * n2 > LS_PAIR_MAX || !sweep_uses_sums(t, k1, k2))
                 continue;
             if ((st = sweep_pair(t, genes, k1, k2, out, err)) != EV_OK)
                 return st;

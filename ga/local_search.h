@@ -27,7 +27,9 @@ typedef struct {
  * strictly higher than the current one; at depth 2, once no 1-gene move
  * improves, sweeps every pair of genes (first gene ascending, then second)
  * and takes the first pair whose best is strictly better, then returns to
- * 1-gene moves. Ends when nothing improves. *r: the genome's result on entry
+ * 1-gene moves (pairs that would fall back to plain evaluation, i.e. a
+ * filter under a drawdown objective or constraint, are skipped: they would
+ * cost n1 x n2 evaluations each). Ends when nothing improves. *r: the genome's result on entry
  * (its fitness), the climbed genome's on return. Deterministic: same genome,
  * same climb. */
 ev_status ls_climb(const fit_tables_t *t, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,

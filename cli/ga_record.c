@@ -219,6 +219,7 @@ void ga_archive_observer(ga_archive_t *a, ga_observer_t *obs)
     obs->on_generation = on_generation;
     if (a->ckpt_path) {
         obs->checkpoint_every = a->s->cfg.checkpoint_every;
+        obs->checkpoint_every_s = a->s->cfg.checkpoint_every_s;
         obs->on_checkpoint = on_checkpoint;
     }
 }
@@ -232,6 +233,8 @@ ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *e
         (st = run_file_attr_u64(rf, "ga", "generations", rf->generations, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "evaluations", res->evaluations, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "lookups", res->lookups, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "ls_evaluations", res->ls_evaluations, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, "ga", "restarts", res->restarts, err)) == EV_OK &&
         (st = run_file_attr_f64(rf, "ga", "hit_rate", res->hit_rate, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "host_ga", (uint64_t)res->host_ga, err)) == EV_OK &&
         (st = run_file_attr_f64(rf, "ga", "seconds", res->seconds, err)) == EV_OK &&

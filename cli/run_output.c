@@ -92,6 +92,8 @@ void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode
     if (ga) {
         sum->has_ga = 1;
         sum->unique_evaluations = ga->evaluations;
+        sum->ls_evaluations = ga->ls_evaluations;
+        sum->restarts = ga->restarts;
         sum->generations = ga->generations;
         sum->termination = ga_stop_reason_name(ga->reason);
     }

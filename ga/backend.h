@@ -105,6 +105,11 @@ typedef struct {
      * key, over the whole lattice (validate: the grid rank of the GA's best is
      * 1 + count, so ties share a rank). */
     ev_status (*grid_count_better)(backend_t *b, uint64_t key, uint64_t *count, ev_error *err);
+
+    /* The host tables the backend was opened with (every backend gets them
+     * from open), or NULL: the GA's local search sweeps them on the host
+     * (docs/ga.md "Local search"), also for a device-resident population. */
+    const fit_tables_t *(*host_tables)(backend_t *b);
 } backend_ops_t;
 
 extern const backend_ops_t backend_cpu_ops;

@@ -200,6 +200,11 @@ static ev_status cpu_grid_count_better(backend_t *b, uint64_t key, uint64_t *cou
     return st;
 }
 
+static const fit_tables_t *cpu_host_tables(backend_t *b)
+{
+    return b ? b->t : NULL;
+}
+
 const backend_ops_t backend_cpu_ops = {
     .name = "cpu",
     .open = cpu_open,
@@ -223,4 +228,5 @@ const backend_ops_t backend_cpu_ops = {
     .grid_batch_heat = cpu_grid_batch_heat,
     .grid_dominance_heat = cpu_grid_dominance_heat,
     .grid_count_better = cpu_grid_count_better,
+    .host_tables = cpu_host_tables,
 };

@@ -11,6 +11,7 @@
 #include "common/platform.h"
 #include "ga/ga_plan.h"
 #include "ga/ga_progress.h"
+#include "ga/local_search.h"
 
 typedef struct {
     const backend_ops_t *gops; /* whose GA ops run: the backend's, or the CPU's (host_ga) */
@@ -19,19 +20,27 @@ typedef struct {
     const fit_problem_t *p;
     const ga_settings_t *s;
     const ga_run_opts_t *o;
-    ga_hof_entry_t *top;     /* [top_k] */
-    uint32_t *island_unique; /* [islands] */
-    uint32_t *gene_counts;   /* [gene_values] */
-    double *entropy;         /* [n_genes] */
-    breed_island_t *islands; /* [islands] */
-    uint16_t *dl_genes;      /* observer downloads, when asked for */
+    const fit_tables_t *tables; /* host tables for local search */
+    ga_hof_entry_t *top;        /* [top_k] */
+    uint32_t *island_unique;    /* [islands] */
+    uint32_t *gene_counts;      /* [gene_values] */
+    double *entropy;            /* [n_genes] */
+    breed_island_t *islands;    /* [islands] */
+    uint16_t *dl_genes;         /* observer downloads, when asked for */
     eval_result_t *dl_results;
     int32_t *dl_parents;
     uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
     int32_t *snap_parents;
+    uint16_t *ls_genes;  /* [ls_members][n_genes]: climbed genomes for the next generation */
+    uint32_t n_ls;       /* of them, waiting to be put in */
+    uint32_t n_top;      /* entries of top from the last evaluation */
+    uint16_t *inj_genes; /* [n_genes][population], [2][population]: the population they go into */
+    int32_t *inj_parents;
     uint32_t last_improvement;
-    uint64_t best_key; /* the hall of fame's best rank_key (0: none) */
+    uint32_t last_restart; /* the last generation a restart made (0: none) */
+    uint64_t best_key;     /* the hall of fame's best rank_key (0: none) */
     double t0;
+    double last_snap; /* plat_now() of the last snapshot (0: none yet) */
 } run_t;
 
 static void run_free(run_t *r)
@@ -48,6 +57,9 @@ static void run_free(run_t *r)
     free(r->dl_parents);
     free(r->snap_genes);
     free(r->snap_parents);
+    free(r->ls_genes);
+    free(r->inj_genes);
+    free(r->inj_parents);
 }
 
 static ev_status run_alloc(run_t *r, ev_error *err)
@@ -70,6 +82,12 @@ static ev_status run_alloc(run_t *r, ev_error *err)
         r->snap_genes = (uint16_t *)malloc((size_t)ng * pop * sizeof *r->snap_genes);
         r->snap_parents = (int32_t *)malloc(2u * (size_t)pop * sizeof *r->snap_parents);
         ok = r->snap_genes && r->snap_parents;
+    }
+    if (ok && r->s->ls_every) {
+        r->ls_genes = (uint16_t *)calloc((size_t)r->s->ls_members * ng, sizeof *r->ls_genes);
+        r->inj_genes = (uint16_t *)malloc((size_t)ng * pop * sizeof *r->inj_genes);
+        r->inj_parents = (int32_t *)malloc(2u * (size_t)pop * sizeof *r->inj_parents);
+        ok = r->ls_genes && r->inj_genes && r->inj_parents;
     }
     return ok ? EV_OK : ev_fail(err, EV_ENOMEM, "out of memory for the GA run's buffers");
 }
@@ -120,6 +138,7 @@ static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen
         return e;
     if ((*full = ev.cache_full) != 0)
         return EV_OK;
+    r->n_top = ev.n_top;
     memset(&rk, 0, sizeof rk);
     rk.island_unique = r->island_unique;
     rk.gene_counts = r->gene_counts;
@@ -147,6 +166,7 @@ static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen
     st->new_evaluations = ev.new_evals;
     st->evaluations = res->evaluations;
     st->lookups = res->lookups;
+    st->ls_evaluations = res->ls_evaluations;
     st->hit_rate = res->hit_rate;
     st->wall_s = plat_now() - r->t0;
     st->hof = &res->hof;
@@ -169,8 +189,11 @@ static ev_status take_snapshot(run_t *r, uint32_t gen, const ga_result_t *res, e
     snap.n_genes = (uint32_t)r->plan.ctx.n_genes;
     snap.islands = r->plan.ctx.islands;
     snap.last_improvement = r->last_improvement;
+    snap.last_restart = r->last_restart;
+    snap.restarts = res->restarts;
     snap.evaluations = res->evaluations;
     snap.lookups = res->lookups;
+    snap.ls_evaluations = res->ls_evaluations;
     snap.hof_k = res->hof.k;
     snap.elapsed_s = plat_now() - r->t0;
     snap.genes = r->snap_genes;
@@ -206,9 +229,12 @@ static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_e
         topk_insert(&res->hof, &at->hof[j]);
     r->best_key = res->hof.n ? res->hof.e[0].key : 0;
     r->last_improvement = at->last_improvement;
+    r->last_restart = at->last_restart;
+    res->restarts = at->restarts;
     memcpy(r->islands, at->plans, (size_t)at->islands * sizeof *r->islands);
     res->evaluations = at->evaluations;
     res->lookups = at->lookups;
+    res->ls_evaluations = at->ls_evaluations;
     res->hit_rate = 1.0 - (double)res->evaluations / (double)res->lookups;
     res->generations = at->generation;
     r->t0 = plat_now() - at->elapsed_s;
@@ -224,12 +250,99 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
     ga_stop_reason why;
     in.generation = gen;
     in.evaluations = res->evaluations;
+    in.ls_evaluations = res->ls_evaluations;
     in.lattice_size = r->p->lat->size_fits ? r->p->lat->size : 0;
     in.last_improvement = r->last_improvement;
     in.elapsed_s = wall_s;
     in.interrupted = 0;
     why = ga_stop_check(r->s, &in);
     return why == GA_STOP_NONE && plat_interrupted() ? GA_STOP_INTERRUPTED : why;
+}
+
+/* The memetic step (docs/ga.md "Local search"), in generations gen with
+ * (gen + 1) % ls_every == 0: climbs the generation's ls_members best new
+ * genomes on the host tables; the improved ones (distinct) wait in ls_genes
+ * for the next generation. Their sweeps count in ls_evaluations. */
+static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error *err)
+{
+    const ga_settings_t *s = r->s;
+    int32_t ng = r->plan.ctx.n_genes;
+    r->n_ls = 0;
+    if (!s->ls_every || (gen + 1) % s->ls_every != 0)
+        return EV_OK;
+    for (uint32_t j = 0; j < r->n_top && j < s->ls_members; j++) {
+        uint16_t g[EV_MAX_PARAMS];
+        eval_result_t rr = r->top[j].r;
+        ls_tally_t tl;
+        uint32_t i;
+        ev_status e;
+        memset(&tl, 0, sizeof tl);
+        memcpy(g, r->top[j].genes, (size_t)ng * sizeof *g);
+        if ((e = ls_climb(r->tables, ng, s->ls_depth, g, &rr, &tl, err)) != EV_OK)
+            return e;
+        res->ls_evaluations += tl.cost;
+        if (rank_key(rr) <= r->top[j].key)
+            continue;
+        for (i = 0; i < r->n_ls && memcmp(r->ls_genes + (size_t)i * ng, g, (size_t)ng * sizeof *g); i++)
+            ;
+        if (i == r->n_ls)
+            memcpy(r->ls_genes + (size_t)r->n_ls++ * ng, g, (size_t)ng * sizeof *g);
+    }
+    return EV_OK;
+}
+
+/* Puts the climbed genomes into the bred generation: genome j replaces the
+ * last free slot of island j % islands (slots from the island's end, never
+ * its elites' half), parents -1. */
+static ev_status local_search_put(run_t *r, ga_result_t *res, ev_error *err)
+{
+    uint32_t pop = r->plan.ctx.population, isl = r->plan.ctx.islands, size = pop / isl;
+    int32_t ng = r->plan.ctx.n_genes;
+    ev_status e;
+    if (!r->n_ls)
+        return EV_OK;
+    if ((e = r->gops->ga_download(r->g, r->inj_genes, NULL, r->inj_parents, err)) != EV_OK)
+        return e;
+    for (uint32_t j = 0; j < r->n_ls; j++) {
+        uint32_t from_end = j / isl, slot;
+        if (from_end >= size / 2)
+            break;
+        slot = (j % isl) * size + size - 1 - from_end;
+        for (int32_t k = 0; k < ng; k++)
+            r->inj_genes[(size_t)k * pop + slot] = r->ls_genes[(size_t)j * ng + k];
+        r->inj_parents[slot] = -1;
+        r->inj_parents[pop + slot] = -1;
+        res->ls_improved++;
+    }
+    r->n_ls = 0;
+    return r->gops->ga_set_population(r->g, r->inj_genes, r->inj_parents, err);
+}
+
+/* Restart on stall (docs/ga.md "Restarts"): when restart_stall generations
+ * passed since the best last improved and since the last restart, generation
+ * gen + 1 keeps each island's elites and is otherwise random genomes (an
+ * immigrant plan: draws from the RANDOM stream of generation gen + 1). */
+static void plan_restart(run_t *r, uint32_t gen, ga_result_t *res)
+{
+    uint32_t since = r->last_improvement > r->last_restart ? r->last_improvement : r->last_restart;
+    if (!r->s->restart_stall || gen - since < r->s->restart_stall)
+        return;
+    for (uint32_t i = 0; i < r->plan.ctx.islands; i++) {
+        r->islands[i].migrants = 0;
+        r->islands[i].immigrants = r->plan.ctx.island_size - r->islands[i].elites;
+    }
+    r->last_restart = gen + 1;
+    res->restarts++;
+}
+
+/* Whether bred generation gen is snapshotted: every `every` generations, at
+ * least checkpoint_every_s seconds apart when that is set. */
+static int snapshot_due(const run_t *r, uint32_t gen, uint32_t every)
+{
+    double min_s = r->o->observer->checkpoint_every_s;
+    if (gen % every != 0)
+        return 0;
+    return !(min_s > 0) || r->last_snap == 0 || plat_now() - r->last_snap >= min_s;
 }
 
 static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
@@ -258,12 +371,18 @@ static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
         res->reason = stop_reason(r, gen, res, st.wall_s);
         if (res->reason != GA_STOP_NONE && !(res->reason == GA_STOP_INTERRUPTED && snapshots))
             return EV_OK;
+        if ((e = local_search(r, gen, res, err)) != EV_OK)
+            return e;
         ga_plan_islands(&r->plan, r->s, gen + 1, r->island_unique, r->islands);
-        if ((e = r->gops->ga_breed(r->g, gen + 1, r->islands, err)) != EV_OK)
+        plan_restart(r, gen, res);
+        if ((e = r->gops->ga_breed(r->g, gen + 1, r->islands, err)) != EV_OK ||
+            (e = local_search_put(r, res, err)) != EV_OK)
             return e;
-        if (snapshots && (res->reason == GA_STOP_INTERRUPTED || (gen + 1) % every == 0) &&
-            (e = take_snapshot(r, gen + 1, res, err)) != EV_OK)
-            return e;
+        if (snapshots && (res->reason == GA_STOP_INTERRUPTED || snapshot_due(r, gen + 1, every))) {
+            if ((e = take_snapshot(r, gen + 1, res, err)) != EV_OK)
+                return e;
+            r->last_snap = plat_now();
+        }
         if (res->reason == GA_STOP_INTERRUPTED)
             return EV_OK;
     }
@@ -282,6 +401,11 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.t0 = plat_now();
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
+    r.tables = o->tables ? o->tables : ops->host_tables ? ops->host_tables(b) : NULL;
+    if (s->ls_every && !r.tables)
+        return ev_fail(err, EV_ECONFIG,
+                       "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
+                       "host_tables)");
     r.plan.evaluate = ops->evaluate;
     r.plan.evaluate_b = b;
     /* A backend without GA ops still evaluates: the CPU's GA drives it. */

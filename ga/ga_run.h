@@ -36,6 +36,7 @@ typedef struct {
     uint64_t new_evaluations;      /* genomes evaluated for the first time in this generation */
     uint64_t evaluations;          /* unique evaluations so far */
     uint64_t lookups;              /* fitness lookups so far (population x generations) */
+    uint64_t ls_evaluations;       /* local search sweeps so far, in evaluations (docs/ga.md "Local search") */
     double hit_rate;               /* 1 - evaluations / lookups */
     double wall_s;                 /* seconds since the run started */
     const topk_t *hof;             /* the hall of fame after this generation */
@@ -79,6 +80,11 @@ typedef struct {
      * breeding the next generation when Ctrl-C stops the run, so that the
      * run can resume where it stopped. An error stops the run with it. */
     uint32_t checkpoint_every;
+    /* > 0: a generation checkpoint_every asks for is skipped unless this many
+     * seconds passed since the last snapshot (the first is always taken), so
+     * fast generations are not dominated by checkpoint writes. Where
+     * snapshots fall then depends on the clock; resuming from any is exact. */
+    double checkpoint_every_s;
     ev_status (*on_checkpoint)(void *ctx, const ga_snapshot_t *snap, ev_error *err);
 } ga_observer_t;
 
@@ -88,6 +94,7 @@ typedef struct {
     FILE *progress;                /* one line per generation, or NULL (quiet) */
     const ga_observer_t *observer; /* or NULL */
     const ga_resume_t *resume;     /* or NULL: start from generation 0 */
+    const fit_tables_t *tables;    /* host tables of the problem: local search sweeps them (ga.local_search) */
 } ga_run_opts_t;
 
 typedef struct {
@@ -95,6 +102,9 @@ typedef struct {
     uint32_t generations; /* generations evaluated (the initial one included) */
     uint64_t evaluations; /* unique genomes evaluated */
     uint64_t lookups;
+    uint64_t ls_evaluations; /* local search sweeps, in evaluations (counted in max_evaluations) */
+    uint64_t ls_improved;    /* genomes local search improved and put into the population (this process) */
+    uint32_t restarts;       /* restarts on stall (ga.restart_stall) */
     double hit_rate;
     double seconds;
     int host_ga; /* 1: the backend has no GA ops; the CPU ran the GA, the backend evaluated */

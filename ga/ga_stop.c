@@ -22,7 +22,7 @@ ga_stop_reason ga_stop_check(const ga_settings_t *s, const ga_stop_input_t *in)
         return GA_STOP_GENERATIONS;
     if (in->lattice_size && in->evaluations >= in->lattice_size)
         return GA_STOP_LATTICE_EXHAUSTED;
-    if (s->max_evaluations && in->evaluations >= s->max_evaluations)
+    if (s->max_evaluations && in->evaluations + in->ls_evaluations >= s->max_evaluations)
         return GA_STOP_MAX_EVALUATIONS;
     if (s->stall_generations && in->generation - in->last_improvement >= s->stall_generations)
         return GA_STOP_STALL;

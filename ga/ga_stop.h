@@ -28,6 +28,7 @@ const char *ga_stop_reason_name(ga_stop_reason r);
 typedef struct {
     uint32_t generation;       /* the generation just evaluated (0 = initial) */
     uint64_t evaluations;      /* unique evaluations so far */
+    uint64_t ls_evaluations;   /* local search sweeps, in evaluations (sweep_cost); count towards max_evaluations */
     uint64_t lattice_size;     /* lattice points; 0 when too many to count (never exhausted) */
     uint32_t last_improvement; /* the generation whose best was last strictly better */
     double elapsed_s;

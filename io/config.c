@@ -257,7 +257,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = parse_data(&root, cfg, err)) != EV_OK ||
         (st = config_parse_parameters(&root, &cfg->lattice, err)) != EV_OK ||
         (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
-        (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, err)) != EV_OK ||
+        (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, &cfg->checkpoint_every_s, err)) != EV_OK ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
         (st = ymap_u32(&root, "top", 1, CONFIG_TOP_MAX, &cfg->top, err)) != EV_OK ||
@@ -292,6 +292,7 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     cfg->top = 10;
     cfg->seed = 42;
     cfg->checkpoint_every = 1;
+    cfg->checkpoint_every_s = 0.0;
     if ((st = read_file(path, &cfg->text, &len, err)) == EV_OK &&
         (st = ydoc_load(&doc, path, cfg->text, len, err)) == EV_OK) {
         st = parse_root(&doc, cfg, err);

@@ -48,6 +48,7 @@ typedef struct {
     char *output;              /* output: the run file (default <config dir>/../results/<config stem>.h5) */
     uint64_t grid_batch;       /* grid.batch: genomes per batch, 0 = from free memory */
     uint32_t checkpoint_every; /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
+    double checkpoint_every_s; /* ga.checkpoint_every_s: ... and at least this many seconds apart (0: no minimum) */
     char *heatmap[2];          /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
 } config_t;
 

@@ -29,7 +29,8 @@ ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, ev_error *
 
 /* objective:, ga: and grid: (config_search.c). */
 ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_error *err);
-ev_status config_parse_ga(const ymap_t *root, ga_settings_t *ga, uint32_t *checkpoint_every, ev_error *err);
+ev_status config_parse_ga(const ymap_t *root, ga_settings_t *ga, uint32_t *checkpoint_every, double *checkpoint_every_s,
+                          ev_error *err);
 ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, ev_error *err);
 
 /* report: (config_report.c). Needs the parameters read first: the

@@ -13,9 +13,10 @@ static const char *const objective_keys[] = {"name", "min_trades", "max_drawdown
 static const char *const fill_names[] = {"level", "price", NULL}; /* fill_mode order */
 
 static const char *const ga_keys[] = {
-    "population",    "generations", "islands",      "migration",         "selection",
-    "crossover",     "mutation",    "elitism",      "stall_generations", "max_evaluations",
-    "time_budget_s", "immigrants",  "cache_max_mb", "checkpoint_every",  NULL};
+    "population",   "generations",      "islands",           "migration",       "selection",          "crossover",
+    "mutation",     "elitism",          "stall_generations", "max_evaluations", "time_budget_s",      "immigrants",
+    "cache_max_mb", "checkpoint_every", "local_search",      "restart_stall",   "checkpoint_every_s", NULL};
+static const char *const local_search_keys[] = {"every", "members", "depth", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -125,6 +126,21 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
     return EV_OK;
 }
 
+/* ga.local_search: {every, members, depth} (docs/ga.md "Local search"). */
+static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error *err)
+{
+    ymap_t m;
+    int present = 0;
+    ev_status st;
+    if ((st = ymap_submap(ga, "local_search", local_search_keys, &m, &present, err)) != EV_OK || !present)
+        return st;
+    if ((st = ymap_u32(&m, "every", 0, UINT32_MAX, &g->ls_every, err)) != EV_OK ||
+        (st = ymap_u32(&m, "members", 1, 1024, &g->ls_members, err)) != EV_OK ||
+        (st = ymap_u32(&m, "depth", 1, 2, &g->ls_depth, err)) != EV_OK)
+        return st;
+    return EV_OK;
+}
+
 /* Rules that tie keys together: islands split the population evenly into
  * islands of >= 2, and migrants must leave someone at home. The error points
  * at the key that breaks the rule, or at `islands` when it was a default. */
@@ -163,14 +179,18 @@ static ev_status check_islands(const ymap_t *ga, const ga_settings_t *g, ev_erro
     return EV_OK;
 }
 
-ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkpoint_every, ev_error *err)
+ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkpoint_every, double *checkpoint_every_s,
+                          ev_error *err)
 {
     ymap_t m;
-    int present = 0;
+    int present = 0, pop_auto;
+    const char *pop_text;
     ev_status st;
     if ((st = ymap_submap(root, "ga", ga_keys, &m, &present, err)) != EV_OK || !present)
         return st;
-    if ((st = ymap_u32(&m, "population", 2, CONFIG_POPULATION_MAX, &g->population, err)) != EV_OK ||
+    pop_text = ydoc_plain(ymap_get(&m, "population"));
+    pop_auto = !ymap_get(&m, "population") || (pop_text && strcmp(pop_text, "auto") == 0);
+    if ((!pop_auto && (st = ymap_u32(&m, "population", 2, CONFIG_POPULATION_MAX, &g->population, err)) != EV_OK) ||
         (st = ymap_u32(&m, "generations", 1, UINT32_MAX, &g->generations, err)) != EV_OK ||
         (st = ymap_u32(&m, "islands", 1, UINT32_MAX, &g->islands, err)) != EV_OK ||
         (st = parse_operators(&m, g, err)) != EV_OK ||
@@ -179,8 +199,14 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
         (st = ymap_uint(&m, "max_evaluations", 0, UINT64_MAX, &g->max_evaluations, err)) != EV_OK ||
         (st = ymap_number(&m, "time_budget_s", bounds(0, 0, NO_BOUND, 0), &g->time_budget_s, err)) != EV_OK ||
         (st = ymap_uint(&m, "cache_max_mb", 1, UINT64_MAX, &g->cache_max_mb, err)) != EV_OK ||
-        (st = ymap_u32(&m, "checkpoint_every", 1, UINT32_MAX, checkpoint_every, err)) != EV_OK)
+        (st = ymap_u32(&m, "checkpoint_every", 1, UINT32_MAX, checkpoint_every, err)) != EV_OK ||
+        (st = ymap_u32(&m, "restart_stall", 0, UINT32_MAX, &g->restart_stall, err)) != EV_OK ||
+        (st = ymap_number(&m, "checkpoint_every_s", bounds(0, 0, NO_BOUND, 0), checkpoint_every_s, err)) != EV_OK)
         return st;
+    if ((st = parse_local_search(&m, g, err)) != EV_OK)
+        return st;
+    if (pop_auto)
+        g->population = ga_population_auto(g->max_evaluations, g->time_budget_s, g->islands);
     return check_islands(&m, g, err);
 }
 

@@ -122,6 +122,8 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
     jcount(c, root, "evaluated", s->evaluated);
     if (s->has_ga) {
         jcount(c, root, "unique_evaluations", s->unique_evaluations);
+        jcount(c, root, "ls_evaluations", s->ls_evaluations);
+        jcount(c, root, "restarts", s->restarts);
         jnum(c, root, "generations", (double)s->generations);
         jstr(c, root, "termination", s->termination);
         if (cfg->lattice.size_fits)

@@ -25,6 +25,8 @@ typedef struct {
     uint64_t evaluated;    /* lattice points (grid) or unique evaluations (GA) */
     int has_ga;
     uint64_t unique_evaluations;
+    uint64_t ls_evaluations; /* GA: local search sweeps, in evaluations (they count in max_evaluations) */
+    uint32_t restarts;       /* GA: restarts on stall */
     uint32_t generations;
     const char *termination; /* GA: why it stopped */
     double seconds_load, seconds_tables, seconds_search, seconds_total;

@@ -42,6 +42,7 @@ struct backend {
     cuda_tables_t *t;
     cuda_eval_t *e;
     cuda_eval_sizes_t sizes;
+    const fit_tables_t *host; /* the host tables open was given (local search sweeps them) */
     char desc[512];
 };
 
@@ -102,6 +103,7 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
     b = (backend_t *)calloc(1, sizeof *b);
     if (!b)
         return ev_fail(err, EV_ENOMEM, "out of memory");
+    b->host = &tables->view;
     b->p = p;
     st = cuda_tables_build(&b->t, p, tables->cells, err);
     if (st == EV_ENOMEM) {
@@ -180,6 +182,11 @@ static ev_status cuda_ga_open_op(backend_t *b, const ga_plan_t *plan, ga_state_t
     return st;
 }
 
+static const fit_tables_t *cuda_host_tables(backend_t *b)
+{
+    return b ? b->host : NULL;
+}
+
 const backend_ops_t backend_cuda_ops = {
     .name = "cuda",
     .open = cuda_open,
@@ -200,4 +207,5 @@ const backend_ops_t backend_cuda_ops = {
     .ga_cache_count = cuda_ga_cache_count,
     .ga_cache_export = cuda_ga_cache_export,
     .ga_cache_import = cuda_ga_cache_import,
+    .host_tables = cuda_host_tables,
 };

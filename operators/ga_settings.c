@@ -28,6 +28,27 @@ void ga_settings_default(ga_settings_t *g)
     g->immigrant_diversity = 0.25;
     g->immigrant_share = 0.2;
     g->cache_max_mb = 1024;
+    g->ls_every = 5;
+    g->ls_members = 2;
+    g->ls_depth = 2;
+    g->restart_stall = 0;
+}
+
+uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint32_t islands)
+{
+    uint32_t p = 4096;
+    if (max_evaluations) {
+        uint64_t want = max_evaluations / 50;
+        p = 64;
+        while (p < 4096 && (uint64_t)p * 2 <= want)
+            p *= 2;
+    } else if (time_budget_s > 0) {
+        p = 1024;
+    }
+    if (islands < 1)
+        islands = 1;
+    p = p / islands * islands;
+    return p < 2 * islands ? 2 * islands : p;
 }
 
 static int in_unit(double x, int open_lo, int open_hi)
@@ -68,6 +89,9 @@ ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *e
     if (s->islands > 1 && s->migration_every > 0 && s->migration_count >= s->population / s->islands)
         return ev_fail(err, EV_ECONFIG, "ga.migration.count: %u migrants leave no room in islands of %u",
                        s->migration_count, s->population / s->islands);
+    if (s->ls_every && (s->ls_members < 1 || s->ls_depth < 1 || s->ls_depth > 2))
+        return ev_fail(err, EV_ECONFIG, "ga.local_search: expected members >= 1 and depth 1 or 2, found %u and %u",
+                       s->ls_members, s->ls_depth);
     if (s->cache_max_mb < 1)
         return ev_fail(err, EV_ECONFIG, "ga.cache_max_mb: expected >= 1, found 0");
     if (!(s->time_budget_s >= 0.0))

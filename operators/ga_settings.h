@@ -34,6 +34,18 @@ typedef struct {
     double immigrant_diversity; /* if unique genomes / island size falls below this ... (default 0.25) */
     double immigrant_share;     /* ... replace this share of the island with random genomes (default 0.2) */
     uint64_t cache_max_mb;      /* memory for the evaluated-genome cache (default 1024) */
+    /* Local search (docs/ga.md "Local search"): every ls_every generations
+     * (0 = off) the ls_members best new genomes of the generation are
+     * hill-climbed by exact neighbourhood sweeps, 1-gene moves (ls_depth 1)
+     * or 1- then 2-gene moves (ls_depth 2), and the improved ones join the
+     * next generation. */
+    uint32_t ls_every;
+    uint32_t ls_members;
+    uint32_t ls_depth;
+    /* Restart (docs/ga.md "Restarts"): after restart_stall generations without a
+     * strictly better best (since the last restart), the next generation keeps
+     * each island's elites and is otherwise random (0 = off). */
+    uint32_t restart_stall;
 } ga_settings_t;
 
 #ifdef __cplusplus
@@ -44,6 +56,13 @@ void ga_settings_default(ga_settings_t *g);
 /* Checks settings that did not come through the config loader (tests,
  * benchmarks): population a multiple of islands, islands of >= 2, rates in
  * range. The message names the setting as the config spells it (ga.islands). */
+/* `population: auto` (the config's default): 4096 without a budget; with
+ * max_evaluations, the largest power of two <= max_evaluations / 50 (so the
+ * budget buys at least ~50 generations of new genomes), within [64, 4096];
+ * with only time_budget_s, 1024. Then rounded down to a multiple of islands
+ * (at least 2 per island). */
+uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint32_t islands);
+
 ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err);
 #ifdef __cplusplus
 }

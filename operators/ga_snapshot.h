@@ -27,8 +27,11 @@ typedef struct {
     uint32_t generation; /* the next generation to evaluate (>= 1 to resume from) */
     uint32_t population, n_genes, islands;
     uint32_t last_improvement;   /* the generation whose best was last strictly better (stall) */
+    uint32_t last_restart;       /* the last generation made by a restart (0: none) */
+    uint32_t restarts;           /* restarts so far */
     uint64_t evaluations;        /* unique evaluations so far (= genomes in the dedup cache) */
     uint64_t lookups;            /* population x generations evaluated */
+    uint64_t ls_evaluations;     /* local search sweeps so far, in evaluations (docs/ga.md) */
     uint32_t hof_k;              /* the hall of fame's capacity (config top) */
     double elapsed_s;            /* wall seconds spent so far; a resumed run's wall_s continues from it */
     const uint16_t *genes;       /* SoA [n_genes][population] */

@@ -59,6 +59,9 @@ static const char full_yaml[] =
     "  immigrants: {diversity: 0.1, share: 0.3}\n"
     "  cache_max_mb: 256\n"
     "  checkpoint_every: 7\n"
+    "  local_search: {every: 4, members: 6, depth: 2}\n"
+    "  restart_stall: 9\n"
+    "  checkpoint_every_s: 2.5\n"
     "grid: {batch: 1000000}\n"
     "report: {heatmap: [adx14, volatility]}\n"
     "top: 25\n"
@@ -174,6 +177,11 @@ static void test_full(void)
     CHECK_EQ_F64(0.1, cfg.ga.immigrant_diversity);
     CHECK_EQ_F64(0.3, cfg.ga.immigrant_share);
     CHECK_EQ_I64(256, cfg.ga.cache_max_mb);
+    CHECK_EQ_I64(4, cfg.ga.ls_every);
+    CHECK_EQ_I64(6, cfg.ga.ls_members);
+    CHECK_EQ_I64(2, cfg.ga.ls_depth);
+    CHECK_EQ_I64(9, cfg.ga.restart_stall);
+    CHECK_EQ_F64(2.5, cfg.checkpoint_every_s);
     CHECK_EQ_I64(7, cfg.checkpoint_every);
     CHECK_STR("adx14", cfg.heatmap[0]);
     CHECK_STR("volatility", cfg.heatmap[1]);
@@ -268,6 +276,37 @@ static void test_top_cap(void)
     config_cap_top(&cfg);
     CHECK_EQ_I64(2, cfg.top);
     config_free(&cfg);
+}
+
+/* population: auto (and absent) sizes the population to the budget. */
+static void test_population_auto(void)
+{
+    static const struct {
+        const char *ga;
+        uint32_t want;
+    } cases[] = {
+        {"ga: {generations: 5}\n", 4096},
+        {"ga: {population: auto}\n", 4096},
+        {"ga: {max_evaluations: 200000}\n", 2048},
+        {"ga: {population: auto, max_evaluations: 50000}\n", 512},
+        {"ga: {max_evaluations: 1000}\n", 64},
+        {"ga: {max_evaluations: 100000000}\n", 4096},
+        {"ga: {time_budget_s: 3}\n", 1024},
+        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023},
+        {"ga: {population: 300, max_evaluations: 100000}\n", 300},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        config_t cfg;
+        ev_error err;
+        char path[256], text[512];
+        snprintf(text, sizeof text, "data: {dataset: d.h5}\nparameters: [{name: v, feature: F, values: [0, 1, 2]}]\n%s",
+                 cases[i].ga);
+        if (write_text("tmp_config/auto", "auto.yaml", text, path, sizeof path))
+            return;
+        CHECK_EQ_I64(EV_OK, config_load(path, &cfg, &err));
+        CHECK_EQ_I64(cases[i].want, cfg.ga.population);
+        config_free(&cfg);
+    }
 }
 
 static void test_paths(void)
@@ -419,6 +458,7 @@ int main(void)
     test_defaults();
     test_paths();
     test_top_cap();
+    test_population_auto();
     test_examples();
     test_seed_random();
     return check_exit();

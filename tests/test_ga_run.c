@@ -281,6 +281,7 @@ static void test_slots(ga_fixture_t *f, int selection)
     st.tournament_k = 4;
     st.truncation = 0.2;
     st.immigrant_diversity = 0.8; /* small islands lose diversity: immigrants arrive */
+    st.ls_every = 0;              /* climbed genomes take bred slots: this checks the breeding plan alone */
     memset(&s, 0, sizeof s);
     s.f = f;
     s.pop = st.population;

@@ -130,6 +130,7 @@ static ev_status run(const ga_fixture_t *f, const ga_settings_t *s, const ga_obs
     o.top = 7;
     o.observer = obs;
     o.resume = resume;
+    o.tables = &f->t.view;
     return ga_run(&backend_cpu_ops, f->b, &f->p, s, &o, res, err);
 }
 
@@ -139,6 +140,8 @@ static void same_result(const ga_result_t *a, const ga_result_t *b)
     CHECK_EQ_I64(a->generations, b->generations);
     CHECK_EQ_I64(a->evaluations, b->evaluations);
     CHECK_EQ_I64(a->lookups, b->lookups);
+    CHECK_EQ_I64(a->ls_evaluations, b->ls_evaluations);
+    CHECK_EQ_I64(a->restarts, b->restarts);
     CHECK_EQ_F64(a->hit_rate, b->hit_rate);
     CHECK_EQ_I64(a->hof.n, b->hof.n);
     for (uint32_t j = 0; j < a->hof.n && j < b->hof.n; j++)
@@ -160,6 +163,16 @@ static void check_resumes(const ga_fixture_t *f, const ga_settings_t *s, const c
     }
     CHECK_EQ_I64(full.generations - 1, ref.snapshots); /* one after each breeding */
     points[4] = full.generations - 1;                  /* the last generation bred */
+    if (s->ls_every) {
+        printf("%s: local search swept %llu evaluations' worth, put %llu improved genomes in\n", what,
+               (unsigned long long)full.ls_evaluations, (unsigned long long)full.ls_improved);
+        CHECK(full.ls_evaluations > 0);
+        CHECK(full.ls_improved > 0);
+    }
+    if (s->restart_stall) {
+        printf("%s: %u restarts\n", what, full.restarts);
+        CHECK(full.restarts > 0);
+    }
     for (int i = 0; i < 5; i++) {
         recorder_t cut, again;
         ga_observer_t o1, o2;
@@ -202,6 +215,12 @@ static void check_every(const ga_fixture_t *f, const ga_settings_t *s)
     CHECK_EQ_I64((res.generations - 1) / 3, r.snapshots); /* generations 3, 6, ... */
     ga_result_free(&res);
     rec_close(&r);
+    rec_open(&r, f, s, 0, 1, &obs); /* checkpoint_every_s: the first, then at least an hour apart */
+    obs.checkpoint_every_s = 3600.0;
+    CHECK_EQ_I64(EV_OK, run(f, s, &obs, NULL, &res, &err));
+    CHECK_EQ_I64(1, r.snapshots);
+    ga_result_free(&res);
+    rec_close(&r);
 }
 
 /* Last: the interrupt flag stays set once raised. */
@@ -241,6 +260,17 @@ int main(void)
     s.stall_generations = 4; /* the stall state must survive a resume */
     s.generations = 200;
     check_resumes(&f, &s, "stall");
+    fixture_settings(&s);
+    s.ls_every = 2; /* local search: climbed genomes join the population */
+    s.ls_members = 3;
+    check_resumes(&f, &s, "local search depth 1");
+    s.ls_every = 3;
+    s.ls_depth = 2;
+    s.islands = 1;
+    check_resumes(&f, &s, "local search depth 2");
+    s.restart_stall = 3; /* restarts with local search on */
+    s.generations = 60;
+    check_resumes(&f, &s, "restarts and local search");
     fixture_settings(&s);
     check_every(&f, &s);
     fixture_close(&f);

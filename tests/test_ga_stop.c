@@ -143,6 +143,25 @@ static void test_bad_settings(ga_fixture_t *f)
     CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
     CHECK_CONTAINS(err.msg, "ga.migration.count");
     fixture_settings(&s);
+    s.ls_every = 1;
+    s.ls_depth = 3;
+    CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+    CHECK_CONTAINS(err.msg, "ga.local_search");
+    {
+        /* local search needs host tables: neither the options nor the backend give them */
+        backend_ops_t no_tables = backend_cpu_ops;
+        no_tables.host_tables = NULL;
+        fixture_settings(&s);
+        s.ls_every = 1;
+        CHECK_EQ_I64(EV_ECONFIG, ga_run(&no_tables, f->b, &f->p, &s, &o, &res, &err));
+        CHECK_CONTAINS(err.msg, "ga.local_search needs");
+        o.tables = &f->t.view;
+        CHECK_EQ_I64(EV_OK, ga_run(&no_tables, f->b, &f->p, &s, &o, &res, &err));
+        CHECK(res.ls_evaluations > 0);
+        ga_result_free(&res);
+        o.tables = NULL;
+    }
+    fixture_settings(&s);
     o.top = 0;
     CHECK_EQ_I64(EV_ECONFIG, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
     CHECK_CONTAINS(err.msg, "top");

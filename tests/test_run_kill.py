@@ -4,7 +4,8 @@
 outside, several times in a row), or stopped with Ctrl-C, or whose .partial
 file was damaged after the crash, is resumed with --resume and must end with
 a run file identical, dataset by dataset and attribute by attribute, to an
-uninterrupted run's (wall-clock fields excepted). A killed run never leaves
+uninterrupted run's (wall-clock fields excepted); one case runs restarts on
+stall and local search. A killed run never leaves
 a file under the final name. A resume must also continue from its
 checkpoint's generation rather than start over (the file would be identical
 either way): the finished file's sessions say "resumed at generation N".
@@ -224,10 +225,13 @@ def main():
         for point in points:
             killed_inside(a.evolve, every1, ref1, point)
         killed_after_commit(a.evolve, every1, ref1)
-        every4 = Case(root, "every4", data, extra="  checkpoint_every: 4\n")
+        # every 4 generations, with restarts on stall and local search every 2 (depth 2)
+        every4 = Case(root, "every4", data, extra="  checkpoint_every: 4\n  restart_stall: 2\n"
+                      "  local_search: {every: 2, members: 3, depth: 2}\n")
         r = evolve_run(a.evolve, [every4.cfg, "--quiet", "--output", os.path.join(root, "ref4.h5")])
         ref4 = os.path.join(root, "ref4.h5")
         check(r.returncode == 0, f"reference run (checkpoint_every 4): {r.stderr}")
+        check(restarts(ref4) > 0, "the restart case restarted")
         for point in ["flushed:2", "flushed:10", "checkpoint:8", "append:27"]:
             killed_inside(a.evolve, every4, ref4, point)
         rng = random.Random(20240607)
@@ -238,6 +242,12 @@ def main():
         damaged(a.evolve, every1, ref1, "overwritten")
         ctrl_c(a.evolve, every1, ref1)
     return check.exit()
+
+
+def restarts(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return int(f["ga"].attrs["restarts"])
 
 
 def generations(path):

@@ -1,0 +1,175 @@
+#include "fitness/sweep.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One swept gene: a filter (its bucket is the trade's cell, 0..n) or a level
+ * (target/stop: every value is a bucket). */
+typedef struct {
+    int32_t gene;   /* -1: none (a 1-D sweep's second dimension) */
+    int32_t filter; /* filter number, -1 for target/stop */
+    int32_t level;  /* 1: target, 2: stop, 0: filter or none */
+    uint32_t n;     /* values */
+    uint32_t m;     /* buckets: n + 1 for a filter, n for a level, 1 for none */
+    int32_t mirror; /* filter direction max */
+} dim_t;
+
+static void dim_of(const fit_tables_t *t, int32_t k, dim_t *d)
+{
+    memset(d, 0, sizeof *d);
+    d->gene = k;
+    d->filter = -1;
+    d->m = 1;
+    d->n = 1;
+    if (k < 0)
+        return;
+    if (k == t->target_param) {
+        d->level = 1;
+        d->n = d->m = (uint32_t)t->n_targets;
+        return;
+    }
+    if (k == t->stop_param) {
+        d->level = 2;
+        d->n = d->m = (uint32_t)t->n_stops;
+        return;
+    }
+    for (int32_t f = 0; f < t->n_filters; f++)
+        if (t->filter_param[f] == k) {
+            d->filter = f;
+            d->n = t->filter_n[f];
+            d->m = d->n + 1;
+            d->mirror = t->filter_mirror[f];
+        }
+}
+
+uint32_t sweep_gene_values(const fit_tables_t *t, int32_t k)
+{
+    dim_t d;
+    dim_of(t, k, &d);
+    return d.n;
+}
+
+int sweep_uses_sums(const fit_tables_t *t, int32_t k1, int32_t k2)
+{
+    dim_t a, b;
+    dim_of(t, k1, &a);
+    dim_of(t, k2, &b);
+    return !(t->obj.need_dd && (a.filter >= 0 || b.filter >= 0));
+}
+
+uint64_t sweep_cost(const fit_tables_t *t, int32_t k1, int32_t k2)
+{
+    dim_t a, b;
+    dim_of(t, k1, &a);
+    dim_of(t, k2, &b);
+    if (!sweep_uses_sums(t, k1, k2))
+        return (uint64_t)a.n * b.n;
+    return (uint64_t)(a.level ? a.n : 1) * (b.level ? b.n : 1);
+}
+
+/* The bucket of value v: a filter value v' = v (mirrored for max) keeps the
+ * trades of cells > v', whose suffix sum sits at v' + 1. */
+static uint32_t bucket_of(const dim_t *d, uint32_t v)
+{
+    if (d->gene < 0)
+        return 0;
+    if (d->filter < 0)
+        return v;
+    return (d->mirror ? d->n - 1u - v : v) + 1u;
+}
+
+/* Plain evaluation of every neighbour (the fallback). */
+static void sweep_plain(const fit_tables_t *t, const uint16_t *genes, const dim_t *a, const dim_t *b,
+                        eval_result_t *out)
+{
+    uint16_t g[EV_MAX_PARAMS];
+    int32_t ng = t->n_filters + (t->target_param >= 0) + (t->stop_param >= 0);
+    memcpy(g, genes, (size_t)ng * sizeof *g);
+    for (uint32_t v1 = 0; v1 < a->n; v1++)
+        for (uint32_t v2 = 0; v2 < b->n; v2++) {
+            g[a->gene] = (uint16_t)v1;
+            if (b->gene >= 0)
+                g[b->gene] = (uint16_t)v2;
+            out[(uint64_t)v1 * b->n + v2] = tables_eval(t, g);
+        }
+}
+
+/* The buckets' sums: B[i1 * b->m + i2]. One pass over the trades in equity
+ * order; a trade must pass every filter but the swept ones. */
+static void sweep_buckets(const fit_tables_t *t, const uint16_t *genes, const dim_t *a, const dim_t *b, accum_t *B)
+{
+    tables_genome_t g;
+    int32_t nf = t->n_filters;
+    tables_genome(t, genes, &g);
+    for (uint64_t i = 0; i < (uint64_t)a->m * b->m; i++)
+        accum_init(&B[i]);
+    for (int64_t j = 0; j < t->n_trades; j++) {
+        const uint16_t *c = t->cells + j * nf;
+        int keep = 1;
+        uint32_t lo1, hi1, lo2, hi2;
+        for (int32_t f = 0; f < nf; f++)
+            keep &= f == a->filter || f == b->filter || g.gf[f] < c[f];
+        if (!keep)
+            continue;
+        lo1 = a->filter >= 0 ? c[a->filter] : 0;
+        hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
+        lo2 = b->filter >= 0 ? c[b->filter] : 0;
+        hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
+        for (uint32_t i1 = lo1; i1 < hi1; i1++)
+            for (uint32_t i2 = lo2; i2 < hi2; i2++) {
+                int32_t ti = a->level == 1 ? (int32_t)i1 : b->level == 1 ? (int32_t)i2 : g.ti;
+                int32_t si = a->level == 2 ? (int32_t)i1 : b->level == 2 ? (int32_t)i2 : g.si;
+                int64_t q, lf;
+                tables_outcome(t, j, ti, si, &q, &lf);
+                accum_add(&B[(uint64_t)i1 * b->m + i2], &t->obj, q, lf);
+            }
+    }
+    /* Suffix sums over the filter dimensions: bucket x then holds cells >= x. */
+    if (a->filter >= 0)
+        for (uint32_t i1 = a->m - 1; i1-- > 0;)
+            for (uint32_t i2 = 0; i2 < b->m; i2++)
+                accum_merge(&B[(uint64_t)i1 * b->m + i2], &B[(uint64_t)(i1 + 1) * b->m + i2]);
+    if (b->filter >= 0)
+        for (uint32_t i1 = 0; i1 < a->m; i1++)
+            for (uint32_t i2 = b->m - 1; i2-- > 0;)
+                accum_merge(&B[(uint64_t)i1 * b->m + i2], &B[(uint64_t)i1 * b->m + i2 + 1]);
+}
+
+static ev_status sweep_dims(const fit_tables_t *t, const uint16_t *genes, const dim_t *a, const dim_t *b,
+                            eval_result_t *out, ev_error *err)
+{
+    accum_t *B;
+    if (!sweep_uses_sums(t, a->gene, b->gene)) {
+        sweep_plain(t, genes, a, b, out);
+        return EV_OK;
+    }
+    B = (accum_t *)malloc((size_t)a->m * b->m * sizeof *B);
+    if (!B)
+        return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
+    sweep_buckets(t, genes, a, b, B);
+    for (uint32_t v1 = 0; v1 < a->n; v1++)
+        for (uint32_t v2 = 0; v2 < b->n; v2++)
+            out[(uint64_t)v1 * b->n + v2] =
+                accum_finish(&B[(uint64_t)bucket_of(a, v1) * b->m + bucket_of(b, v2)], &t->obj);
+    free(B);
+    return EV_OK;
+}
+
+ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)
+{
+    dim_t a, b;
+    dim_of(t, k, &a);
+    dim_of(t, -1, &b);
+    return sweep_dims(t, genes, &a, &b, out, err);
+}
+
+ev_status sweep_pair(const fit_tables_t *t, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
+                     ev_error *err)
+{
+    dim_t a, b;
+    if (k1 == k2)
+        return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
+    dim_of(t, k1, &a);
+    dim_of(t, k2, &b);
+    return sweep_dims(t, genes, &a, &b, out, err);
+}

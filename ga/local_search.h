@@ -1,0 +1,41 @@
+/* The GA's memetic step (docs/ga.md "Local search"): hill-climbing a genome
+ * with exact neighbourhood sweeps (fitness/sweep.h) on host tables. */
+#ifndef EVOLVE_LOCAL_SEARCH_H
+#define EVOLVE_LOCAL_SEARCH_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/accum.h"
+#include "fitness/tables.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Pair sweeps over more than this many value pairs are skipped (memory). */
+#define LS_PAIR_MAX (1u << 20)
+
+typedef struct {
+    uint64_t cost;   /* sweep_cost summed: what the GA's budget counts */
+    uint64_t sweeps; /* sweeps run */
+    uint64_t moves;  /* strictly better moves taken */
+} ls_tally_t;
+
+/* Climbs genes[n_genes] (in place) to a local optimum: repeatedly sweeps
+ * every gene (1-gene moves) and takes the best value whenever its rank_key is
+ * strictly higher than the current one; at depth 2, once no 1-gene move
+ * improves, sweeps every pair of genes (first gene ascending, then second)
+ * and takes the first pair whose best is strictly better, then returns to
+ * 1-gene moves (pairs that would fall back to plain evaluation, i.e. a
+ * filter under a drawdown objective or constraint, are skipped: they would
+ * cost n1 x n2 evaluations each). Ends when nothing improves. *r: the genome's result on entry
+ * (its fitness), the climbed genome's on return. Deterministic: same genome,
+ * same climb. */
+ev_status ls_climb(const fit_tables_t *t, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
+                   ls_tally_t *tally, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,159 @@
+/* Neighbourhood sweeps (fitness/sweep.h) equal plain evaluation of every
+ * neighbour bit for bit: random datasets, lattices (min and max filters,
+ * target, stop) and every objective, fill, cost and constraint; random genomes;
+ * every gene and every pair of genes. Also a 10-filter planted lattice under
+ * every objective, and a spot check against the reference evaluator. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fitness/eval_reference.h"
+#include "fitness/problem.h"
+#include "fitness/sweep.h"
+#include "fitness/tables.h"
+#include "tests/check.h"
+#include "tests/support/builder.h"
+#include "tests/support/fitness_harness.h"
+#include "tests/support/planted.h"
+#include "tests/support/random_problem.h"
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int same(eval_result_t a, eval_result_t b)
+{
+    return memcmp(&a.fitness, &b.fitness, sizeof a.fitness) == 0 && a.trades == b.trades && a.feasible == b.feasible;
+}
+
+typedef struct {
+    uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference;
+} tally_t;
+
+/* Every gene's and every pair's sweep of genes, against tables_eval. */
+static void check_genome(const fit_problem_t *p, const fit_tables_t *t, const uint16_t *genes, int ref, tally_t *c)
+{
+    static eval_result_t out[1u << 16];
+    int32_t ng = p->lat->n_params;
+    uint16_t g[EV_MAX_PARAMS];
+    ev_error err;
+    for (int32_t k1 = 0; k1 < ng; k1++)
+        for (int32_t k2 = -1; k2 < ng; k2++) {
+            uint32_t n1 = sweep_gene_values(t, k1), n2 = k2 >= 0 ? sweep_gene_values(t, k2) : 1;
+            ev_status st;
+            if (k2 == k1 || (uint64_t)n1 * n2 > (1u << 16))
+                continue;
+            st = k2 < 0 ? sweep_gene(t, genes, k1, out, &err) : sweep_pair(t, genes, k1, k2, out, &err);
+            CHECK_EQ_I64(EV_OK, st);
+            if (sweep_uses_sums(t, k1, k2))
+                c->sum_sweeps++;
+            else
+                c->plain_sweeps++;
+            CHECK(sweep_cost(t, k1, k2) >= 1);
+            memcpy(g, genes, (size_t)ng * sizeof *g);
+            for (uint32_t v1 = 0; v1 < n1; v1++)
+                for (uint32_t v2 = 0; v2 < n2; v2++) {
+                    eval_result_t want;
+                    g[k1] = (uint16_t)v1;
+                    if (k2 >= 0)
+                        g[k2] = (uint16_t)v2;
+                    want = tables_eval(t, g);
+                    c->checked++;
+                    if (!same(want, out[v1 * n2 + v2])) {
+                        if (c->mismatches++ < 5)
+                            fprintf(stderr, "sweep (%d, %d) value (%u, %u): %.17g/%lld/%d, want %.17g/%lld/%d\n", k1,
+                                    k2, v1, v2, out[v1 * n2 + v2].fitness, (long long)out[v1 * n2 + v2].trades,
+                                    out[v1 * n2 + v2].feasible, want.fitness, (long long)want.trades, want.feasible);
+                    }
+                    if (ref && v2 == 0 && k2 < 0) {
+                        c->reference++;
+                        if (!same(reference_eval(p, g), out[v1]))
+                            c->mismatches++;
+                    }
+                }
+        }
+}
+
+static void random_genome(const lattice_t *lat, uint64_t *rng, uint16_t *g)
+{
+    for (int32_t k = 0; k < lat->n_params; k++)
+        g[k] = (uint16_t)(splitmix(rng) % lat->params[k].n_values);
+}
+
+static void check_problem(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, uint64_t *rng,
+                          int genomes, int ref, tally_t *c)
+{
+    fit_problem_t p;
+    tables_host_t t;
+    ev_error err;
+    uint16_t g[EV_MAX_PARAMS];
+    memset(&t, 0, sizeof t);
+    if (problem_init(&p, ds, lat, obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK) {
+        fprintf(stderr, "problem: %s\n", err.msg);
+        c->mismatches++;
+        return;
+    }
+    for (int i = 0; i < genomes; i++) {
+        random_genome(lat, rng, g);
+        check_genome(&p, &t.view, g, ref, c);
+    }
+    tables_free(&t);
+    problem_free(&p);
+}
+
+int main(void)
+{
+    uint64_t rng = 2026;
+    tally_t c;
+    int max_filters = 0;
+    memset(&c, 0, sizeof c);
+    for (int round_no = 0; round_no < 400; round_no++) {
+        dataset_t ds;
+        lattice_t lat;
+        objective_cfg_t obj;
+        random_dataset(&ds, &rng, NULL);
+        random_lattice(&lat, &ds, &rng);
+        random_objective(&obj, &rng);
+        for (int32_t k = 0; k < lat.n_params; k++)
+            max_filters += lat.params[k].role == PARAM_FILTER && lat.params[k].dir == FILTER_MAX;
+        check_problem(&ds, &lat, &obj, &rng, 4, round_no % 8 == 0, &c);
+        lattice_free(&lat);
+        dataset_free(&ds);
+        if (c.mismatches) {
+            fprintf(stderr, "round %d (objective %d, fill %d, max dd %d) disagrees\n", round_no, obj.kind, obj.fill,
+                    obj.has_max_drawdown);
+            break;
+        }
+    }
+    /* A 10-filter planted lattice (filter 1 is direction max), every objective. */
+    for (int kind = 0; kind < OBJ_COUNT && !c.mismatches; kind++) {
+        planted_opts_t po;
+        dataset_t ds;
+        lattice_t lat;
+        objective_cfg_t obj;
+        uint16_t opt[EV_MAX_PARAMS];
+        planted_defaults(&po);
+        po.n_filters = 10;
+        po.n_values = 8;
+        planted_build(&po, &ds, &lat, opt);
+        harness_objective(&obj, (objective_kind)kind);
+        obj.min_trades = 3;
+        check_problem(&ds, &lat, &obj, &rng, 2, 0, &c);
+        lattice_free(&lat);
+        dataset_free(&ds);
+    }
+    printf(
+        "%llu neighbours checked (%llu also against the reference), %llu one-pass sweeps, %llu plain "
+        "(drawdown objectives over a filter), %d max filters\n",
+        (unsigned long long)c.checked, (unsigned long long)c.reference, (unsigned long long)c.sum_sweeps,
+        (unsigned long long)c.plain_sweeps, max_filters);
+    CHECK(c.checked > 100000);
+    CHECK(c.sum_sweeps > 1000);
+    CHECK(c.plain_sweeps > 10);
+    CHECK(max_filters > 10);
+    CHECK_EQ_I64(0, c.mismatches);
+    return check_exit();
+}

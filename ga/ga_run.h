@@ -80,6 +80,10 @@ typedef struct {
      * run can resume where it stopped. An error stops the run with it. */
     uint32_t checkpoint_every;
     ev_status (*on_checkpoint)(void *ctx, const ga_snapshot_t *snap, ev_error *err);
+    /* Asked after each evaluated generation (NULL: never) when no other
+     * reason ends the run: nonzero ends it there, complete, with reason
+     * GA_STOP_CALLER (the library's callback, lib/). */
+    int (*stop_requested)(void *ctx);
 } ga_observer_t;
 
 typedef struct {

@@ -84,6 +84,9 @@ EVOLVE_API int evolve_dataset_from_csv(evolve_ctx *ctx, const char *market_dir, 
                                        size_t n_features, evolve_dataset **out);
 /* From a dataset file written by `evolve ingest` (or a run's cache). */
 EVOLVE_API int evolve_dataset_from_h5(evolve_ctx *ctx, const char *path, evolve_dataset **out);
+/* The dataset a config's data: block names, as a run of it reads it (its
+ * dataset file, or its CSVs through the cache the config names). */
+EVOLVE_API int evolve_dataset_from_config(evolve_ctx *ctx, const char *config_path, evolve_dataset **out);
 EVOLVE_API void evolve_dataset_close(evolve_dataset *ds);
 
 /* The kept trades, in dataset order; pointers stay valid until close. */
@@ -177,8 +180,8 @@ typedef struct {
     const char *output;  /* the run file, or NULL: the config's output */
     uint64_t seed;       /* when seed_given */
     int seed_given;
-    uint32_t top;   /* 0: the config's */
-    int verbose;    /* 1: the command's progress lines and notes on stderr */
+    uint32_t top;                       /* 0: the config's */
+    int verbose;                        /* 1: the command's progress lines and notes on stderr */
     evolve_generation_cb on_generation; /* GA only; or NULL */
     void *user;
 } evolve_run_opts;
@@ -194,15 +197,14 @@ typedef struct {
 /* Runs a config exactly as `evolve CONFIG [--grid|--validate]` does: the same
  * checks, the same run file (and the dataset cache the config names), the
  * same bits; nothing printed unless opts->verbose. opts may be NULL. */
-EVOLVE_API int evolve_run(evolve_ctx *ctx, const char *config_path, const evolve_run_opts *opts,
-                          evolve_run_info *info);
+EVOLVE_API int evolve_run(evolve_ctx *ctx, const char *config_path, const evolve_run_opts *opts, evolve_run_info *info);
 
 /* ---- run files (results/README.md) -------------------------------------- */
 EVOLVE_API int evolve_runfile_open(evolve_ctx *ctx, const char *path, evolve_runfile **out);
 EVOLVE_API void evolve_runfile_close(evolve_runfile *rf);
 /* A string attribute ("/" "mode", "ga" "stop_reason", ...) into buf; "" when absent. */
-EVOLVE_API int evolve_runfile_attr(evolve_ctx *ctx, evolve_runfile *rf, const char *object, const char *name,
-                                   char *buf, size_t size);
+EVOLVE_API int evolve_runfile_attr(evolve_ctx *ctx, evolve_runfile *rf, const char *object, const char *name, char *buf,
+                                   size_t size);
 /* 1 when the object exists ("ga", "grid/top", ...). */
 EVOLVE_API int evolve_runfile_has(evolve_runfile *rf, const char *object);
 /* The lattice recorded in the file (names and values; not for evaluation). */

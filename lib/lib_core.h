@@ -29,8 +29,8 @@ struct evolve_dataset {
 struct evolve_lattice {
     lattice_t lat;
     objective_cfg_t obj;
-    char *yaml;          /* the parameters document it was read from (NULL: from a run file) */
-    char *name;          /* that document's name in messages */
+    char *yaml;           /* the parameters document it was read from (NULL: from a run file) */
+    char *name;           /* that document's name in messages */
     char *objective_yaml; /* the objective document set later, or NULL */
 };
 

@@ -9,6 +9,7 @@
 #include "fitness/objective_prep.h"
 #include "io/config.h"
 #include "io/dataset_h5.h"
+#include "io/dataset_source.h"
 #include "io/ingest.h"
 #include "lib/lib_core.h"
 
@@ -76,6 +77,26 @@ EVOLVE_API int evolve_dataset_from_h5(evolve_ctx *ctx, const char *path, evolve_
         return lib_usage(ctx, "evolve_dataset_from_h5: NULL path");
     }
     return dataset_done(ctx, d, out, dataset_read_h5(path, &d->ds, &e), &e);
+}
+
+EVOLVE_API int evolve_dataset_from_config(evolve_ctx *ctx, const char *config_path, evolve_dataset **out)
+{
+    evolve_dataset *d;
+    config_t cfg;
+    ev_error e;
+    ev_status st;
+    int rc = dataset_new(ctx, out, &d);
+    if (rc)
+        return rc;
+    if (!config_path) {
+        free(d);
+        return lib_usage(ctx, "evolve_dataset_from_config: NULL path");
+    }
+    if ((st = config_load(config_path, &cfg, &e)) == EV_OK) {
+        st = dataset_obtain(&cfg, &d->ds, NULL, &e);
+        config_free(&cfg);
+    }
+    return dataset_done(ctx, d, out, st, &e);
 }
 
 EVOLVE_API void evolve_dataset_close(evolve_dataset *ds)
@@ -199,9 +220,9 @@ static int sb_quoted(sbuf_t *b, const char *s)
 {
     int ok = sb_add(b, "\"");
     for (; ok && *s; s++)
-        ok = (*s == '"' || *s == '\\') ? sb_add(b, "\\%c", *s)
+        ok = (*s == '"' || *s == '\\')    ? sb_add(b, "\\%c", *s)
              : ((unsigned char)*s < 0x20) ? sb_add(b, "\\u%04x", (unsigned)(unsigned char)*s)
-                                         : sb_add(b, "%c", *s);
+                                          : sb_add(b, "%c", *s);
     return ok && sb_add(b, "\"");
 }
 
@@ -241,8 +262,6 @@ EVOLVE_API int evolve_lattice_from_values(evolve_ctx *ctx, const evolve_param *p
             ok = (!k || sb_add(&b, ", ")) && sb_number(&b, p->values[k]);
         ok = ok && sb_add(&b, "]}\n");
     }
-    if (ok && objective_yaml)
-        ok = sb_add(&b, "%s\n", objective_yaml);
     if (!ok) {
         ev_error e;
         free(b.s);
@@ -250,6 +269,10 @@ EVOLVE_API int evolve_lattice_from_values(evolve_ctx *ctx, const evolve_param *p
     }
     rc = evolve_lattice_from_yaml(ctx, b.s, "<lattice from values>", out);
     free(b.s);
+    if (rc == EVOLVE_OK && objective_yaml && (rc = evolve_lattice_set_objective(ctx, *out, objective_yaml))) {
+        evolve_lattice_close(*out);
+        *out = NULL;
+    }
     return rc;
 }
 
@@ -314,8 +337,8 @@ EVOLVE_API void evolve_evaluator_close(evolve_evaluator *v)
     free(v);
 }
 
-EVOLVE_API int evolve_evaluator_open(evolve_ctx *ctx, evolve_dataset *ds, const evolve_lattice *l,
-                                     const char *backend, evolve_evaluator **out)
+EVOLVE_API int evolve_evaluator_open(evolve_ctx *ctx, evolve_dataset *ds, const evolve_lattice *l, const char *backend,
+                                     evolve_evaluator **out)
 {
     evolve_evaluator *v;
     objective_cfg_t obj;
@@ -325,8 +348,9 @@ EVOLVE_API int evolve_evaluator_open(evolve_ctx *ctx, evolve_dataset *ds, const 
         return lib_usage(ctx, "evolve_evaluator_open: NULL context, dataset, lattice or output");
     *out = NULL;
     if (!l->yaml)
-        return lib_usage(ctx, "evolve_evaluator_open: a run file's lattice only names the parameters; read the "
-                              "config with evolve_lattice_from_yaml to evaluate");
+        return lib_usage(ctx,
+                         "evolve_evaluator_open: a run file's lattice only names the parameters; read the "
+                         "config with evolve_lattice_from_yaml to evaluate");
     if (!(v = (evolve_evaluator *)calloc(1, sizeof *v)))
         return lib_result(ctx, ev_fail(&e, EV_ENOMEM, "out of memory"), &e);
     v->ds = ds;
@@ -386,8 +410,8 @@ EVOLVE_API int evolve_evaluate(evolve_ctx *ctx, evolve_evaluator *v, const uint1
                 return lib_result(ctx,
                                   ev_fail(&e, EV_EUSAGE,
                                           "genome %llu: gene %d (%s) is %u; the parameter has %u values (0..%u)",
-                                          (unsigned long long)i, k, v->lat.params[k].name, (unsigned)g[i],
-                                          (unsigned)nv, (unsigned)nv - 1),
+                                          (unsigned long long)i, k, v->lat.params[k].name, (unsigned)g[i], (unsigned)nv,
+                                          (unsigned)nv - 1),
                                   &e);
     }
     if (n == 0)

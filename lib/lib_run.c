@@ -87,8 +87,7 @@ static void read_info(const char *path, const char *mode, evolve_run_info *info)
     run_file_close(&rf, NULL);
 }
 
-EVOLVE_API int evolve_run(evolve_ctx *ctx, const char *config_path, const evolve_run_opts *opts,
-                          evolve_run_info *info)
+EVOLVE_API int evolve_run(evolve_ctx *ctx, const char *config_path, const evolve_run_opts *opts, evolve_run_info *info)
 {
     static const evolve_run_opts none;
     const evolve_run_opts *o = opts ? opts : &none;

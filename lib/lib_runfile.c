@@ -32,8 +32,8 @@ EVOLVE_API void evolve_runfile_close(evolve_runfile *r)
     free(r);
 }
 
-EVOLVE_API int evolve_runfile_attr(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name,
-                                   char *buf, size_t size)
+EVOLVE_API int evolve_runfile_attr(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name, char *buf,
+                                   size_t size)
 {
     char *v = NULL;
     ev_error e;
@@ -120,10 +120,9 @@ EVOLVE_API uint32_t evolve_runfile_generations(evolve_runfile *r)
 
 /* The ga/stats scalar columns. */
 static const run_column_id stat_cols[] = {
-    COL_GENERATION, COL_FEASIBLE_COUNT, COL_BEST,     COL_MEDIAN,    COL_MEAN,
-    COL_STD,        COL_BEST_DISPLAY,   COL_MEDIAN_DISPLAY, COL_MEAN_DISPLAY, COL_HOF_BEST,
-    COL_UNIQUE,     COL_DIVERSITY,      COL_NEW_EVALUATIONS, COL_EVALUATIONS, COL_LOOKUPS,
-    COL_HIT_RATE,   COL_WALL_S};
+    COL_GENERATION,      COL_FEASIBLE_COUNT, COL_BEST,         COL_MEDIAN,   COL_MEAN,   COL_STD,
+    COL_BEST_DISPLAY,    COL_MEDIAN_DISPLAY, COL_MEAN_DISPLAY, COL_HOF_BEST, COL_UNIQUE, COL_DIVERSITY,
+    COL_NEW_EVALUATIONS, COL_EVALUATIONS,    COL_LOOKUPS,      COL_HIT_RATE, COL_WALL_S};
 #define N_STAT_COLS ((int)(sizeof stat_cols / sizeof stat_cols[0]))
 
 EVOLVE_API const char *evolve_runfile_stat_name(int i)
@@ -187,8 +186,8 @@ EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *r, uin
         return lib_result(ctx, EV_OK, NULL);
     if (gen >= r->rf.generations)
         return lib_result(ctx,
-                          ev_fail(&e, EV_EUSAGE, "%s: generation %u is past the %u archived", r->rf.path,
-                                  (unsigned)gen, (unsigned)r->rf.generations),
+                          ev_fail(&e, EV_EUSAGE, "%s: generation %u is past the %u archived", r->rf.path, (unsigned)gen,
+                                  (unsigned)r->rf.generations),
                           &e);
     if (genes) {
         uint16_t *aos = (uint16_t *)malloc((size_t)P * G * sizeof *aos);

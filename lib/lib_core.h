@@ -3,6 +3,11 @@
 #ifndef EVOLVE_LIB_CORE_H
 #define EVOLVE_LIB_CORE_H
 
+/* the definitions below export what include/evolve.h declares (dllexport on Windows) */
+#ifndef EVOLVE_BUILDING_LIBRARY
+#define EVOLVE_BUILDING_LIBRARY
+#endif
+
 #include "archive/run_file.h"
 #include "common/status.h"
 #include "fitness/dataset.h"

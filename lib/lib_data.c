@@ -11,6 +11,7 @@
 #include "io/dataset_h5.h"
 #include "io/dataset_source.h"
 #include "io/ingest.h"
+#include "common/platform.h"
 #include "lib/lib_core.h"
 
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
@@ -65,7 +66,7 @@ EVOLVE_API int evolve_dataset_from_csv(evolve_ctx *ctx, const char *market_dir, 
     return dataset_done(ctx, d, out, ingest_build(&o, &d->ds, &e), &e);
 }
 
-EVOLVE_API int evolve_dataset_from_h5(evolve_ctx *ctx, const char *path, evolve_dataset **out)
+static int locked_dataset_from_h5(evolve_ctx *ctx, const char *path, evolve_dataset **out)
 {
     evolve_dataset *d;
     ev_error e;
@@ -79,7 +80,7 @@ EVOLVE_API int evolve_dataset_from_h5(evolve_ctx *ctx, const char *path, evolve_
     return dataset_done(ctx, d, out, dataset_read_h5(path, &d->ds, &e), &e);
 }
 
-EVOLVE_API int evolve_dataset_from_config(evolve_ctx *ctx, const char *config_path, evolve_dataset **out)
+static int locked_dataset_from_config(evolve_ctx *ctx, const char *config_path, evolve_dataset **out)
 {
     evolve_dataset *d;
     config_t cfg;
@@ -451,4 +452,24 @@ EVOLVE_API int evolve_evaluate(evolve_ctx *ctx, evolve_evaluator *v, const uint1
     free(res);
     free(chunk);
     return lib_result(ctx, st, &e);
+}
+
+/* ---- the exported calls: HDF5 is entered by one thread at a time (common/platform.h) ---- */
+
+EVOLVE_API int evolve_dataset_from_h5(evolve_ctx *ctx, const char *path, evolve_dataset **out)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_dataset_from_h5(ctx, path, out);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_dataset_from_config(evolve_ctx *ctx, const char *config_path, evolve_dataset **out)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_dataset_from_config(ctx, config_path, out);
+    plat_hdf5_unlock();
+    return rc_;
 }

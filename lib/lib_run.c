@@ -87,7 +87,7 @@ static void read_info(const char *path, const char *mode, evolve_run_info *info)
     run_file_close(&rf, NULL);
 }
 
-EVOLVE_API int evolve_run(evolve_ctx *ctx, const char *config_path, const evolve_run_opts *opts, evolve_run_info *info)
+static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run_opts *opts, evolve_run_info *info)
 {
     static const evolve_run_opts none;
     const evolve_run_opts *o = opts ? opts : &none;
@@ -144,4 +144,15 @@ EVOLVE_API int evolve_run(evolve_ctx *ctx, const char *config_path, const evolve
     session_close(&s);
     plat_lock_release(lock);
     return lib_result(ctx, st, &e);
+}
+
+/* ---- the exported calls: HDF5 is entered by one thread at a time (common/platform.h) ---- */
+
+EVOLVE_API int evolve_run(evolve_ctx *ctx, const char *config_path, const evolve_run_opts *opts, evolve_run_info *info)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_run(ctx, config_path, opts, info);
+    plat_hdf5_unlock();
+    return rc_;
 }

@@ -3,9 +3,10 @@
 #include <string.h>
 
 #include "archive/run_file.h"
+#include "common/platform.h"
 #include "lib/lib_core.h"
 
-EVOLVE_API int evolve_runfile_open(evolve_ctx *ctx, const char *path, evolve_runfile **out)
+static int locked_runfile_open(evolve_ctx *ctx, const char *path, evolve_runfile **out)
 {
     evolve_runfile *r;
     ev_error e;
@@ -24,7 +25,7 @@ EVOLVE_API int evolve_runfile_open(evolve_ctx *ctx, const char *path, evolve_run
     return lib_result(ctx, EV_OK, NULL);
 }
 
-EVOLVE_API void evolve_runfile_close(evolve_runfile *r)
+static void locked_runfile_close(evolve_runfile *r)
 {
     if (!r)
         return;
@@ -32,8 +33,8 @@ EVOLVE_API void evolve_runfile_close(evolve_runfile *r)
     free(r);
 }
 
-EVOLVE_API int evolve_runfile_attr(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name, char *buf,
-                                   size_t size)
+static int locked_runfile_attr(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name, char *buf,
+                               size_t size)
 {
     char *v = NULL;
     ev_error e;
@@ -51,12 +52,12 @@ EVOLVE_API int evolve_runfile_attr(evolve_ctx *ctx, evolve_runfile *r, const cha
     return lib_result(ctx, EV_OK, NULL);
 }
 
-EVOLVE_API int evolve_runfile_has(evolve_runfile *r, const char *object)
+static int locked_runfile_has(evolve_runfile *r, const char *object)
 {
     return r && object ? run_file_has(&r->rf, object) : 0;
 }
 
-EVOLVE_API int evolve_runfile_lattice(evolve_ctx *ctx, evolve_runfile *r, evolve_lattice **out)
+static int locked_runfile_lattice(evolve_ctx *ctx, evolve_runfile *r, evolve_lattice **out)
 {
     evolve_lattice *l;
     ev_error e;
@@ -74,9 +75,9 @@ EVOLVE_API int evolve_runfile_lattice(evolve_ctx *ctx, evolve_runfile *r, evolve
     return lib_result(ctx, EV_OK, NULL);
 }
 
-EVOLVE_API int evolve_runfile_ranked(evolve_ctx *ctx, evolve_runfile *r, const char *group, uint32_t *n,
-                                     uint64_t *rank_key, uint64_t *index, double *fitness, double *fitness_raw,
-                                     int64_t *trades, uint8_t *feasible, uint16_t *genes)
+static int locked_runfile_ranked(evolve_ctx *ctx, evolve_runfile *r, const char *group, uint32_t *n, uint64_t *rank_key,
+                                 uint64_t *index, double *fitness, double *fitness_raw, int64_t *trades,
+                                 uint8_t *feasible, uint16_t *genes)
 {
     ranked_genome_t *e = NULL;
     double *value = NULL;
@@ -132,7 +133,7 @@ EVOLVE_API const char *evolve_runfile_stat_name(int i)
     return run_columns[stat_cols[i]].path + strlen("ga/stats/");
 }
 
-EVOLVE_API int evolve_runfile_stat(evolve_ctx *ctx, evolve_runfile *r, const char *name, double *out)
+static int locked_runfile_stat(evolve_ctx *ctx, evolve_runfile *r, const char *name, double *out)
 {
     run_column_id c = RUN_N_COLUMNS;
     uint32_t g;
@@ -166,9 +167,9 @@ EVOLVE_API int evolve_runfile_stat(evolve_ctx *ctx, evolve_runfile *r, const cha
     return lib_result(ctx, st, &e);
 }
 
-EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *r, uint32_t gen, uint32_t *population,
-                                         uint16_t *genes, double *fitness, double *fitness_raw, int64_t *trades,
-                                         uint8_t *feasible)
+static int locked_runfile_population(evolve_ctx *ctx, evolve_runfile *r, uint32_t gen, uint32_t *population,
+                                     uint16_t *genes, double *fitness, double *fitness_raw, int64_t *trades,
+                                     uint8_t *feasible)
 {
     const run_dims_t *d;
     uint32_t P, G;
@@ -208,4 +209,81 @@ EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *r, uin
     if (st == EV_OK && feasible)
         st = run_file_read_column(&r->rf, COL_FEASIBLE, gen, 1, feasible, &e);
     return lib_result(ctx, st, &e);
+}
+
+/* ---- the exported calls: HDF5 is entered by one thread at a time (common/platform.h) ---- */
+
+EVOLVE_API int evolve_runfile_open(evolve_ctx *ctx, const char *path, evolve_runfile **out)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_open(ctx, path, out);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API void evolve_runfile_close(evolve_runfile *r)
+{
+    plat_hdf5_lock();
+    locked_runfile_close(r);
+    plat_hdf5_unlock();
+}
+
+EVOLVE_API int evolve_runfile_attr(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name, char *buf,
+                                   size_t size)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_attr(ctx, r, object, name, buf, size);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_has(evolve_runfile *r, const char *object)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_has(r, object);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_lattice(evolve_ctx *ctx, evolve_runfile *r, evolve_lattice **out)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_lattice(ctx, r, out);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_ranked(evolve_ctx *ctx, evolve_runfile *r, const char *group, uint32_t *n,
+                                     uint64_t *rank_key, uint64_t *index, double *fitness, double *fitness_raw,
+                                     int64_t *trades, uint8_t *feasible, uint16_t *genes)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_ranked(ctx, r, group, n, rank_key, index, fitness, fitness_raw, trades, feasible, genes);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_stat(evolve_ctx *ctx, evolve_runfile *r, const char *name, double *out)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_stat(ctx, r, name, out);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *r, uint32_t gen, uint32_t *population,
+                                         uint16_t *genes, double *fitness, double *fitness_raw, int64_t *trades,
+                                         uint8_t *feasible)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_population(ctx, r, gen, population, genes, fitness, fitness_raw, trades, feasible);
+    plat_hdf5_unlock();
+    return rc_;
 }

@@ -180,3 +180,32 @@ def test_result_plots(sample, soxl):
 def test_version():
     assert evolve.__version__ == evolve.version() and evolve.build_info().startswith("evolve ")
     assert isinstance(evolve.has_cuda(), bool)
+
+
+def test_runs_in_threads(sample, soxl):
+    """Runs and run-file reads from several threads (HDF5, not thread-safe in Debian's build, is entered by one
+    thread at a time); a callback may itself read a run file."""
+    ref = evolve.grid(soxl, backend="cpu", output=sample / "thread-ref.h5").top
+    errors, tops = [], {}
+
+    def work(i):
+        try:
+            def cb(g):
+                evolve.load_run(sample / "thread-ref.h5")  # re-entering HDF5 from the run's own thread
+                return g["generation"] >= 2
+            if i % 2:
+                tops[i] = evolve.grid(soxl, backend="cpu", output=sample / f"thread-{i}.h5").top
+            else:
+                evolve.run(soxl, backend="cpu", output=sample / f"thread-{i}.h5", on_generation=cb)
+                tops[i] = evolve.load_run(sample / f"thread-{i}.h5").generations
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert tops[1].equals(ref) and tops[3].equals(ref)
+    assert len(tops[0]) == len(tops[2]) == 3

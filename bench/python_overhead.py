@@ -39,7 +39,7 @@ for n in (1, 1000, 1_000_000):
     outs = [np.empty(n), np.empty(n), np.empty(n, np.int64), np.empty(n, np.uint8)]
     ptrs = [o.ctypes.data for o in outs]
     ctx = _ctx()
-    calls = {1: 20000, 1000: 2000, 1_000_000: 5}[n]
+    calls = {1: 20000, 1000: 2000, 1_000_000: 9}[n]
 
     def c_call():
         lib.evolve_evaluate(ctx, ev.p, soa.ctypes.data, n, *ptrs)

@@ -111,3 +111,12 @@ def test_evaluate_million_equals_cli(request, binary, case):
     assert len(got) == 1_000_000
     for c in ("fitness", "fitness_raw", "trades", "feasible"):
         assert same_bits(got[c].to_numpy(), ref[c].to_numpy()), c
+
+
+def test_validate_equals_cli(request, binary):
+    root, cfg = config_of(request, "sample")
+    a, b = root / "validate-cli.h5", root / "validate-py.h5"
+    cli(binary, cfg, "--validate", "--backend", "cpu", "--quiet", "--output", a)
+    res = evolve.run(cfg, mode="validate", backend="cpu", output=b)
+    compare_files(a, b)
+    assert res.mode == "validate" and len(res.grid_top) and len(res.hall_of_fame)

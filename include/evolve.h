@@ -182,7 +182,7 @@ typedef struct {
     int seed_given;
     uint32_t top;                       /* 0: the config's */
     int verbose;                        /* 1: the command's progress lines and notes on stderr */
-    evolve_generation_cb on_generation; /* GA only; or NULL */
+    evolve_generation_cb on_generation; /* mode "ga" only (validate runs its GA to the end); or NULL */
     void *user;
 } evolve_run_opts;
 

@@ -552,6 +552,8 @@ def run(config, on_generation=None, mode="ga", backend="auto", output=None, seed
     """Runs a config as `evolve CONFIG` does (mode "ga", "grid" or "validate"): the same run file, bit for bit.
     on_generation(stats: dict) is called after each GA generation; a true answer stops the run there
     (stop reason "stopped by caller"); an exception in it stops the run and is raised here."""
+    if on_generation is not None and mode != "ga":
+        raise EvolveError(1, f"on_generation: only a GA run calls it (mode 'ga', not '{mode}')")
     ctx = _ctx()
     opts = _ffi.RunOpts()
     opts.mode, opts.backend, opts.output = _b(mode), _b(backend), _b(os.fspath(output) if output else None)

@@ -1,11 +1,14 @@
 /* evolve: GPU-resident genetic search for trading-strategy parameters.
- * This file only dispatches to the sub-commands (cli/commands.h). */
+ * This file only dispatches to the sub-commands (cli/commands.h). The
+ * executable is lib/main.c: main() calls libevolve's evolve_main, which is
+ * this cli_main, so the command runs the code of the shared library. */
 #include <stdio.h>
 #include <string.h>
 
 #include "build_info.h"
 #include "cli/cmd_signals.h"
 #include "cli/commands.h"
+#include "cli/main.h"
 #include "signals/se_config.h"
 
 static void usage(FILE *out)
@@ -27,7 +30,7 @@ static void usage(FILE *out)
             "the run file (RUN.h5) is described in results/README.md.\n");
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

@@ -222,8 +222,47 @@ static ev_status conclude(ga_files_t *f, const session_t *s, const run_args_t *a
     return st;
 }
 
+/* The archive's observer followed by run_args_t's callback (the library's). */
+typedef struct {
+    ga_observer_t archive;
+    const run_args_t *a;
+    int stop;
+} ga_chain_t;
+
+static ev_status chain_generation(void *ctx, const ga_generation_t *gen, ev_error *err)
+{
+    ga_chain_t *c = (ga_chain_t *)ctx;
+    ev_status st = c->archive.on_generation(c->archive.ctx, gen, err);
+    if (st == EV_OK && c->a->on_generation(c->a->on_generation_ctx, gen))
+        c->stop = 1;
+    return st;
+}
+
+static ev_status chain_checkpoint(void *ctx, const ga_snapshot_t *snap, ev_error *err)
+{
+    ga_chain_t *c = (ga_chain_t *)ctx;
+    return c->archive.on_checkpoint(c->archive.ctx, snap, err);
+}
+
+static int chain_stop(void *ctx)
+{
+    return ((ga_chain_t *)ctx)->stop;
+}
+
+static void chain_observer(ga_chain_t *c, const run_args_t *a, ga_observer_t *obs)
+{
+    c->archive = *obs;
+    c->a = a;
+    c->stop = 0;
+    obs->ctx = c;
+    obs->on_generation = chain_generation;
+    obs->on_checkpoint = c->archive.on_checkpoint ? chain_checkpoint : NULL;
+    obs->stop_requested = chain_stop;
+}
+
 ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *err)
 {
+    ga_chain_t chain;
     ga_files_t f;
     ga_observer_t obs;
     ga_run_opts_t o;
@@ -239,6 +278,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         return st;
     }
     ga_archive_observer(&f.ar, &obs);
+    if (a->on_generation)
+        chain_observer(&chain, a, &obs);
     memset(&o, 0, sizeof o);
     o.seed = s->cfg.seed;
     o.top = s->cfg.top;
@@ -259,7 +300,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         } else {
             if (log)
                 print_summary(log, s, &res);
-            top_table_print(stdout, &s->cfg, &hof);
+            if (!a->no_table)
+                top_table_print(stdout, &s->cfg, &hof);
         }
     }
     if (st == EV_OK && a->json)

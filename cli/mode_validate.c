@@ -120,15 +120,15 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
         st = run_output_commit(&rf, s->cfg.output, res.generations, err);
     else
         run_output_discard(&rf);
-    if (st == EV_OK) {
+    if (st == EV_OK && !a->no_table) {
         printf("grid top-%u:\n", s->cfg.top);
         top_table_print(stdout, &s->cfg, &grid_rep);
         printf("GA hall of fame:\n");
         top_table_print(stdout, &s->cfg, &hof_rep);
         validate_print(stdout, &v);
-        if (log)
-            fprintf(log, "validate: run file %s\n", s->cfg.output);
     }
+    if (st == EV_OK && log)
+        fprintf(log, "validate: run file %s\n", s->cfg.output);
     if (st == EV_OK && a->json)
         st = write_json(s, a, &v, &res, &grid_rep, &hof_rep, &gs, t0, err);
     reported_free(&grid_rep);

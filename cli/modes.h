@@ -7,6 +7,7 @@
 
 #include "common/status.h"
 #include "cli/session.h"
+#include "ga/ga_run.h"
 #include "report/validate.h"
 
 #ifdef __cplusplus
@@ -29,6 +30,12 @@ typedef struct {
     int quiet;
     int argc; /* the command line, to print how to resume */
     char **argv;
+    /* The library (lib/): no top-K table on stdout, and a GA callback called
+     * after each generation is archived, whose nonzero answer ends the run
+     * there, complete (GA_STOP_CALLER). NULL: none (the command line). */
+    int no_table;
+    int (*on_generation)(void *ctx, const ga_generation_t *gen);
+    void *on_generation_ctx;
 } run_args_t;
 
 /* t0: when the command started (plat_now), for total timings. */

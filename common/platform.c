@@ -454,3 +454,32 @@ int plat_interrupted(void)
 {
     return g_interrupted != 0;
 }
+
+/* Recursive per thread: a callback of a run that holds it may read a run file. */
+static _Thread_local int hdf5_depth;
+#ifdef _WIN32
+static SRWLOCK hdf5_lock = SRWLOCK_INIT;
+void plat_hdf5_lock(void)
+{
+    if (hdf5_depth++ == 0)
+        AcquireSRWLockExclusive(&hdf5_lock);
+}
+void plat_hdf5_unlock(void)
+{
+    if (--hdf5_depth == 0)
+        ReleaseSRWLockExclusive(&hdf5_lock);
+}
+#else
+#include <pthread.h>
+static pthread_mutex_t hdf5_lock = PTHREAD_MUTEX_INITIALIZER;
+void plat_hdf5_lock(void)
+{
+    if (hdf5_depth++ == 0)
+        pthread_mutex_lock(&hdf5_lock);
+}
+void plat_hdf5_unlock(void)
+{
+    if (--hdf5_depth == 0)
+        pthread_mutex_unlock(&hdf5_lock);
+}
+#endif

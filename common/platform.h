@@ -91,6 +91,12 @@ char *plat_temp_name(const char *final_path);
 void plat_install_interrupt(void);
 int plat_interrupted(void);
 
+/* One process-wide lock, for a library that is not thread-safe (Debian's
+ * HDF5 is built without --enable-threadsafe): libevolve's calls that read or
+ * write HDF5 files hold it, so threads with their own handles can call them. */
+void plat_hdf5_lock(void);
+void plat_hdf5_unlock(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -256,6 +256,9 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
     in.elapsed_s = wall_s;
     in.interrupted = 0;
     why = ga_stop_check(r->s, &in);
+    if (why == GA_STOP_NONE && r->o->observer && r->o->observer->stop_requested &&
+        r->o->observer->stop_requested(r->o->observer->ctx))
+        return GA_STOP_CALLER;
     return why == GA_STOP_NONE && plat_interrupted() ? GA_STOP_INTERRUPTED : why;
 }
 

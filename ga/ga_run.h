@@ -86,6 +86,10 @@ typedef struct {
      * snapshots fall then depends on the clock; resuming from any is exact. */
     double checkpoint_every_s;
     ev_status (*on_checkpoint)(void *ctx, const ga_snapshot_t *snap, ev_error *err);
+    /* Asked after each evaluated generation (NULL: never) when no other
+     * reason ends the run: nonzero ends it there, complete, with reason
+     * GA_STOP_CALLER (the library's callback, lib/). */
+    int (*stop_requested)(void *ctx);
 } ga_observer_t;
 
 typedef struct {

@@ -10,6 +10,7 @@ const char *ga_stop_reason_name(ga_stop_reason r)
     case GA_STOP_INTERRUPTED: return "interrupted";
     case GA_STOP_CACHE_FULL: return "cache full";
     case GA_STOP_LATTICE_EXHAUSTED: return "lattice exhausted";
+    case GA_STOP_CALLER: return "stopped by caller";
     default: return "running";
     }
 }

@@ -12,17 +12,18 @@ extern "C" {
 
 typedef enum {
     GA_STOP_NONE = 0,
-    GA_STOP_GENERATIONS,      /* ga.generations populations were evaluated */
-    GA_STOP_MAX_EVALUATIONS,  /* unique evaluations reached ga.max_evaluations */
-    GA_STOP_STALL,            /* no better best for ga.stall_generations generations */
-    GA_STOP_TIME_BUDGET,      /* ga.time_budget_s elapsed (not reproducible) */
-    GA_STOP_INTERRUPTED,      /* Ctrl-C: the generation was finished */
-    GA_STOP_CACHE_FULL,       /* the next generation's new genomes would overflow ga.cache_max_mb */
-    GA_STOP_LATTICE_EXHAUSTED /* every lattice point has been evaluated: nothing new is left to find */
+    GA_STOP_GENERATIONS,       /* ga.generations populations were evaluated */
+    GA_STOP_MAX_EVALUATIONS,   /* unique evaluations reached ga.max_evaluations */
+    GA_STOP_STALL,             /* no better best for ga.stall_generations generations */
+    GA_STOP_TIME_BUDGET,       /* ga.time_budget_s elapsed (not reproducible) */
+    GA_STOP_INTERRUPTED,       /* Ctrl-C: the generation was finished */
+    GA_STOP_CACHE_FULL,        /* the next generation's new genomes would overflow ga.cache_max_mb */
+    GA_STOP_LATTICE_EXHAUSTED, /* every lattice point has been evaluated: nothing new is left to find */
+    GA_STOP_CALLER             /* the observer asked to stop (the library's per-generation callback) */
 } ga_stop_reason;
 
 /* "generations", "max evaluations", "stall", "time budget", "interrupted",
- * "cache full", "lattice exhausted" ("running" for GA_STOP_NONE). */
+ * "cache full", "lattice exhausted", "stopped by caller" ("running" for GA_STOP_NONE). */
 const char *ga_stop_reason_name(ga_stop_reason r);
 
 typedef struct {

@@ -303,6 +303,30 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     return st;
 }
 
+ev_status config_parse_blocks(const char *name, const char *text, lattice_t *lat, objective_cfg_t *obj, ev_error *err)
+{
+    ydoc_t doc;
+    ymap_t root;
+    ev_status st;
+    memset(obj, 0, sizeof *obj);
+    obj->kind = OBJ_TOTAL_RETURN;
+    obj->fill = FILL_LEVEL;
+    if (lat)
+        memset(lat, 0, sizeof *lat);
+    if ((st = ydoc_load(&doc, name, text, strlen(text), err)) != EV_OK)
+        return st;
+    if (!ydoc_root(&doc))
+        st = ev_fail(err, EV_ECONFIG, "%s:1:1: the document is empty; expected a mapping with the keys %s", name,
+                     lat ? "parameters and objective" : "objective");
+    else if ((st = ymap_open(&root, &doc, ydoc_root(&doc), "", root_keys, err)) == EV_OK &&
+             (!lat || (st = config_parse_parameters(&root, lat, err)) == EV_OK))
+        st = config_parse_objective(&root, obj, err);
+    ydoc_free(&doc);
+    if (st != EV_OK && lat)
+        lattice_free(lat);
+    return st;
+}
+
 void config_cap_top(config_t *cfg)
 {
     if (cfg->lattice.size_fits && cfg->top > cfg->lattice.size)

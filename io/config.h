@@ -63,6 +63,13 @@ void config_free(config_t *cfg);
  * has set top (session_open). */
 void config_cap_top(config_t *cfg);
 
+/* The parameters and objective blocks of a config document given as text
+ * (the library, lib/: a lattice without a file), read by config_load's
+ * rules and messages; the other keys of a config are allowed and not read.
+ * lat NULL: only the objective (defaults where absent); else parameters is
+ * required. name: the document's name in messages. */
+ev_status config_parse_blocks(const char *name, const char *text, lattice_t *lat, objective_cfg_t *obj, ev_error *err);
+
 #ifdef __cplusplus
 }
 #endif

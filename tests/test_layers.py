@@ -50,9 +50,15 @@ SHARED_HEADERS = {
     "io/h5_util.h": ["io/h5_rows.c"],
     # the trade ingester's internal steps
     "io/trades_internal.h": ["io/trades_place.c"],
+    # libevolve's public header (outside the folders): the API, defined in lib/'s files
+    "include/evolve.h": ["lib/lib_core.c", "lib/lib_data.c", "lib/lib_run.c", "lib/lib_runfile.c"],
     # the report: loading, plots and the summary
     "report/report.h": ["report/report_load.c", "report/report_plots.c", "report/report_summary.c"],
 }
+
+# Headers outside the folders that declare engine functions: libevolve's
+# public header (its functions are defined in lib/).
+PUBLIC_HEADERS = ["include/evolve.h"]
 
 
 def read_layers(path):
@@ -218,6 +224,9 @@ def declaration_breaches(src, build, uses):
             if re.search(r"\.(h|cuh)$", name):
                 with open(os.path.join(src, folder, name), encoding="utf-8") as f:
                     headers[f"{folder}/{name}"] = strip_c(f.read())
+    for public in PUBLIC_HEADERS:
+        with open(os.path.join(src, public), encoding="utf-8") as f:
+            headers[public] = strip_c(f.read())
     shared = collections.defaultdict(set)
     for header, files in SHARED_HEADERS.items():
         if header not in headers:

@@ -1,0 +1,69 @@
+"""Fixtures of the Python package's tests: the evolve binary to compare with,
+sample data made by gen-data, and the real-price fixture (../shared/data).
+
+Run by ctest (tests/CMakeLists.txt: test_python) with EVOLVE_BINARY,
+EVOLVE_LIBRARY (the built libevolve), EVOLVE_SOURCE_DIR and EVOLVE_SHARED_DATA set."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+SOURCE = os.environ.get("EVOLVE_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(SOURCE, "tests", "support"))
+
+
+def pytest_report_header(config):
+    import evolve
+    return f"evolve {evolve.build_info()} from {evolve.core._ffi._find_library()}"
+
+
+@pytest.fixture(scope="session")
+def binary():
+    b = os.environ.get("EVOLVE_BINARY")
+    if not b or not os.path.exists(b):
+        pytest.fail("EVOLVE_BINARY must name the built evolve executable")
+    return b
+
+
+def cli(binary, *args, check=True):
+    p = subprocess.run([binary, *map(str, args)], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"evolve {' '.join(map(str, args))}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+@pytest.fixture(scope="session")
+def sample(tmp_path_factory, binary):
+    """A folder with data/sample (gen-data --days 5 --seed 1) and configs/ copied from the repository."""
+    root = tmp_path_factory.mktemp("sample")
+    cli(binary, "gen-data", "--out", root / "data" / "sample", "--days", 5, "--seed", 1)
+    (root / "configs").mkdir()
+    for name in ("soxl.yaml", "sample-3tickers.yaml"):
+        shutil.copy(os.path.join(SOURCE, "configs", name), root / "configs" / name)
+    return root
+
+
+def write_config(path, text):
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture(scope="session")
+def real(tmp_path_factory):
+    """configs/real-hf.yaml reading the shared real-price fixture (skips without it, as test_ingest_real)."""
+    shared = os.environ.get("EVOLVE_SHARED_DATA") or os.path.join(SOURCE, "..", "shared", "data")
+    data = os.path.join(shared, "real-hf")
+    if not os.path.isdir(data):
+        if os.environ.get("EVOLVE_TESTS_NO_SKIP") == "1":
+            pytest.fail(f"{data} is missing (EVOLVE_TESTS_NO_SKIP)")
+        pytest.skip(f"{data} is missing")
+    root = tmp_path_factory.mktemp("real")
+    (root / "configs").mkdir()
+    text = open(os.path.join(SOURCE, "configs", "real-hf.yaml")).read()
+    text = re.sub(r"\.\./\.\./shared/data/real-hf", os.path.abspath(data).replace("\\", "/"), text)
+    write_config(root / "configs" / "real-hf.yaml", text)
+    return root

@@ -1,0 +1,122 @@
+"""The Python package against the evolve command line, bit for bit.
+
+Each search runs twice, once as `evolve CONFIG ...` and once through
+evolve.run / evolve.grid, into two run files that must hold the same values
+(tests/support/runfile.compare: every dataset and attribute, wall-clock fields
+and the paths of provenance aside), and whose top-K DataFrames equal the
+command's tables. A 1,000,000-genome evaluate from Python equals what the
+command computed for the same genomes (a GA run of one generation of
+1,000,000 individuals, every individual's fitness archived)."""
+import os
+import re
+import threading
+
+import numpy as np
+import pytest
+
+import evolve
+from conftest import cli
+
+
+
+def same_bits(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def compare_files(a, b):
+    import h5py  # noqa: F401 (the comparison reads the files with h5py, independently of libevolve)
+    import runfile
+    diffs = runfile.compare(a, b)  # everything but the wall-clock fields
+    assert not diffs, "\n".join(diffs[:20])
+
+
+def compare_tables(t_cli, t_py):
+    assert list(t_cli.columns) == list(t_py.columns)
+    assert len(t_cli) > 0 and len(t_cli) == len(t_py)
+    for c in t_cli.columns:
+        assert same_bits(t_cli[c].to_numpy(), t_py[c].to_numpy()), c
+
+
+CASES = {
+    "sample": ("sample", "soxl.yaml"),
+    "sample-sharpe": ("sample", "sample-3tickers.yaml"),
+    "real": ("real", "real-hf.yaml"),
+}
+
+
+def config_of(request, case):
+    where, name = CASES[case]
+    root = request.getfixturevalue(where)
+    (root / "results").mkdir(exist_ok=True)
+    return root, root / "configs" / name
+
+
+@pytest.mark.parametrize("case", ["sample", "real"])
+def test_grid_equals_cli(request, binary, case):
+    root, cfg = config_of(request, case)
+    a, b = root / f"grid-cli-{case}.h5", root / f"grid-py-{case}.h5"
+    cli(binary, cfg, "--grid", "--backend", "cpu", "--quiet", "--output", a)
+    res = evolve.grid(cfg, backend="cpu", output=b)
+    assert res.run_file == str(b) and res.mode == "grid"
+    compare_files(a, b)
+    compare_tables(evolve.load_run(a).top, res.top)
+    # and the top-K genomes evaluated from Python give the same fitness
+    lat = evolve.Lattice.from_yaml(cfg)
+    ds = evolve.Dataset.from_config(cfg)
+    genes = res.top[["gene_" + n for n in lat.names]].to_numpy()
+    got = ds.evaluate(lat, genes, backend="cpu")
+    for c in ("fitness_raw", "trades", "feasible"):
+        assert same_bits(got[c].to_numpy(), res.top[c].to_numpy()), c
+
+
+@pytest.mark.parametrize("case", ["sample", "sample-sharpe", "real"])
+def test_ga_equals_cli(request, binary, case):
+    root, cfg = config_of(request, case)
+    a, b = root / f"ga-cli-{case}.h5", root / f"ga-py-{case}.h5"
+    cli(binary, cfg, "--backend", "cpu", "--quiet", "--output", a, "--seed", 7)
+    res = evolve.run(cfg, backend="cpu", output=b, seed=7)
+    compare_files(a, b)
+    ref = evolve.load_run(a)
+    compare_tables(ref.top, res.top)
+    g_cli, g_py = ref.generations, res.generations
+    assert list(g_cli.columns) == list(g_py.columns) and len(g_cli) > 1
+    for c in g_cli.columns:
+        if c != "wall_s":
+            assert same_bits(g_cli[c].to_numpy(), g_py[c].to_numpy()), c
+    assert res.info["stop_reason"] == ref.stop_reason != ""
+
+
+def million_config(root, cfg):
+    text = cfg.read_text()
+    text = re.sub(r"population: \d+", "population: 1000000", text)
+    text = re.sub(r"(?m)^  generations: \d+", "  generations: 1", text)
+    out = root / "configs" / ("million-" + cfg.name)
+    out.write_text(text)
+    return out
+
+
+@pytest.mark.parametrize("case", ["sample-sharpe", "real"])
+def test_evaluate_million_equals_cli(request, binary, case):
+    root, cfg = config_of(request, case)
+    cfg = million_config(root, cfg)
+    a = root / f"million-{case}.h5"
+    cli(binary, cfg, "--backend", "cpu", "--quiet", "--output", a)
+    ref = evolve.load_run(a).population(0)
+    assert len(ref) == 1_000_000
+    lat = evolve.Lattice.from_yaml(cfg)
+    ds = evolve.Dataset.from_config(cfg)
+    genes = ref[["gene_" + n for n in lat.names]].to_numpy()
+    got = ds.evaluate(lat, genes, backend="cpu")
+    assert len(got) == 1_000_000
+    for c in ("fitness", "fitness_raw", "trades", "feasible"):
+        assert same_bits(got[c].to_numpy(), ref[c].to_numpy()), c
+
+
+def test_validate_equals_cli(request, binary):
+    root, cfg = config_of(request, "sample")
+    a, b = root / "validate-cli.h5", root / "validate-py.h5"
+    cli(binary, cfg, "--validate", "--backend", "cpu", "--quiet", "--output", a)
+    res = evolve.run(cfg, mode="validate", backend="cpu", output=b)
+    compare_files(a, b)
+    assert res.mode == "validate" and len(res.grid_top) and len(res.hall_of_fame)

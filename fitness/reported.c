@@ -30,6 +30,8 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
     int64_t *at = NULL;
     r->e = e;
     r->n = n;
+    r->val = NULL;
+    r->split = NULL;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -51,5 +53,11 @@ void reported_free(reported_t *r)
 {
     free(r->value);
     r->value = NULL;
+    if (r->val) {
+        val_rows_free(r->val);
+        free(r->val);
+        r->val = NULL;
+    }
+    r->split = NULL;
     r->n = 0;
 }

@@ -9,6 +9,7 @@
 
 #include "common/platform.h"
 #include "fitness/accum.h"
+#include "io/timeparse.h"
 
 /* cJSON returns NULL on allocation failure; one flag collects them all. */
 typedef struct {
@@ -55,6 +56,88 @@ static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
     return o;
 }
 
+static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
+{
+    cJSON *o = key ? jchild(c, obj, key, 0) : obj;
+    if (!o)
+        return;
+    jfitness(c, o, "fitness", v->value);
+    jcount(c, o, "trades", (uint64_t)v->r.trades);
+    if (!v->r.feasible)
+        c->failed |= cJSON_AddBoolToObject(o, "feasible", 0) == NULL;
+}
+
+/* A top row's validation (fitness/validation.h): in and out of sample, the
+ * folds, the worst fold and the share of profitable folds. */
+static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t i)
+{
+    const val_row_t *r = &top->val->row[i];
+    cJSON *arr;
+    jcell(c, item, "in_sample", &r->in_sample);
+    jcell(c, item, "out_of_sample", &r->out_of_sample);
+    if (!top->split->has_folds)
+        return;
+    arr = jchild(c, item, "folds", 1);
+    for (int32_t f = 0; arr && f < top->val->n_folds; f++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(arr, o)) {
+            cJSON_Delete(o);
+            c->failed = 1;
+            break;
+        }
+        jcell(c, o, NULL, &r->fold[f]);
+    }
+    jfitness(c, item, "worst_fold", r->worst_fold);
+    jnum(c, item, "fold_profitable_share", r->fold_profitable);
+}
+
+static void jday(jctx *c, cJSON *arr, int64_t day)
+{
+    char buf[32];
+    int64_t y;
+    int m, d;
+    cJSON *str;
+    time_civil_from_days(day, &y, &m, &d);
+    snprintf(buf, sizeof buf, "%04lld-%02d-%02d", (long long)y, m, d);
+    str = cJSON_CreateString(buf);
+    if (!str || !cJSON_AddItemToArray(arr, str)) {
+        cJSON_Delete(str);
+        c->failed = 1;
+    }
+}
+
+/* "validation": {"holdout_days": [...], "folds": [[...], ...], "trials": N}. */
+static void add_validation(jctx *c, cJSON *root, const run_summary_t *s, const reported_t *top)
+{
+    const val_split_t *sp = top->split;
+    cJSON *o = jchild(c, root, "validation", 0), *arr;
+    if (!o)
+        return;
+    arr = jchild(c, o, "holdout_days", 1);
+    for (int32_t i = 0; arr && i < sp->n_days; i++)
+        if (sp->part[i] == VAL_HOLDOUT)
+            jday(c, arr, sp->day[i]);
+    arr = jchild(c, o, "in_sample_days", 1);
+    for (int32_t i = 0; arr && i < sp->n_days; i++)
+        if (sp->part[i] != VAL_HOLDOUT)
+            jday(c, arr, sp->day[i]);
+    if (sp->has_folds) {
+        arr = jchild(c, o, "folds", 1);
+        for (int32_t f = 0; arr && f < sp->n_folds; f++) {
+            cJSON *days = cJSON_CreateArray();
+            if (!days || !cJSON_AddItemToArray(arr, days)) {
+                cJSON_Delete(days);
+                c->failed = 1;
+                break;
+            }
+            for (int32_t i = 0; i < sp->n_days; i++)
+                if (sp->part[i] == f)
+                    jday(c, days, sp->day[i]);
+        }
+    }
+    jcount(c, o, "trials", s->has_ga ? s->unique_evaluations : s->evaluated);
+}
+
 static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -75,6 +158,8 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top)
             jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[e->genes[k]]);
         jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
+        if (top->val)
+            row_validation(c, item, top, i);
     }
     return arr;
 }
@@ -138,6 +223,8 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jstr(c, o, "content_hash", hash);
     }
     add_top(c, root, cfg, top);
+    if (top->val && top->split)
+        add_validation(c, root, s, top);
     o = jchild(c, root, "seconds", 0);
     if (o) {
         jnum(c, o, "load", s->seconds_load);

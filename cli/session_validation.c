@@ -1,0 +1,90 @@
+#include "cli/session_validation.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
+{
+    const dataset_t *full;
+    uint8_t *keep;
+    int64_t kept = 0;
+    ev_status st;
+    if ((st = val_split_make(&s->split, &s->cfg.validation, &s->ds, s->cfg.seed, err)) != EV_OK) {
+        ev_error_prefix(err, "%s: ", s->cfg.path);
+        return st;
+    }
+    s->ds_full = s->ds; /* moved: s->ds is rebuilt from it */
+    memset(&s->ds, 0, sizeof s->ds);
+    s->validating = 1;
+    full = &s->ds_full;
+    keep = (uint8_t *)malloc((size_t)full->n_trades + 1);
+    s->trade_part = (int32_t *)malloc(((size_t)full->n_trades + 1) * sizeof *s->trade_part);
+    if (!keep || !s->trade_part) {
+        free(keep);
+        return ev_fail(err, EV_ENOMEM, "out of memory splitting the days");
+    }
+    for (int64_t j = 0; j < full->n_trades; j++) {
+        s->trade_part[j] = val_trade_part(&s->split, full, j);
+        keep[j] = s->trade_part[j] != VAL_HOLDOUT;
+        kept += keep[j];
+    }
+    st = dataset_subset(&s->ds, full, keep, err);
+    free(keep);
+    if (st != EV_OK)
+        return st;
+    if (kept == 0)
+        return ev_fail(err, EV_EDATA, "%s: validation: no trade is left in-sample", s->cfg.path);
+    if (log) {
+        fprintf(log, "validation: %d trading days: %d held out (%lld trades), %d in-sample (%lld trades)",
+                s->split.n_days, s->split.n_holdout, (long long)(full->n_trades - kept),
+                s->split.n_days - s->split.n_holdout, (long long)kept);
+        if (s->split.has_folds)
+            fprintf(log, " in %d folds", s->split.n_folds);
+        fputc('\n', log);
+    }
+    return EV_OK;
+}
+
+ev_status session_validation_tables(session_t *s, ev_error *err)
+{
+    ev_status st;
+    if ((st = problem_init(&s->prob_full, &s->ds_full, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK)
+        return st;
+    return tables_build(&s->tables_full, &s->prob_full, err);
+}
+
+ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err)
+{
+    val_rows_t *v = (val_rows_t *)calloc(1, sizeof *v);
+    ev_status st;
+    if (!v)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    if ((st = val_rows_make(v, &s->prob_full, &s->tables_full.view, s->trade_part, s->split.n_folds, r->e, r->n,
+                            err)) != EV_OK) {
+        free(v);
+        return st;
+    }
+    r->val = v;
+    r->split = &s->split;
+    for (uint32_t i = 0; i < r->n; i++) {
+        const eval_result_t *a = &r->e[i].r, *b = &v->row[i].in_sample.r;
+        if (memcmp(&a->fitness, &b->fitness, sizeof a->fitness) != 0 || a->trades != b->trades ||
+            a->feasible != b->feasible)
+            return ev_fail(err, EV_EINTERNAL,
+                           "validation: rank %u's in-sample score (%.17g, %lld trades) differs from the search's "
+                           "(%.17g, %lld trades); please report this",
+                           i + 1, b->fitness, (long long)b->trades, a->fitness, (long long)a->trades);
+    }
+    return EV_OK;
+}
+
+void session_validation_free(session_t *s)
+{
+    tables_free(&s->tables_full);
+    problem_free(&s->prob_full);
+    dataset_free(&s->ds_full);
+    val_split_free(&s->split);
+    free(s->trade_part);
+    s->trade_part = NULL;
+    s->validating = 0;
+}

@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""The validation: block (docs/config.md) against the independent SPEC oracle
+(tests/spec_oracle.py).
+
+- Holdout: the search never sees holdout trades, so its top-K equals the
+  oracle's ranking of the in-sample days alone; every reported row's
+  out-of-sample fitness and trades equal the objective the oracle computes on
+  the holdout days alone (every objective, grid and GA); the in-sample ones
+  equal the oracle's on the in-sample days.
+- Folds: each fold's fitness equals the oracle's on that fold's days; the
+  worst fold and the share of profitable folds follow from them; folds: K
+  shuffles the in-sample days with the seed into K near-equal folds,
+  fold_by: week|month makes calendar blocks.
+- The split: share draws round(share * days) days with the seed (the same
+  seed, the same days; another seed, other days), last: N takes the last N
+  trading days, days: lists them.
+- Planted data: a combination that wins only on two days ranks first
+  in-sample and is exposed by its holdout fitness and by its worst fold,
+  while the broad combination stays positive in both.
+- Bad blocks are refused with messages naming the key.
+- Without a validation: block the JSON has none of these keys.
+"""
+
+import csv
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "support"))
+sys.path.insert(0, HERE)
+import evolve_cli as cli  # noqa: E402
+
+try:
+    import numpy as np  # noqa: F401
+    import spec_oracle as so
+except ImportError as exc:  # pragma: no cover
+    print(f"test_validation: skipped: {exc} (install python3-numpy)")
+    sys.exit(77)
+
+check = cli.Checker()
+
+PARAMS = [
+    so.param("volatility", feature="Entry Volatility Percent", values=["0", "0.3", "0.5"]),
+    so.param("ratio", feature="Entry Volatility Ratio", values=["0", "0.5", "0.8"]),
+    so.param("adx7", feature="Entry Adx7", values=["0", "20"]),
+    so.param("target", role="target", values=["0.2", "0.3", "0.5"]),
+    so.param("stop", role="stop", values=["-0.5", "-0.3"]),
+]
+PARAM_YAML = """parameters:
+  - {name: volatility, feature: Entry Volatility Percent, values: [0, 0.3, 0.5]}
+  - {name: ratio, feature: Entry Volatility Ratio, values: [0, 0.5, 0.8]}
+  - {name: adx7, feature: Entry Adx7, values: [0, 20]}
+  - {name: target, role: target, values: [0.2, 0.3, 0.5]}
+  - {name: stop, role: stop, values: [-0.5, -0.3]}
+"""
+SIZE = 3 * 3 * 2 * 3 * 2
+
+
+def day_of(ts):
+    return ts // 86400
+
+
+def day_text(d):
+    import datetime
+    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(d))).isoformat()
+
+
+def subset(ds, days):
+    """The dataset of the trades entered on `days` (dataset order kept)."""
+    sub = so.Dataset()
+    sub.tickers, sub.price, sub.ts = ds.tickers, ds.price, ds.ts
+    sub.trades = [t for t in ds.trades if day_text(day_of(t.entry_ts)) in days]
+    return sub
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def config(root, name, data, objective, validation, extra="", params=PARAM_YAML, features=""):
+    path = os.path.join(root, name + ".yaml")
+    write(path, f"""data:
+  market_dir: {os.path.join(data, "market")}
+  trades: {os.path.join(data, "all_trade_logs.csv")}
+  tickers: [SOXL]
+  cache: {os.path.join(root, os.path.basename(data) + ".dataset.h5")}
+{features}{params}objective:
+{objective}
+{validation}ga:
+  population: 32
+  generations: 40
+{extra}top: 10
+seed: 42
+output: {os.path.join(root, name + ".h5")}
+""")
+    return path
+
+
+def run_json(evolve, root, path, args):
+    js = path[:-5] + ".json"
+    r = cli.run(evolve, [path, "--quiet", "--json", js] + args, timeout=300)
+    if not check(r.returncode == 0, f"{os.path.basename(path)} {args}: evolve exited {r.returncode}: {r.stderr}"):
+        return None, r
+    with open(js) as f:
+        return json.load(f), r
+
+
+def jfit(v):
+    if isinstance(v, str):
+        return {"inf": math.inf, "-inf": -math.inf}.get(v, math.nan)
+    return float(v)
+
+
+def same(got, want, objective):
+    """Every value is one IEEE operation (sharpe: a few) of exact integer
+    sums, the same in evolve and the oracle; the JSON keeps them to an ulp
+    (cJSON). compound's value is a double product of 1 + q/1e8 (evolve) and
+    an exact rational (the oracle)."""
+    if want is None:
+        return False
+    if math.isinf(want) or math.isinf(got):
+        return got == want
+    if objective == "compound":
+        return abs(got - want) <= 1e-9 * max(1.0, abs(want))
+    # cJSON writes 15 significant digits when they read back within an ulp
+    return abs(got - want) <= 4e-16 * 4 * abs(want)
+
+
+def check_cell(label, cell, orc, idx, objective):
+    want = orc.value(idx)
+    check(cell["trades"] == int(orc.n[idx]), f"{label}: trades {cell['trades']}, oracle {int(orc.n[idx])}")
+    feasible = cell.get("feasible", True)
+    check(feasible == bool(orc.feasible[idx]), f"{label}: feasible {feasible}, oracle {bool(orc.feasible[idx])}")
+    if feasible and want is not None:
+        got = jfit(cell["fitness"])
+        check(same(got, want, objective), f"{label}: fitness {got!r}, oracle {want!r}")
+
+
+def check_run(doc, ds, obj, mode, full_top):
+    """Every row of doc against oracles of the holdout, the in-sample days and
+    each fold."""
+    v = doc.get("validation")
+    if not check(v is not None, f"{mode}: no validation object in the JSON"):
+        return
+    hold = set(v["holdout_days"])
+    ins = set(v["in_sample_days"])
+    all_days = {day_text(day_of(t.entry_ts)) for t in ds.trades}
+    check(hold | ins == all_days and not hold & ins, f"{mode}: holdout and in-sample days do not split the data's days")
+    o_hold = so.Oracle(subset(ds, hold), PARAMS, obj)
+    o_in = so.Oracle(subset(ds, ins), PARAMS, obj)
+    folds = v.get("folds", [])
+    o_folds = [so.Oracle(subset(ds, set(f)), PARAMS, obj) for f in folds]
+    if folds:
+        check(sorted(d for f in folds for d in f) == sorted(ins), f"{mode}: the folds do not split the in-sample days")
+    top = doc["top"]
+    if full_top:
+        got = [int(e["index"]) for e in top]
+        want = o_in.ranking()[:max(len(got), 10)]
+        check(got == want, f"{mode}: the top-K is not the oracle's in-sample ranking: {got[:8]} vs {want[:8]}")
+    for e in top:
+        idx = int(e["index"])
+        where = f"{mode} {obj.name} rank {e['rank']} ({o_in.genome_text(idx)})"
+        check_cell(where + " out_of_sample", e["out_of_sample"], o_hold, idx, obj.name)
+        check_cell(where + " in_sample", e["in_sample"], o_in, idx, obj.name)
+        check(jfit(e["fitness"]) == jfit(e["in_sample"]["fitness"]), f"{where}: fitness is not the in-sample one")
+        if not folds:
+            check("folds" not in e, f"{where}: folds without folds configured")
+            continue
+        check(len(e["folds"]) == len(folds), f"{where}: {len(e['folds'])} fold cells for {len(folds)} folds")
+        vals = []
+        for k, (cell, of) in enumerate(zip(e["folds"], o_folds)):
+            check_cell(f"{where} fold {k}", cell, of, idx, obj.name)
+            vals.append(jfit(cell["fitness"]) if cell.get("feasible", True) else -math.inf)
+        check(jfit(e["worst_fold"]) == min(vals), f"{where}: worst_fold {e['worst_fold']} is not min {vals}")
+        prof = sum(1 for of in o_folds if int(of.S[idx]) > 0) / len(folds)
+        check(e["fold_profitable_share"] == prof, f"{where}: fold_profitable_share {e['fold_profitable_share']}, "
+              f"oracle {prof}")
+
+
+def objectives(evolve, root, data, ds):
+    """Every objective, grid (the whole lattice listed) and GA, holdout share + folds."""
+    cases = [("total_return", ""), ("mean", ""), ("sharpe", "  min_trades: 5\n"), ("profit_factor", ""),
+             ("calmar", ""), ("compound", ""), ("total_return", "  max_drawdown_pct: 3\n"),
+             ("total_return", "  min_trades: 40\n")]
+    for n, (name, more) in enumerate(cases):
+        val = "validation:\n  holdout: {share: 0.3}\n  folds: 3\n"
+        path = config(root, f"obj{n}", data, f"  name: {name}\n{more}", val)
+        kw = {"min_trades": 0}
+        for line in more.strip().splitlines():
+            k, x = line.strip().split(": ")
+            kw[k] = x
+        obj = so.Objective(name, **kw)
+        doc, _ = run_json(evolve, root, path, ["--grid", "--top", str(SIZE)])
+        if doc:
+            check(len(doc["top"]) > 0, f"{name}: an empty top")
+            check_run(doc, ds, obj, f"grid[{n}]", True)
+        doc, _ = run_json(evolve, root, path, [])
+        if doc:
+            check(doc["validation"]["trials"] == doc["unique_evaluations"], "ga: trials != unique evaluations")
+            check_run(doc, ds, obj, f"ga[{n}]", False)
+
+
+def splits(evolve, root, data, ds):
+    days = sorted({day_of(t.entry_ts) for t in ds.trades})
+    texts = [day_text(d) for d in days]
+    obj = so.Objective("total_return")
+
+    def holdout_of(val, seed_line="", name="split"):
+        path = config(root, name, data, "  name: total_return\n", val)
+        if seed_line:
+            text = open(path).read().replace("seed: 42", seed_line)
+            write(path, text)
+        doc, _ = run_json(evolve, root, path, ["--grid"])
+        return doc
+
+    doc = holdout_of("validation:\n  holdout: {share: 0.25}\n")
+    a = doc["validation"]["holdout_days"] if doc else []
+    check(len(a) == int(math.floor(0.25 * len(days) + 0.5)), f"share 0.25 of {len(days)} days: {len(a)} held out")
+    if doc:
+        check_run(doc, ds, obj, "share", False)
+    b = (holdout_of("validation:\n  holdout: {share: 0.25}\n") or {}).get("validation", {}).get("holdout_days")
+    check(a == b, "the same seed drew other holdout days")
+    draws = set()
+    for seed in range(1, 6):
+        d = holdout_of("validation:\n  holdout: {share: 0.25}\n", f"seed: {seed}")
+        if d:
+            draws.add(tuple(d["validation"]["holdout_days"]))
+    check(len(draws) > 1, "five seeds drew the same holdout days: the draw ignores the seed")
+    check(any(list(x) != texts[-len(x):] for x in draws), "share never mixed the days: always the last block")
+    doc = holdout_of("validation:\n  holdout: {last: 3}\n")
+    if doc:
+        check(doc["validation"]["holdout_days"] == texts[-3:], f"last: 3 held out {doc['validation']['holdout_days']}")
+        check_run(doc, ds, obj, "last", False)
+    pick = [texts[1], texts[4]]
+    doc = holdout_of(f"validation:\n  holdout: {{days: [{pick[0]}, {pick[1]}]}}\n")
+    if doc:
+        check(doc["validation"]["holdout_days"] == pick, f"days: held out {doc['validation']['holdout_days']}")
+    doc = holdout_of("validation:\n  holdout: {last: 2}\n  folds: 4\n")
+    if doc:
+        sizes = sorted(len(f) for f in doc["validation"]["folds"])
+        check(len(sizes) == 4 and sizes[-1] - sizes[0] <= 1, f"folds: 4 sizes {sizes}")
+        check_run(doc, ds, obj, "folds 4", True)
+    for by in ("week", "month"):
+        doc = holdout_of(f"validation:\n  holdout: {{last: 2}}\n  fold_by: {by}\n")
+        if not doc:
+            continue
+        import datetime
+        for f in doc["validation"]["folds"]:
+            ds_ = [datetime.date.fromisoformat(x) for x in f]
+            keys = {(x.isocalendar()[0], x.isocalendar()[1]) if by == "week" else (x.year, x.month) for x in ds_}
+            check(len(keys) == 1, f"fold_by {by}: a fold spans {keys}")
+        check_run(doc, ds, obj, f"fold_by {by}", True)
+
+
+def planted(evolve, root, src):
+    """Trades marked Planted=1 win big on two lucky days and lose a little on
+    every other day; the rest win a little every day. Exits are off (filters
+    only), so every kept trade's outcome is its logged result."""
+    data = os.path.join(root, "planted")
+    os.makedirs(data, exist_ok=True)
+    os.symlink(os.path.join(src, "market"), os.path.join(data, "market"))
+    with open(os.path.join(src, "all_trade_logs.csv"), newline="") as f:
+        rows = list(csv.reader(f))
+    head, body = rows[0], rows[1:]
+    date_col, pct_col = head.index("Date"), head.index("Trade Percent Change")
+    dates = sorted({r[date_col] for r in body}, key=lambda t: (t[6:], t[:5]))  # gen-data writes MM/DD/YYYY
+    lucky = set(dates[2:4])
+    head.append("Planted")
+    for i, r in enumerate(body):
+        mark = i % 5 == 0
+        r.append("1" if mark else "0")
+        r[pct_col] = ("20" if r[date_col] in lucky else "-1") if mark else "0.05"
+    with open(os.path.join(data, "all_trade_logs.csv"), "w", newline="") as f:
+        csv.writer(f).writerows([head] + body)
+    # only=1: Planted >= 1 (the planted trades); skip=0: Planted <= 0 (the others)
+    params = """parameters:
+  - {name: only, feature: Planted, values: [0, 1]}
+  - {name: skip, feature: Planted, direction: max, values: [0, 1]}
+"""
+    path = config(root, "planted", data, "  name: total_return\n",
+                  "validation:\n  holdout: {share: 0.3}\n  folds: 4\n", params=params,
+                  features="")
+    # the lucky days stay in-sample: a holdout drawn by the seed may take one; pin it
+    doc, _ = run_json(evolve, root, path, ["--grid", "--top", "4"])
+    if not doc:
+        return
+    lucky_iso = {f"{d[6:]}-{d[:2]}-{d[3:5]}" for d in lucky}
+    hold = set(doc["validation"]["holdout_days"])
+    if lucky_iso & hold:
+        other = [x for x in doc["validation"]["in_sample_days"] if x not in lucky_iso][:len(hold)]
+        text = open(path).read().replace("holdout: {share: 0.3}", "holdout: {days: [" + ", ".join(other) + "]}")
+        write(path, text)
+        doc, _ = run_json(evolve, root, path, ["--grid", "--top", "4"])
+        if not doc:
+            return
+    # rank 1 keeps the planted trades (all trades, or the planted alone): the
+    # in-sample winner owes its lead to two days
+    for e in doc["top"]:
+        if e["values"]["skip"] == 1:
+            check(e["rank"] == 1 or e["values"]["only"] == 1,
+                  f"planted: {e['values']} should rank 1 in-sample: {e}")
+            check(jfit(e["out_of_sample"]["fitness"]) < 0,
+                  f"planted: the holdout does not expose the two-day winner {e['values']}: {e['out_of_sample']}")
+            check(jfit(e["worst_fold"]) < 0, f"planted: worst_fold does not expose {e['values']}: {e['worst_fold']}")
+    check(doc["top"][0]["values"]["skip"] == 1, f"planted: rank 1 keeps no planted trade: {doc['top'][0]}")
+    broad = [e for e in doc["top"] if e["values"]["only"] == 0 and e["values"]["skip"] == 0]
+    if check(len(broad) == 1, "planted: the broad combination is not listed"):
+        check(jfit(broad[0]["out_of_sample"]["fitness"]) > 0 and jfit(broad[0]["worst_fold"]) > 0,
+              f"planted: the broad combination is not positive out of sample and in every fold: {broad[0]}")
+    r = cli.run(evolve, [path, "--grid"], timeout=120)
+    lines = r.stdout.splitlines()
+    check(r.returncode == 0 and "holdout" in lines[0] and "worst_fold" in lines[0] and "folds+" in lines[0],
+          f"planted: the terminal table lacks the validation columns: {lines[:2]}")
+
+
+def bad(evolve, root, data):
+    cases = [("holdout: {share: 0.2, last: 2}", "exactly one of"),
+             ("holdout: {share: 1}", "validation.holdout.share"),
+             ("holdout: {last: 0}", "validation.holdout.last"),
+             ("holdout: {days: [2001-01-01]}", "no trade of the dataset enters"),
+             ("holdout: {days: [not-a-date]}", "YYYY-MM-DD"),
+             ("holdout: {last: 1000}", "takes all"),
+             ("folds: 3\n  fold_by: week", "give one of them"),
+             ("folds: 500", "in-sample trading days"),
+             ("fold_by: year", "validation.fold_by"),
+             ("holdout: {share: 0.2}\n  bogus: 1", "bogus")]
+    for n, (block, want) in enumerate(cases):
+        path = config(root, f"bad{n}", data, "  name: total_return\n", f"validation:\n  {block}\n")
+        r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=60)
+        check(r.returncode != 0 and want in r.stderr, f"bad validation '{block}': rc {r.returncode}: {r.stderr}")
+
+
+def absent(evolve, root, data):
+    path = config(root, "plain", data, "  name: total_return\n", "")
+    doc, _ = run_json(evolve, root, path, ["--grid"])
+    if doc:
+        check("validation" not in doc, "no validation: block, yet a validation object")
+        check(all(k not in e for e in doc["top"] for k in ("in_sample", "out_of_sample", "folds")),
+              "no validation: block, yet validation fields in the top rows")
+
+
+def main():
+    a = cli.parse_args()
+    with cli.scratch_dir("evolve-validation-") as root:
+        data = os.path.join(root, "data")
+        r = cli.gen_data(a.evolve, data, ["--days", "12", "--tickers", "SOXL", "--trades", "480"])
+        if not check(r.returncode == 0, f"gen-data: {r.stderr}"):
+            return check.exit()
+        ds = so.load_dataset(os.path.join(data, "market"), os.path.join(data, "all_trade_logs.csv"), ["SOXL"],
+                             tuple(sorted({p.feature for p in PARAMS if p.role == "filter"})))
+        absent(a.evolve, root, data)
+        bad(a.evolve, root, data)
+        splits(a.evolve, root, data, ds)
+        objectives(a.evolve, root, data, ds)
+        planted(a.evolve, root, data)
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

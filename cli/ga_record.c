@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/checkpoint.h"
+#include "archive/run_validation.h"
 #include "build_info.h"
 #include "common/test_hooks.h"
 #include "fitness/objective_prep.h"
@@ -147,7 +148,8 @@ static ev_status write_hof(ga_archive_t *a, const topk_t *hof, ev_error *err)
     a->hof_n = UINT32_MAX;
     if ((st = session_reported(a->s, hof->e, hof->n, &a->hof_values, err)) != EV_OK ||
         (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", hof->e, a->hof_values.value, hof->n, hof->k, err)) !=
-            EV_OK)
+            EV_OK ||
+        (st = run_file_write_validation(a->rf, "ga", &a->hof_values, err)) != EV_OK)
         return st;
     memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
     a->hof_n = hof->n;

@@ -159,7 +159,8 @@ static ev_status assign_folds(val_split_t *s, const validation_cfg_t *cfg, uint6
     if (cfg->folds < 2)
         return EV_OK;
     if ((int64_t)cfg->folds > n_in)
-        return ev_fail(err, EV_ECONFIG, "validation.folds: %u folds need at least %u in-sample trading days, the data has %d",
+        return ev_fail(err, EV_ECONFIG,
+                       "validation.folds: %u folds need at least %u in-sample trading days, the data has %d",
                        cfg->folds, cfg->folds, n_in);
     if (!(idx = (int32_t *)malloc(((size_t)n_in + 1) * sizeof *idx)))
         return ev_fail(err, EV_ENOMEM, "out of memory");
@@ -176,8 +177,7 @@ static ev_status assign_folds(val_split_t *s, const validation_cfg_t *cfg, uint6
     return EV_OK;
 }
 
-ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const dataset_t *ds, uint64_t seed,
-                         ev_error *err)
+ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const dataset_t *ds, uint64_t seed, ev_error *err)
 {
     int64_t *d;
     int32_t n = 0;
@@ -390,8 +390,8 @@ ev_status dataset_subset(dataset_t *dst, const dataset_t *src, const uint8_t *ke
         dst->sources[i].path = dup_str(src->sources[i].path, &failed);
         dst->sources[i].kind = dup_str(src->sources[i].kind, &failed);
     }
-#define ALLOC_TRADES(field, type, per)                                                                                 \
-    dst->field = (type *)malloc(((size_t)m * (per) + 1) * sizeof(type));                                               \
+#define ALLOC_TRADES(field, type, per)                                   \
+    dst->field = (type *)malloc(((size_t)m * (per) + 1) * sizeof(type)); \
     failed |= dst->field == NULL
     ALLOC_TRADES(ticker, int32_t, 1);
     ALLOC_TRADES(trade_id, int64_t, 1);

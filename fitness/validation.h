@@ -35,14 +35,14 @@ typedef enum { FOLD_BY_SHUFFLE = 0, FOLD_BY_WEEK, FOLD_BY_MONTH } fold_by_kind;
 
 /* The `validation:` block as read (io/config_validation.c). */
 typedef struct {
-    int32_t enabled;      /* the block is present */
-    int32_t holdout;      /* holdout_kind */
-    double share;         /* HOLDOUT_SHARE: share of the days, in (0, 1) */
-    uint32_t last;        /* HOLDOUT_LAST: the last N days */
-    int64_t *days;        /* HOLDOUT_DAYS: day numbers (days since 1970-01-01), owned */
-    int32_t n_days;       /* of days */
-    uint32_t folds;       /* folds: K (0 or 1: none); with fold_by week|month, ignored */
-    int32_t fold_by;      /* fold_by_kind */
+    int32_t enabled; /* the block is present */
+    int32_t holdout; /* holdout_kind */
+    double share;    /* HOLDOUT_SHARE: share of the days, in (0, 1) */
+    uint32_t last;   /* HOLDOUT_LAST: the last N days */
+    int64_t *days;   /* HOLDOUT_DAYS: day numbers (days since 1970-01-01), owned */
+    int32_t n_days;  /* of days */
+    uint32_t folds;  /* folds: K (0 or 1: none); with fold_by week|month, ignored */
+    int32_t fold_by; /* fold_by_kind */
 } validation_cfg_t;
 
 void validation_cfg_free(validation_cfg_t *v);
@@ -81,15 +81,15 @@ typedef struct {
 /* One reported genome on every part. */
 typedef struct {
     val_cell_t in_sample, out_of_sample;
-    val_cell_t *fold;      /* [n_folds], into val_rows_t's storage */
-    double worst_fold;     /* the lowest fold value (infeasible folds count as -inf) */
+    val_cell_t *fold;       /* [n_folds], into val_rows_t's storage */
+    double worst_fold;      /* the lowest fold value (infeasible folds count as -inf) */
     double fold_profitable; /* share of folds with a positive sum */
 } val_row_t;
 
 typedef struct {
     uint32_t n;
     int32_t n_folds;
-    val_row_t *row;  /* [n] */
+    val_row_t *row;    /* [n] */
     val_cell_t *cells; /* [n * n_folds] */
 } val_rows_t;
 

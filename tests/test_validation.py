@@ -180,6 +180,30 @@ def check_run(doc, ds, obj, mode, full_top):
               f"oracle {prof}")
 
 
+def check_exact(h5, group, doc, ds, obj, mode):
+    """The run file keeps every bit: out-of-sample fitness equals the oracle's
+    exactly for the objectives whose value is one IEEE operation of exact sums."""
+    if obj.name in ("sharpe", "compound") or not cli.have_modules("h5py"):
+        return
+    import h5py
+    hold = set(doc["validation"]["holdout_days"])
+    orc = so.Oracle(subset(ds, hold), PARAMS, obj)
+    with h5py.File(h5, "r") as f:
+        v = f[group + "/validation"]
+        fit, n, ok = v["out_of_sample_fitness"][:], v["out_of_sample_trades"][:], v["out_of_sample_feasible"][:]
+        idx = f[group + ("/top" if group == "grid" else "/hall_of_fame")]["index"][:]
+        parts = v["day_part"][:]
+        check(sorted(day_text(d) for d, p in zip(v["days"][:], parts) if p == -1) == sorted(hold),
+              f"{mode}: the run file's holdout days differ from the JSON's")
+    check(len(fit) == len(doc["top"]), f"{mode}: {len(fit)} validation rows in the run file for {len(doc['top'])}")
+    for r, i in enumerate(idx):
+        want = orc.value(int(i))
+        check(int(n[r]) == int(orc.n[i]) and bool(ok[r]) == bool(orc.feasible[i]),
+              f"{mode} rank {r + 1}: run file trades {n[r]} feasible {ok[r]}, oracle {orc.n[i]} {orc.feasible[i]}")
+        if want is not None:
+            check(float(fit[r]) == want, f"{mode} rank {r + 1}: run file out_of_sample {fit[r]!r}, oracle {want!r}")
+
+
 def objectives(evolve, root, data, ds):
     """Every objective, grid (the whole lattice listed) and GA, holdout share + folds."""
     cases = [("total_return", ""), ("mean", ""), ("sharpe", "  min_trades: 5\n"), ("profit_factor", ""),
@@ -197,8 +221,10 @@ def objectives(evolve, root, data, ds):
         if doc:
             check(len(doc["top"]) > 0, f"{name}: an empty top")
             check_run(doc, ds, obj, f"grid[{n}]", True)
+            check_exact(path[:-5] + ".h5", "grid", doc, ds, obj, f"grid[{n}] run file")
         doc, _ = run_json(evolve, root, path, [])
         if doc:
+            check_exact(path[:-5] + ".h5", "ga", doc, ds, obj, f"ga[{n}] run file")
             check(doc["validation"]["trials"] == doc["unique_evaluations"], "ga: trials != unique evaluations")
             check_run(doc, ds, obj, f"ga[{n}]", False)
 

@@ -44,8 +44,8 @@ static int cols_fill(cols_t *c, const val_rows_t *v)
     c->is_ok = (uint8_t *)malloc(n);
     c->oos_ok = (uint8_t *)malloc(n);
     c->fold_ok = (uint8_t *)malloc(nf);
-    if (!c->is_fit || !c->oos_fit || !c->worst || !c->share || !c->fold_fit || !c->is_n || !c->oos_n ||
-        !c->fold_n || !c->is_ok || !c->oos_ok || !c->fold_ok)
+    if (!c->is_fit || !c->oos_fit || !c->worst || !c->share || !c->fold_fit || !c->is_n || !c->oos_n || !c->fold_n ||
+        !c->is_ok || !c->oos_ok || !c->fold_ok)
         return 0;
     for (uint32_t i = 0; i < v->n; i++) {
         const val_row_t *r = &v->row[i];
@@ -92,8 +92,8 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
     nf[0] = v->n;
     nf[1] = (hsize_t)v->n_folds;
     nd[0] = (hsize_t)sp->n_days;
-#define W(name, mt, ft, rank, dims, data)                                                                              \
-    if (st == EV_OK)                                                                                                   \
+#define W(name, mt, ft, rank, dims, data) \
+    if (st == EV_OK)                      \
     st = h5u_write_array(rf->path, g, name, mt, ft, rank, dims, data, err)
     W("days", H5T_NATIVE_INT64, H5T_STD_I64LE, 1, nd, sp->day);
     W("day_part", H5T_NATIVE_INT32, H5T_STD_I32LE, 1, nd, sp->part);

@@ -69,6 +69,10 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
     }
     if ((st = problem_init(&s->prob, &s->ds, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK)
         return st;
+    if (s->validating)
+        session_validation_folds(s);
+    else if (s->cfg.objective.aggregate != AGG_ALL)
+        return ev_fail(err, EV_ECONFIG, "%s: objective.aggregate needs a validation: block with folds", s->cfg.path);
     t1 = plat_now();
     s->seconds_load = t1 - t0;
     if ((st = tables_build(&s->tables, &s->prob, err)) != EV_OK)

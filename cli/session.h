@@ -43,6 +43,7 @@ typedef struct {
     tables_host_t tables_full;
     val_split_t split;
     int32_t *trade_part;
+    uint8_t *fold_in; /* objective.aggregate: the fold of each in-sample trade (s->ds order), else NULL */
 } session_t;
 
 /* Loads config_path, then applies nothing else: callers override cfg fields

@@ -9,6 +9,7 @@ ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
     uint8_t *keep;
     int64_t kept = 0;
     ev_status st;
+    int32_t agg = s->cfg.objective.aggregate;
     if ((st = val_split_make(&s->split, &s->cfg.validation, &s->ds, s->cfg.seed, err)) != EV_OK) {
         ev_error_prefix(err, "%s: ", s->cfg.path);
         return st;
@@ -32,6 +33,18 @@ ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
     free(keep);
     if (st != EV_OK)
         return st;
+    if (agg != AGG_ALL) {
+        if (!s->split.has_folds || s->split.n_folds < 2 || s->split.n_folds > EV_AGG_MAX_FOLDS)
+            return ev_fail(err, EV_ECONFIG,
+                           "%s: objective.aggregate needs validation.folds (or fold_by) giving 2 to %d folds; "
+                           "there are %d",
+                           s->cfg.path, EV_AGG_MAX_FOLDS, s->split.has_folds ? s->split.n_folds : 0);
+        if (!(s->fold_in = (uint8_t *)malloc((size_t)s->ds.n_trades + 1)))
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+        for (int64_t j = 0, k = 0; j < full->n_trades; j++)
+            if (s->trade_part[j] != VAL_HOLDOUT)
+                s->fold_in[k++] = (uint8_t)s->trade_part[j];
+    }
     if (kept == 0)
         return ev_fail(err, EV_EDATA, "%s: validation: no trade is left in-sample", s->cfg.path);
     if (log) {
@@ -43,6 +56,15 @@ ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
         fputc('\n', log);
     }
     return EV_OK;
+}
+
+void session_validation_folds(session_t *s)
+{
+    if (!s->fold_in)
+        return;
+    s->prob.fold = s->fold_in;
+    s->prob.n_folds = s->split.n_folds;
+    s->prob.agg = s->cfg.objective.aggregate;
 }
 
 ev_status session_validation_tables(session_t *s, ev_error *err)
@@ -67,7 +89,7 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     r->val = v;
     r->split = &s->split;
     for (uint32_t i = 0; i < r->n; i++) {
-        const eval_result_t *a = &r->e[i].r, *b = &v->row[i].in_sample.r;
+        const eval_result_t *a = &r->e[i].r, *b = &v->row[i].search;
         if (memcmp(&a->fitness, &b->fitness, sizeof a->fitness) != 0 || a->trades != b->trades ||
             a->feasible != b->feasible)
             return ev_fail(err, EV_EINTERNAL,
@@ -86,5 +108,7 @@ void session_validation_free(session_t *s)
     val_split_free(&s->split);
     free(s->trade_part);
     s->trade_part = NULL;
+    free(s->fold_in);
+    s->fold_in = NULL;
     s->validating = 0;
 }

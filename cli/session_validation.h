@@ -19,6 +19,11 @@ extern "C" {
  * the in-sample trades in s->ds. log: a line on the split, or NULL. */
 ev_status session_validation_split(session_t *s, FILE *log, ev_error *err);
 
+/* After the in-sample problem is set up, before its tables: with
+ * objective.aggregate, the problem's folds (the search ranks by a fold
+ * statistic). */
+void session_validation_folds(session_t *s);
+
 /* After the in-sample problem is set up: the whole dataset's problem and
  * CPU first-hit tables, to score reported genomes on every part. */
 ev_status session_validation_tables(session_t *s, ev_error *err);

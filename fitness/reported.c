@@ -26,7 +26,8 @@ static double compound_value(const fit_tables_t *t, const int64_t *at, const uin
 ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
                         uint32_t n, ev_error *err)
 {
-    int compound = p->obj_cfg.kind == OBJ_COMPOUND;
+    /* A fold statistic of compound ranks and reads as log growth (objective_display). */
+    int compound = p->obj_cfg.kind == OBJ_COMPOUND && p->obj_cfg.aggregate == AGG_ALL;
     int64_t *at = NULL;
     r->e = e;
     r->n = n;

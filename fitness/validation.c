@@ -322,6 +322,9 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
             profitable += r->fold[f].sum > 0;
         }
         r->fold_profitable = n_folds ? (double)profitable / (double)n_folds : 0.0;
+        r->search = r->in_sample.r;
+        if (p->obj_cfg.aggregate != AGG_ALL && n_folds >= 1 && n_folds <= EV_AGG_MAX_FOLDS)
+            r->search = fold_aggregate(acc, n_folds, p->obj_cfg.aggregate, &p->obj);
     }
     free(acc);
     free(at);

@@ -81,6 +81,7 @@ typedef struct {
 /* One reported genome on every part. */
 typedef struct {
     val_cell_t in_sample, out_of_sample;
+    eval_result_t search;   /* what the search ranks by: in_sample.r, or the fold statistic (objective.aggregate) */
     val_cell_t *fold;       /* [n_folds], into val_rows_t's storage */
     double worst_fold;      /* the lowest fold value (infeasible folds count as -inf) */
     double fold_profitable; /* share of folds with a positive sum */

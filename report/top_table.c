@@ -62,7 +62,12 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         width[k] = column_width(&lat->params[k]);
         fprintf(out, "  %*s", width[k], lat->params[k].name);
     }
-    fprintf(out, "  %16s  %8s", objective_name((objective_kind)cfg->objective.kind), "trades");
+    if (cfg->objective.aggregate != AGG_ALL) { /* the search ranks by a fold statistic */
+        static const char *const agg[] = {"all", "mean_fold", "median_fold", "worst_fold"};
+        fprintf(out, "  %16s  %8s", agg[cfg->objective.aggregate], "trades");
+    } else {
+        fprintf(out, "  %16s  %8s", objective_name((objective_kind)cfg->objective.kind), "trades");
+    }
     if (top->val)
         print_validation_head(out, top);
     fputc('\n', out);

@@ -139,7 +139,7 @@ def check_cell(label, cell, orc, idx, objective):
         check(same(got, want, objective), f"{label}: fitness {got!r}, oracle {want!r}")
 
 
-def check_run(doc, ds, obj, mode, full_top):
+def check_run(doc, ds, obj, mode, full_top, aggregate=None):
     """Every row of doc against oracles of the holdout, the in-sample days and
     each fold."""
     v = doc.get("validation")
@@ -156,7 +156,7 @@ def check_run(doc, ds, obj, mode, full_top):
     if folds:
         check(sorted(d for f in folds for d in f) == sorted(ins), f"{mode}: the folds do not split the in-sample days")
     top = doc["top"]
-    if full_top:
+    if full_top and aggregate is None:
         got = [int(e["index"]) for e in top]
         want = o_in.ranking()[:max(len(got), 10)]
         check(got == want, f"{mode}: the top-K is not the oracle's in-sample ranking: {got[:8]} vs {want[:8]}")
@@ -165,7 +165,8 @@ def check_run(doc, ds, obj, mode, full_top):
         where = f"{mode} {obj.name} rank {e['rank']} ({o_in.genome_text(idx)})"
         check_cell(where + " out_of_sample", e["out_of_sample"], o_hold, idx, obj.name)
         check_cell(where + " in_sample", e["in_sample"], o_in, idx, obj.name)
-        check(jfit(e["fitness"]) == jfit(e["in_sample"]["fitness"]), f"{where}: fitness is not the in-sample one")
+        if aggregate is None:
+            check(jfit(e["fitness"]) == jfit(e["in_sample"]["fitness"]), f"{where}: fitness is not the in-sample one")
         if not folds:
             check("folds" not in e, f"{where}: folds without folds configured")
             continue
@@ -281,6 +282,57 @@ def splits(evolve, root, data, ds):
         check_run(doc, ds, obj, f"fold_by {by}", True)
 
 
+def fold_stat(vals, how):
+    """The C fold_aggregate, in Python floats (the same IEEE operations)."""
+    if how == "worst_fold":
+        return min(vals)
+    if how == "median_fold":
+        v = sorted(vals)
+        n = len(v)
+        return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
+    acc = 0.0
+    for x in vals:
+        acc += x
+    return acc / len(vals)
+
+
+def aggregates(evolve, root, data, ds):
+    """objective.aggregate: the search ranks by a fold statistic; its top-K
+    equals the oracle's ranking of that statistic over the whole lattice."""
+    for name, more in (("total_return", ""), ("sharpe", "  min_trades: 2\n"), ("profit_factor", "")):
+        for how in ("mean_fold", "median_fold", "worst_fold"):
+            for folds in (3, 4):
+                val = f"validation:\n  holdout: {{share: 0.25}}\n  folds: {folds}\n"
+                path = config(root, f"agg_{name}_{how}_{folds}", data, f"  name: {name}\n  aggregate: {how}\n{more}",
+                              val)
+                obj = so.Objective(name, min_trades=2 if more else 0)
+                for mode, args in (("grid", ["--grid", "--top", str(SIZE)]), ("ga", [])):
+                    doc, _ = run_json(evolve, root, path, args)
+                    if not doc:
+                        continue
+                    label = f"{mode} {name} {how} {folds} folds"
+                    check_run(doc, ds, obj, label, False, aggregate=how)
+                    o_folds = [so.Oracle(subset(ds, set(f)), PARAMS, obj) for f in doc["validation"]["folds"]]
+                    want = []
+                    for i in range(SIZE):
+                        vals = [of.value(i) for of in o_folds]
+                        if all(v is not None for v in vals):
+                            st = fold_stat(vals, how)
+                            want.append((-(st if st == st else -math.inf), i, st))
+                    want.sort()
+                    got = [(int(e["index"]), jfit(e["fitness"])) for e in doc["top"]]
+                    if mode == "grid":
+                        check([g for g, _ in got] == [i for _, i, _ in want],
+                              f"{label}: top-K {[g for g, _ in got][:8]} is not the oracle's {[i for _, i, _ in want][:8]}")
+                    else:
+                        check([g for g, _ in got] == [i for _, i, _ in want][:len(got)],
+                              f"{label}: hall of fame {[g for g, _ in got][:8]} is not the oracle's best")
+                    exp = {i: st for _, i, st in want}
+                    for g, fit in got:
+                        check(g in exp and same(fit, exp[g], name), f"{label}: index {g}: fitness {fit}, oracle "
+                              f"{exp.get(g)}")
+
+
 def planted(evolve, root, src):
     """Trades marked Planted=1 win big on two lucky days and lose a little on
     every other day; the rest win a little every day. Exits are off (filters
@@ -336,6 +388,12 @@ def planted(evolve, root, src):
     if check(len(broad) == 1, "planted: the broad combination is not listed"):
         check(jfit(broad[0]["out_of_sample"]["fitness"]) > 0 and jfit(broad[0]["worst_fold"]) > 0,
               f"planted: the broad combination is not positive out of sample and in every fold: {broad[0]}")
+    # ranked by the worst fold, the two-day winner loses to the broad combination
+    write(path, open(path).read().replace("name: total_return\n", "name: total_return\n  aggregate: worst_fold\n"))
+    doc, _ = run_json(evolve, root, path, ["--grid", "--top", "4"])
+    if doc:
+        check(doc["top"][0]["values"] == {"only": 0, "skip": 0},
+              f"planted: aggregate worst_fold does not rank the broad combination first: {doc['top'][0]}")
     r = cli.run(evolve, [path, "--grid"], timeout=120)
     lines = r.stdout.splitlines()
     check(r.returncode == 0 and "holdout" in lines[0] and "worst_fold" in lines[0] and "folds+" in lines[0],
@@ -352,9 +410,15 @@ def bad(evolve, root, data):
              ("folds: 3\n  fold_by: week", "give one of them"),
              ("folds: 500", "in-sample trading days"),
              ("fold_by: year", "validation.fold_by"),
-             ("holdout: {share: 0.2}\n  bogus: 1", "bogus")]
-    for n, (block, want) in enumerate(cases):
-        path = config(root, f"bad{n}", data, "  name: total_return\n", f"validation:\n  {block}\n")
+             ("holdout: {share: 0.2}\n  bogus: 1", "bogus"),
+             ("holdout: {share: 0.2}", "objective.aggregate needs", "  aggregate: worst_fold\n"),
+             ("folds: 1", "objective.aggregate needs", "  aggregate: mean_fold\n"),
+             (None, "objective.aggregate needs", "  aggregate: worst_fold\n")]
+    for n, case in enumerate(cases):
+        block, want = case[0], case[1]
+        more = case[2] if len(case) > 2 else ""
+        path = config(root, f"bad{n}", data, "  name: total_return\n" + more,
+                      f"validation:\n  {block}\n" if block else "")
         r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=60)
         check(r.returncode != 0 and want in r.stderr, f"bad validation '{block}': rc {r.returncode}: {r.stderr}")
 
@@ -381,6 +445,7 @@ def main():
         bad(a.evolve, root, data)
         splits(a.evolve, root, data, ds)
         objectives(a.evolve, root, data, ds)
+        aggregates(a.evolve, root, data, ds)
         planted(a.evolve, root, data)
     return check.exit()
 

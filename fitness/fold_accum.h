@@ -17,10 +17,10 @@
 #define EV_AGG_MAX_FOLDS 16
 
 typedef enum {
-    AGG_ALL = 0,    /* the objective over every in-sample trade (no folds in the search) */
-    AGG_MEAN_FOLD,  /* mean of the folds' objective values */
+    AGG_ALL = 0,     /* the objective over every in-sample trade (no folds in the search) */
+    AGG_MEAN_FOLD,   /* mean of the folds' objective values */
     AGG_MEDIAN_FOLD, /* their median (the mean of the two middle ones for an even count) */
-    AGG_WORST_FOLD, /* their minimum */
+    AGG_WORST_FOLD,  /* their minimum */
     AGG_COUNT
 } aggregate_kind;
 

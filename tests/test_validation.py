@@ -432,8 +432,34 @@ def absent(evolve, root, data):
               "no validation: block, yet validation fields in the top rows")
 
 
+def gpu_parity(evolve, root, data):
+    """--gpu: the CUDA backend gives the CPU's bits: every top row's fitness
+    (a fold statistic included, tables_eval's fold_accum.h on the device),
+    trades and validation cells, grid and GA. Exit 77 without a GPU."""
+    cases = [("total_return", "worst_fold", 4), ("sharpe", "mean_fold", 3), ("compound", "median_fold", 4),
+             ("calmar", "all", 3), ("profit_factor", "all", 0)]
+    for name, how, folds in cases:
+        val = "validation:\n  holdout: {share: 0.25}\n" + (f"  folds: {folds}\n" if folds else "")
+        path = config(root, f"gpu_{name}_{how}", data, f"  name: {name}\n  aggregate: {how}\n", val)
+        for mode, args in (("grid", ["--grid", "--top", str(SIZE)]), ("ga", [])):
+            docs = {}
+            for backend in ("cpu", "cuda"):
+                js = f"{path[:-5]}.{backend}.json"
+                r = cli.run(evolve, [path, "--quiet", "--backend", backend, "--json", js] + args, timeout=300)
+                if backend == "cuda" and r.returncode != 0 and ("no usable CUDA device" in r.stderr
+                                                                or "without CUDA" in r.stderr):
+                    print(f"test_validation: skipped: no CUDA backend here: {r.stderr.strip()}")
+                    sys.exit(77)
+                if check(r.returncode == 0, f"gpu {name} {how} {mode} {backend}: rc {r.returncode}: {r.stderr}"):
+                    with open(js) as f:
+                        docs[backend] = json.load(f)
+            if len(docs) == 2:
+                check(docs["cpu"]["top"] == docs["cuda"]["top"], f"gpu {name} {how} {mode}: cuda's top differs from cpu's")
+                check(docs["cpu"]["validation"] == docs["cuda"]["validation"], f"gpu {name} {how} {mode}: splits differ")
+
+
 def main():
-    a = cli.parse_args()
+    a = cli.parse_args(["--gpu"])
     with cli.scratch_dir("evolve-validation-") as root:
         data = os.path.join(root, "data")
         r = cli.gen_data(a.evolve, data, ["--days", "12", "--tickers", "SOXL", "--trades", "480"])
@@ -441,6 +467,9 @@ def main():
             return check.exit()
         ds = so.load_dataset(os.path.join(data, "market"), os.path.join(data, "all_trade_logs.csv"), ["SOXL"],
                              tuple(sorted({p.feature for p in PARAMS if p.role == "filter"})))
+        if a.gpu:
+            gpu_parity(a.evolve, root, data)
+            return check.exit()
         absent(a.evolve, root, data)
         bad(a.evolve, root, data)
         splits(a.evolve, root, data, ds)

@@ -56,8 +56,7 @@ static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_
         return ev_fail(err, EV_ENOMEM, "out of memory");
     b->p = p;
     b->t = &tables->view;
-    /* A fold statistic (objective.aggregate) needs per-fold sums: tables_eval. */
-    if (b->t->agg == AGG_ALL && kept_sets_build(&b->ks, b->t, CPU_KEPT_SETS_MAX_BYTES, err) != EV_OK) {
+    if (kept_sets_build(&b->ks, b->t, CPU_KEPT_SETS_MAX_BYTES, err) != EV_OK) {
         free(b);
         return EV_ENOMEM;
     }

@@ -9,7 +9,8 @@
 
 /* The columns, one row per reported genome (rank order). */
 typedef struct {
-    double *is_fit, *oos_fit, *worst, *share, *fold_fit;
+    double *is_fit, *oos_fit, *worst, *share, *fold_fit, *pl_mean, *pl_worst;
+    int32_t *pl_n, *pl_ok;
     int64_t *is_n, *oos_n, *fold_n;
     uint8_t *is_ok, *oos_ok, *fold_ok;
 } cols_t;
@@ -27,6 +28,10 @@ static void cols_free(cols_t *c)
     free(c->is_ok);
     free(c->oos_ok);
     free(c->fold_ok);
+    free(c->pl_mean);
+    free(c->pl_worst);
+    free(c->pl_n);
+    free(c->pl_ok);
 }
 
 static int cols_fill(cols_t *c, const val_rows_t *v)
@@ -44,6 +49,12 @@ static int cols_fill(cols_t *c, const val_rows_t *v)
     c->is_ok = (uint8_t *)malloc(n);
     c->oos_ok = (uint8_t *)malloc(n);
     c->fold_ok = (uint8_t *)malloc(nf);
+    c->pl_mean = (double *)malloc(n * sizeof(double));
+    c->pl_worst = (double *)malloc(n * sizeof(double));
+    c->pl_n = (int32_t *)malloc(n * sizeof(int32_t));
+    c->pl_ok = (int32_t *)malloc(n * sizeof(int32_t));
+    if (!c->pl_mean || !c->pl_worst || !c->pl_n || !c->pl_ok)
+        return 0;
     if (!c->is_fit || !c->oos_fit || !c->worst || !c->share || !c->fold_fit || !c->is_n || !c->oos_n || !c->fold_n ||
         !c->is_ok || !c->oos_ok || !c->fold_ok)
         return 0;
@@ -57,6 +68,10 @@ static int cols_fill(cols_t *c, const val_rows_t *v)
         c->oos_ok[i] = (uint8_t)(r->out_of_sample.r.feasible != 0);
         c->worst[i] = r->worst_fold;
         c->share[i] = r->fold_profitable;
+        c->pl_mean[i] = r->plateau.mean;
+        c->pl_worst[i] = r->plateau.worst;
+        c->pl_n[i] = r->plateau.n;
+        c->pl_ok[i] = r->plateau.feasible;
         for (int32_t f = 0; f < v->n_folds; f++) {
             size_t at = (size_t)i * (size_t)v->n_folds + (size_t)f;
             c->fold_fit[at] = r->fold[f].value;
@@ -103,6 +118,10 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
     W("out_of_sample_fitness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.oos_fit);
     W("out_of_sample_trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 1, n, c.oos_n);
     W("out_of_sample_feasible", H5T_NATIVE_UINT8, H5T_STD_U8LE, 1, n, c.oos_ok);
+    W("plateau_mean", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.pl_mean);
+    W("plateau_worst", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.pl_worst);
+    W("plateau_neighbours", H5T_NATIVE_INT32, H5T_STD_I32LE, 1, n, c.pl_n);
+    W("plateau_feasible", H5T_NATIVE_INT32, H5T_STD_I32LE, 1, n, c.pl_ok);
     if (sp->has_folds) {
         W("fold_fitness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, nf, c.fold_fit);
         W("fold_trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 2, nf, c.fold_n);

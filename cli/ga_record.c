@@ -147,8 +147,8 @@ static ev_status write_hof(ga_archive_t *a, const topk_t *hof, ev_error *err)
     reported_free(&a->hof_values);
     a->hof_n = UINT32_MAX;
     if ((st = session_reported(a->s, hof->e, hof->n, &a->hof_values, err)) != EV_OK ||
-        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", hof->e, a->hof_values.value, hof->n, hof->k, err)) !=
-            EV_OK ||
+        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", a->hof_values.e, a->hof_values.value, hof->n, hof->k,
+                                    err)) != EV_OK ||
         (st = run_file_write_validation(a->rf, "ga", &a->hof_values, err)) != EV_OK)
         return st;
     memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);

@@ -75,6 +75,45 @@ ev_status session_validation_tables(session_t *s, ev_error *err)
     return tables_build(&s->tables_full, &s->prob_full, err);
 }
 
+/* rank_by: plateau: the list reordered by plateau mean, higher first, the
+ * fitness order (the position) breaking ties; stable insertion sort. */
+static ev_status by_plateau(reported_t *r, ev_error *err)
+{
+    uint32_t n = r->n, *ord = (uint32_t *)malloc(((size_t)n + 1) * sizeof *ord);
+    ranked_genome_t *e = (ranked_genome_t *)malloc(((size_t)n + 1) * sizeof *e);
+    double *value = (double *)malloc(((size_t)n + 1) * sizeof *value);
+    val_row_t *row = (val_row_t *)malloc(((size_t)n + 1) * sizeof *row);
+    if (!ord || !e || !value || !row) {
+        free(ord);
+        free(e);
+        free(value);
+        free(row);
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        double m = r->val->row[i].plateau.mean;
+        uint32_t j = i;
+        while (j > 0 && r->val->row[ord[j - 1]].plateau.mean < m) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = i;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        e[i] = r->e[ord[i]];
+        value[i] = r->value[ord[i]];
+        row[i] = r->val->row[ord[i]];
+    }
+    memcpy(r->value, value, (size_t)n * sizeof *value);
+    memcpy(r->val->row, row, (size_t)n * sizeof *row);
+    free(ord);
+    free(value);
+    free(row);
+    r->own_e = e;
+    r->e = e;
+    return EV_OK;
+}
+
 ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err)
 {
     val_rows_t *v = (val_rows_t *)calloc(1, sizeof *v);
@@ -88,6 +127,10 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     }
     r->val = v;
     r->split = &s->split;
+    for (uint32_t i = 0; i < r->n; i++)
+        plateau_score(&s->prob, &s->tables.view, r->e[i].genes, &v->row[i].plateau);
+    if (s->cfg.validation.rank_by == RANK_BY_PLATEAU)
+        return by_plateau(r, err);
     for (uint32_t i = 0; i < r->n; i++) {
         const eval_result_t *a = &r->e[i].r, *b = &v->row[i].search;
         if (memcmp(&a->fitness, &b->fitness, sizeof a->fitness) != 0 || a->trades != b->trades ||

@@ -33,6 +33,7 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
     r->n = n;
     r->val = NULL;
     r->split = NULL;
+    r->own_e = NULL;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -60,5 +61,7 @@ void reported_free(reported_t *r)
         r->val = NULL;
     }
     r->split = NULL;
+    free(r->own_e);
+    r->own_e = NULL;
     r->n = 0;
 }

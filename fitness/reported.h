@@ -32,6 +32,8 @@ typedef struct {
      * and the split of the days (not owned); both NULL otherwise. */
     val_rows_t *val;
     const val_split_t *split;
+    /* rank_by: plateau: e points here, the list reordered (owned), else NULL. */
+    ranked_genome_t *own_e;
 } reported_t;
 
 /* t: the problem's tables (trades in equity order, p->order). */

@@ -17,6 +17,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/plateau.h"
 #include "fitness/dataset.h"
 #include "fitness/problem.h"
 #include "fitness/ranked.h"
@@ -32,6 +33,9 @@ extern "C" {
 
 typedef enum { HOLDOUT_NONE = 0, HOLDOUT_SHARE, HOLDOUT_LAST, HOLDOUT_DAYS } holdout_kind;
 typedef enum { FOLD_BY_SHUFFLE = 0, FOLD_BY_WEEK, FOLD_BY_MONTH } fold_by_kind;
+/* The order of a reported list: the search's fitness, or the plateau mean
+ * (higher first; ties keep the fitness order). */
+typedef enum { RANK_BY_FITNESS = 0, RANK_BY_PLATEAU } rank_by_kind;
 
 /* The `validation:` block as read (io/config_validation.c). */
 typedef struct {
@@ -43,6 +47,7 @@ typedef struct {
     int32_t n_days;  /* of days */
     uint32_t folds;  /* folds: K (0 or 1: none); with fold_by week|month, ignored */
     int32_t fold_by; /* fold_by_kind */
+    int32_t rank_by; /* rank_by_kind */
 } validation_cfg_t;
 
 void validation_cfg_free(validation_cfg_t *v);
@@ -85,6 +90,7 @@ typedef struct {
     val_cell_t *fold;       /* [n_folds], into val_rows_t's storage */
     double worst_fold;      /* the lowest fold value (infeasible folds count as -inf) */
     double fold_profitable; /* share of folds with a positive sum */
+    plateau_t plateau;      /* the lattice neighbours on the search's own fitness (session_validation_rows) */
 } val_row_t;
 
 typedef struct {

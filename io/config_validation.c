@@ -7,7 +7,8 @@
 #include "io/config_internal.h"
 #include "io/timeparse.h"
 
-static const char *const validation_keys[] = {"holdout", "folds", "fold_by", NULL};
+static const char *const validation_keys[] = {"holdout", "folds", "fold_by", "rank_by", NULL};
+static const char *const rank_by_names[] = {"fitness", "plateau", NULL}; /* rank_by_kind order */
 static const char *const holdout_keys[] = {"share", "last", "days", NULL};
 static const char *const fold_by_names[] = {"shuffle", "week", "month", NULL}; /* fold_by_kind order */
 
@@ -74,7 +75,7 @@ static ev_status parse_holdout(const ymap_t *root, validation_cfg_t *v, ev_error
 ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_error *err)
 {
     ymap_t m;
-    int present = 0, fold_by = FOLD_BY_SHUFFLE;
+    int present = 0, fold_by = FOLD_BY_SHUFFLE, rank_by = RANK_BY_FITNESS;
     uint64_t folds = 0;
     ev_status st;
     memset(v, 0, sizeof *v);
@@ -83,8 +84,10 @@ ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_er
     v->enabled = 1;
     if ((st = parse_holdout(&m, v, err)) != EV_OK ||
         (st = ymap_uint(&m, "folds", 0, VAL_MAX_FOLDS, &folds, err)) != EV_OK ||
-        (st = ymap_choice(&m, "fold_by", fold_by_names, &fold_by, err)) != EV_OK)
+        (st = ymap_choice(&m, "fold_by", fold_by_names, &fold_by, err)) != EV_OK ||
+        (st = ymap_choice(&m, "rank_by", rank_by_names, &rank_by, err)) != EV_OK)
         return st;
+    v->rank_by = rank_by;
     v->folds = (uint32_t)folds;
     v->fold_by = fold_by;
     if (folds > 0 && fold_by != FOLD_BY_SHUFFLE) {

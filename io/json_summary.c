@@ -75,6 +75,13 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     cJSON *arr;
     jcell(c, item, "in_sample", &r->in_sample);
     jcell(c, item, "out_of_sample", &r->out_of_sample);
+    arr = jchild(c, item, "plateau", 0);
+    if (arr) {
+        jfitness(c, arr, "mean", r->plateau.mean);
+        jfitness(c, arr, "worst", r->plateau.worst);
+        jnum(c, arr, "neighbours", (double)r->plateau.n);
+        jnum(c, arr, "feasible", (double)r->plateau.feasible);
+    }
     if (!top->split->has_folds)
         return;
     arr = jchild(c, item, "folds", 1);

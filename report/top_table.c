@@ -29,7 +29,7 @@ static void format_fitness(char *buf, size_t n, double v)
  * fold and the share of profitable folds. */
 static void print_validation_head(FILE *out, const reported_t *top)
 {
-    fprintf(out, "  %16s  %8s", "holdout", "trades");
+    fprintf(out, "  %16s  %8s  %14s", "holdout", "trades", "plateau");
     if (top->split->has_folds)
         fprintf(out, "  %16s  %7s", "worst_fold", "folds+");
 }
@@ -41,6 +41,8 @@ static void print_validation_row(FILE *out, const reported_t *top, uint32_t i)
     format_fitness(fit, sizeof fit, r->out_of_sample.value);
     fprintf(out, "  %16s  %8lld", r->out_of_sample.r.feasible ? fit : "infeasible",
             (long long)r->out_of_sample.r.trades);
+    format_fitness(fit, sizeof fit, r->plateau.mean);
+    fprintf(out, "  %14s", fit);
     if (top->split->has_folds) {
         format_fitness(fit, sizeof fit, r->worst_fold);
         fprintf(out, "  %16s  %6.0f%%", fit, r->fold_profitable * 100.0);

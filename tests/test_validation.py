@@ -139,6 +139,36 @@ def check_cell(label, cell, orc, idx, objective):
         check(same(got, want, objective), f"{label}: fitness {got!r}, oracle {want!r}")
 
 
+def plateau_want(orc, idx):
+    """Each parameter one step down, then up, in parameter order: the values
+    of the neighbours inside the lattice (-inf: infeasible); (mean of the
+    feasible ones, worst)."""
+    genes = so.genes_of(idx, orc.dims)
+    vals = []
+    for k, n in enumerate(orc.dims):
+        for d in (-1, 1):
+            if 0 <= genes[k] + d < n:
+                g = list(genes)
+                g[k] += d
+                v = orc.value(so.linear_index(g, orc.dims))
+                vals.append(-math.inf if v is None else v)
+    feas = [v for v in vals if v != -math.inf]
+    acc = 0.0
+    for v in feas:
+        acc += v
+    return (acc / len(feas) if feas else -math.inf), (min(vals) if vals else -math.inf), len(vals), len(feas)
+
+
+def check_plateau(where, e, orc, idx, objective):
+    mean, worst, n, nf = plateau_want(orc, idx)
+    pl = e["plateau"]
+    check(pl["neighbours"] == n and pl["feasible"] == nf, f"{where}: plateau neighbours {pl}, oracle {n}, {nf}")
+    check(same(jfit(pl["mean"]), mean, objective) or jfit(pl["mean"]) == mean,
+          f"{where}: plateau mean {pl['mean']}, oracle {mean}")
+    check(same(jfit(pl["worst"]), worst, objective) or jfit(pl["worst"]) == worst,
+          f"{where}: plateau worst {pl['worst']}, oracle {worst}")
+
+
 def check_run(doc, ds, obj, mode, full_top, aggregate=None):
     """Every row of doc against oracles of the holdout, the in-sample days and
     each fold."""
@@ -167,6 +197,8 @@ def check_run(doc, ds, obj, mode, full_top, aggregate=None):
         check_cell(where + " in_sample", e["in_sample"], o_in, idx, obj.name)
         if aggregate is None:
             check(jfit(e["fitness"]) == jfit(e["in_sample"]["fitness"]), f"{where}: fitness is not the in-sample one")
+            if obj.name != "compound":  # compound's neighbours read as expm1 of their log sums
+                check_plateau(where, e, o_in, idx, obj.name)
         if not folds:
             check("folds" not in e, f"{where}: folds without folds configured")
             continue
@@ -333,6 +365,59 @@ def aggregates(evolve, root, data, ds):
                               f"{exp.get(g)}")
 
 
+def spike(evolve, root, src):
+    """A lone spike and a broad plateau of equal peak: trades carry a class
+    A = 0..6 (70 each); a genome keeps lo <= A <= hi. A=1 and A=4 earn +0.1
+    each, A=0, 2, 6 lose 0.3, A=3, 5 earn 0. (1,1) and (4,4) both make +7;
+    (1,1)'s neighbours take in the losers (mean -7, worst -14), (4,4)'s the
+    zeros (mean 3.5, worst 0). rank_by: plateau orders the list by the mean."""
+    data = os.path.join(root, "spike")
+    os.makedirs(data, exist_ok=True)
+    os.symlink(os.path.join(src, "market"), os.path.join(data, "market"))
+    with open(os.path.join(src, "all_trade_logs.csv"), newline="") as f:
+        rows = list(csv.reader(f))
+    head, body = rows[0], rows[1:]
+    pct_col = head.index("Trade Percent Change")
+    head.append("Class")
+    pct = {0: "-0.3", 1: "0.1", 2: "-0.3", 3: "0", 4: "0.1", 5: "0", 6: "-0.3"}
+    for i, r in enumerate(body):
+        r.append(str(i % 7))
+        r[pct_col] = pct[i % 7]
+    with open(os.path.join(data, "all_trade_logs.csv"), "w", newline="") as f:
+        csv.writer(f).writerows([head] + body)
+    params = """parameters:
+  - {name: lo, feature: Class, values: [0, 1, 2, 3, 4, 5, 6]}
+  - {name: hi, feature: Class, direction: max, values: [0, 1, 2, 3, 4, 5, 6]}
+"""
+    check(len(body) % 7 == 0, f"spike: {len(body)} trades, not 7 equal classes")
+    for rank_by in ("fitness", "plateau"):
+        path = config(root, "spike_" + rank_by, data, "  name: total_return\n", f"validation:\n  rank_by: {rank_by}\n",
+                      params=params)
+        doc, _ = run_json(evolve, root, path, ["--grid", "--top", "49"])
+        if not doc:
+            continue
+        rows_ = {(e["values"]["lo"], e["values"]["hi"]): e for e in doc["top"]}
+        a, b = rows_.get((1, 1)), rows_.get((4, 4))
+        if not check(a and b, f"spike: (1,1) or (4,4) not listed ({rank_by})"):
+            continue
+        check(jfit(a["fitness"]) == jfit(b["fitness"]) == 7.0, f"spike: peaks {a['fitness']} and {b['fitness']}, not 7")
+        check(jfit(a["plateau"]["mean"]) == -7.0 and jfit(a["plateau"]["worst"]) == -14.0,
+              f"spike: the lone spike's plateau {a['plateau']}, expected mean -7 worst -14")
+        check(jfit(b["plateau"]["mean"]) == 3.5 and jfit(b["plateau"]["worst"]) == 0.0,
+              f"spike: the broad plateau's {b['plateau']}, expected mean 3.5 worst 0")
+        means = [jfit(e["plateau"]["mean"]) for e in doc["top"]]
+        if rank_by == "plateau":
+            check(means == sorted(means, reverse=True), f"spike: rank_by plateau is not by plateau mean: {means[:8]}")
+            check(doc["top"].index(b) < doc["top"].index(a), "spike: rank_by plateau lists the spike first")
+            ties = [(jfit(e["fitness"]), int(e["index"])) for e in doc["top"]]
+            for x, y in zip(doc["top"], doc["top"][1:]):
+                if jfit(x["plateau"]["mean"]) == jfit(y["plateau"]["mean"]):
+                    check((-jfit(x["fitness"]), int(x["index"])) < (-jfit(y["fitness"]), int(y["index"])),
+                          f"spike: plateau ties do not keep the fitness order: {ties[:6]}")
+        else:
+            check(doc["top"].index(a) < doc["top"].index(b), "spike: the fitness order puts (4,4) before (1,1)")
+
+
 def planted(evolve, root, src):
     """Trades marked Planted=1 win big on two lucky days and lose a little on
     every other day; the rest win a little every day. Exits are off (filters
@@ -476,6 +561,9 @@ def main():
         objectives(a.evolve, root, data, ds)
         aggregates(a.evolve, root, data, ds)
         planted(a.evolve, root, data)
+        r = cli.gen_data(a.evolve, os.path.join(root, "data7"), ["--days", "5", "--tickers", "SOXL", "--trades", "490"])
+        if check(r.returncode == 0, f"gen-data: {r.stderr}"):
+            spike(a.evolve, root, os.path.join(root, "data7"))
     return check.exit()
 
 

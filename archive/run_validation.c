@@ -11,6 +11,7 @@
 typedef struct {
     double *is_fit, *oos_fit, *worst, *share, *fold_fit, *pl_mean, *pl_worst;
     int32_t *pl_n, *pl_ok;
+    double *dsr, *sr, *skew, *kurt;
     int64_t *is_n, *oos_n, *fold_n;
     uint8_t *is_ok, *oos_ok, *fold_ok;
 } cols_t;
@@ -32,9 +33,13 @@ static void cols_free(cols_t *c)
     free(c->pl_worst);
     free(c->pl_n);
     free(c->pl_ok);
+    free(c->dsr);
+    free(c->sr);
+    free(c->skew);
+    free(c->kurt);
 }
 
-static int cols_fill(cols_t *c, const val_rows_t *v)
+static int cols_fill(cols_t *c, const val_rows_t *v, uint64_t trials)
 {
     size_t n = v->n + 1, nf = (size_t)v->n * (size_t)v->n_folds + 1;
     memset(c, 0, sizeof *c);
@@ -53,7 +58,11 @@ static int cols_fill(cols_t *c, const val_rows_t *v)
     c->pl_worst = (double *)malloc(n * sizeof(double));
     c->pl_n = (int32_t *)malloc(n * sizeof(int32_t));
     c->pl_ok = (int32_t *)malloc(n * sizeof(int32_t));
-    if (!c->pl_mean || !c->pl_worst || !c->pl_n || !c->pl_ok)
+    c->dsr = (double *)malloc(n * sizeof(double));
+    c->sr = (double *)malloc(n * sizeof(double));
+    c->skew = (double *)malloc(n * sizeof(double));
+    c->kurt = (double *)malloc(n * sizeof(double));
+    if (!c->pl_mean || !c->pl_worst || !c->pl_n || !c->pl_ok || !c->dsr || !c->sr || !c->skew || !c->kurt)
         return 0;
     if (!c->is_fit || !c->oos_fit || !c->worst || !c->share || !c->fold_fit || !c->is_n || !c->oos_n || !c->fold_n ||
         !c->is_ok || !c->oos_ok || !c->fold_ok)
@@ -72,6 +81,10 @@ static int cols_fill(cols_t *c, const val_rows_t *v)
         c->pl_worst[i] = r->plateau.worst;
         c->pl_n[i] = r->plateau.n;
         c->pl_ok[i] = r->plateau.feasible;
+        c->dsr[i] = deflated_sharpe(&r->moments, (double)trials, v->var_sr);
+        c->sr[i] = r->moments.sharpe;
+        c->skew[i] = r->moments.skew;
+        c->kurt[i] = r->moments.kurt;
         for (int32_t f = 0; f < v->n_folds; f++) {
             size_t at = (size_t)i * (size_t)v->n_folds + (size_t)f;
             c->fold_fit[at] = r->fold[f].value;
@@ -82,7 +95,8 @@ static int cols_fill(cols_t *c, const val_rows_t *v)
     return 1;
 }
 
-ev_status run_file_write_validation(run_file_t *rf, const char *group, const reported_t *r, ev_error *err)
+ev_status run_file_write_validation(run_file_t *rf, const char *group, const reported_t *r, uint64_t trials,
+                                    ev_error *err)
 {
     char path[512];
     const val_rows_t *v = r->val;
@@ -98,7 +112,7 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
         return h5u_fail(err, EV_EHDF5, rf->path, rf->file, path, "replace");
     if ((g = run_object_open(rf, path, 1, err)) < 0)
         return EV_EHDF5;
-    if (!cols_fill(&c, v)) {
+    if (!cols_fill(&c, v, trials)) {
         cols_free(&c);
         h5u_close(g);
         return ev_fail(err, EV_ENOMEM, "out of memory writing %s", path);
@@ -122,6 +136,14 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
     W("plateau_worst", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.pl_worst);
     W("plateau_neighbours", H5T_NATIVE_INT32, H5T_STD_I32LE, 1, n, c.pl_n);
     W("plateau_feasible", H5T_NATIVE_INT32, H5T_STD_I32LE, 1, n, c.pl_ok);
+    W("deflated_sharpe", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.dsr);
+    W("trade_sharpe", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.sr);
+    W("trade_skewness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.skew);
+    W("trade_kurtosis", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, n, c.kurt);
+    if (st == EV_OK)
+        st = run_file_attr_u64(rf, path, "trials", trials, err);
+    if (st == EV_OK)
+        st = run_file_attr_f64(rf, path, "sharpe_variance", v->var_sr, err);
     if (sp->has_folds) {
         W("fold_fitness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, nf, c.fold_fit);
         W("fold_trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 2, nf, c.fold_n);

@@ -12,8 +12,10 @@ extern "C" {
 #endif
 
 /* Writes (or replaces) group/validation from r->val and r->split; nothing
- * when r has no validation. */
-ev_status run_file_write_validation(run_file_t *rf, const char *group, const reported_t *r, ev_error *err);
+ * when r has no validation. trials: the genomes the search evaluated (the
+ * deflated Sharpe ratio's N). */
+ev_status run_file_write_validation(run_file_t *rf, const char *group, const reported_t *r, uint64_t trials,
+                                    ev_error *err);
 
 #ifdef __cplusplus
 }

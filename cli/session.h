@@ -43,6 +43,8 @@ typedef struct {
     tables_host_t tables_full;
     val_split_t split;
     int32_t *trade_part;
+    double var_sr; /* sharpe_variance over the lattice (validation), for the deflated Sharpe ratio */
+    uint64_t var_sr_points;
     uint8_t *fold_in; /* objective.aggregate: the fold of each in-sample trade (s->ds order), else NULL */
 } session_t;
 

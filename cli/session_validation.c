@@ -3,6 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Lattice points whose per-trade Sharpe ratio estimates its variance over
+ * the evaluated genomes (all of them on smaller lattices). */
+#define SESSION_SHARPE_SAMPLE 4096u
+
 ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
 {
     const dataset_t *full;
@@ -72,6 +76,7 @@ ev_status session_validation_tables(session_t *s, ev_error *err)
     ev_status st;
     if ((st = problem_init(&s->prob_full, &s->ds_full, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK)
         return st;
+    s->var_sr = sharpe_variance(&s->prob, &s->tables.view, SESSION_SHARPE_SAMPLE, s->cfg.seed, &s->var_sr_points);
     return tables_build(&s->tables_full, &s->prob_full, err);
 }
 
@@ -127,6 +132,8 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     }
     r->val = v;
     r->split = &s->split;
+    v->var_sr = s->var_sr;
+    v->var_sr_points = s->var_sr_points;
     for (uint32_t i = 0; i < r->n; i++)
         plateau_score(&s->prob, &s->tables.view, r->e[i].genes, &v->row[i].plateau);
     if (s->cfg.validation.rank_by == RANK_BY_PLATEAU)

@@ -266,13 +266,15 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
     int compound = p->obj_cfg.kind == OBJ_COMPOUND;
     int64_t *at = compound ? (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at) : NULL;
     double *prod = compound ? (double *)malloc(((size_t)n_folds + 2) * sizeof *prod) : NULL;
+    int64_t *qis = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *qis), nis;
     memset(out, 0, sizeof *out);
     out->n = n;
     out->n_folds = n_folds;
     out->row = (val_row_t *)calloc((size_t)n + 1, sizeof *out->row);
     out->cells = (val_cell_t *)calloc((size_t)n * (size_t)n_folds + 1, sizeof *out->cells);
-    if (!acc || !out->row || !out->cells || (compound && (!at || !prod))) {
+    if (!acc || !qis || !out->row || !out->cells || (compound && (!at || !prod))) {
         free(acc);
+        free(qis);
         free(at);
         free(prod);
         val_rows_free(out);
@@ -289,6 +291,7 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
         for (int32_t f = 0; f < n_folds + 2; f++)
             accum_init(&acc[f]);
         tables_genome(t, e[i].genes, &g);
+        nis = 0;
         /* Rows in equity order, as the search's evaluators add them. */
         for (int64_t jj = 0; jj < t->n_trades; jj++) {
             int32_t part = trade_part[p->order[jj]];
@@ -298,11 +301,13 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
             if (part == VAL_HOLDOUT) {
                 accum_add(oos, &p->obj, q, lf);
             } else {
+                qis[nis++] = q;
                 accum_add(is, &p->obj, q, lf);
                 accum_add(&acc[part], &p->obj, q, lf);
             }
         }
         r->fold = out->cells + (size_t)i * (size_t)n_folds;
+        trade_moments(qis, nis, &r->moments);
         cell_finish(&r->in_sample, is, p);
         cell_finish(&r->out_of_sample, oos, p);
         if (compound) {
@@ -327,6 +332,7 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
             r->search = fold_aggregate(acc, n_folds, p->obj_cfg.aggregate, &p->obj);
     }
     free(acc);
+    free(qis);
     free(at);
     free(prod);
     return EV_OK;

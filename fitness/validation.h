@@ -17,6 +17,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/dsr.h"
 #include "fitness/plateau.h"
 #include "fitness/dataset.h"
 #include "fitness/problem.h"
@@ -90,7 +91,9 @@ typedef struct {
     val_cell_t *fold;       /* [n_folds], into val_rows_t's storage */
     double worst_fold;      /* the lowest fold value (infeasible folds count as -inf) */
     double fold_profitable; /* share of folds with a positive sum */
-    plateau_t plateau;      /* the lattice neighbours on the search's own fitness (session_validation_rows) */
+    plateau_t plateau;
+    trade_moments_t moments;
+        /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */ /* the lattice neighbours on the search's own fitness (session_validation_rows) */
 } val_row_t;
 
 typedef struct {
@@ -98,6 +101,8 @@ typedef struct {
     int32_t n_folds;
     val_row_t *row;    /* [n] */
     val_cell_t *cells; /* [n * n_folds] */
+    double var_sr;     /* variance of the per-trade Sharpe ratio over evaluated genomes (sharpe_variance) */
+    uint64_t var_sr_points;
 } val_rows_t;
 
 /* Scores e[n] on every part. p/t: the problem and tables of the WHOLE

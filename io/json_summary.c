@@ -69,12 +69,27 @@ static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
 
 /* A top row's validation (fitness/validation.h): in and out of sample, the
  * folds, the worst fold and the share of profitable folds. */
-static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t i)
+static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t i, double trials)
 {
     const val_row_t *r = &top->val->row[i];
     cJSON *arr;
     jcell(c, item, "in_sample", &r->in_sample);
     jcell(c, item, "out_of_sample", &r->out_of_sample);
+    {
+        double d = trials >= 1.0 ? deflated_sharpe(&r->moments, trials, top->val->var_sr) : NAN;
+        cJSON *m;
+        if (d == d)
+            jnum(c, item, "deflated_sharpe", d);
+        else
+            c->failed |= cJSON_AddNullToObject(item, "deflated_sharpe") == NULL;
+        m = jchild(c, item, "trade_moments", 0);
+        if (m) {
+            jnum(c, m, "sharpe", r->moments.sharpe);
+            jnum(c, m, "skewness", r->moments.skew);
+            jnum(c, m, "kurtosis", r->moments.kurt);
+            jcount(c, m, "trades", (uint64_t)r->moments.n);
+        }
+    }
     arr = jchild(c, item, "plateau", 0);
     if (arr) {
         jfitness(c, arr, "mean", r->plateau.mean);
@@ -143,9 +158,12 @@ static void add_validation(jctx *c, cJSON *root, const run_summary_t *s, const r
         }
     }
     jcount(c, o, "trials", s->has_ga ? s->unique_evaluations : s->evaluated);
+    jnum(c, o, "sharpe_variance", top->val->var_sr);
+    jcount(c, o, "sharpe_variance_points", top->val->var_sr_points);
 }
 
-static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top)
+/* trials: the deflated Sharpe ratio's N (< 1: unknown, written as null). */
+static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top, double trials)
 {
     cJSON *arr = cJSON_CreateArray();
     c->failed |= arr == NULL;
@@ -166,14 +184,14 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top)
         jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
         if (top->val)
-            row_validation(c, item, top, i);
+            row_validation(c, item, top, i, trials);
     }
     return arr;
 }
 
-static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
+static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top, double trials)
 {
-    cJSON *arr = top_array(c, cfg, top);
+    cJSON *arr = top_array(c, cfg, top, trials);
     if (arr && !cJSON_AddItemToObject(root, "top", arr)) {
         cJSON_Delete(arr);
         c->failed = 1;
@@ -183,7 +201,7 @@ static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t 
 void *json_summary_top(const config_t *cfg, const reported_t *top)
 {
     jctx c = {0};
-    cJSON *arr = top_array(&c, cfg, top);
+    cJSON *arr = top_array(&c, cfg, top, 0.0);
     if (c.failed) {
         cJSON_Delete(arr);
         return NULL;
@@ -229,7 +247,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jstr(c, o, "path", cfg->dataset_path);
         jstr(c, o, "content_hash", hash);
     }
-    add_top(c, root, cfg, top);
+    add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
     if (top->val && top->split)
         add_validation(c, root, s, top);
     o = jchild(c, root, "seconds", 0);

@@ -418,6 +418,79 @@ def spike(evolve, root, src):
             check(doc["top"].index(a) < doc["top"].index(b), "spike: the fitness order puts (4,4) before (1,1)")
 
 
+EULER_GAMMA = 0.57721566490153286061
+
+
+def dsr_paper(outcomes, trials, var_sr):
+    """Bailey and Lopez de Prado (2014), eq. for the DSR, from the outcomes
+    (percent) of the kept trades, the trials N and V[SR]."""
+    from statistics import NormalDist
+    nd = NormalDist()
+    n = len(outcomes)
+    mean = sum(outcomes) / n
+    d = [x - mean for x in outcomes]
+    m2 = sum(x * x for x in d) / n
+    m3 = sum(x ** 3 for x in d) / n
+    m4 = sum(x ** 4 for x in d) / n
+    sr = mean / math.sqrt(m2 * n / (n - 1))
+    g3, g4 = m3 / m2 ** 1.5, m4 / m2 ** 2
+    sr0 = 0.0
+    if trials > 1:
+        sr0 = math.sqrt(var_sr) * ((1 - EULER_GAMMA) * nd.inv_cdf(1 - 1 / trials)
+                                   + EULER_GAMMA * nd.inv_cdf(1 - 1 / (trials * math.e)))
+    z = (sr - sr0) * math.sqrt(n - 1) / math.sqrt(1 - g3 * sr + (g4 - 1) / 4 * sr * sr)
+    return nd.cdf(z), sr, g3, g4
+
+
+def deflated(evolve, root, data, ds):
+    """The deflated Sharpe ratio of every row equals the paper's formula on
+    the oracle's in-sample outcomes, with V[SR] the variance of the per-trade
+    Sharpe ratio over every lattice point (the lattice is below the sample
+    size); fewer trials (a GA stopped early) deflate the same genome less."""
+    val = "validation:\n  holdout: {share: 0.25}\n"
+    path = config(root, "dsr", data, "  name: total_return\n", val)
+    obj = so.Objective("total_return")
+    grid, _ = run_json(evolve, root, path, ["--grid", "--top", "20"])
+    write(path, open(path).read().replace("  generations: 40\n", "  generations: 40\n  max_evaluations: 30\n"))
+    ga, _ = run_json(evolve, root, path, [])
+    if not grid or not ga:
+        return
+    ins = set(grid["validation"]["in_sample_days"])
+    o_in = so.Oracle(subset(ds, ins), PARAMS, obj)
+    o_sr = so.Oracle(subset(ds, ins), PARAMS, so.Objective("sharpe", min_trades=2))
+    srs = [o_sr.value(i) for i in range(SIZE)]
+    srs = [x for x in srs if x is not None and math.isfinite(x)]
+    mean = sum(srs) / len(srs)
+    var = sum((x - mean) ** 2 for x in srs) / (len(srs) - 1)
+    v = grid["validation"]
+    check(v["sharpe_variance_points"] == len(srs), f"dsr: V[SR] over {v['sharpe_variance_points']} points, "
+          f"the lattice has {len(srs)} with a Sharpe ratio")
+    check(abs(v["sharpe_variance"] - var) <= 1e-12 * var, f"dsr: V[SR] {v['sharpe_variance']}, oracle {var}")
+    check(v["trials"] == SIZE and ga["validation"]["trials"] == ga["unique_evaluations"] < SIZE,
+          f"dsr: trials grid {v['trials']}, ga {ga['validation']['trials']} ({ga['unique_evaluations']} unique)")
+    for doc in (grid, ga):
+        for e in doc["top"]:
+            idx = int(e["index"])
+            outs = [o for _, o, _ in o_in.trade_outcomes(idx)]
+            outs = [so.quantise(o) / 1e6 for o in outs]
+            want, sr, g3, g4 = dsr_paper(outs, doc["validation"]["trials"], var)
+            got = e["deflated_sharpe"]
+            check(got is not None and abs(got - want) <= 1e-9, f"dsr: {doc['mode']} rank {e['rank']}: {got}, "
+                  f"paper {want} (SR {sr}, skew {g3}, kurt {g4})")
+            m = e["trade_moments"]
+            check(abs(m["sharpe"] - sr) <= 1e-12 * abs(sr) and abs(m["skewness"] - g3) <= 1e-9 * max(1, abs(g3))
+                  and abs(m["kurtosis"] - g4) <= 1e-9 * g4, f"dsr: moments {m}, paper {sr} {g3} {g4}")
+    by_idx = {int(e["index"]): e["deflated_sharpe"] for e in grid["top"]}
+    both = [(by_idx[int(e["index"])], e["deflated_sharpe"]) for e in ga["top"] if int(e["index"]) in by_idx]
+    check(len(both) > 0, "dsr: the GA and the grid share no genome")
+    for g, a in both:
+        check(a > g, f"dsr: {ga['validation']['trials']} trials give {a}, {SIZE} trials {g}: not falling with trials")
+    # the formula itself falls with N
+    outs = [so.quantise(o) / 1e6 for _, o, _ in o_in.trade_outcomes(int(grid["top"][0]["index"]))]
+    seq = [dsr_paper(outs, n, var)[0] for n in (2, 10, 100, 1000, 10 ** 6)]
+    check(all(x > y for x, y in zip(seq, seq[1:])), f"dsr: the paper's DSR does not fall with N: {seq}")
+
+
 def planted(evolve, root, src):
     """Trades marked Planted=1 win big on two lucky days and lose a little on
     every other day; the rest win a little every day. Exits are off (filters
@@ -560,6 +633,7 @@ def main():
         splits(a.evolve, root, data, ds)
         objectives(a.evolve, root, data, ds)
         aggregates(a.evolve, root, data, ds)
+        deflated(a.evolve, root, data, ds)
         planted(a.evolve, root, data)
         r = cli.gen_data(a.evolve, os.path.join(root, "data7"), ["--days", "5", "--tickers", "SOXL", "--trades", "490"])
         if check(r.returncode == 0, f"gen-data: {r.stderr}"):

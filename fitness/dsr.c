@@ -39,10 +39,10 @@ double dsr_norm_cdf(double x)
 
 double dsr_norm_inv(double p)
 {
-    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                                1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
     static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                               6.680131188771972e+01,  -1.328068155288572e+01};
+                               6.680131188771972e+01, -1.328068155288572e+01};
     static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
                                -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
     static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
@@ -77,7 +77,8 @@ double dsr_expected_max(double trials, double var_sr)
     const double g = 0.57721566490153286061;
     if (!(trials > 1.0) || !(var_sr > 0.0))
         return 0.0;
-    return sqrt(var_sr) * ((1.0 - g) * dsr_norm_inv(1.0 - 1.0 / trials) + g * dsr_norm_inv(1.0 - 1.0 / (trials * exp(1.0))));
+    return sqrt(var_sr) *
+           ((1.0 - g) * dsr_norm_inv(1.0 - 1.0 / trials) + g * dsr_norm_inv(1.0 - 1.0 / (trials * exp(1.0))));
 }
 
 double deflated_sharpe(const trade_moments_t *m, double trials, double var_sr)

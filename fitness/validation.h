@@ -93,7 +93,7 @@ typedef struct {
     double fold_profitable; /* share of folds with a positive sum */
     plateau_t plateau;
     trade_moments_t moments;
-        /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */ /* the lattice neighbours on the search's own fitness (session_validation_rows) */
+    /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */ /* the lattice neighbours on the search's own fitness (session_validation_rows) */
 } val_row_t;
 
 typedef struct {

@@ -144,6 +144,8 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
         st = run_file_attr_u64(rf, path, "trials", trials, err);
     if (st == EV_OK)
         st = run_file_attr_f64(rf, path, "sharpe_variance", v->var_sr, err);
+    if (st == EV_OK)
+        st = run_file_attr_f64(rf, path, "pbo", v->pbo, err);
     if (sp->has_folds) {
         W("fold_fitness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, nf, c.fold_fit);
         W("fold_trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 2, nf, c.fold_n);

@@ -5,6 +5,7 @@
 
 #include "archive/run_heat.h"
 #include "archive/run_validation.h"
+#include "cli/session_validation.h"
 
 /* The heatmap on the CPU backend, for a backend without the heat ops: a
  * second pass over the lattice (dominance sums where they apply). */
@@ -99,6 +100,8 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
         fprintf(log, "grid: %llu points in %.3f s with the %s evaluator (%.3g points/s)\n",
                 (unsigned long long)gs->evaluated, gs->seconds, evaluator_name(gs->evaluator),
                 gs->seconds > 0 ? (double)gs->evaluated / gs->seconds : 0.0);
+    if (st == EV_OK && s->validating)
+        st = session_validation_pbo(s, err);
     if (st == EV_OK)
         st = record(s, rf, top, gs, err);
     if (st == EV_OK && want_heat)

@@ -45,6 +45,9 @@ typedef struct {
     int32_t *trade_part;
     double var_sr; /* sharpe_variance over the lattice (validation), for the deflated Sharpe ratio */
     uint64_t var_sr_points;
+    double pbo; /* session_validation_pbo (grid), NaN until then */
+    uint64_t pbo_combos;
+    uint32_t pbo_genomes, pbo_blocks;
     uint8_t *fold_in; /* objective.aggregate: the fold of each in-sample trade (s->ds order), else NULL */
 } session_t;
 

@@ -1,7 +1,11 @@
 #include "cli/session_validation.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fitness/pbo.h"
+#include "ga/grid.h"
 
 /* Lattice points whose per-trade Sharpe ratio estimates its variance over
  * the evaluated genomes (all of them on smaller lattices). */
@@ -21,6 +25,7 @@ ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
     s->ds_full = s->ds; /* moved: s->ds is rebuilt from it */
     memset(&s->ds, 0, sizeof s->ds);
     s->validating = 1;
+    s->pbo = NAN;
     full = &s->ds_full;
     keep = (uint8_t *)malloc((size_t)full->n_trades + 1);
     s->trade_part = (int32_t *)malloc(((size_t)full->n_trades + 1) * sizeof *s->trade_part);
@@ -132,6 +137,10 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     }
     r->val = v;
     r->split = &s->split;
+    v->pbo = s->pbo;
+    v->pbo_combos = s->pbo_combos;
+    v->pbo_genomes = s->pbo_genomes;
+    v->pbo_blocks = s->pbo_blocks;
     v->var_sr = s->var_sr;
     v->var_sr_points = s->var_sr_points;
     for (uint32_t i = 0; i < r->n; i++)
@@ -148,6 +157,70 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
                            i + 1, b->fitness, (long long)b->trades, a->fitness, (long long)a->trades);
     }
     return EV_OK;
+}
+
+ev_status session_validation_pbo(session_t *s, ev_error *err)
+{
+    const validation_cfg_t *vc = &s->cfg.validation;
+    int32_t n_in = 0, blocks = (int32_t)vc->pbo_blocks, k = 0;
+    int32_t *day_block = NULL, *block = NULL;
+    backend_t *cpu = NULL;
+    grid_opts_t go;
+    grid_stats_t gs;
+    topk_t top;
+    ranked_genome_t *cand = NULL;
+    ev_status st;
+    s->pbo = NAN;
+    if (vc->pbo_genomes < 2 || s->prob.obj.need_dd)
+        return EV_OK;
+    for (int32_t i = 0; i < s->split.n_days; i++)
+        n_in += s->split.part[i] != VAL_HOLDOUT;
+    if (blocks > n_in)
+        blocks = n_in & ~1;
+    if (blocks < 2)
+        return EV_OK;
+    day_block = (int32_t *)malloc(((size_t)s->split.n_days + 1) * sizeof *day_block);
+    block = (int32_t *)malloc(((size_t)s->ds.n_trades + 1) * sizeof *block);
+    if (!day_block || !block) {
+        free(day_block);
+        free(block);
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    }
+    /* the in-sample days in time order, cut into `blocks` contiguous blocks */
+    for (int32_t i = 0; i < s->split.n_days; i++)
+        day_block[i] = s->split.part[i] == VAL_HOLDOUT ? -1 : (int32_t)((int64_t)(k++) * blocks / n_in);
+    for (int64_t j = 0; j < s->ds.n_trades; j++) {
+        int64_t d = val_day_of(s->ds.entry_ts[j]);
+        int32_t lo = 0, hi = s->split.n_days;
+        while (lo < hi) {
+            int32_t mid = lo + (hi - lo) / 2;
+            if (s->split.day[mid] < d)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        block[j] = lo < s->split.n_days ? day_block[lo] : -1;
+    }
+    free(day_block);
+    if ((st = topk_init(&top, vc->pbo_genomes, err)) != EV_OK) {
+        free(block);
+        return st;
+    }
+    if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) == EV_OK) {
+        memset(&go, 0, sizeof go);
+        st = grid_run(&backend_cpu_ops, cpu, &s->prob, &go, &top, &gs, err);
+        backend_cpu_ops.close(cpu);
+    }
+    if (st == EV_OK && !(cand = topk_ranked_new(&top, &s->prob.shape)))
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    if (st == EV_OK)
+        st = pbo_cscv(&s->prob, &s->tables.view, cand, top.n, block, blocks, &s->pbo, &s->pbo_combos, err);
+    s->pbo_genomes = top.n;
+    s->pbo_blocks = (uint32_t)blocks;
+    free(cand);
+    free(block);
+    topk_free(&top);
+    return st;
 }
 
 void session_validation_free(session_t *s)

@@ -33,6 +33,12 @@ ev_status session_validation_tables(session_t *s, ev_error *err);
  * is an internal error. */
 ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err);
 
+/* The PBO over the best cfg.validation.pbo_genomes lattice points (a CPU
+ * grid pass on the in-sample problem) and pbo_blocks day blocks, into s->pbo
+ * (NaN when it does not apply: no candidates, too few days, an objective
+ * that is not additive over blocks). For the grid; the GA keeps no such list. */
+ev_status session_validation_pbo(session_t *s, ev_error *err);
+
 void session_validation_free(session_t *s);
 
 #ifdef __cplusplus

@@ -40,15 +40,17 @@ typedef enum { RANK_BY_FITNESS = 0, RANK_BY_PLATEAU } rank_by_kind;
 
 /* The `validation:` block as read (io/config_validation.c). */
 typedef struct {
-    int32_t enabled; /* the block is present */
-    int32_t holdout; /* holdout_kind */
-    double share;    /* HOLDOUT_SHARE: share of the days, in (0, 1) */
-    uint32_t last;   /* HOLDOUT_LAST: the last N days */
-    int64_t *days;   /* HOLDOUT_DAYS: day numbers (days since 1970-01-01), owned */
-    int32_t n_days;  /* of days */
-    uint32_t folds;  /* folds: K (0 or 1: none); with fold_by week|month, ignored */
-    int32_t fold_by; /* fold_by_kind */
-    int32_t rank_by; /* rank_by_kind */
+    int32_t enabled;      /* the block is present */
+    int32_t holdout;      /* holdout_kind */
+    double share;         /* HOLDOUT_SHARE: share of the days, in (0, 1) */
+    uint32_t last;        /* HOLDOUT_LAST: the last N days */
+    int64_t *days;        /* HOLDOUT_DAYS: day numbers (days since 1970-01-01), owned */
+    int32_t n_days;       /* of days */
+    uint32_t folds;       /* folds: K (0 or 1: none); with fold_by week|month, ignored */
+    int32_t fold_by;      /* fold_by_kind */
+    int32_t rank_by;      /* rank_by_kind */
+    uint32_t pbo_genomes; /* PBO candidates: the search's best M (grid; 0: no PBO); default 1000 */
+    uint32_t pbo_blocks;  /* PBO day blocks S (even, 2..16); default 16 */
 } validation_cfg_t;
 
 void validation_cfg_free(validation_cfg_t *v);
@@ -103,6 +105,9 @@ typedef struct {
     val_cell_t *cells; /* [n * n_folds] */
     double var_sr;     /* variance of the per-trade Sharpe ratio over evaluated genomes (sharpe_variance) */
     uint64_t var_sr_points;
+    double pbo;          /* the probability of backtest overfitting (fitness/pbo.h), NaN: not computed */
+    uint64_t pbo_combos; /* the CSCV choices it counts */
+    uint32_t pbo_genomes, pbo_blocks;
 } val_rows_t;
 
 /* Scores e[n] on every part. p/t: the problem and tables of the WHOLE

@@ -7,7 +7,8 @@
 #include "io/config_internal.h"
 #include "io/timeparse.h"
 
-static const char *const validation_keys[] = {"holdout", "folds", "fold_by", "rank_by", NULL};
+static const char *const validation_keys[] = {"holdout",     "folds",      "fold_by", "rank_by",
+                                              "pbo_genomes", "pbo_blocks", NULL};
 static const char *const rank_by_names[] = {"fitness", "plateau", NULL}; /* rank_by_kind order */
 static const char *const holdout_keys[] = {"share", "last", "days", NULL};
 static const char *const fold_by_names[] = {"shuffle", "week", "month", NULL}; /* fold_by_kind order */
@@ -76,7 +77,7 @@ ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_er
 {
     ymap_t m;
     int present = 0, fold_by = FOLD_BY_SHUFFLE, rank_by = RANK_BY_FITNESS;
-    uint64_t folds = 0;
+    uint64_t folds = 0, pbo_genomes = 1000, pbo_blocks = 16;
     ev_status st;
     memset(v, 0, sizeof *v);
     if ((st = ymap_submap(root, "validation", validation_keys, &m, &present, err)) != EV_OK || !present)
@@ -88,6 +89,18 @@ ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_er
         (st = ymap_choice(&m, "rank_by", rank_by_names, &rank_by, err)) != EV_OK)
         return st;
     v->rank_by = rank_by;
+    if ((st = ymap_uint(&m, "pbo_genomes", 0, CONFIG_TOP_MAX, &pbo_genomes, err)) != EV_OK ||
+        (st = ymap_uint(&m, "pbo_blocks", 2, 16, &pbo_blocks, err)) != EV_OK)
+        return st;
+    if (pbo_blocks & 1) {
+        char path[YDOC_PATH_MAX];
+        ymap_path(&m, "pbo_blocks", path);
+        return ydoc_fail(m.doc, err, ymap_get(&m, "pbo_blocks"), path,
+                         "expected an even number of blocks (CSCV trains on half of them), found %llu",
+                         (unsigned long long)pbo_blocks);
+    }
+    v->pbo_genomes = (uint32_t)pbo_genomes;
+    v->pbo_blocks = (uint32_t)pbo_blocks;
     v->folds = (uint32_t)folds;
     v->fold_by = fold_by;
     if (folds > 0 && fold_by != FOLD_BY_SHUFFLE) {

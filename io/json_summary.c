@@ -159,6 +159,14 @@ static void add_validation(jctx *c, cJSON *root, const run_summary_t *s, const r
     }
     jcount(c, o, "trials", s->has_ga ? s->unique_evaluations : s->evaluated);
     jnum(c, o, "sharpe_variance", top->val->var_sr);
+    if (top->val->pbo == top->val->pbo) {
+        jnum(c, o, "pbo", top->val->pbo);
+        jnum(c, o, "pbo_genomes", (double)top->val->pbo_genomes);
+        jnum(c, o, "pbo_blocks", (double)top->val->pbo_blocks);
+        jcount(c, o, "pbo_combinations", top->val->pbo_combos);
+    } else {
+        c->failed |= cJSON_AddNullToObject(o, "pbo") == NULL;
+    }
     jcount(c, o, "sharpe_variance_points", top->val->var_sr_points);
 }
 

@@ -491,6 +491,81 @@ def deflated(evolve, root, data, ds):
     check(all(x > y for x, y in zip(seq, seq[1:])), f"dsr: the paper's DSR does not fall with N: {seq}")
 
 
+def pbo_paper(ds, ins_days, obj, cands, blocks):
+    """CSCV (Bailey, Borwein, Lopez de Prado, Zhu): the in-sample days in
+    time order cut into `blocks` contiguous blocks; for every choice of half
+    the blocks as training set, the candidate best on it (the first on a tie)
+    and its rank on the rest, w = r / (M + 1), r = 1 + the candidates strictly
+    worse there; PBO = the share of choices with ln(w / (1 - w)) <= 0."""
+    import itertools
+    days = sorted(ins_days)
+    n_in = len(days)
+    bl = {d: k * blocks // n_in for k, d in enumerate(days)}
+    orcs = [so.Oracle(subset(ds, {d for d in days if bl[d] == b}), PARAMS, obj) for b in range(blocks)]
+
+    def value(idx, part):
+        n = sum(int(orcs[b].n[idx]) for b in part)
+        S = sum(int(orcs[b].S[idx]) for b in part)
+        if n < obj.min_trades:
+            return -math.inf, False
+        if obj.name == "total_return":
+            return S / 10 ** 6, True
+        if obj.name == "sharpe":
+            if n < 2:
+                return -math.inf, False
+            Q = sum(orcs[b].Q[idx] for b in part)
+            num = n * Q - S * S
+            if num == 0:
+                return (math.inf if S > 0 else -math.inf if S < 0 else 0.0), True
+            return (S / n) / math.sqrt(num / (n * (n - 1))), True
+        raise AssertionError(obj.name)
+
+    below = total = 0
+    for train in itertools.combinations(range(blocks), blocks // 2):
+        test = [b for b in range(blocks) if b not in train]
+        ins = [value(i, train) for i in cands]
+        key = [(v if ok else -math.inf, ok) for v, ok in ins]
+        best = 0
+        for i in range(1, len(cands)):
+            if (key[i][1], key[i][0]) > (key[best][1], key[best][0]):
+                best = i
+        oos = [value(i, test) for i in cands]
+        ok_key = [(ok, v if ok else 0.0) for v, ok in oos]
+        r = 1 + sum(1 for x in ok_key if x < ok_key[best])
+        w = r / (len(cands) + 1)
+        below += math.log(w / (1 - w)) <= 0
+        total += 1
+    return below / total, total
+
+
+def pbo(evolve, root, data, ds):
+    """The PBO of a grid run equals CSCV computed from the paper on the
+    oracle: the candidates are the oracle's best M in-sample genomes."""
+    for name, more, genomes, blocks in (("total_return", "", 30, 6), ("sharpe", "  min_trades: 2\n", 20, 8),
+                                        ("total_return", "", 1000, 16)):
+        val = f"validation:\n  holdout: {{last: 2}}\n  pbo_genomes: {genomes}\n  pbo_blocks: {blocks}\n"
+        path = config(root, f"pbo_{name}_{genomes}", data, f"  name: {name}\n{more}", val)
+        doc, _ = run_json(evolve, root, path, ["--grid"])
+        if not doc:
+            continue
+        v = doc["validation"]
+        obj = so.Objective(name, min_trades=2 if more else 0)
+        o_in = so.Oracle(subset(ds, set(v["in_sample_days"])), PARAMS, obj)
+        cands = o_in.ranking()[:genomes]
+        want_blocks = min(blocks, len(v["in_sample_days"]) // 2 * 2)
+        want, combos = pbo_paper(ds, set(v["in_sample_days"]), obj, cands, want_blocks)
+        check(v.get("pbo_genomes") == len(cands) and v.get("pbo_blocks") == want_blocks
+              and v.get("pbo_combinations") == combos,
+              f"pbo {name}: {v.get('pbo_genomes')} genomes, {v.get('pbo_blocks')} blocks, "
+              f"{v.get('pbo_combinations')} choices; paper {len(cands)}, {want_blocks}, {combos}")
+        check(v.get("pbo") == want, f"pbo {name} M={genomes} S={blocks}: evolve {v.get('pbo')}, paper {want}")
+    # not additive over blocks: no PBO
+    path = config(root, "pbo_calmar", data, "  name: calmar\n", "validation:\n  holdout: {last: 2}\n")
+    doc, _ = run_json(evolve, root, path, ["--grid"])
+    if doc:
+        check(doc["validation"]["pbo"] is None, f"pbo: calmar got a PBO {doc['validation']['pbo']}")
+
+
 def planted(evolve, root, src):
     """Trades marked Planted=1 win big on two lucky days and lose a little on
     every other day; the rest win a little every day. Exits are off (filters
@@ -634,6 +709,7 @@ def main():
         objectives(a.evolve, root, data, ds)
         aggregates(a.evolve, root, data, ds)
         deflated(a.evolve, root, data, ds)
+        pbo(a.evolve, root, data, ds)
         planted(a.evolve, root, data)
         r = cli.gen_data(a.evolve, os.path.join(root, "data7"), ["--days", "5", "--tickers", "SOXL", "--trades", "490"])
         if check(r.returncode == 0, f"gen-data: {r.stderr}"):

@@ -120,6 +120,10 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
     else
         run_output_discard(&rf);
     if (st == EV_OK) {
+        if (grid_rep.val)
+            grid_rep.val->trials = (double)gs.evaluated;
+        if (hof_rep.val)
+            hof_rep.val->trials = (double)res.evaluations;
         printf("grid top-%u:\n", s->cfg.top);
         top_table_print(stdout, &s->cfg, &grid_rep);
         printf("GA hall of fame:\n");

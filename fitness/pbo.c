@@ -22,8 +22,9 @@ ev_status pbo_cscv(const fit_problem_t *p, const fit_tables_t *t, const ranked_g
     *pbo = NAN;
     *combos = 0;
     if (o.need_dd)
-        return ev_fail(err, EV_EUSAGE, "PBO: the objective depends on the equity curve's order (calmar or "
-                                       "max_drawdown_pct), which is not additive over day blocks");
+        return ev_fail(err, EV_EUSAGE,
+                       "PBO: the objective depends on the equity curve's order (calmar or "
+                       "max_drawdown_pct), which is not additive over day blocks");
     if (s_blocks < 2 || s_blocks > PBO_MAX_BLOCKS || (s_blocks & 1) || m < 2)
         return EV_OK;
     a = (accum_t *)calloc((size_t)m * (size_t)s_blocks, sizeof *a);

@@ -108,6 +108,7 @@ typedef struct {
     double pbo;          /* the probability of backtest overfitting (fitness/pbo.h), NaN: not computed */
     uint64_t pbo_combos; /* the CSCV choices it counts */
     uint32_t pbo_genomes, pbo_blocks;
+    double trials; /* the DSR's N for the terminal table, set by the mode once known (0: unknown) */
 } val_rows_t;
 
 /* Scores e[n] on every part. p/t: the problem and tables of the WHOLE

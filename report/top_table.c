@@ -29,7 +29,7 @@ static void format_fitness(char *buf, size_t n, double v)
  * fold and the share of profitable folds. */
 static void print_validation_head(FILE *out, const reported_t *top)
 {
-    fprintf(out, "  %16s  %8s  %14s", "holdout", "trades", "plateau");
+    fprintf(out, "  %16s  %8s  %14s  %6s", "holdout", "trades", "plateau", "DSR");
     if (top->split->has_folds)
         fprintf(out, "  %16s  %7s", "worst_fold", "folds+");
 }
@@ -43,6 +43,13 @@ static void print_validation_row(FILE *out, const reported_t *top, uint32_t i)
             (long long)r->out_of_sample.r.trades);
     format_fitness(fit, sizeof fit, r->plateau.mean);
     fprintf(out, "  %14s", fit);
+    {
+        double d = top->val->trials >= 1.0 ? deflated_sharpe(&r->moments, top->val->trials, top->val->var_sr) : NAN;
+        if (d == d)
+            fprintf(out, "  %6.3f", d);
+        else
+            fprintf(out, "  %6s", "-");
+    }
     if (top->split->has_folds) {
         format_fitness(fit, sizeof fit, r->worst_fold);
         fprintf(out, "  %16s  %6.0f%%", fit, r->fold_profitable * 100.0);

@@ -629,7 +629,7 @@ def planted(evolve, root, src):
               f"planted: aggregate worst_fold does not rank the broad combination first: {doc['top'][0]}")
     r = cli.run(evolve, [path, "--grid"], timeout=120)
     lines = r.stdout.splitlines()
-    check(r.returncode == 0 and "holdout" in lines[0] and "worst_fold" in lines[0] and "folds+" in lines[0],
+    check(r.returncode == 0 and all(c in lines[0] for c in ("holdout", "plateau", "DSR", "worst_fold", "folds+")),
           f"planted: the terminal table lacks the validation columns: {lines[:2]}")
 
 

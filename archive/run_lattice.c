@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/run_internal.h"
+#include "fitness/fold_accum.h"
 #include "io/h5_util.h"
 
 static const char *const role_names[] = {"filter", "target", "stop"}; /* param_role order */
@@ -28,6 +29,11 @@ static ev_status write_objective(run_file_t *rf, const objective_cfg_t *obj, ev_
                                 obj->has_max_drawdown ? obj->max_drawdown_pct : NAN, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "objective", "fill", fill_names[obj->fill == FILL_PRICE], err)) == EV_OK)
         st = run_file_attr_f64(rf, "objective", "cost_pct", obj->cost_pct, err);
+    /* Only when set, so runs without folds keep their bytes. */
+    if (st == EV_OK && obj->aggregate != AGG_ALL) {
+        static const char *const agg_names[] = {"all", "mean_fold", "median_fold", "worst_fold"};
+        st = run_file_attr_str(rf, "objective", "aggregate", agg_names[obj->aggregate], err);
+    }
     return st;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/checkpoint.h"
+#include "archive/run_validation.h"
 #include "build_info.h"
 #include "common/test_hooks.h"
 #include "fitness/objective_prep.h"
@@ -138,7 +139,7 @@ static void fill_stats(ga_archive_t *a, const ga_generation_t *g)
 
 /* The hall of fame and its reported values into the file when it changed
  * since it was last written (after the first generations it rarely does). */
-static ev_status write_hof(ga_archive_t *a, const topk_t *hof, ev_error *err)
+static ev_status write_hof(ga_archive_t *a, const topk_t *hof, uint64_t trials, ev_error *err)
 {
     ev_status st;
     if (hof->n == a->hof_n && !memcmp(hof->e, a->hof_written, hof->n * sizeof *hof->e))
@@ -146,8 +147,9 @@ static ev_status write_hof(ga_archive_t *a, const topk_t *hof, ev_error *err)
     reported_free(&a->hof_values);
     a->hof_n = UINT32_MAX;
     if ((st = session_reported(a->s, hof->e, hof->n, &a->hof_values, err)) != EV_OK ||
-        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", hof->e, a->hof_values.value, hof->n, hof->k, err)) !=
-            EV_OK)
+        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", a->hof_values.e, a->hof_values.value, hof->n, hof->k,
+                                    err)) != EV_OK ||
+        (st = run_file_write_validation(a->rf, "ga", &a->hof_values, trials, err)) != EV_OK)
         return st;
     memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
     a->hof_n = hof->n;
@@ -160,7 +162,7 @@ static ev_status on_generation(void *ctx, const ga_generation_t *g, ev_error *er
     uint32_t gen = g->stats->generation;
     ev_status st;
     /* The hall of fame first: its best's reported value is a column. */
-    if ((st = write_hof(a, g->stats->hof, err)) != EV_OK)
+    if ((st = write_hof(a, g->stats->hof, g->stats->evaluations, err)) != EV_OK)
         return st;
     fill_population(a, g);
     fill_stats(a, g);
@@ -227,7 +229,10 @@ void ga_archive_observer(ga_archive_t *a, ga_observer_t *obs)
 ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *err)
 {
     run_file_t *rf = a->rf;
-    ev_status st = write_hof(a, &res->hof, err);
+    ev_status st = write_hof(a, &res->hof, res->evaluations, err);
+    /* the deflated Sharpe ratio with the final count of trials */
+    if (st == EV_OK)
+        st = run_file_write_validation(rf, "ga", &a->hof_values, res->evaluations, err);
     if (st == EV_OK &&
         (st = run_file_attr_str(rf, "ga", "stop_reason", ga_stop_reason_name(res->reason), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "generations", rf->generations, err)) == EV_OK &&

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "archive/run_heat.h"
+#include "archive/run_validation.h"
+#include "cli/session_validation.h"
 
 /* The heatmap on the CPU backend, for a backend without the heat ops: a
  * second pass over the lattice (dominance sums where they apply). */
@@ -52,7 +54,8 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
     if (!ranked)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     if ((st = session_reported(s, ranked, top->n, &rep, err)) == EV_OK &&
-        (st = run_file_write_ranked(rf, "grid/top", ranked, rep.value, top->n, top->k, err)) == EV_OK &&
+        (st = run_file_write_ranked(rf, "grid/top", rep.e, rep.value, top->n, top->k, err)) == EV_OK &&
+        (st = run_file_write_validation(rf, "grid", &rep, gs->evaluated, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "grid", "evaluator", evaluator_name(gs->evaluator), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "points_evaluated", gs->evaluated, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "top", top->k, err)) == EV_OK)
@@ -97,6 +100,8 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
         fprintf(log, "grid: %llu points in %.3f s with the %s evaluator (%.3g points/s)\n",
                 (unsigned long long)gs->evaluated, gs->seconds, evaluator_name(gs->evaluator),
                 gs->seconds > 0 ? (double)gs->evaluated / gs->seconds : 0.0);
+    if (st == EV_OK && s->validating)
+        st = session_validation_pbo(s, err);
     if (st == EV_OK)
         st = record(s, rf, top, gs, err);
     if (st == EV_OK && want_heat)

@@ -300,6 +300,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         } else {
             if (log)
                 print_summary(log, s, &res);
+            if (hof.val)
+                hof.val->trials = (double)res.evaluations;
             if (!a->no_table)
                 top_table_print(stdout, &s->cfg, &hof);
         }

@@ -33,6 +33,8 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
     if (st == EV_OK)
         st = session_reported(s, ranked, top.n, &rep, err);
     if (st == EV_OK) {
+        if (rep.val)
+            rep.val->trials = (double)gs.evaluated;
         if (!a->no_table)
             top_table_print(stdout, &s->cfg, &rep);
         if (log)

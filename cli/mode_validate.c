@@ -120,6 +120,12 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
         st = run_output_commit(&rf, s->cfg.output, res.generations, err);
     else
         run_output_discard(&rf);
+    if (st == EV_OK) {
+        if (grid_rep.val)
+            grid_rep.val->trials = (double)gs.evaluated;
+        if (hof_rep.val)
+            hof_rep.val->trials = (double)res.evaluations;
+    }
     if (st == EV_OK && !a->no_table) {
         printf("grid top-%u:\n", s->cfg.top);
         top_table_print(stdout, &s->cfg, &grid_rep);

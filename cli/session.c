@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli/backend_registry.h"
+#include "cli/session_validation.h"
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "io/dataset_source.h"
@@ -60,15 +61,23 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
     if (s->ds.n_trades == 0)
         return ev_fail(err, EV_EDATA, "%s: no trade is left to evaluate after the drops listed above",
                        s->cfg.dataset_path ? s->cfg.dataset_path : s->cfg.path);
+    if (s->cfg.validation.enabled && (st = session_validation_split(s, opts->log, err)) != EV_OK)
+        return st;
     if ((st = lattice_bind(&s->cfg.lattice, &s->ds, err)) != EV_OK) {
         ev_error_prefix(err, "%s: ", s->cfg.path);
         return st;
     }
     if ((st = problem_init(&s->prob, &s->ds, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK)
         return st;
+    if (s->validating)
+        session_validation_folds(s);
+    else if (s->cfg.objective.aggregate != AGG_ALL)
+        return ev_fail(err, EV_ECONFIG, "%s: objective.aggregate needs a validation: block with folds", s->cfg.path);
     t1 = plat_now();
     s->seconds_load = t1 - t0;
     if ((st = tables_build(&s->tables, &s->prob, err)) != EV_OK)
+        return st;
+    if (s->validating && (st = session_validation_tables(s, err)) != EV_OK)
         return st;
     if ((st = s->ops->open(&s->backend, &s->prob, &s->tables, err)) != EV_OK)
         return st;
@@ -84,11 +93,15 @@ void session_close(session_t *s)
     tables_free(&s->tables);
     problem_free(&s->prob);
     dataset_free(&s->ds);
+    session_validation_free(s);
     config_free(&s->cfg);
     memset(s, 0, sizeof *s);
 }
 
 ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r, ev_error *err)
 {
-    return reported_make(r, &s->prob, &s->tables.view, e, n, err);
+    ev_status st = reported_make(r, &s->prob, &s->tables.view, e, n, err);
+    if (st == EV_OK && s->validating && (st = session_validation_rows(s, r, err)) != EV_OK)
+        reported_free(r);
+    return st;
 }

@@ -33,6 +33,22 @@ typedef struct {
     char device[256];
     double seconds_load;   /* config + dataset */
     double seconds_tables; /* first-hit tables + backend open (upload) */
+    /* With a validation: block (cli/session_validation.c): ds holds the
+     * in-sample trades only, the search's whole world; these hold the whole
+     * dataset, its problem and CPU tables, the split of its days and each
+     * trade's part (dataset order), to score reported genomes per part. */
+    int validating;
+    dataset_t ds_full;
+    fit_problem_t prob_full;
+    tables_host_t tables_full;
+    val_split_t split;
+    int32_t *trade_part;
+    double var_sr; /* sharpe_variance over the lattice (validation), for the deflated Sharpe ratio */
+    uint64_t var_sr_points;
+    double pbo; /* session_validation_pbo (grid), NaN until then */
+    uint64_t pbo_combos;
+    uint32_t pbo_genomes, pbo_blocks;
+    uint8_t *fold_in; /* objective.aggregate: the fold of each in-sample trade (s->ds order), else NULL */
 } session_t;
 
 /* Loads config_path, then applies nothing else: callers override cfg fields

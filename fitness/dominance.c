@@ -24,7 +24,7 @@ typedef struct {
 
 int dominance_applicable(const fit_problem_t *p)
 {
-    return !p->obj.need_dd;
+    return !p->obj.need_dd && p->agg == AGG_ALL;
 }
 
 /* Bins every trade the fixed leading filters keep into its free-filter cell. */

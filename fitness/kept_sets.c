@@ -110,6 +110,36 @@ static void kept_compute(const kept_sets_t *ks, kept_scratch_t *s, const tables_
     s->valid = 1;
 }
 
+/* objective.aggregate: the kept trades into their folds' sums (as tables_eval_folds). */
+static eval_result_t kept_sets_eval_folds(const kept_sets_t *ks, const kept_scratch_t *s, const tables_genome_t *g)
+{
+    const fit_tables_t *t = ks->t;
+    accum_t a[EV_AGG_MAX_FOLDS];
+    const int64_t *pq = NULL, *pl = NULL;
+    for (int32_t f = 0; f < t->n_folds; f++)
+        accum_init(&a[f]);
+    if (ks->pair_q) {
+        uint64_t base = ((uint64_t)(g->ti < 0 ? 0 : g->ti) * (uint64_t)(t->n_stops ? t->n_stops : 1) +
+                         (uint64_t)(g->si < 0 ? 0 : g->si)) *
+                        (uint64_t)t->n_trades;
+        pq = ks->pair_q + base;
+        pl = ks->pair_lf ? ks->pair_lf + base : NULL;
+    }
+    for (int64_t w = 0; w < ks->n_words; w++)
+        for (uint64_t x = s->words[w]; x; x &= x - 1) {
+            int64_t j = (w << 6) + bits_ctz64(x);
+            int64_t q, lf;
+            if (pq) {
+                q = pq[j];
+                lf = pl ? pl[j] : 0;
+            } else {
+                tables_outcome(t, j, g->ti, g->si, &q, &lf);
+            }
+            accum_add(&a[t->fold[j]], &t->obj, q, lf);
+        }
+    return fold_aggregate(a, t->n_folds, t->agg, &t->obj);
+}
+
 eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes)
 {
     const fit_tables_t *t = ks->t;
@@ -118,6 +148,8 @@ eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uin
     tables_genome(t, genes, &g);
     if (!s->valid || memcmp(s->gf, g.gf, (size_t)t->n_filters * sizeof g.gf[0]) != 0)
         kept_compute(ks, s, &g);
+    if (t->agg != AGG_ALL)
+        return kept_sets_eval_folds(ks, s, &g);
     accum_init(&a);
     if (ks->pair_q) {
         uint64_t base = ((uint64_t)(g.ti < 0 ? 0 : g.ti) * (uint64_t)(t->n_stops ? t->n_stops : 1) +

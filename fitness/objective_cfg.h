@@ -28,7 +28,7 @@ typedef struct {
     double cost_pct;          /* round-trip cost subtracted from every kept outcome, percent */
     int64_t min_trades;       /* fewer kept trades: infeasible */
     int32_t has_max_drawdown; /* 1: max_drawdown_pct is a constraint */
-    int32_t pad_;
+    int32_t aggregate; /* aggregate_kind (fitness/fold_accum.h): AGG_ALL, or a fold statistic (validation.folds) */
     double max_drawdown_pct; /* drawdown of the additive equity curve above this: infeasible */
 } objective_cfg_t;
 EV_STATIC_ASSERT(sizeof(objective_cfg_t) == 40, "objective_cfg_t layout is shared with CUDA");

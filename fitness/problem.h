@@ -9,6 +9,7 @@
 #include "common/status.h"
 #include "fitness/accum.h"
 #include "fitness/dataset.h"
+#include "fitness/fold_accum.h"
 #include "fitness/lattice.h"
 #include "fitness/lattice_shape.h"
 #include "fitness/objective_cfg.h"
@@ -26,6 +27,12 @@ typedef struct {
     /* Trades in entry-time order across tickers (dataset order breaks ties):
      * the order of the additive equity curve (SPEC sec. 5). int64[n_trades]. */
     int64_t *order;
+    /* objective.aggregate (fitness/fold_accum.h): the day fold of each trade
+     * (dataset order, < n_folds <= EV_AGG_MAX_FOLDS; not owned) and the fold
+     * statistic the search ranks by. fold NULL / agg AGG_ALL: the whole. */
+    const uint8_t *fold;
+    int32_t n_folds;
+    int32_t agg;
 } fit_problem_t;
 
 ev_status problem_init(fit_problem_t *p, const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj,

@@ -26,10 +26,14 @@ static double compound_value(const fit_tables_t *t, const int64_t *at, const uin
 ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
                         uint32_t n, ev_error *err)
 {
-    int compound = p->obj_cfg.kind == OBJ_COMPOUND;
+    /* A fold statistic of compound ranks and reads as log growth (objective_display). */
+    int compound = p->obj_cfg.kind == OBJ_COMPOUND && p->obj_cfg.aggregate == AGG_ALL;
     int64_t *at = NULL;
     r->e = e;
     r->n = n;
+    r->val = NULL;
+    r->split = NULL;
+    r->own_e = NULL;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -51,5 +55,13 @@ void reported_free(reported_t *r)
 {
     free(r->value);
     r->value = NULL;
+    if (r->val) {
+        val_rows_free(r->val);
+        free(r->val);
+        r->val = NULL;
+    }
+    r->split = NULL;
+    free(r->own_e);
+    r->own_e = NULL;
     r->n = 0;
 }

@@ -18,6 +18,7 @@
 #include "fitness/problem.h"
 #include "fitness/ranked.h"
 #include "fitness/tables.h"
+#include "fitness/validation.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,12 @@ typedef struct {
     const ranked_genome_t *e; /* not owned */
     double *value;            /* value[n], owned */
     uint32_t n;
+    /* With a validation: block: each genome per part (val->row[i]), owned,
+     * and the split of the days (not owned); both NULL otherwise. */
+    val_rows_t *val;
+    const val_split_t *split;
+    /* rank_by: plateau: e points here, the list reordered (owned), else NULL. */
+    ranked_genome_t *own_e;
 } reported_t;
 
 /* t: the problem's tables (trades in equity order, p->order). */

@@ -42,6 +42,10 @@ void tables_layout(fit_tables_t *v, const fit_problem_t *p)
     v->fill_price = p->obj_cfg.fill == FILL_PRICE;
     v->need_lf = p->obj.need_log;
     v->obj = p->obj;
+    if (p->fold && p->agg != AGG_ALL) {
+        v->agg = p->agg;
+        v->n_folds = p->n_folds;
+    }
     for (int32_t k = 0; k < lat->n_params; k++) {
         const param_t *prm = &lat->params[k];
         if (prm->role != PARAM_FILTER)
@@ -113,10 +117,14 @@ ev_status tables_build(tables_host_t *t, const fit_problem_t *p, ev_error *err)
         t->lf_s = (int64_t *)alloc_array((size_t)t->q_s_len, sizeof *t->lf_s, &failed);
         t->lf_log = (int64_t *)alloc_array((size_t)n, sizeof *t->lf_log, &failed);
     }
+    if (v->agg != AGG_ALL)
+        t->fold = (uint8_t *)alloc_array((size_t)n, 1, &failed);
     if (failed) {
         tables_free(t);
         return ev_fail(err, EV_ENOMEM, "out of memory building first-hit tables for %lld trades", (long long)n);
     }
+    for (int64_t jj = 0; t->fold && jj < n; jj++)
+        t->fold[jj] = p->fold[p->order[jj]];
     if (!v->fill_price) {
         if (v->n_targets)
             tables_level_outcomes(t->q_t, &p->lat->params[v->target_param], p->obj_cfg.cost_pct);
@@ -159,6 +167,7 @@ ev_status tables_build(tables_host_t *t, const fit_problem_t *p, ev_error *err)
     v->lf_t = t->lf_t;
     v->lf_s = t->lf_s;
     v->lf_log = t->lf_log;
+    v->fold = t->fold;
     return EV_OK;
 }
 
@@ -173,5 +182,6 @@ void tables_free(tables_host_t *t)
     free(t->lf_t);
     free(t->lf_s);
     free(t->lf_log);
+    free(t->fold);
     memset(t, 0, sizeof *t);
 }

@@ -14,6 +14,7 @@
 #include "common/hd.h"
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/fold_accum.h"
 #include "fitness/hits.h"
 #include "fitness/lattice.h"
 #include "fitness/problem.h"
@@ -28,6 +29,8 @@ typedef struct {
     int32_t need_lf;      /* compound: the lf_* arrays are present */
     int32_t target_param; /* gene position of the target (-1: none) */
     int32_t stop_param;   /* gene position of the stop (-1: none) */
+    int32_t agg;          /* aggregate_kind (fold_accum.h): AGG_ALL, or a fold statistic over `fold` */
+    int32_t n_folds;      /* folds of `fold` when agg != AGG_ALL, 1 <= n_folds <= EV_AGG_MAX_FOLDS */
     int32_t pad_;
     int32_t filter_param[EV_MAX_PARAMS];  /* gene position of filter f */
     int32_t filter_mirror[EV_MAX_PARAMS]; /* 1 for direction max: gene g is used as n-1-g */
@@ -46,6 +49,7 @@ typedef struct {
     const int64_t *lf_t;  /* compound: log factors of q_t, q_s, q_log (same shapes), else NULL */
     const int64_t *lf_s;
     const int64_t *lf_log;
+    const uint8_t *fold; /* uint8[n_trades]: each row's day fold when agg != AGG_ALL, else NULL */
 } fit_tables_t;
 
 /* A genome as the tables see it: mirrored filter genes and the level indices. */
@@ -100,12 +104,33 @@ EV_HD void tables_outcome(const fit_tables_t *t, int64_t j, int32_t ti, int32_t 
     *lf = t->need_lf ? lv[at] : 0;
 }
 
+/* A genome's fold statistic (objective.aggregate): every trade in equity
+ * order into its fold's sums, then fold_aggregate. */
+EV_HD eval_result_t tables_eval_folds(const fit_tables_t *t, const uint16_t *genes)
+{
+    tables_genome_t g;
+    accum_t a[EV_AGG_MAX_FOLDS];
+    int64_t q, lf;
+    tables_genome(t, genes, &g);
+    for (int32_t f = 0; f < t->n_folds; f++)
+        accum_init(&a[f]);
+    for (int64_t j = 0; j < t->n_trades; j++) {
+        if (!tables_kept(t, j, &g))
+            continue;
+        tables_outcome(t, j, g.ti, g.si, &q, &lf);
+        accum_add(&a[t->fold[j]], &t->obj, q, lf);
+    }
+    return fold_aggregate(a, t->n_folds, t->agg, &t->obj);
+}
+
 /* A genome's fitness: every trade in equity order. */
 EV_HD eval_result_t tables_eval(const fit_tables_t *t, const uint16_t *genes)
 {
     tables_genome_t g;
     accum_t a;
     int64_t q, lf;
+    if (t->agg != AGG_ALL)
+        return tables_eval_folds(t, genes);
     tables_genome(t, genes, &g);
     accum_init(&a);
     for (int64_t j = 0; j < t->n_trades; j++) {
@@ -158,6 +183,7 @@ typedef struct {
     uint16_t *cells;
     int32_t *hit_t, *hit_s;
     int64_t *q_t, *q_s, *q_log, *lf_t, *lf_s, *lf_log;
+    uint8_t *fold;            /* agg != AGG_ALL: the problem's folds in equity order */
     int64_t q_t_len, q_s_len; /* elements in q_t/q_s (and lf_t/lf_s) */
 } tables_host_t;
 

@@ -97,6 +97,11 @@ ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *
     if (!p->lat->size_fits)
         return ev_fail(err, EV_ECONFIG,
                        "the lattice has more than 2^63 points: it can be evolved (GA) but not enumerated (--grid)");
+    if (p->agg != AGG_ALL && ev != EVAL_AUTO && ev != EVAL_TABLES)
+        return ev_fail(err, EV_EUSAGE,
+                       "--evaluator %s: objective.aggregate (a fold statistic) runs on the tables evaluator only; "
+                       "use tables or auto",
+                       evaluator_name(ev));
     if (ev == EVAL_AUTO)
         ev = (dominance_applicable(p) && ops->grid_dominance) ? EVAL_DOMINANCE : EVAL_TABLES;
     if (ev == EVAL_DOMINANCE && !dominance_applicable(p))

@@ -15,8 +15,8 @@
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
 
-static const char *const root_keys[] = {"data",   "parameters", "objective", "ga",     "grid",
-                                        "report", "top",        "seed",      "output", NULL};
+static const char *const root_keys[] = {"data", "parameters", "objective", "ga",         "grid", "report",
+                                        "top",  "seed",       "output",    "validation", NULL};
 static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "cache",
                                         "tickers",    "features", "strict",  NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
@@ -251,7 +251,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
     if (!ydoc_root(doc))
         return ev_fail(err, EV_ECONFIG,
                        "%s:1:1: the config is empty; expected a mapping with the keys data, "
-                       "parameters, objective, ga, grid, report, top, seed, output",
+                       "parameters, objective, ga, grid, report, top, seed, output, validation",
                        cfg->path);
     if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK ||
         (st = parse_data(&root, cfg, err)) != EV_OK ||
@@ -260,6 +260,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, &cfg->checkpoint_every_s, err)) != EV_OK ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
+        (st = config_parse_validation(&root, &cfg->validation, err)) != EV_OK ||
         (st = ymap_u32(&root, "top", 1, CONFIG_TOP_MAX, &cfg->top, err)) != EV_OK ||
         (st = ymap_string(&root, "output", &cfg->output, &has_output, err)) != EV_OK)
         return st;
@@ -353,5 +354,6 @@ void config_free(config_t *cfg)
         free(cfg->extra_features[i]);
     free(cfg->extra_features);
     lattice_free(&cfg->lattice);
+    validation_cfg_free(&cfg->validation);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -9,6 +9,7 @@
 #include "common/status.h"
 #include "fitness/lattice.h"
 #include "fitness/objective_cfg.h"
+#include "fitness/validation.h"
 #include "operators/ga_settings.h"
 
 #ifdef __cplusplus
@@ -50,6 +51,7 @@ typedef struct {
     uint32_t checkpoint_every; /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
     double checkpoint_every_s; /* ga.checkpoint_every_s: ... and at least this many seconds apart (0: no minimum) */
     char *heatmap[2];          /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
+    validation_cfg_t validation; /* validation: (enabled 0 when absent) */
 } config_t;
 
 /* Loads and validates a config. On error, err names the file, line and column

@@ -37,4 +37,7 @@ ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, ev_error *err);
  * heatmap's names must be parameters. */
 ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, ev_error *err);
 
+/* validation: (config_validation.c): holdout days and day folds. */
+ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_error *err);
+
 #endif

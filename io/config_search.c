@@ -9,7 +9,10 @@
 
 #define NO_BOUND HUGE_VAL
 
-static const char *const objective_keys[] = {"name", "min_trades", "max_drawdown_pct", "fill", "cost_pct", NULL};
+static const char *const objective_keys[] = {"name",      "min_trades", "max_drawdown_pct", "fill", "cost_pct",
+                                             "aggregate", NULL};
+static const char *const aggregate_names[] = {"all", "mean_fold", "median_fold", "worst_fold",
+                                              NULL};              /* aggregate_kind */
 static const char *const fill_names[] = {"level", "price", NULL}; /* fill_mode order */
 
 static const char *const ga_keys[] = {
@@ -40,7 +43,7 @@ ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_er
 {
     const char *names[OBJ_COUNT + 1];
     ymap_t m;
-    int present = 0, kind = obj->kind, fill = obj->fill;
+    int present = 0, kind = obj->kind, fill = obj->fill, agg = obj->aggregate;
     uint64_t min_trades = (uint64_t)obj->min_trades;
     yaml_node_t *dd;
     ev_status st;
@@ -52,10 +55,12 @@ ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_er
     if ((st = ymap_choice(&m, "name", names, &kind, err)) != EV_OK ||
         (st = ymap_uint(&m, "min_trades", 0, (uint64_t)INT64_MAX, &min_trades, err)) != EV_OK ||
         (st = ymap_choice(&m, "fill", fill_names, &fill, err)) != EV_OK ||
+        (st = ymap_choice(&m, "aggregate", aggregate_names, &agg, err)) != EV_OK ||
         (st = ymap_number(&m, "cost_pct", bounds(0, 0, CONFIG_COST_MAX, 0), &obj->cost_pct, err)) != EV_OK)
         return st;
     obj->kind = kind;
     obj->fill = fill;
+    obj->aggregate = agg;
     obj->min_trades = (int64_t)min_trades;
     /* Absent or null: no drawdown constraint. */
     dd = ymap_get(&m, "max_drawdown_pct");

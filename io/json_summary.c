@@ -9,6 +9,7 @@
 
 #include "common/platform.h"
 #include "fitness/accum.h"
+#include "io/timeparse.h"
 
 /* cJSON returns NULL on allocation failure; one flag collects them all. */
 typedef struct {
@@ -55,7 +56,122 @@ static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
     return o;
 }
 
-static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top)
+static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
+{
+    cJSON *o = key ? jchild(c, obj, key, 0) : obj;
+    if (!o)
+        return;
+    jfitness(c, o, "fitness", v->value);
+    jcount(c, o, "trades", (uint64_t)v->r.trades);
+    if (!v->r.feasible)
+        c->failed |= cJSON_AddBoolToObject(o, "feasible", 0) == NULL;
+}
+
+/* A top row's validation (fitness/validation.h): in and out of sample, the
+ * folds, the worst fold and the share of profitable folds. */
+static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t i, double trials)
+{
+    const val_row_t *r = &top->val->row[i];
+    cJSON *arr;
+    jcell(c, item, "in_sample", &r->in_sample);
+    jcell(c, item, "out_of_sample", &r->out_of_sample);
+    {
+        double d = trials >= 1.0 ? deflated_sharpe(&r->moments, trials, top->val->var_sr) : NAN;
+        cJSON *m;
+        if (d == d)
+            jnum(c, item, "deflated_sharpe", d);
+        else
+            c->failed |= cJSON_AddNullToObject(item, "deflated_sharpe") == NULL;
+        m = jchild(c, item, "trade_moments", 0);
+        if (m) {
+            jnum(c, m, "sharpe", r->moments.sharpe);
+            jnum(c, m, "skewness", r->moments.skew);
+            jnum(c, m, "kurtosis", r->moments.kurt);
+            jcount(c, m, "trades", (uint64_t)r->moments.n);
+        }
+    }
+    arr = jchild(c, item, "plateau", 0);
+    if (arr) {
+        jfitness(c, arr, "mean", r->plateau.mean);
+        jfitness(c, arr, "worst", r->plateau.worst);
+        jnum(c, arr, "neighbours", (double)r->plateau.n);
+        jnum(c, arr, "feasible", (double)r->plateau.feasible);
+    }
+    if (!top->split->has_folds)
+        return;
+    arr = jchild(c, item, "folds", 1);
+    for (int32_t f = 0; arr && f < top->val->n_folds; f++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(arr, o)) {
+            cJSON_Delete(o);
+            c->failed = 1;
+            break;
+        }
+        jcell(c, o, NULL, &r->fold[f]);
+    }
+    jfitness(c, item, "worst_fold", r->worst_fold);
+    jnum(c, item, "fold_profitable_share", r->fold_profitable);
+}
+
+static void jday(jctx *c, cJSON *arr, int64_t day)
+{
+    char buf[32];
+    int64_t y;
+    int m, d;
+    cJSON *str;
+    time_civil_from_days(day, &y, &m, &d);
+    snprintf(buf, sizeof buf, "%04lld-%02d-%02d", (long long)y, m, d);
+    str = cJSON_CreateString(buf);
+    if (!str || !cJSON_AddItemToArray(arr, str)) {
+        cJSON_Delete(str);
+        c->failed = 1;
+    }
+}
+
+/* "validation": {"holdout_days": [...], "folds": [[...], ...], "trials": N}. */
+static void add_validation(jctx *c, cJSON *root, const run_summary_t *s, const reported_t *top)
+{
+    const val_split_t *sp = top->split;
+    cJSON *o = jchild(c, root, "validation", 0), *arr;
+    if (!o)
+        return;
+    arr = jchild(c, o, "holdout_days", 1);
+    for (int32_t i = 0; arr && i < sp->n_days; i++)
+        if (sp->part[i] == VAL_HOLDOUT)
+            jday(c, arr, sp->day[i]);
+    arr = jchild(c, o, "in_sample_days", 1);
+    for (int32_t i = 0; arr && i < sp->n_days; i++)
+        if (sp->part[i] != VAL_HOLDOUT)
+            jday(c, arr, sp->day[i]);
+    if (sp->has_folds) {
+        arr = jchild(c, o, "folds", 1);
+        for (int32_t f = 0; arr && f < sp->n_folds; f++) {
+            cJSON *days = cJSON_CreateArray();
+            if (!days || !cJSON_AddItemToArray(arr, days)) {
+                cJSON_Delete(days);
+                c->failed = 1;
+                break;
+            }
+            for (int32_t i = 0; i < sp->n_days; i++)
+                if (sp->part[i] == f)
+                    jday(c, days, sp->day[i]);
+        }
+    }
+    jcount(c, o, "trials", s->has_ga ? s->unique_evaluations : s->evaluated);
+    jnum(c, o, "sharpe_variance", top->val->var_sr);
+    if (top->val->pbo == top->val->pbo) {
+        jnum(c, o, "pbo", top->val->pbo);
+        jnum(c, o, "pbo_genomes", (double)top->val->pbo_genomes);
+        jnum(c, o, "pbo_blocks", (double)top->val->pbo_blocks);
+        jcount(c, o, "pbo_combinations", top->val->pbo_combos);
+    } else {
+        c->failed |= cJSON_AddNullToObject(o, "pbo") == NULL;
+    }
+    jcount(c, o, "sharpe_variance_points", top->val->var_sr_points);
+}
+
+/* trials: the deflated Sharpe ratio's N (< 1: unknown, written as null). */
+static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top, double trials)
 {
     cJSON *arr = cJSON_CreateArray();
     c->failed |= arr == NULL;
@@ -75,13 +191,15 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top)
             jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[e->genes[k]]);
         jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
+        if (top->val)
+            row_validation(c, item, top, i, trials);
     }
     return arr;
 }
 
-static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
+static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top, double trials)
 {
-    cJSON *arr = top_array(c, cfg, top);
+    cJSON *arr = top_array(c, cfg, top, trials);
     if (arr && !cJSON_AddItemToObject(root, "top", arr)) {
         cJSON_Delete(arr);
         c->failed = 1;
@@ -91,7 +209,7 @@ static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t 
 void *json_summary_top(const config_t *cfg, const reported_t *top)
 {
     jctx c = {0};
-    cJSON *arr = top_array(&c, cfg, top);
+    cJSON *arr = top_array(&c, cfg, top, 0.0);
     if (c.failed) {
         cJSON_Delete(arr);
         return NULL;
@@ -139,7 +257,9 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jstr(c, o, "path", cfg->dataset_path);
         jstr(c, o, "content_hash", hash);
     }
-    add_top(c, root, cfg, top);
+    add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
+    if (top->val && top->split)
+        add_validation(c, root, s, top);
     o = jchild(c, root, "seconds", 0);
     if (o) {
         jnum(c, o, "load", s->seconds_load);

@@ -194,6 +194,21 @@ fail:
     return st;
 }
 
+/* objective.aggregate: each row's day fold, in equity order (as tables_build). */
+static ev_status put_folds(cuda_tables_t *t, const fit_problem_t *p, ev_error *err)
+{
+    int64_t n = t->view.n_trades;
+    uint8_t *fold = (uint8_t *)malloc((size_t)n + 1);
+    ev_status st;
+    if (!fold)
+        return ev_fail(err, EV_ENOMEM, "out of host memory");
+    for (int64_t jj = 0; jj < n; jj++)
+        fold[jj] = p->fold[p->order[jj]];
+    st = tables_device_put(t, TA_FOLD, fold, err);
+    free(fold);
+    return st;
+}
+
 extern "C" ev_status cuda_tables_build(cuda_tables_t **out, const fit_problem_t *p, const uint16_t *cells,
                                        ev_error *err)
 {
@@ -222,6 +237,8 @@ extern "C" ev_status cuda_tables_build(cuda_tables_t **out, const fit_problem_t 
         cudaFree(s.mem); /* after run_hits synchronised; nothing left to undo on error */
     if (st == EV_OK && layout.need_lf)
         st = put_log_factors(t, err);
+    if (st == EV_OK && layout.agg != AGG_ALL)
+        st = put_folds(t, p, err);
     if (st != EV_OK) {
         cuda_tables_free(t);
         return st;

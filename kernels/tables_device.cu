@@ -17,7 +17,7 @@ static void plan_arrays(cuda_tables_t *t)
 {
     const fit_tables_t *v = &t->view;
     uint64_t n = (uint64_t)v->n_trades;
-    static const uint32_t elem[TA_COUNT] = {2, 4, 4, 8, 8, 8, 8, 8, 8};
+    static const uint32_t elem[TA_COUNT] = {2, 4, 4, 8, 8, 8, 8, 8, 8, 1};
     memcpy(t->elem, elem, sizeof elem);
     t->count[TA_CELLS] = n * (uint64_t)v->n_filters;
     t->count[TA_HIT_T] = n * (uint64_t)v->n_targets;
@@ -28,10 +28,13 @@ static void plan_arrays(cuda_tables_t *t)
     t->count[TA_LF_T] = v->need_lf ? (uint64_t)t->q_t_len : 0;
     t->count[TA_LF_S] = v->need_lf ? (uint64_t)t->q_s_len : 0;
     t->count[TA_LF_LOG] = v->need_lf ? n : 0;
+    t->count[TA_FOLD] = v->agg != AGG_ALL ? n : 0;
 }
 
 static int array_present(const cuda_tables_t *t, int a)
 {
+    if (a == TA_FOLD)
+        return t->view.agg != AGG_ALL;
     return a < TA_LF_T || t->view.need_lf;
 }
 
@@ -48,6 +51,7 @@ static void bind_view(cuda_tables_t *t)
     v->lf_t = (const int64_t *)t->arr[TA_LF_T];
     v->lf_s = (const int64_t *)t->arr[TA_LF_S];
     v->lf_log = (const int64_t *)t->arr[TA_LF_LOG];
+    v->fold = (const uint8_t *)t->arr[TA_FOLD];
 }
 
 ev_status tables_device_alloc(cuda_tables_t **out, const fit_tables_t *layout, int64_t q_t_len, int64_t q_s_len,
@@ -98,6 +102,7 @@ static void host_arrays(const tables_host_t *h, const void **p)
     p[TA_LF_T] = h->lf_t;
     p[TA_LF_S] = h->lf_s;
     p[TA_LF_LOG] = h->lf_log;
+    p[TA_FOLD] = h->fold;
 }
 
 ev_status tables_device_put(cuda_tables_t *t, int a, const void *host, ev_error *err)
@@ -161,6 +166,7 @@ extern "C" ev_status cuda_tables_download(const cuda_tables_t *t, tables_host_t 
     host->lf_t = (int64_t *)dst[TA_LF_T];
     host->lf_s = (int64_t *)dst[TA_LF_S];
     host->lf_log = (int64_t *)dst[TA_LF_LOG];
+    host->fold = (uint8_t *)dst[TA_FOLD];
     host->view.cells = host->cells;
     host->view.hit_t = host->hit_t;
     host->view.hit_s = host->hit_s;
@@ -170,6 +176,7 @@ extern "C" ev_status cuda_tables_download(const cuda_tables_t *t, tables_host_t 
     host->view.lf_t = host->lf_t;
     host->view.lf_s = host->lf_s;
     host->view.lf_log = host->lf_log;
+    host->view.fold = host->fold;
     return EV_OK;
 fail:
     for (int a = 0; a < TA_COUNT; a++)

@@ -19,6 +19,7 @@ enum {
     TA_LF_T,      /* int64[q_t_len], compound only */
     TA_LF_S,      /* int64[q_s_len], compound only */
     TA_LF_LOG,    /* int64[n_trades], compound only */
+    TA_FOLD,      /* uint8[n_trades], objective.aggregate only */
     TA_COUNT
 };
 

@@ -1,0 +1,23 @@
+/* A reported list's validation (fitness/validation.h) in a run file, beside
+ * its ranked table: GROUP/validation (results/README.md). */
+#ifndef EVOLVE_RUN_VALIDATION_H
+#define EVOLVE_RUN_VALIDATION_H
+
+#include "archive/run_file.h"
+#include "common/status.h"
+#include "fitness/reported.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes (or replaces) group/validation from r->val and r->split; nothing
+ * when r has no validation. trials: the genomes the search evaluated (the
+ * deflated Sharpe ratio's N). */
+ev_status run_file_write_validation(run_file_t *rf, const char *group, const reported_t *r, uint64_t trials,
+                                    ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

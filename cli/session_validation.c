@@ -1,0 +1,237 @@
+#include "cli/session_validation.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fitness/pbo.h"
+#include "ga/grid.h"
+
+/* Lattice points whose per-trade Sharpe ratio estimates its variance over
+ * the evaluated genomes (all of them on smaller lattices). */
+#define SESSION_SHARPE_SAMPLE 4096u
+
+ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
+{
+    const dataset_t *full;
+    uint8_t *keep;
+    int64_t kept = 0;
+    ev_status st;
+    int32_t agg = s->cfg.objective.aggregate;
+    if ((st = val_split_make(&s->split, &s->cfg.validation, &s->ds, s->cfg.seed, err)) != EV_OK) {
+        ev_error_prefix(err, "%s: ", s->cfg.path);
+        return st;
+    }
+    s->ds_full = s->ds; /* moved: s->ds is rebuilt from it */
+    memset(&s->ds, 0, sizeof s->ds);
+    s->validating = 1;
+    s->pbo = NAN;
+    full = &s->ds_full;
+    keep = (uint8_t *)malloc((size_t)full->n_trades + 1);
+    s->trade_part = (int32_t *)malloc(((size_t)full->n_trades + 1) * sizeof *s->trade_part);
+    if (!keep || !s->trade_part) {
+        free(keep);
+        return ev_fail(err, EV_ENOMEM, "out of memory splitting the days");
+    }
+    for (int64_t j = 0; j < full->n_trades; j++) {
+        s->trade_part[j] = val_trade_part(&s->split, full, j);
+        keep[j] = s->trade_part[j] != VAL_HOLDOUT;
+        kept += keep[j];
+    }
+    st = dataset_subset(&s->ds, full, keep, err);
+    free(keep);
+    if (st != EV_OK)
+        return st;
+    if (agg != AGG_ALL) {
+        if (!s->split.has_folds || s->split.n_folds < 2 || s->split.n_folds > EV_AGG_MAX_FOLDS)
+            return ev_fail(err, EV_ECONFIG,
+                           "%s: objective.aggregate needs validation.folds (or fold_by) giving 2 to %d folds; "
+                           "there are %d",
+                           s->cfg.path, EV_AGG_MAX_FOLDS, s->split.has_folds ? s->split.n_folds : 0);
+        if (!(s->fold_in = (uint8_t *)malloc((size_t)s->ds.n_trades + 1)))
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+        for (int64_t j = 0, k = 0; j < full->n_trades; j++)
+            if (s->trade_part[j] != VAL_HOLDOUT)
+                s->fold_in[k++] = (uint8_t)s->trade_part[j];
+    }
+    if (kept == 0)
+        return ev_fail(err, EV_EDATA, "%s: validation: no trade is left in-sample", s->cfg.path);
+    if (log) {
+        fprintf(log, "validation: %d trading days: %d held out (%lld trades), %d in-sample (%lld trades)",
+                s->split.n_days, s->split.n_holdout, (long long)(full->n_trades - kept),
+                s->split.n_days - s->split.n_holdout, (long long)kept);
+        if (s->split.has_folds)
+            fprintf(log, " in %d folds", s->split.n_folds);
+        fputc('\n', log);
+    }
+    return EV_OK;
+}
+
+void session_validation_folds(session_t *s)
+{
+    if (!s->fold_in)
+        return;
+    s->prob.fold = s->fold_in;
+    s->prob.n_folds = s->split.n_folds;
+    s->prob.agg = s->cfg.objective.aggregate;
+}
+
+ev_status session_validation_tables(session_t *s, ev_error *err)
+{
+    ev_status st;
+    if ((st = problem_init(&s->prob_full, &s->ds_full, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK)
+        return st;
+    s->var_sr = sharpe_variance(&s->prob, &s->tables.view, SESSION_SHARPE_SAMPLE, s->cfg.seed, &s->var_sr_points);
+    return tables_build(&s->tables_full, &s->prob_full, err);
+}
+
+/* rank_by: plateau: the list reordered by plateau mean, higher first, the
+ * fitness order (the position) breaking ties; stable insertion sort. */
+static ev_status by_plateau(reported_t *r, ev_error *err)
+{
+    uint32_t n = r->n, *ord = (uint32_t *)malloc(((size_t)n + 1) * sizeof *ord);
+    ranked_genome_t *e = (ranked_genome_t *)malloc(((size_t)n + 1) * sizeof *e);
+    double *value = (double *)malloc(((size_t)n + 1) * sizeof *value);
+    val_row_t *row = (val_row_t *)malloc(((size_t)n + 1) * sizeof *row);
+    if (!ord || !e || !value || !row) {
+        free(ord);
+        free(e);
+        free(value);
+        free(row);
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        double m = r->val->row[i].plateau.mean;
+        uint32_t j = i;
+        while (j > 0 && r->val->row[ord[j - 1]].plateau.mean < m) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = i;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        e[i] = r->e[ord[i]];
+        value[i] = r->value[ord[i]];
+        row[i] = r->val->row[ord[i]];
+    }
+    memcpy(r->value, value, (size_t)n * sizeof *value);
+    memcpy(r->val->row, row, (size_t)n * sizeof *row);
+    free(ord);
+    free(value);
+    free(row);
+    r->own_e = e;
+    r->e = e;
+    return EV_OK;
+}
+
+ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err)
+{
+    val_rows_t *v = (val_rows_t *)calloc(1, sizeof *v);
+    ev_status st;
+    if (!v)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    if ((st = val_rows_make(v, &s->prob_full, &s->tables_full.view, s->trade_part, s->split.n_folds, r->e, r->n,
+                            err)) != EV_OK) {
+        free(v);
+        return st;
+    }
+    r->val = v;
+    r->split = &s->split;
+    v->pbo = s->pbo;
+    v->pbo_combos = s->pbo_combos;
+    v->pbo_genomes = s->pbo_genomes;
+    v->pbo_blocks = s->pbo_blocks;
+    v->var_sr = s->var_sr;
+    v->var_sr_points = s->var_sr_points;
+    for (uint32_t i = 0; i < r->n; i++)
+        plateau_score(&s->prob, &s->tables.view, r->e[i].genes, &v->row[i].plateau);
+    if (s->cfg.validation.rank_by == RANK_BY_PLATEAU)
+        return by_plateau(r, err);
+    for (uint32_t i = 0; i < r->n; i++) {
+        const eval_result_t *a = &r->e[i].r, *b = &v->row[i].search;
+        if (memcmp(&a->fitness, &b->fitness, sizeof a->fitness) != 0 || a->trades != b->trades ||
+            a->feasible != b->feasible)
+            return ev_fail(err, EV_EINTERNAL,
+                           "validation: rank %u's in-sample score (%.17g, %lld trades) differs from the search's "
+                           "(%.17g, %lld trades); please report this",
+                           i + 1, b->fitness, (long long)b->trades, a->fitness, (long long)a->trades);
+    }
+    return EV_OK;
+}
+
+ev_status session_validation_pbo(session_t *s, ev_error *err)
+{
+    const validation_cfg_t *vc = &s->cfg.validation;
+    int32_t n_in = 0, blocks = (int32_t)vc->pbo_blocks, k = 0;
+    int32_t *day_block = NULL, *block = NULL;
+    backend_t *cpu = NULL;
+    grid_opts_t go;
+    grid_stats_t gs;
+    topk_t top;
+    ranked_genome_t *cand = NULL;
+    ev_status st;
+    s->pbo = NAN;
+    if (vc->pbo_genomes < 2 || s->prob.obj.need_dd)
+        return EV_OK;
+    for (int32_t i = 0; i < s->split.n_days; i++)
+        n_in += s->split.part[i] != VAL_HOLDOUT;
+    if (blocks > n_in)
+        blocks = n_in & ~1;
+    if (blocks < 2)
+        return EV_OK;
+    day_block = (int32_t *)malloc(((size_t)s->split.n_days + 1) * sizeof *day_block);
+    block = (int32_t *)malloc(((size_t)s->ds.n_trades + 1) * sizeof *block);
+    if (!day_block || !block) {
+        free(day_block);
+        free(block);
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    }
+    /* the in-sample days in time order, cut into `blocks` contiguous blocks */
+    for (int32_t i = 0; i < s->split.n_days; i++)
+        day_block[i] = s->split.part[i] == VAL_HOLDOUT ? -1 : (int32_t)((int64_t)(k++) * blocks / n_in);
+    for (int64_t j = 0; j < s->ds.n_trades; j++) {
+        int64_t d = val_day_of(s->ds.entry_ts[j]);
+        int32_t lo = 0, hi = s->split.n_days;
+        while (lo < hi) {
+            int32_t mid = lo + (hi - lo) / 2;
+            if (s->split.day[mid] < d)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        block[j] = lo < s->split.n_days ? day_block[lo] : -1;
+    }
+    free(day_block);
+    if ((st = topk_init(&top, vc->pbo_genomes, err)) != EV_OK) {
+        free(block);
+        return st;
+    }
+    if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) == EV_OK) {
+        memset(&go, 0, sizeof go);
+        st = grid_run(&backend_cpu_ops, cpu, &s->prob, &go, &top, &gs, err);
+        backend_cpu_ops.close(cpu);
+    }
+    if (st == EV_OK && !(cand = topk_ranked_new(&top, &s->prob.shape)))
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    if (st == EV_OK)
+        st = pbo_cscv(&s->prob, &s->tables.view, cand, top.n, block, blocks, &s->pbo, &s->pbo_combos, err);
+    s->pbo_genomes = top.n;
+    s->pbo_blocks = (uint32_t)blocks;
+    free(cand);
+    free(block);
+    topk_free(&top);
+    return st;
+}
+
+void session_validation_free(session_t *s)
+{
+    tables_free(&s->tables_full);
+    problem_free(&s->prob_full);
+    dataset_free(&s->ds_full);
+    val_split_free(&s->split);
+    free(s->trade_part);
+    s->trade_part = NULL;
+    free(s->fold_in);
+    s->fold_in = NULL;
+    s->validating = 0;
+}

@@ -43,14 +43,14 @@ typedef struct {
     objective_cfg_t objective; /* objective */
     ga_settings_t ga;          /* ga */
 
-    uint32_t top;              /* top (default 10) */
-    uint64_t seed;             /* seed (default 42) */
-    int seed_random;           /* seed: random -> drawn at load time (< 2^53), printed to stderr */
-    char *output;              /* output: the run file (default <config dir>/../results/<config stem>.h5) */
-    uint64_t grid_batch;       /* grid.batch: genomes per batch, 0 = from free memory */
-    uint32_t checkpoint_every; /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
-    double checkpoint_every_s; /* ga.checkpoint_every_s: ... and at least this many seconds apart (0: no minimum) */
-    char *heatmap[2];          /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
+    uint32_t top;                /* top (default 10) */
+    uint64_t seed;               /* seed (default 42) */
+    int seed_random;             /* seed: random -> drawn at load time (< 2^53), printed to stderr */
+    char *output;                /* output: the run file (default <config dir>/../results/<config stem>.h5) */
+    uint64_t grid_batch;         /* grid.batch: genomes per batch, 0 = from free memory */
+    uint32_t checkpoint_every;   /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
+    double checkpoint_every_s;   /* ga.checkpoint_every_s: ... and at least this many seconds apart (0: no minimum) */
+    char *heatmap[2];            /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
     validation_cfg_t validation; /* validation: (enabled 0 when absent) */
 } config_t;
 

@@ -18,16 +18,14 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
         snprintf(s->probe, sizeof s->probe,
                  "skipped (--no-gpu-probe): the %s backend's results were not checked against the CPU", dev->name);
         if (opts->log)
-            fprintf(opts->log, "gpu probe: skipped (--no-gpu-probe): the %s backend is trusted unchecked\n",
-                    dev->name);
+            fprintf(opts->log, "gpu probe: skipped (--no-gpu-probe): the %s backend is trusted unchecked\n", dev->name);
         return EV_OK;
     }
     if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) != EV_OK)
         return st;
     memset(&po, 0, sizeof po);
     po.seed = s->cfg.seed;
-    st = backend_probe_run(&backend_cpu_ops, cpu, dev, s->backend, &s->prob, &s->tables.view, &s->cfg.ga, &po, &r,
-                           err);
+    st = backend_probe_run(&backend_cpu_ops, cpu, dev, s->backend, &s->prob, &s->tables.view, &s->cfg.ga, &po, &r, err);
     if (st != EV_OK) {
         backend_cpu_ops.close(cpu);
         ev_error_prefix(err, "gpu probe: ");
@@ -55,8 +53,9 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
             "evolve: WARNING: this run falls back to the CPU backend (recorded in the run file's "
             "/provenance backend_probe); check the GPU with `evolve doctor`\n",
             dev->name, r.what);
-    snprintf(s->probe, sizeof s->probe, "failed, the run fell back to the cpu backend: the %s backend (%s) disagreed: %s",
-             dev->name, s->device, r.what);
+    snprintf(s->probe, sizeof s->probe,
+             "failed, the run fell back to the cpu backend: the %s backend (%s) disagreed: %s", dev->name, s->device,
+             r.what);
     dev->close(s->backend);
     s->ops = &backend_cpu_ops;
     s->backend = cpu;

@@ -16,6 +16,7 @@ static void usage(FILE *out)
             "       evolve ingest [options]             CSVs -> dataset.h5 (SPEC sec. 2)\n"
             "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
+            "       evolve doctor                       check the build, the CUDA driver and the GPU (self-tests)\n"
             "       evolve --version\n"
             "\n"
             "Run 'evolve CONFIG.yaml --help', 'evolve ingest --help', 'evolve gen-data --help' or\n"
@@ -43,5 +44,7 @@ int main(int argc, char **argv)
         return cmd_gen_data(argc - 1, argv + 1);
     if (!strcmp(argv[1], "report"))
         return cmd_report(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "doctor"))
+        return cmd_doctor(argc - 1, argv + 1);
     return cmd_run(argc, argv);
 }

@@ -43,9 +43,9 @@ static void genome_text(const fit_problem_t *p, const uint16_t *genes, char *buf
     buf[0] = '\0';
     for (int32_t k = 0; k < p->lat->n_params && used + 1 < n; k++) {
         const param_t *prm = &p->lat->params[k];
-        int w = snprintf(buf + used, n - used, "%s%s=%s%s", k ? ", " : "(", prm->name,
-                         genes[k] < prm->n_values ? prm->value_text[genes[k]] : "?",
-                         k + 1 == p->lat->n_params ? ")" : "");
+        int w =
+            snprintf(buf + used, n - used, "%s%s=%s%s", k ? ", " : "(", prm->name,
+                     genes[k] < prm->n_values ? prm->value_text[genes[k]] : "?", k + 1 == p->lat->n_params ? ")" : "");
         if (w < 0)
             break;
         used += (size_t)w < n - used ? (size_t)w : n - used - 1;
@@ -513,8 +513,9 @@ static ev_status compare_caches(probe_t *x, const ga_plan_t *plan, ga_side_t *sd
                     shape_decode(&x->p->shape, c[1][j * rec], genes);
                     genome_text(x->p, genes, gb, sizeof gb);
                 }
-                mismatch(x, "dedup cache entry %llu (sorted by index): %s: genome %s (index word 0 %llu): %s; %s: "
-                            "genome %s (index word 0 %llu): %s",
+                mismatch(x,
+                         "dedup cache entry %llu (sorted by index): %s: genome %s (index word 0 %llu): %s; %s: "
+                         "genome %s (index word 0 %llu): %s",
                          (unsigned long long)j, x->ops[0]->name, ga, (unsigned long long)c[0][j * rec], ta,
                          x->ops[1]->name, gb, (unsigned long long)c[1][j * rec], tb);
                 break;
@@ -572,8 +573,8 @@ static ev_status round_trip(probe_t *x, const ga_plan_t *plan, ga_side_t *sd, ev
                 genome_text(x->p, genes, t, sizeof t);
                 result_text(&sd[0].results[i], ra, sizeof ra);
                 result_text(&got[i], rb, sizeof rb);
-                mismatch(x, "dedup round trip: genome %s: %s: %s; found in %s's imported cache: %s", t,
-                         x->ops[0]->name, ra, x->ops[1]->name, rb);
+                mismatch(x, "dedup round trip: genome %s: %s: %s; found in %s's imported cache: %s", t, x->ops[0]->name,
+                         ra, x->ops[1]->name, rb);
                 break;
             }
 done:
@@ -598,14 +599,14 @@ static void side_free(const backend_ops_t *ops, ga_side_t *sd)
 
 /* One GA op on both sides: the reference's error is returned, the tested
  * backend's recorded as a mismatch; either ends the GA part. */
-#define BOTH(call_ref, call_test, step)        \
-    do {                                       \
-        if ((st = (call_ref)) != EV_OK)        \
-            goto done;                         \
-        if ((call_test) != EV_OK) {            \
-            test_failed(x, step, &e);          \
-            goto done;                         \
-        }                                      \
+#define BOTH(call_ref, call_test, step) \
+    do {                                \
+        if ((st = (call_ref)) != EV_OK) \
+            goto done;                  \
+        if ((call_test) != EV_OK) {     \
+            test_failed(x, step, &e);   \
+            goto done;                  \
+        }                               \
     } while (0)
 
 static ev_status probe_ga(probe_t *x, const ga_settings_t *s, uint64_t seed, ev_error *err)
@@ -737,6 +738,7 @@ ev_status backend_probe_run(const backend_ops_t *ref_ops, backend_t *ref, const 
         snprintf(out->summary, sizeof out->summary,
                  "%llu genomes (the no-filter genome, corners, %s%srandom points), %u top-K selections%s",
                  (unsigned long long)out->genomes, out->kept0 ? "a genome keeping 0 trades, " : "",
-                 out->kept1 ? "one keeping 1, " : "", out->topk_lists, out->ga_checked ? ", one GA generation, a breed step and a dedup round trip" : "");
+                 out->kept1 ? "one keeping 1, " : "", out->topk_lists,
+                 out->ga_checked ? ", one GA generation, a breed step and a dedup round trip" : "");
     return st;
 }

@@ -1,4 +1,4 @@
-/* The parity probe (docs/ga.md, "The GPU probe"): a backend under test (the
+/* The parity probe (README, "The GPU probe"): a backend under test (the
  * CUDA backend) checked against a reference backend (the CPU's) on a small
  * probe set, bit for bit, before a run trusts it. Backend-generic: it only
  * calls the ops of ga/backend.h, so any pair of backends can be compared
@@ -41,15 +41,15 @@ typedef struct {
 } backend_probe_opts_t;
 
 typedef struct {
-    int match;            /* 1: every comparison was equal */
-    uint64_t genomes;     /* genomes evaluated by each backend (the GA's included) */
-    uint32_t topk_lists;  /* top-K selections compared */
-    int ga_checked;       /* 1: breed, rank and the dedup round trip were compared */
-    int kept0, kept1;     /* 1: the set held a genome keeping 0 (1) trades */
-    double seconds;       /* the probe's wall time, both backends */
-    char what[1024];      /* match == 0: the first difference (the step, the genome with its parameter values,
+    int match;           /* 1: every comparison was equal */
+    uint64_t genomes;    /* genomes evaluated by each backend (the GA's included) */
+    uint32_t topk_lists; /* top-K selections compared */
+    int ga_checked;      /* 1: breed, rank and the dedup round trip were compared */
+    int kept0, kept1;    /* 1: the set held a genome keeping 0 (1) trades */
+    double seconds;      /* the probe's wall time, both backends */
+    char what[1024];     /* match == 0: the first difference (the step, the genome with its parameter values,
                              both backends' values) or the tested backend's error */
-    char summary[256];    /* what was compared, for the run's output line */
+    char summary[256];   /* what was compared, for the run's output line */
 } backend_probe_t;
 
 /* Runs the probe of `test` (opened on p, whose tables t are the reference's

@@ -173,6 +173,9 @@ static ev_status cuda_ga_open_op(backend_t *b, const ga_plan_t *plan, ga_state_t
     *out = NULL;
     if (!b)
         return ev_fail(err, EV_EINTERNAL, "the cuda GA ops need an open cuda backend");
+    /* the GA evaluates in its own arrays: the batch buffers (the GPU probe's,
+     * say) would only take memory from it */
+    cuda_eval_trim(b->e);
     if ((st = cuda_ga_open(out, b->e, plan, err)) != EV_OK) {
         ev_error_prefix(err, "cuda backend: ");
         *out = NULL;

@@ -11,9 +11,17 @@
 #include "common/platform.h"
 #include "ga/ga_plan.h"
 
-#define PROBE_RANDOM_DEFAULT 4096u
-#define PROBE_CORNER_PARAMS 10 /* all 2^n corners up to this many parameters */
-#define PROBE_CORNERS_SAMPLED 1024u
+/* The probe's cost is the reference's (the CPU's) evaluations: random
+ * points are PROBE_RANDOM_DEFAULT, fewer on large datasets (at most
+ * PROBE_TRADE_EVALS genome x trade evaluations, at least PROBE_RANDOM_MIN),
+ * plus the corners, the top-K ranges and the GA's two small generations:
+ * about 3,500 genomes in all, ~0.1 s of CPU at 50,000 trades. */
+#define PROBE_RANDOM_DEFAULT 2048u
+#define PROBE_RANDOM_MIN 512u
+#define PROBE_TRADE_EVALS 1e8
+#define PROBE_CORNER_PARAMS 8 /* all 2^n corners up to this many parameters */
+#define PROBE_CORNERS_SAMPLED 256u
+#define PROBE_TOPK_RANGE 512u
 #define PROBE_ONE_TRADE_TRIES 64u /* trades tried as the one a genome keeps */
 #define PROBE_ISLANDS_MAX 4u
 #define PROBE_ISLAND_SIZE_MAX 128u
@@ -172,7 +180,13 @@ static int build_set(probe_t *x, const backend_probe_opts_t *o, genome_list_t *l
     const lattice_t *lat = x->p->lat;
     int32_t np = x->p->shape.n_params, first[EV_MAX_PARAMS];
     uint16_t genes[EV_MAX_PARAMS];
-    uint32_t randoms = o && o->random_points ? o->random_points : PROBE_RANDOM_DEFAULT;
+    uint32_t randoms = PROBE_RANDOM_DEFAULT;
+    double trades = (double)(x->t->n_trades > 0 ? x->t->n_trades : 1);
+    if ((double)randoms * trades > PROBE_TRADE_EVALS)
+        randoms =
+            PROBE_TRADE_EVALS / trades < PROBE_RANDOM_MIN ? PROBE_RANDOM_MIN : (uint32_t)(PROBE_TRADE_EVALS / trades);
+    if (o && o->random_points)
+        randoms = o->random_points;
     memset(l, 0, sizeof *l);
     l->np = np;
     /* the no-filter genome, with the first and the last target and stop */
@@ -294,7 +308,7 @@ static ev_status probe_topk(probe_t *x, ev_error *err)
 {
     static const uint32_t ks[] = {1, PROBE_TOP, 128};
     const lattice_t *lat = x->p->lat;
-    uint64_t m = 4096, size, most;
+    uint64_t m = PROBE_TOPK_RANGE, size, most;
     ev_status st = EV_OK;
     if (!lat->size_fits || !x->ops[0]->grid_batch || !x->ops[1]->grid_batch)
         return EV_OK;

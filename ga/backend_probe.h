@@ -7,13 +7,14 @@
  *
  * The probe set:
  *  - evaluate: the "no filter" genome (with the first and last target and
- *    stop), the lattice's corners (all of them up to 10 parameters, else
- *    1024 random ones), genomes that keep 0 and 1 trades where the lattice
- *    has them (built from the trades' filter cells), and random lattice
- *    points: fitness, trades kept and feasibility compared bit for bit;
- *  - top-K selections: grid_batch over the lattice's first and last points
- *    and a random range, into lists of 1, 16 and 128 (lattices that can be
- *    enumerated);
+ *    stop), the lattice's corners (all of them up to 8 parameters, else 256
+ *    random ones), genomes that keep 0 and 1 trades where the lattice has
+ *    them (built from the trades' filter cells), and 2,048 random lattice
+ *    points (fewer beyond 50,000 trades, at least 512): fitness, trades kept
+ *    and feasibility compared bit for bit;
+ *  - top-K selections: grid_batch over the lattice's first and last 512
+ *    points and a random range, into lists of 1, 16 and 128 (lattices that
+ *    can be enumerated);
  *  - the GA (backends with GA ops): generation 0 evaluated and ranked, one
  *    breed step (children and parents), generation 1 evaluated (cache hits),
  *    the dedup caches compared as sets, and one round trip: the reference's
@@ -36,7 +37,7 @@ extern "C" {
 #endif
 
 typedef struct {
-    uint32_t random_points; /* random lattice points to evaluate (0: 4096) */
+    uint32_t random_points; /* random lattice points to evaluate (0: 2,048, fewer on large datasets) */
     uint64_t seed;          /* of the random points and the probe's GA */
 } backend_probe_opts_t;
 

@@ -160,7 +160,8 @@ static void test_mem_retry(void)
     CHECK_EQ_I64(48, mem_retry_smaller(100, 16, 16));      /* dominance: cells of 16 B */
     CHECK_EQ_I64(16, mem_retry_smaller(31, 16, 16));
     CHECK_EQ_I64(0, mem_retry_smaller(16, 16, 16));
-    CHECK_EQ_I64(0, mem_retry_smaller(10, 0, 0)); /* unit 0 is 1: floor 1 */
+    CHECK_EQ_I64(5, mem_retry_smaller(10, 0, 0)); /* unit 0 is 1, and so is the floor */
+    CHECK_EQ_I64(0, mem_retry_smaller(1, 0, 0));
     CHECK_EQ_I64(5, mem_retry_smaller(10, 0, 1));
     /* an 8 GiB card with 1 GiB left: a quarter of free memory at plan time
      * (cuda_plan_sizes), halved until it fits, never below 1024 genomes */

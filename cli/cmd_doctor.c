@@ -308,6 +308,7 @@ static void check_grids(tally_t *t, const backend_ops_t *cu, backend_t *gb, back
     backend_t *b[2] = {cb, gb};
     dominance_opts_t dopt;
     memset(&dopt, 0, sizeof dopt);
+    dopt.memory_budget = 4096; /* blocks of a few hundred cells: the blocking is checked too */
     for (int ev = 0; ev < 2; ev++) {
         for (int k = 0; k < 2 && st == EV_OK; k++) {
             uint64_t most = ops[k]->grid_batch_max(b[k]);
@@ -334,7 +335,8 @@ static void check_grids(tally_t *t, const backend_ops_t *cu, backend_t *gb, back
 }
 
 /* Fitness, top-K, a GA generation, breeding and the dedup cache: the GPU
- * probe of every run (ga/backend_probe.h), with a population of 1,024. */
+ * probe of every run (ga/backend_probe.h), with 16,384 random points and the
+ * probe's largest GA (4 islands of 128). */
 static void check_probe(tally_t *t, const backend_ops_t *cu, backend_t *gb, backend_t *cb, const fit_problem_t *p,
                         const tables_host_t *h)
 {

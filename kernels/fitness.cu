@@ -83,7 +83,17 @@ extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, c
         e->sizes.launch_max = FIT_LAUNCH_MOST;
     if (e->sizes.launch_max > e->sizes.batch_max)
         e->sizes.launch_max = e->sizes.batch_max;
-    st = topk_dev_init(&e->topk, e->sizes.topk_cap, err); /* says itself what failed */
+    /* out of memory: fewer candidates a selection pass (passes get shorter,
+     * the top-K is the same), down to 1,024, said once */
+    for (uint32_t first = e->sizes.topk_cap;;) {
+        uint64_t next;
+        st = topk_dev_init(&e->topk, e->sizes.topk_cap, err); /* says itself what failed */
+        if (st != EV_ENOMEM || (next = mem_retry_smaller(e->sizes.topk_cap, 1024, 1)) == 0)
+            break;
+        (void)cudaGetLastError(); /* an allocation failure is not sticky: clear it */
+        e->sizes.topk_cap = (uint32_t)next;
+        mem_retry_note("top-K candidates a pass", first, next);
+    }
     if (st != EV_OK) {
         cuda_eval_close(e);
         return st;

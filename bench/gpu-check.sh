@@ -191,6 +191,20 @@ for mode in "--grid" ""; do
   step "CPU == CUDA output (${mode:-ga})" "diff${mode//-/_}.log" diff "$LOGS/cpu$mode.txt" "$LOGS/cuda$mode.txt"
 done
 grep -h "^gpu probe:" "$LOGS"/run_cuda*.log 2>/dev/null | head -1 | sed 's/^/      /' | tee -a "$SUMMARY"
+# The probe against a real device made wrong (EVOLVE_TEST_CUDA_CORRUPT, tests only):
+# --backend cuda must stop naming the genome, --backend auto must fall back to the CPU.
+step "GPU probe stops a corrupted CUDA backend (--backend cuda)" probe_stop.log bash -c "
+  EVOLVE_TEST_CUDA_CORRUPT=1 '$E' '$WORK/check.yaml' --backend cuda --quiet --output '$WORK/corrupt.h5'
+  rc=\$?; [ \$rc = 1 ] || { echo \"exit \$rc, expected 1\"; exit 1; }"
+if [ -s "$LOGS/probe_stop.log" ] &&
+  ! grep -q "the GPU probe found the cuda backend disagreeing with the CPU: evaluate: genome (" "$LOGS/probe_stop.log"; then
+  note "FAIL  the stop message does not name the genome (log probe_stop.log)"
+  FAILED+=("probe stop message")
+fi
+step "GPU probe falls back from a corrupted CUDA backend (--backend auto)" probe_auto.log bash -c "
+  EVOLVE_TEST_CUDA_CORRUPT=1 '$E' '$WORK/check.yaml' --backend auto --quiet --output '$WORK/fallback.h5' \
+    >'$LOGS/auto_fallback.txt' && diff '$LOGS/cpu.txt' '$LOGS/auto_fallback.txt' &&
+  grep -q 'falls back to the CPU backend' '$LOGS/probe_auto.log'"
 
 # ---- 6. benchmarks ------------------------------------------------------------
 step "bench_grid (seed, 1e8, 1.2e9 lattices; 50,000 synthetic trades)" bench_grid.log \

@@ -7,9 +7,9 @@
 
 #include "ga/cpu_ga.h"
 
-typedef enum { TWIN_EXACT = 0, TWIN_FITNESS, TWIN_TRADES, TWIN_TOPK, TWIN_BREED, TWIN_CACHE } twin_mode;
+typedef enum { TWIN_EXACT = 0, TWIN_FITNESS, TWIN_TRADES, TWIN_TOPK, TWIN_BREED, TWIN_CACHE, TWIN_GA_OOM } twin_mode;
 
-static const char *const twin_modes[] = {"exact", "fitness", "trades", "topk", "breed", "cache"};
+static const char *const twin_modes[] = {"exact", "fitness", "trades", "topk", "breed", "cache", "ga-oom"};
 static twin_mode mode_now = TWIN_EXACT;
 
 #define TWIN_GENOME 17u /* the genome an evaluate call gets wrong */
@@ -26,9 +26,10 @@ ev_status backend_twin_select(const char *mode, ev_error *err)
             mode_now = (twin_mode)m;
             return EV_OK;
         }
-    return ev_fail(err, EV_EUSAGE,
-                   "EVOLVE_TEST_DEVICE: unknown twin mode '%s' (expected exact, fitness, trades, topk, breed or cache)",
-                   mode);
+    return ev_fail(
+        err, EV_EUSAGE,
+        "EVOLVE_TEST_DEVICE: unknown twin mode '%s' (expected exact, fitness, trades, topk, breed, cache or ga-oom)",
+        mode);
 }
 
 static void flip_low_bit(double *x)
@@ -102,6 +103,9 @@ static ev_status twin_ga_open(backend_t *b, const ga_plan_t *plan, ga_state_t **
 {
     /* the plan's evaluate_b is this twin (ga_run, the probe): breed and the
      * export read the mode from it */
+    if (b->mode == TWIN_GA_OOM && plan->ctx.population > 512) /* the probe's GA (<= 512) still fits */
+        return ev_fail(err, EV_ENOMEM, "the GA population of %u does not fit the twin's pretend device memory",
+                       plan->ctx.population);
     return cpu_ga_open(NULL, plan, g, err);
 }
 

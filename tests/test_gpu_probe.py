@@ -13,6 +13,8 @@ same probe and comparison code as a CUDA run:
     records backend "cpu" and backend_probe "failed, ...";
   - an exact twin passes: one "gpu probe:" line, backend_probe "passed: ...";
   - --no-gpu-probe skips the probe, and backend_probe says so;
+  - a device whose memory cannot hold the GA (ga-oom) keeps it on the host,
+    says so, and gives the CPU's results;
   - a CPU run has no backend_probe attribute (its file is unchanged).
 h5py checks the run files (skipped without it)."""
 import os
@@ -49,7 +51,9 @@ def main():
     with cli.scratch_dir("evolve_probe_") as root:
         work = os.path.join(root, "work")
         os.makedirs(work)
-        _, cfg = cli.data_and_config(E, root, os.path.join(work, "run.h5"), population=64, generations=5)
+        data, cfg = cli.data_and_config(E, root, os.path.join(work, "run.h5"), population=64, generations=5)
+        big_cfg = os.path.join(work, "big.yaml")
+        cli.write_config(big_cfg, data, os.path.join(work, "big.h5"), population=1024, generations=3)
         cpu = {}
         for mode in ("ga", "grid"):
             extra = ["--grid"] if mode == "grid" else []
@@ -111,6 +115,16 @@ def main():
                 check(be == "twin" and probe and probe.startswith("skipped (--no-gpu-probe)"),
                       f"--no-gpu-probe {mode}: backend {be}, backend_probe {probe!r}")
         print("ok: exact twin passes; --no-gpu-probe skips", flush=True)
+        # a device that cannot hold the GA: the run keeps it on the host, fitness on the device, same results
+        r = cli.run(E, [cfg, "--backend", "cuda", "--output", "oom.h5"], {"EVOLVE_TEST_DEVICE": "ga-oom"}, cwd=work)
+        check(r.returncode == 0 and "move to the host" not in r.stderr, f"ga-oom, population 64: {r.stderr}")
+        r = cli.run(E, [big_cfg, "--backend", "cuda", "--output", "oom-big.h5"], {"EVOLVE_TEST_DEVICE": "ga-oom"},
+                    cwd=work)
+        check(r.returncode == 0 and "the population and its cache move to the host" in r.stderr,
+              f"ga-oom, population 1024: exit {r.returncode}: {r.stderr[-500:]}")
+        rc = cli.run(E, [big_cfg, "--backend", "cpu", "--quiet", "--output", "oom-cpu.h5"], cwd=work)
+        check(rc.returncode == 0 and r.stdout == rc.stdout, "ga-oom: results differ from the CPU run's")
+        print("ok: a device that cannot hold the GA keeps it on the host", flush=True)
         r = cli.run(E, [cfg, "--quiet", "--backend", "cuda"], {"EVOLVE_TEST_DEVICE": "nonsense"}, cwd=work)
         check(r.returncode == 2 and "unknown twin mode" in r.stderr, f"bad twin mode: {r.returncode} {r.stderr}")
     return check.exit()

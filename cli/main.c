@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "cli/cmd_signals.h"
 #include "cli/commands.h"
+#include "signals/se_config.h"
 
 static void usage(FILE *out)
 {
@@ -17,6 +19,8 @@ static void usage(FILE *out)
             "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
             "       evolve doctor                       check the build, the CUDA driver and the GPU (self-tests)\n"
+            "       evolve bars [options]               OHLCV bars from a bars CSV or the market files\n"
+            "       evolve trades [options]             a seller_exhaustion genome's trades on bars\n"
             "       evolve --version\n"
             "\n"
             "Run 'evolve CONFIG.yaml --help', 'evolve ingest --help', 'evolve gen-data --help' or\n"
@@ -46,5 +50,16 @@ int main(int argc, char **argv)
         return cmd_report(argc - 1, argv + 1);
     if (!strcmp(argv[1], "doctor"))
         return cmd_doctor(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "bars"))
+        return cmd_bars(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "trades"))
+        return cmd_trades(argc - 1, argv + 1);
+    if (se_config_is_strategy(argv[1])) {
+        fprintf(stderr,
+                "evolve: %s: a strategy config (seller_exhaustion); the GA and grid do not run strategies yet: "
+                "'evolve trades %s --set NAME=VALUE ... --csv FILE' backtests one genome (docs/signals.md)\n",
+                argv[1], argv[1]);
+        return 2;
+    }
     return cmd_run(argc, argv);
 }

@@ -12,6 +12,12 @@ duplicated header names, other separators, UTF-16) and runs `evolve ingest`
 Every file it writes lies in one fresh tempfile.mkdtemp directory, removed at
 the end unless a case was flagged (then kept, and named, for a look).
 
+The readers themselves are fuzzed in-process, coverage-guided, by the libFuzzer
+harnesses of tests/fuzz (tests/fuzz/run.sh; CI runs them). This script is kept
+for what they do not do (tests/fuzz/README.md): the evolve binary end to end
+(exit codes, the mutated file named in the message, nothing left behind) and
+whole-file transformations (every line end swapped, UTF-16 re-encoding).
+
     python3 scripts/fuzz_inputs.py --evolve build-asan/evolve --cases 3000
 """
 

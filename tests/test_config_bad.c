@@ -38,6 +38,14 @@ static const bad_case cases[] = {
     {"root_list", "- a\n- b\n", EV_ECONFIG, 1, 1, NULL, "expected a mapping with the keys data, parameters"},
     {"root_scalar", "hello\n", EV_ECONFIG, 1, 1, NULL, "found the string 'hello'"},
     {"complex_key", BASE "? [a]\n: 1\n", EV_ECONFIG, 4, 3, NULL, "expected a key name, found a list"},
+    /* No raw bytes in a message (found by tests/fuzz/fuzz_config): a value cut inside a UTF-8
+     * character, a control character from a YAML escape. */
+    {"cut_utf8",
+     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc4\x82"
+     "bbb\n",
+     EV_ECONFIG, 1, 1, NULL, "found the string 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\\xc4...'"},
+    {"control_escape", BASE "ga: {elitism: \"lo\\ets\"}\n", EV_ECONFIG, 4, 15, "ga.elitism",
+     "found the quoted string 'lo\\x1bts'"},
     /* unknown and duplicate keys */
     {"unknown_top", BASE "gaa: {}\n", EV_ECONFIG, 4, 1, "gaa",
      "unknown key; the keys allowed here are: data, parameters, objective, ga, grid, report, top, seed, output"},

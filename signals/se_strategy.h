@@ -1,0 +1,182 @@
+/* Strategy seller_exhaustion (SIGNALS.md sec. 1.3-1.4): the signal and the
+ * backtest loop over precomputed indicator series, written once for the CPU
+ * and CUDA (EV_HD). The series come from signals/features.h (each distinct
+ * (indicator, length) computed once per run and shared across genomes).
+ *
+ * The loop, exactly as the reference (backtest/engine.py run_backtest@592842f):
+ *  - rows whose ATR is NaN are dropped (the warm-up: the first atr_window-1
+ *    bars; interior NaN rows too), and "the next bar" is the next kept row;
+ *  - flat and exhaustion on kept row j: enter long at open[j+1], stop =
+ *    low[j] - k*ATR[j], risk = max(1e-8, entry - stop), tp = entry + R*risk;
+ *    nothing is tested in that iteration (the entry bar is never tested);
+ *  - in a position: bars_held += 1, then bar j+1 is tested in the order
+ *    open <= stop (stop_gap, at the open), low <= stop (stop, at the stop),
+ *    high >= tp (tp, at tp), bars_held >= H (time, at the close);
+ *  - one position at a time: a signal while in a position is ignored, not
+ *    queued; a signal on the exit bar is taken; one on the last kept row is
+ *    not; a position open at the end of the data is dropped, not recorded;
+ *  - costs per unit: fee = (entry + exit) * (fee_bp + slippage_bp) / 10000,
+ *    pnl = exit - entry - fee, R = pnl / risk, in that order. */
+#ifndef EVOLVE_SIGNALS_SE_STRATEGY_H
+#define EVOLVE_SIGNALS_SE_STRATEGY_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "common/hd.h"
+
+/* Exit reasons, in the order of the tests. */
+enum { SE_STOP_GAP = 0, SE_STOP = 1, SE_TP = 2, SE_TIME = 3 };
+
+/* A genome of seller_exhaustion, materialised (lengths in bars). */
+typedef struct {
+    int32_t ema_fast, ema_slow, z_window, atr_window, max_hold;
+    double vol_z, tr_z, cloc_min, atr_stop_mult, reward_r;
+    double fee_bp, slippage_bp; /* fixed by the config, not optimised */
+} se_params_t;
+
+/* The series one genome reads: the bars and its indicators (all length n;
+ * pointers into the shared feature store). */
+typedef struct {
+    int64_t n;
+    const double *open, *high, *low, *close;
+    const double *ema_fast, *ema_slow; /* EMA(close, ema_fast / ema_slow) */
+    const double *atr;                 /* ATR(atr_window): NaN for the warm-up */
+    const double *vol_z;               /* zscore(volume, z_window) */
+    const double *tr_z;                /* zscore(ATR * atr_window, z_window) */
+    const double *cloc;                /* close location */
+} se_series_t;
+
+typedef struct {
+    int64_t signal_bar, entry_bar, exit_bar; /* indices into the bars (not the kept rows) */
+    double entry, exit, stop, tp, risk, pnl, r_mult;
+    int32_t reason;
+} se_trade_t;
+
+EV_HD int se_exhaustion(const se_series_t *s, const se_params_t *p, int64_t i)
+{
+    /* every comparison with NaN is false; all strict */
+    return s->ema_fast[i] < s->ema_slow[i] && s->vol_z[i] > p->vol_z && s->tr_z[i] > p->tr_z &&
+           s->cloc[i] > p->cloc_min;
+}
+
+/* The next kept row after i (ATR defined), or n. */
+EV_HD int64_t se_next_kept(const se_series_t *s, int64_t i)
+{
+    int64_t j = i + 1;
+    while (j < s->n && s->atr[j] != s->atr[j])
+        j++;
+    return j;
+}
+
+EV_HD void se_close_trade(se_trade_t *t, const se_params_t *p, int64_t bar, double price, int32_t reason)
+{
+    const double fee = (t->entry + price) * (p->fee_bp + p->slippage_bp) / 10000.0;
+    t->exit_bar = bar;
+    t->exit = price;
+    t->reason = reason;
+    t->pnl = price - t->entry - fee;
+    t->r_mult = t->pnl / t->risk;
+}
+
+/* Runs the backtest; writes the first `cap` trades to out (out may be NULL
+ * when cap is 0) and returns the number of trades. */
+EV_HD int64_t se_backtest(const se_series_t *s, const se_params_t *p, se_trade_t *out, int64_t cap)
+{
+    int64_t n_trades = 0, held = 0;
+    int in_pos = 0;
+    se_trade_t t;
+    int64_t j = -1;
+    t.signal_bar = t.entry_bar = t.exit_bar = -1;
+    t.entry = t.exit = t.stop = t.tp = t.risk = t.pnl = t.r_mult = 0.0;
+    t.reason = -1;
+    j = se_next_kept(s, j);
+    while (j < s->n) {
+        const int64_t nx = se_next_kept(s, j);
+        if (nx >= s->n)
+            break; /* the last kept row: nothing follows it */
+        if (!in_pos && se_exhaustion(s, p, j)) {
+            const double entry = s->open[nx];
+            const double stop = s->low[j] - p->atr_stop_mult * s->atr[j];
+            const double gap = entry - stop;
+            t.signal_bar = j;
+            t.entry_bar = nx;
+            t.entry = entry;
+            t.stop = stop;
+            t.risk = gap > 1e-8 ? gap : 1e-8; /* max(1e-8, entry - stop) */
+            t.tp = entry + p->reward_r * t.risk;
+            held = 0;
+            in_pos = 1;
+        } else if (in_pos) {
+            int32_t reason = -1;
+            double price = 0.0;
+            held += 1;
+            if (s->open[nx] <= t.stop) {
+                reason = SE_STOP_GAP;
+                price = s->open[nx];
+            } else if (s->low[nx] <= t.stop) {
+                reason = SE_STOP;
+                price = t.stop;
+            } else if (s->high[nx] >= t.tp) {
+                reason = SE_TP;
+                price = t.tp;
+            } else if (held >= p->max_hold) {
+                reason = SE_TIME;
+                price = s->close[nx];
+            }
+            if (reason >= 0) {
+                se_close_trade(&t, p, nx, price, reason);
+                if (n_trades < cap)
+                    out[n_trades] = t;
+                n_trades++;
+                in_pos = 0;
+            }
+        }
+        j = nx;
+    }
+    return n_trades;
+}
+
+/* The source's metrics (SIGNALS.md sec. 1.4.5) over a genome's trades, in
+ * trade order: n; win_rate = mean(pnl > 0); avg_r = mean(R); total_pnl = sum
+ * of pnl; max_dd = min(cum_pnl - running max of cum_pnl) (the running max
+ * starts at the first trade's cum_pnl, as pandas' cummax; 0 without trades);
+ * sharpe = mean(R) / std(R, ddof = 1), 0 when n <= 1 or std == 0. Sums are
+ * sequential; the std takes two passes. Without trades every value is 0. */
+typedef struct {
+    int64_t n;
+    double win_rate, avg_r, total_pnl, max_dd, sharpe;
+} se_metrics_t;
+
+EV_HD void se_metrics(const se_trade_t *t, int64_t n, se_metrics_t *m)
+{
+    double wins = 0.0, sum_r = 0.0, cum = 0.0, peak = 0.0, dd = 0.0;
+    m->n = n;
+    m->win_rate = m->avg_r = m->total_pnl = m->max_dd = m->sharpe = 0.0;
+    if (n <= 0)
+        return;
+    for (int64_t k = 0; k < n; k++) {
+        wins += t[k].pnl > 0.0 ? 1.0 : 0.0;
+        sum_r += t[k].r_mult;
+        cum += t[k].pnl;
+        if (k == 0 || cum > peak)
+            peak = cum;
+        if (cum - peak < dd)
+            dd = cum - peak;
+    }
+    m->win_rate = wins / (double)n;
+    m->avg_r = sum_r / (double)n;
+    m->total_pnl = cum;
+    m->max_dd = dd;
+    if (n > 1) {
+        double ss = 0.0, sd;
+        for (int64_t k = 0; k < n; k++) {
+            const double d = t[k].r_mult - m->avg_r;
+            ss += d * d;
+        }
+        sd = sqrt(ss / (double)(n - 1));
+        m->sharpe = sd == 0.0 ? 0.0 : m->avg_r / sd;
+    }
+}
+
+#endif

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (clang, ASan + UBSan, libFuzzer coverage) and
+# runs each for SECONDS; fails on any crash, sanitizer report, broken
+# invariant, leak or timeout that is evolve's. README.md here has the details.
+#
+#   tests/fuzz/run.sh SECONDS [HARNESS...]     (default: every harness)
+#
+#   FUZZ_BUILD_DIR=build-fuzz   the build folder (its own: clang, sanitizers)
+#   FUZZ_WORK=DIR               where corpora, artifacts and logs go
+#                               (default FUZZ_BUILD_DIR/fuzz-work; kept between runs,
+#                               so a later run starts from what an earlier one found)
+#   FUZZ_JOBS=N                 build parallelism (default: nproc)
+#   FUZZ_ARGS="..."             more libFuzzer flags (e.g. -seed=1)
+#
+# The HDF5 harnesses (fuzz_dataset_h5, fuzz_run_file) run in libFuzzer's fork
+# mode and keep going after a crash or timeout; each one is then run again and
+# sorted by its stack: where the first frame outside the sanitizer and libFuzzer
+# runtimes lies in libhdf5 (HDF5 1.10 crashing or looping on a damaged file), it
+# is reported as HDF5's and does not fail the run; anything else does. A broken
+# invariant of ours (an abort from fuzz_common.h), a leak, and a memory error on
+# a buffer evolve allocated always count as evolve's.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+fi
+SECONDS_EACH=$1
+shift
+ALL=(fuzz_csv_reader fuzz_market fuzz_trades fuzz_ingest fuzz_config fuzz_dataset_h5 fuzz_run_file)
+HARNESSES=("$@")
+((${#HARNESSES[@]})) || HARNESSES=("${ALL[@]}")
+
+BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
+WORK=${FUZZ_WORK:-$BUILD/fuzz-work}
+
+# clang and its libFuzzer runtime (Debian: clang, libclang-rt-N-dev).
+need_clang() {
+  command -v clang >/dev/null || return 0
+  local rt
+  rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
+  [ -f "$rt" ] || rt=$(clang --print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-x86_64.a
+  [ -f "$rt" ] && return 1
+  return 0
+}
+if need_clang; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "fuzz: installing clang and its libFuzzer runtime" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null
+    major=$(clang -dumpversion | cut -d. -f1)
+    need_clang && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "libclang-rt-$major-dev" >/dev/null
+  fi
+  if need_clang; then
+    echo "fuzz: needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2
+    exit 1
+  fi
+fi
+
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVOLVE_CUDA=OFF \
+  -DEVOLVE_SANITIZE=ON -DEVOLVE_FUZZ=ON -DEVOLVE_BENCH=OFF >/dev/null
+cmake --build "$BUILD" --target fuzz_all -j"${FUZZ_JOBS:-$(nproc)}"
+
+# Huge allocations fail (NULL) as on a machine without the memory, instead of
+# libFuzzer's out-of-memory stop: HDF5 trusts sizes stored in a damaged file.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=1024:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+# "evolve", "hdf5" or "none" (not reproduced): whose fault the report in file $1 is.
+whose() {
+  local log=$1
+  if grep -q "fuzz: invariant broken\|runtime error:" "$log"; then
+    echo evolve
+    return
+  fi
+  if ! grep -q "ERROR: \(AddressSanitizer\|LeakSanitizer\|libFuzzer\)\|SUMMARY:" "$log"; then
+    echo none
+    return
+  fi
+  # A leak is HDF5's when every leaked block was allocated by HDF5 for itself:
+  # from its internal free lists (H5FL_*, memory it never hands to a caller;
+  # e.g. an object header it failed to release after reading a damaged one),
+  # inside an open call (H5Dopen2, H5Oopen, H5Aopen, H5Fopen...: a failed open
+  # returns no id the caller could close), or in its variable-length conversion
+  # (H5T__conv_vlen: strings it converted before a damaged element failed the
+  # read stay in its conversion buffer, out of the caller's reach; freeing the
+  # caller's buffer on that path was tried and changed nothing).
+  if grep -q "LeakSanitizer" "$log"; then
+    awk '/leak of/{ if (n && !fl) bad=1; n++; fl=0 } /H5FL_|H5T__conv_vlen| in H5[A-Z]open/{ fl=1 } END{ if (!n || !fl) bad=1; exit bad }' "$log" &&
+      echo hdf5 || echo evolve
+    return
+  fi
+  # Otherwise the first stack frame outside the runtimes (libFuzzer, ASan/UBSan,
+  # libc's signal return), and the first of the allocation stack of a heap error.
+  local first alloc
+  first=$(awk '/^ *#[0-9]+ /{ if ($0 ~ /__sanitizer|__asan|__ubsan|__interceptor|fuzzer::|libc\.so|in (malloc|calloc|realloc|free|memcpy|memmove|memset|strlen|strcpy|strdup) /) next; print; exit }' "$log")
+  alloc=$(awk '/allocated by thread/{a=1; next} a && /^ *#[0-9]+ /{ if ($0 ~ /__sanitizer|__asan|__interceptor|in (malloc|calloc|realloc|strdup) /) next; print; exit }' "$log")
+  if [[ $first == *libhdf5* ]] && { [ -z "$alloc" ] || [[ $alloc == *libhdf5* ]]; }; then
+    echo hdf5
+  else
+    echo evolve
+  fi
+}
+
+mkdir -p "$WORK"
+failed=0
+summary=()
+for h in "${HARNESSES[@]}"; do
+  bin=$BUILD/tests/fuzz/$h
+  [ -x "$bin" ] || { echo "fuzz: no harness $h" >&2; exit 2; }
+  dict=tests/fuzz/csv.dict
+  fork=()
+  case $h in
+    fuzz_config) dict=tests/fuzz/config.dict ;;
+    fuzz_dataset_h5 | fuzz_run_file)
+      dict=tests/fuzz/h5.dict
+      fork=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+      ;;
+  esac
+  corpus=$WORK/corpus/$h
+  art=$WORK/artifacts/$h
+  log=$WORK/$h.log
+  mkdir -p "$corpus" "$art"
+  [ -n "${FUZZ_KEEP_ARTIFACTS:-}" ] || rm -f "$art"/*
+  echo "=== $h: ${SECONDS_EACH}s"
+  rc=0
+  # shellcheck disable=SC2086
+  "$bin" -max_total_time="$SECONDS_EACH" -timeout=5 -dict="$dict" -artifact_prefix="$art/" \
+    -print_final_stats=1 "${fork[@]}" ${FUZZ_ARGS:-} "$corpus" "tests/fuzz/corpus/$h" >"$log" 2>&1 || rc=$?
+  # Executions and coverage: the last status line libFuzzer printed.
+  status=$(grep -aE '^#[0-9]+:?[[:space:]]' "$log" | tail -1 || true)
+  execs=$(sed -E 's/^#([0-9]+).*/\1/' <<<"$status")
+  cov=$(grep -oE 'cov: [0-9]+' <<<"$status" || true)
+  ft=$(grep -oE 'ft: [0-9]+' <<<"$status" || true)
+  ours=0 theirs=0 lost=0
+  for a in "$art"/*; do
+    [ -f "$a" ] || continue
+    case $a in *.report) continue ;; esac
+    r=$a.report
+    ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0 timeout 120 "$bin" -timeout=5 "$a" >"$r" 2>&1 || true
+    case $(whose "$r") in
+      hdf5)
+        theirs=$((theirs + 1))
+        echo "fuzz: $h: HDF5-internal (not counted): $(basename "$a"): $(grep -m1 -E 'ERROR' "$r" | cut -c1-160 || true)"
+        ;;
+      none)
+        lost=$((lost + 1))
+        echo "fuzz: $h: not reproduced alone (not counted): $(basename "$a") ($(wc -c <"$a") bytes)"
+        ;;
+      *)
+        ours=$((ours + 1))
+        echo "fuzz: $h: FAILURE: $(basename "$a") (report: $r)"
+        grep -m3 -E 'ERROR|invariant|runtime error|fuzz:' "$r" || true
+        ;;
+    esac
+  done
+  if [ -z "${fork[*]}" ] && [ $rc -ne 0 ] && [ $ours -eq 0 ]; then
+    ours=1 # a failure without an artifact: the log says what
+    echo "fuzz: $h: libFuzzer exited $rc; see $log"
+  fi
+  result=ok
+  if [ $ours -gt 0 ]; then
+    result="FAILED ($ours)"
+    failed=1
+    tail -40 "$log"
+  fi
+  [ $theirs -gt 0 ] && result="$result, $theirs HDF5-internal"
+  [ $lost -gt 0 ] && result="$result, $lost not reproduced"
+  summary+=("$(printf '%-16s %10s execs  %-10s %-10s corpus %5s  %s' "$h" "${execs:-?}" "${cov:-}" "${ft:-}" \
+    "$(find "$corpus" -type f | wc -l)" "$result")")
+done
+echo "=== fuzz summary (${SECONDS_EACH}s each; logs, corpora and artifacts in $WORK)"
+printf '%s\n' "${summary[@]}"
+exit $failed

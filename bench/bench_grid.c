@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench_synth.h"
+#include "cli/synth_data.h"
 #include "build_info.h"
 #include "cli/backend_registry.h"
 #include "common/platform.h"
@@ -316,7 +316,7 @@ static ev_status run_lattice(const dataset_t *ds, const char *name, const opts_t
     objective_cfg_t obj;
     row_t r;
     double t0;
-    ev_status st = bench_lattice(&lat, name, ds, err);
+    ev_status st = synth_lattice(&lat, name, ds, err);
     if (st != EV_OK)
         return st;
     memset(&obj, 0, sizeof obj);
@@ -360,7 +360,7 @@ int main(int argc, char **argv)
         st = dataset_read_h5(o.dataset, &ds, &err);
         snprintf(dataset, sizeof dataset, "%s", o.dataset);
     } else {
-        st = bench_synth_dataset(&ds, o.trades, o.days, o.seed, &err);
+        st = synth_dataset(&ds, o.trades, o.days, o.seed, &err);
         snprintf(dataset, sizeof dataset, "synthetic %lld trades, %d days", (long long)o.trades, o.days);
     }
     if (st != EV_OK) {

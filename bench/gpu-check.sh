@@ -1,68 +1,158 @@
 #!/usr/bin/env bash
-# One command that validates the CUDA code on a machine with a GPU:
-#   1. builds the CUDA backend for this GPU (CMAKE_CUDA_ARCHITECTURES=native)
-#   2. runs the `gpu` test label (CPU/CUDA parity, Philox vs cuRAND, GA on both)
-#   3. runs a small grid (tables and dominance) and a small GA under
+# The one GPU check: one call on a bare GPU machine (no package registry, maybe
+# no pkg-config: carry .deps from scripts/pack-deps.sh), printing each step's
+# verdict as it goes, so that a run cut off still tells what passed:
+#   1. build the CUDA backend for this GPU (CMAKE_CUDA_ARCHITECTURES=native)
+#   2. evolve doctor: versions, devices, the GPU self-tests, the longest launch
+#   3. the `gpu` test label (CPU/CUDA parity, Philox vs cuRAND, GA on both),
+#      then the rest of the suite
+#   4. a small grid (tables and dominance) and a small GA under
 #      compute-sanitizer memcheck and racecheck
-#   4. runs the GPU benchmarks (grid evaluators, GA generation time)
-# and leaves a summary and every log in $OUT (when set) or bench/gpu-check-out.
-# Exits non-zero, naming the failed steps, if anything failed. Where no GPU
-# exists it fails at once with a clear message. Budget: < 8 minutes on an H100.
-#
-# The GPU machines have no package registry: on a machine with the packages
-# (after scripts/setup.sh), run `bash scripts/pack-deps.sh` and carry `.deps`.
+#   5. CPU and CUDA runs print the same results; the GPU probe's line and cost
+#   6. the GPU benchmarks (grid evaluators, GA generation time)
+# Everything is built and run in a scratch folder ($GPU_CHECK_SCRATCH, else a
+# new one under ${TMPDIR:-/tmp}, removed at the end unless KEEP=1). Results go
+# to $OUT (default bench/gpu-check-out): at most 8 files, at most 2 folders
+# deep, never the dataset or run files:
+#   summary.txt   first and always: one line per step (PASS / FAIL / SKIP
+#                 with the reason), the GPU figures, the verdict
+#   logs.tar.gz   every step's log and the benchmarks' CSVs
+# A step refused for environmental reasons (compute-sanitizer refusing the
+# device, the time budget spent) is SKIP with the reason, not FAIL.
+# Budget: GPU_CHECK_BUDGET_S (default 510 s: under 9 minutes on an H100 with
+# 16 cores); a step that would start past it is skipped, and each step is
+# limited to what is left.
+# Exit status: 0 all passed (environmental SKIPs allowed), 1 a step failed or
+# the budget cut steps (verdict INCOMPLETE), 3 no GPU here
+# (summary.txt says why; EVOLVE_GPU_CHECK_NO_GPU=1 forces this path, for
+# tests/test_gpu_check.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+REPO=$PWD
 OUT=${OUT:-bench/gpu-check-out}
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
+BUDGET=${GPU_CHECK_BUDGET_S:-510}
 FAILED=()
-export PATH="/usr/local/cuda/bin:$PATH"
-# Libraries carried in .deps (scripts/pack-deps.sh) where none are installed.
-. scripts/deps-env.sh
+CUT=() # steps the time budget skipped or stopped
+T0=$SECONDS
 
 note() { echo "$*" | tee -a "$SUMMARY"; }
-step() { # step NAME LOGFILE COMMAND...: runs it, records PASS/FAIL and the time
-  local name=$1 log=$2 t0=$SECONDS rc
+
+SCRATCH=${GPU_CHECK_SCRATCH:-}
+if [ -z "$SCRATCH" ]; then
+  SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/evolve-gpu-check.XXXXXX")
+fi
+mkdir -p "$SCRATCH/logs"
+LOGS="$SCRATCH/logs"
+finish() {
+  # the logs and CSVs, compressed, beside summary.txt (only those two files)
+  tar -C "$SCRATCH" -czf "$OUT/logs.tar.gz" logs 2>/dev/null || note "note: could not archive the logs"
+  [ "${KEEP:-0}" = 1 ] || rm -rf "$SCRATCH"
+}
+trap finish EXIT
+
+note "gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ), git $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown), budget ${BUDGET} s"
+
+# ---- is there a GPU? -------------------------------------------------------
+export PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer"
+# .deps where the libraries are not installed: pkg-config and h5dump (the
+# run-file tests use it) from .deps/bin, no LD_LIBRARY_PATH (scripts/deps-env.sh)
+. scripts/deps-env.sh
+[ -n "${EVOLVE_DEPS:-}" ] && note "libraries: from .deps (scripts/pack-deps.sh)"
+why=""
+if [ "${EVOLVE_GPU_CHECK_NO_GPU:-0}" = 1 ]; then
+  why="EVOLVE_GPU_CHECK_NO_GPU=1 (the no-GPU path, forced for a test)"
+elif ! command -v nvidia-smi >/dev/null 2>&1; then
+  why="nvidia-smi not found: no NVIDIA driver on this machine"
+elif ! nvidia-smi -L >"$LOGS/nvidia-smi.log" 2>&1; then
+  why="nvidia-smi -L failed: $(head -1 "$LOGS/nvidia-smi.log")"
+elif ! nvidia-smi -L | grep -q "^GPU "; then
+  why="nvidia-smi lists no GPU"
+fi
+if [ -n "$why" ]; then
+  note "SKIP  every step: no GPU: $why"
+  note "verdict: NO GPU: nothing was checked; run bench/gpu-check.sh on a machine with an NVIDIA GPU (exit 3)"
+  exit 3
+fi
+if ! command -v nvcc >/dev/null 2>&1; then
+  note "FAIL  build: nvcc not found (install the CUDA toolkit, or put its bin folder on PATH)"
+  note "verdict: FAIL (exit 1)"
+  exit 1
+fi
+note "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1)"
+note "CPU: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')"
+
+left() { echo $((BUDGET - (SECONDS - T0))); }
+
+# step NAME LOG [--sanitizer] COMMAND...: runs it within the time left and
+# records PASS / FAIL / SKIP with the time taken.
+step() {
+  local name=$1 log=$2 t0=$SECONDS rc sanitizer=0 budget
   shift 2
+  if [ "${1:-}" = --sanitizer ]; then sanitizer=1; shift; fi
+  budget=$(left)
+  if ((budget < 5)); then
+    note "SKIP  $name: the time budget (${BUDGET} s) is spent"
+    CUT+=("$name")
+    return 0
+  fi
   echo "== $name" >&2
-  "$@" >"$OUT/$log" 2>&1
+  timeout --kill-after=10 "$budget" "$@" >"$LOGS/$log" 2>&1
   rc=$?
-  if ((rc == 0)); then note "PASS  $name ($((SECONDS - t0)) s, log $log)"
-  else note "FAIL  $name (exit $rc, $((SECONDS - t0)) s, log $log)"; FAILED+=("$name"); tail -20 "$OUT/$log" >&2; fi
+  if ((rc == 124 || rc == 137)); then
+    note "SKIP  $name: stopped at the time budget after $((SECONDS - t0)) s (log $log)"
+    CUT+=("$name")
+    return 0
+  fi
+  if ((sanitizer && rc != 0)) && ! grep -q "ERROR SUMMARY: [1-9]" "$LOGS/$log"; then
+    # compute-sanitizer itself refused (the device, permissions, CUPTI): not a finding
+    note "SKIP  $name: compute-sanitizer refused: $(grep -m1 -iE "error|not supported|denied" "$LOGS/$log" | cut -c1-160) (log $log)"
+    return 0
+  fi
+  if ((rc == 0)); then
+    note "PASS  $name ($((SECONDS - t0)) s)"
+  else
+    note "FAIL  $name (exit $rc, $((SECONDS - t0)) s, log $log)"
+    FAILED+=("$name")
+    tail -20 "$LOGS/$log" >&2
+  fi
   return $rc
 }
 
-if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  note "FAIL  no NVIDIA GPU found (nvidia-smi -L failed): bench/gpu-check.sh needs a machine with a GPU"
+# ---- 1. build ----------------------------------------------------------------
+BUILD="$SCRATCH/build"
+if ! step "build (CUDA, native arch, -Werror)" build.log env EVOLVE_CUDA=ON CUDA_ARCHS=native BUILD_DIR="$BUILD" \
+  EVOLVE_CMAKE_ARGS="-DEVOLVE_WERROR=ON" bash scripts/setup.sh; then
+  note "verdict: FAIL: the build failed, nothing else can run (exit 1)"
   exit 1
 fi
-if ! command -v nvcc >/dev/null; then
-  note "FAIL  nvcc not found (install the CUDA toolkit or put /usr/local/cuda/bin on PATH)"
+E="$BUILD/evolve"
+if [ ! -x "$E" ]; then
+  note "verdict: INCOMPLETE: the build did not finish within the budget, nothing else can run (exit 1)"
   exit 1
 fi
-note "gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ), git $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-note "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1)"
-note "CPU: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
 
-BUILD=build-gpu
-step "build (CUDA, native arch)" build.log bash -c "
-  EVOLVE_CUDA=ON CUDA_ARCHS=native BUILD_DIR=$BUILD EVOLVE_CMAKE_ARGS='-DEVOLVE_WERROR=ON' bash scripts/setup.sh" || {
-  note "build failed: nothing else can run"; exit 1; }
+# ---- 2. doctor -----------------------------------------------------------------
+step "evolve doctor (versions, devices, GPU self-tests, longest launch)" doctor.log "$E" doctor
+grep -E "^(CUDA|device [0-9]|PASS|FAIL|verdict)" "$LOGS/doctor.log" | sed 's/^/      /' | tee -a "$SUMMARY"
 
+# ---- 3. tests ------------------------------------------------------------------
 step "ctest -L gpu" ctest_gpu.log ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300
 # A skipped gpu test on a GPU machine is a failure of this check.
-if grep -q "Skipped" "$OUT/ctest_gpu.log"; then
-  note "FAIL  gpu tests were skipped although a GPU is present"; FAILED+=("gpu tests skipped")
+if grep -q "Skipped" "$LOGS/ctest_gpu.log" 2>/dev/null; then
+  note "FAIL  gpu tests were skipped although a GPU is present"
+  FAILED+=("gpu tests skipped")
 fi
 step "ctest (all but slow)" ctest_all.log ctest --test-dir "$BUILD" -LE slow --output-on-failure -j"$(nproc)"
 
-# Small real runs for the sanitizer: a few days of sample data.
-DATA="$OUT/data"
-rm -rf "$DATA"
-step "gen-data (3 days)" gen_data.log "$BUILD/evolve" gen-data --out "$DATA" --days 3 --seed 3 --quiet
-cat >"$OUT/check.yaml" <<YAML
+# ---- 4. sanitizer on small real runs ----------------------------------------------
+WORK="$SCRATCH/work"
+mkdir -p "$WORK"
+step "gen-data (3 days)" gen_data.log "$E" gen-data --out "$WORK/data" --days 3 --seed 3 --quiet
+cat >"$WORK/check.yaml" <<YAML
 data: {market_dir: data/market, trades: data/all_trade_logs.csv, tickers: [SOXL, IONQ, MARA]}
 parameters:
   - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.4, 0.5, 0.6]}
@@ -76,34 +166,62 @@ top: 10
 seed: 1
 output: check-run.h5
 YAML
-for tool in memcheck racecheck; do
-  step "compute-sanitizer $tool: grid (tables)" "san_${tool}_grid_tables.log" \
-    compute-sanitizer --tool "$tool" --error-exitcode 99 "$BUILD/evolve" "$OUT/check.yaml" --grid --backend cuda --evaluator tables --quiet
-  step "compute-sanitizer $tool: grid (dominance)" "san_${tool}_grid_dominance.log" \
-    compute-sanitizer --tool "$tool" --error-exitcode 99 "$BUILD/evolve" "$OUT/check.yaml" --grid --backend cuda --evaluator dominance --quiet
-  step "compute-sanitizer $tool: GA" "san_${tool}_ga.log" \
-    compute-sanitizer --tool "$tool" --error-exitcode 99 "$BUILD/evolve" "$OUT/check.yaml" --backend cuda --quiet
-done
+if command -v compute-sanitizer >/dev/null 2>&1; then
+  for tool in memcheck racecheck; do
+    for run in "grid (tables):--grid --evaluator tables" "grid (dominance):--grid --evaluator dominance" "GA:"; do
+      label=${run%%:*}
+      args=${run#*:}
+      name="san_${tool}_${label//[^a-z]/_}"
+      # shellcheck disable=SC2086
+      step "compute-sanitizer $tool: $label" "$name.log" --sanitizer \
+        compute-sanitizer --tool "$tool" --error-exitcode 99 "$E" "$WORK/check.yaml" $args --backend cuda --quiet \
+        --output "$WORK/$name.h5"
+    done
+  done
+else
+  note "SKIP  compute-sanitizer: not found (it comes with the CUDA toolkit)"
+fi
 
-# CPU and CUDA must print the same results (and both succeed: two identical
-# error messages would diff equal).
+# ---- 5. CPU == CUDA, the probe ----------------------------------------------------
 for mode in "--grid" ""; do
   for be in cpu cuda; do
-    step "evolve ${mode:-ga} --backend $be" "$be$mode.txt" "$BUILD/evolve" "$OUT/check.yaml" $mode --backend $be --quiet
+    step "evolve ${mode:-ga} --backend $be" "run_${be}${mode//-/_}.log" \
+      bash -c "'$E' '$WORK/check.yaml' $mode --backend $be --output '$WORK/$be.h5' >'$LOGS/$be$mode.txt'"
   done
-  step "CPU == CUDA output (${mode:-ga})" "diff${mode}.log" diff "$OUT/cpu$mode.txt" "$OUT/cuda$mode.txt"
+  step "CPU == CUDA output (${mode:-ga})" "diff${mode//-/_}.log" diff "$LOGS/cpu$mode.txt" "$LOGS/cuda$mode.txt"
 done
+grep -h "^gpu probe:" "$LOGS"/run_cuda*.log 2>/dev/null | head -1 | sed 's/^/      /' | tee -a "$SUMMARY"
+# The probe against a real device made wrong (EVOLVE_TEST_CUDA_CORRUPT, tests only):
+# --backend cuda must stop naming the genome, --backend auto must fall back to the CPU.
+step "GPU probe stops a corrupted CUDA backend (--backend cuda)" probe_stop.log bash -c "
+  EVOLVE_TEST_CUDA_CORRUPT=1 '$E' '$WORK/check.yaml' --backend cuda --quiet --output '$WORK/corrupt.h5'
+  rc=\$?; [ \$rc = 1 ] || { echo \"exit \$rc, expected 1\"; exit 1; }"
+if [ -s "$LOGS/probe_stop.log" ] &&
+  ! grep -q "the GPU probe found the cuda backend disagreeing with the CPU: evaluate: genome (" "$LOGS/probe_stop.log"; then
+  note "FAIL  the stop message does not name the genome (log probe_stop.log)"
+  FAILED+=("probe stop message")
+fi
+step "GPU probe falls back from a corrupted CUDA backend (--backend auto)" probe_auto.log bash -c "
+  EVOLVE_TEST_CUDA_CORRUPT=1 '$E' '$WORK/check.yaml' --backend auto --quiet --output '$WORK/fallback.h5' \
+    >'$LOGS/auto_fallback.txt' && diff '$LOGS/cpu.txt' '$LOGS/auto_fallback.txt' &&
+  grep -q 'falls back to the CPU backend' '$LOGS/probe_auto.log'"
 
+# ---- 6. benchmarks ------------------------------------------------------------
 step "bench_grid (seed, 1e8, 1.2e9 lattices; 50,000 synthetic trades)" bench_grid.log \
-  "$BUILD/bench/bench_grid" --synthetic 50000,250 --lattice seed,1e8,1.2e9 --seconds 10 --csv "$OUT/bench_grid.csv"
+  "$BUILD/bench/bench_grid" --synthetic 50000,250 --lattice seed,1e8,1.2e9 --seconds 10 --csv "$LOGS/bench_grid.csv"
 step "bench_ga (population 1k..64k x trades 5k..50k)" bench_ga.log \
-  "$BUILD/bench/bench_ga" --backend cuda --pop 1024,4096,16384,65536 --trades 5000,50000 --gens 5 --csv "$OUT/bench_ga.csv"
-tail -n 12 "$OUT/bench_grid.log" >>"$SUMMARY"
-tail -n 10 "$OUT/bench_ga.log" >>"$SUMMARY"
+  "$BUILD/bench/bench_ga" --backend cuda --pop 1024,4096,16384,65536 --trades 5000,50000 --gens 5 \
+  --csv "$LOGS/bench_ga.csv"
+tail -n 12 "$LOGS/bench_grid.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
+tail -n 10 "$LOGS/bench_ga.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 
-note "total $SECONDS s"
+note "total $((SECONDS - T0)) s"
 if ((${#FAILED[@]})); then
-  note "FAILED: ${FAILED[*]}"
+  note "verdict: FAIL: ${FAILED[*]} (exit 1)"
   exit 1
 fi
-note "ALL PASSED"
+if ((${#CUT[@]})); then
+  note "verdict: INCOMPLETE: no failure, but the time budget cut ${#CUT[@]} step(s): ${CUT[*]} (exit 1)"
+  exit 1
+fi
+note "verdict: ALL PASSED (SKIPs above are environmental) (exit 0)"

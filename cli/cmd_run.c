@@ -39,7 +39,11 @@ static void run_usage(FILE *out)
             "                      from its last checkpoint; refused when the config, seed, top, data,\n"
             "                      evolve version or backend differ from the run's\n"
             "options:\n"
-            "  --backend NAME      cpu, cuda or auto (default auto: cuda when a GPU is present)\n"
+            "  --backend NAME      cpu, cuda or auto (default auto: cuda when a GPU is present). Before\n"
+            "                      the first batch a GPU is checked against the CPU on a probe set, bit\n"
+            "                      for bit (milliseconds); on a difference --backend cuda stops naming the\n"
+            "                      genome, --backend auto warns and runs on the CPU\n"
+            "  --no-gpu-probe      skip that check (unsafe: a wrong GPU result would go unnoticed)\n"
             "  --evaluator NAME    grid evaluator: auto (default: dominance sums where the objective is\n"
             "                      additive, else tables), tables, dominance, or reference (the slow SPEC loop)\n"
             "  --batch N           grid: genomes per batch (default: from memory and launch-time limits)\n"
@@ -72,6 +76,7 @@ static int parse_args(int argc, char **argv, run_args_t *a)
         {.name = "--grid", .kind = OPT_FLAG, .dest = &a->grid},
         {.name = "--validate", .kind = OPT_FLAG, .dest = &a->validate},
         {.name = "--quiet", .kind = OPT_FLAG, .dest = &a->quiet},
+        {.name = "--no-gpu-probe", .kind = OPT_FLAG, .dest = &a->no_gpu_probe},
         {.name = "--backend", .kind = OPT_STRING, .dest = &a->backend},
         {.name = "--evaluator", .kind = OPT_CHOICE, .dest = &a->evaluator, .choices = evaluator_names()},
         {.name = "--json", .kind = OPT_STRING, .dest = &a->json},
@@ -169,6 +174,7 @@ int cmd_run(int argc, char **argv)
         st = run_guard_outputs(&s.cfg, &a, &lock, &err);
     so.backend = a.backend;
     so.log = a.quiet ? NULL : stderr;
+    so.no_probe = a.no_gpu_probe;
     if (st == EV_OK)
         st = session_open(&s, &so, &err);
     if (st == EV_OK) {

@@ -11,6 +11,7 @@ int cmd_run(int argc, char **argv);      /* evolve CONFIG [--grid|--validate] ..
 int cmd_ingest(int argc, char **argv);   /* evolve ingest ... */
 int cmd_gen_data(int argc, char **argv); /* evolve gen-data ... */
 int cmd_report(int argc, char **argv);   /* evolve report RUN.h5 ... */
+int cmd_doctor(int argc, char **argv);   /* evolve doctor: versions, devices, GPU self-tests (exit 3: no GPU) */
 
 #ifdef __cplusplus
 }

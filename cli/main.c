@@ -21,6 +21,7 @@ static void usage(FILE *out)
             "       evolve ingest [options]             CSVs -> dataset.h5 (SPEC sec. 2)\n"
             "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
+            "       evolve doctor                       check the build, the CUDA driver and the GPU (self-tests)\n"
             "       evolve bars [options]               OHLCV bars from a bars CSV or the market files\n"
             "       evolve trades [options]             a seller_exhaustion genome's trades on bars\n"
             "       evolve --version\n"
@@ -50,6 +51,8 @@ int cli_main(int argc, char **argv)
         return cmd_gen_data(argc - 1, argv + 1);
     if (!strcmp(argv[1], "report"))
         return cmd_report(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "doctor"))
+        return cmd_doctor(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bars"))
         return cmd_bars(argc - 1, argv + 1);
     if (!strcmp(argv[1], "trades"))

@@ -28,7 +28,8 @@ typedef struct {
     int seed_given;
     uint64_t batch; /* 0: from memory and launch-time limits */
     int quiet;
-    int argc; /* the command line, to print how to resume */
+    int no_gpu_probe; /* --no-gpu-probe: a device backend is not checked against the CPU (unsafe) */
+    int argc;         /* the command line, to print how to resume */
     char **argv;
     /* The library (lib/): no top-K table on stdout, and a GA callback called
      * after each generation is archived, whose nonzero answer ends the run

@@ -18,6 +18,7 @@ void run_output_origin(run_origin_t *o, const session_t *s, const char *mode, co
     o->backend = s->ops->name;
     o->device = s->device;
     o->session = session;
+    o->probe = s->probe[0] ? s->probe : NULL;
 }
 
 ev_status run_output_create_temp(run_file_t *rf, const session_t *s, const char *mode, const char *final, ev_error *err)

@@ -8,6 +8,7 @@
 #include "cli/session_validation.h"
 #include "common/platform.h"
 #include "common/strutil.h"
+#include "cli/gpu_probe.h"
 #include "io/dataset_source.h"
 #include "io/ingest.h"
 
@@ -82,6 +83,9 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
     if ((st = s->ops->open(&s->backend, &s->prob, &s->tables, err)) != EV_OK)
         return st;
     s->ops->describe(s->backend, s->device, sizeof s->device);
+    /* a device backend proves itself against the CPU before the first batch */
+    if (s->ops != &backend_cpu_ops && (st = gpu_probe_session(s, opts, err)) != EV_OK)
+        return st;
     s->seconds_tables = plat_now() - t1;
     return EV_OK;
 }

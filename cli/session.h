@@ -21,6 +21,7 @@ extern "C" {
 typedef struct {
     const char *backend; /* "cpu", "cuda", "auto" */
     FILE *log;           /* dataset summary and notes (stderr), NULL when quiet */
+    int no_probe;        /* --no-gpu-probe: trust a device backend unchecked (unsafe) */
 } session_opts_t;
 
 typedef struct {
@@ -31,6 +32,9 @@ typedef struct {
     const backend_ops_t *ops;
     backend_t *backend;
     char device[256];
+    /* The GPU probe's verdict for /provenance's backend_probe (cli/gpu_probe.h);
+     * empty where the backend is the CPU's and no probe was asked for. */
+    char probe[1536];
     double seconds_load;   /* config + dataset */
     double seconds_tables; /* first-hit tables + backend open (upload) */
     /* With a validation: block (cli/session_validation.c): ds holds the

@@ -416,9 +416,24 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.gops = res->host_ga ? &backend_cpu_ops : ops;
     if ((e = topk_init(&res->hof, o->top, err)) != EV_OK)
         return e;
-    if ((e = run_alloc(&r, err)) == EV_OK &&
-        (e = r.gops->ga_open(res->host_ga ? NULL : b, &r.plan, &r.g, err)) == EV_OK)
-        e = run_loop(&r, res, err);
+    if ((e = run_alloc(&r, err)) == EV_OK) {
+        e = r.gops->ga_open(res->host_ga ? NULL : b, &r.plan, &r.g, err);
+        if (e == EV_ENOMEM && !res->host_ga && ops != &backend_cpu_ops) {
+            /* The device cannot hold the population and its cache, the host
+             * can: the CPU's GA ops run it, fitness stays on the device (the
+             * same results, bit for bit). Out of memory never ends such a run. */
+            if (o->progress)
+                fprintf(o->progress,
+                        "ga: the %s device cannot hold the GA (%s); the population and its cache move "
+                        "to the host, fitness stays on the device\n",
+                        ops->name, err->msg);
+            res->host_ga = 1;
+            r.gops = &backend_cpu_ops;
+            e = r.gops->ga_open(NULL, &r.plan, &r.g, err);
+        }
+        if (e == EV_OK)
+            e = run_loop(&r, res, err);
+    }
     res->seconds = plat_now() - r.t0;
     run_free(&r);
     if (e != EV_OK)

@@ -44,6 +44,10 @@ struct backend {
     cuda_eval_sizes_t sizes;
     const fit_tables_t *host; /* the host tables open was given (local search sweeps them) */
     char desc[512];
+    /* Tests only (bench/gpu-check.sh): EVOLVE_TEST_CUDA_CORRUPT set flips the
+     * lowest bit of genome 17's fitness in every host-genes evaluate of 18 or
+     * more genomes, so the GPU probe must stop a real CUDA run. */
+    int corrupt;
 };
 
 uint64_t cuda_batch_bound(const lattice_t *lat)
@@ -105,6 +109,7 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
         return ev_fail(err, EV_ENOMEM, "out of memory");
     b->host = &tables->view;
     b->p = p;
+    b->corrupt = getenv("EVOLVE_TEST_CUDA_CORRUPT") != NULL;
     st = cuda_tables_build(&b->t, p, tables->cells, err);
     if (st == EV_ENOMEM) {
         /* the prices did not fit beside the tables: the host built them too */
@@ -138,7 +143,14 @@ static void cuda_describe(backend_t *b, char *buf, size_t n)
 
 static ev_status cuda_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
-    return cuda_eval_genes(b->e, genes, n, out, err);
+    ev_status st = cuda_eval_genes(b->e, genes, n, out, err);
+    if (st == EV_OK && b->corrupt && n > 17) {
+        uint64_t bits;
+        memcpy(&bits, &out[17].fitness, sizeof bits);
+        bits ^= 1u;
+        memcpy(&out[17].fitness, &bits, sizeof bits);
+    }
+    return st;
 }
 
 static ev_status cuda_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
@@ -175,6 +187,9 @@ static ev_status cuda_ga_open_op(backend_t *b, const ga_plan_t *plan, ga_state_t
     *out = NULL;
     if (!b)
         return ev_fail(err, EV_EINTERNAL, "the cuda GA ops need an open cuda backend");
+    /* the GA evaluates in its own arrays: the batch buffers (the GPU probe's,
+     * say) would only take memory from it */
+    cuda_eval_trim(b->e);
     if ((st = cuda_ga_open(out, b->e, plan, err)) != EV_OK) {
         ev_error_prefix(err, "cuda backend: ");
         *out = NULL;

@@ -38,6 +38,25 @@ int cuda_device_unavailable(char *why, size_t n);
  * "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB, driver 13.0)". */
 ev_status cuda_device_describe(char *buf, size_t n, ev_error *err);
 
+/* The CUDA versions, as CUDA numbers them (12040 = 12.4): the newest CUDA
+ * the installed driver supports (0: no driver) and the runtime this evolve
+ * was built with (linked statically). For `evolve doctor`. */
+void cuda_versions(int *driver, int *runtime);
+
+/* One device as `evolve doctor` describes it. */
+typedef struct {
+    char name[256];
+    int major, minor;     /* compute capability */
+    int sms;              /* streaming multiprocessors */
+    int watchdog;         /* 1: kernels run under a time limit (the device drives a display: Windows' 2 s TDR) */
+    int integrated;       /* 1: shares the host's memory */
+    uint64_t total_bytes; /* device memory */
+    uint64_t free_bytes;  /* free now */
+} cuda_device_props_t;
+
+/* Device dev (0 .. cuda_device_count() - 1); leaves device 0 current. */
+ev_status cuda_device_props(int dev, cuda_device_props_t *p, ev_error *err);
+
 /* What sizing needs: free and total device memory (bytes) and the number of
  * streaming multiprocessors of device 0. */
 ev_status cuda_device_memory(uint64_t *free_bytes, uint64_t *total_bytes, int *sm_count, ev_error *err);
@@ -92,6 +111,19 @@ typedef struct {
 ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, const lattice_shape_t *shape,
                          const cuda_eval_sizes_t *sizes, ev_error *err);
 void cuda_eval_close(cuda_eval_t *e);
+
+/* Times one fitness launch over the lattice points [0, count) (count <=
+ * the launch size, and the lattice's size), the longest kind of launch a
+ * run makes, for `evolve doctor`'s check against Windows' 2 s watchdog. */
+ev_status cuda_eval_time_launch(cuda_eval_t *e, uint64_t count, double *seconds, ev_error *err);
+
+/* The launch and batch sizes in use (after any shrinking on out of memory). */
+cuda_eval_sizes_t cuda_eval_sizes(const cuda_eval_t *e);
+
+/* Frees the batch buffers (allocated again on the next batch): the device
+ * GA calls it before sizing itself, so a probe's or a grid's batches do not
+ * hold a quarter of the memory it needs. */
+void cuda_eval_trim(cuda_eval_t *e);
 
 /* Tables evaluator on n genomes given as host SoA genes (gene k of genome i
  * is genes[k * n + i]); out[n] on the host. Any n: batches of batch_max. */

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstring>
 
 #include "kernels/cuda_api.h"
 #include "kernels/cuda_check.h"
@@ -50,6 +51,42 @@ extern "C" ev_status cuda_device_describe(char *buf, size_t n, ev_error *err)
              (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), driver / 1000, (driver % 1000) / 10);
     return EV_OK;
 fail:
+    return st;
+}
+
+extern "C" void cuda_versions(int *driver, int *runtime)
+{
+    *driver = 0;
+    *runtime = 0;
+    if (cudaDriverGetVersion(driver) != cudaSuccess)
+        *driver = 0;
+    if (cudaRuntimeGetVersion(runtime) != cudaSuccess)
+        *runtime = CUDART_VERSION;
+    (void)cudaGetLastError(); /* not an error of anything that follows */
+}
+
+extern "C" ev_status cuda_device_props(int dev, cuda_device_props_t *p, ev_error *err)
+{
+    ev_status st = EV_OK;
+    cudaDeviceProp q;
+    size_t fb = 0, tb = 0;
+    memset(p, 0, sizeof *p);
+    CUDA_TRY(cudaGetDeviceProperties(&q, dev));
+    snprintf(p->name, sizeof p->name, "%s", q.name);
+    p->major = q.major;
+    p->minor = q.minor;
+    p->sms = q.multiProcessorCount;
+    /* attributes, not cudaDeviceProp fields: CUDA 13 dropped some of those */
+    CUDA_TRY(cudaDeviceGetAttribute(&p->watchdog, cudaDevAttrKernelExecTimeout, dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&p->integrated, cudaDevAttrIntegrated, dev));
+    p->total_bytes = (uint64_t)q.totalGlobalMem;
+    CUDA_TRY(cudaSetDevice(dev));
+    CUDA_TRY(cudaMemGetInfo(&fb, &tb));
+    p->free_bytes = (uint64_t)fb;
+    CUDA_TRY(cudaSetDevice(0));
+    return EV_OK;
+fail:
+    (void)cudaSetDevice(0);
     return st;
 }
 

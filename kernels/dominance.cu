@@ -20,6 +20,7 @@
 #include "fitness/dom_cells.h"
 #include "fitness/dominance.h"
 #include "fitness/dominance_cell.h"
+#include "kernels/mem_retry.h"
 #include "kernels/eval_device.cuh"
 
 enum { DOM_THREADS = 256 };
@@ -161,7 +162,36 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
     src.t = *t;
     src.shape = e->shape;
     dominance_plan(&src.plan, t, budget, per);
-    CUDA_TRY(cudaMalloc(&mem, src.plan.cells * per));
+    /* out of memory: smaller blocks (more leading filters fixed), said once;
+     * an error only where the smallest block does not fit */
+    for (;;) {
+        uint64_t cells = src.plan.cells, smaller;
+        size_t free_bytes = 0, total_bytes = 0;
+        cudaError_t ce = cudaMalloc(&mem, src.plan.cells * per);
+        if (ce == cudaSuccess)
+            break;
+        if (ce != cudaErrorMemoryAllocation) {
+            CUDA_TRY(ce);
+        }
+        (void)cudaGetLastError(); /* not sticky: clear it */
+        mem = NULL;
+        while ((smaller = mem_retry_smaller(budget, per, per)) != 0) {
+            budget = smaller;
+            dominance_plan(&src.plan, t, budget, per);
+            if (src.plan.cells < cells)
+                break;
+        }
+        if (src.plan.cells >= cells) {
+            if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess)
+                (void)cudaGetLastError();
+            return ev_fail(err, EV_ENOMEM,
+                           "dominance sums: the smallest block, %llu cells, needs %.1f MiB of device memory and %.1f "
+                           "MiB are free: close other programs using the GPU, or use --evaluator tables",
+                           (unsigned long long)cells, (double)(cells * per) / 1048576.0,
+                           (double)free_bytes / 1048576.0);
+        }
+        mem_retry_note("dominance blocks (cells)", cells, src.plan.cells);
+    }
     dom_cells_bind(&src.c, reinterpret_cast<uint64_t *>(mem), src.plan.cells, &t->obj);
     progress_start(&prog, progress, "grid (dominance sums, cuda)", "points", p->lat->size);
     for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "kernels/eval_device.cuh"
+#include "kernels/mem_retry.h"
 
 enum { FIT_THREADS = 128 };
 
@@ -82,7 +83,17 @@ extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, c
         e->sizes.launch_max = FIT_LAUNCH_MOST;
     if (e->sizes.launch_max > e->sizes.batch_max)
         e->sizes.launch_max = e->sizes.batch_max;
-    st = topk_dev_init(&e->topk, e->sizes.topk_cap, err); /* says itself what failed */
+    /* out of memory: fewer candidates a selection pass (passes get shorter,
+     * the top-K is the same), down to 1,024, said once */
+    for (uint32_t first = e->sizes.topk_cap;;) {
+        uint64_t next;
+        st = topk_dev_init(&e->topk, e->sizes.topk_cap, err); /* says itself what failed */
+        if (st != EV_ENOMEM || (next = mem_retry_smaller(e->sizes.topk_cap, 1024, 1)) == 0)
+            break;
+        (void)cudaGetLastError(); /* an allocation failure is not sticky: clear it */
+        e->sizes.topk_cap = (uint32_t)next;
+        mem_retry_note("top-K candidates a pass", first, next);
+    }
     if (st != EV_OK) {
         cuda_eval_close(e);
         return st;
@@ -91,32 +102,108 @@ extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, c
     return EV_OK;
 }
 
+/* The smallest genome batch worth retrying at after out of memory: one
+ * warp-aligned block of launches (every result is the same at any size). */
+#define BATCH_FLOOR ((uint64_t)1024)
+
 /* The batch buffers (results, genes), allocated on first use: they may take
  * a quarter of the free memory, and the device GA, which evaluates its new
- * genomes in its own arrays (cuda_eval_device_genes), never needs them. */
+ * genomes in its own arrays (cuda_eval_device_genes), never needs them.
+ * Out of memory (something else took it since open) halves the batch and
+ * retries (kernels/mem_retry.h), said once; only a failure at BATCH_FLOOR
+ * genomes is an error, naming the need and the free memory. */
 static ev_status batch_buffers(cuda_eval_t *e, ev_error *err)
 {
     ev_status st = EV_OK;
-    uint64_t np = (uint64_t)(e->shape.n_params > 0 ? e->shape.n_params : 1);
-    void *results = NULL, *genes = NULL;
+    uint64_t np = (uint64_t)(e->shape.n_params > 0 ? e->shape.n_params : 1), first = e->sizes.batch_max;
     if (e->results)
         return EV_OK;
-    CUDA_TRY(cudaMalloc(&results, e->sizes.batch_max * sizeof *e->results));
-    CUDA_TRY(cudaMalloc(&genes, e->sizes.batch_max * np * sizeof *e->genes));
-    e->results = (eval_result_t *)results; /* both or neither */
-    e->genes = (uint16_t *)genes;
-    return EV_OK;
+    for (;;) {
+        void *results = NULL, *genes = NULL;
+        uint64_t next;
+        size_t free_bytes = 0, total_bytes = 0;
+        cudaError_t ce = cudaMalloc(&results, e->sizes.batch_max * sizeof *e->results);
+        if (ce == cudaSuccess)
+            ce = cudaMalloc(&genes, e->sizes.batch_max * np * sizeof *e->genes);
+        if (ce == cudaSuccess) {
+            e->results = (eval_result_t *)results; /* both or neither */
+            e->genes = (uint16_t *)genes;
+            if (e->sizes.batch_max < first)
+                mem_retry_note("genome batches", first, e->sizes.batch_max);
+            return EV_OK;
+        }
+        if (results)
+            cudaFree(results);
+        if (ce != cudaErrorMemoryAllocation) {
+            CUDA_TRY(ce); /* names the statement; goes to fail */
+        }
+        (void)cudaGetLastError(); /* an allocation failure is not sticky: clear it */
+        next = mem_retry_smaller(e->sizes.batch_max, BATCH_FLOOR, 32);
+        if (next == 0) {
+            if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess)
+                (void)cudaGetLastError();
+            return ev_fail(err, EV_ENOMEM,
+                           "genome batches do not fit in device memory even at %llu genomes (%.1f MiB needed, %.1f "
+                           "MiB free of %.1f MiB): close other programs using the GPU, or run with --backend cpu",
+                           (unsigned long long)e->sizes.batch_max,
+                           (double)(e->sizes.batch_max * (sizeof(eval_result_t) + np * 2)) / 1048576.0,
+                           (double)free_bytes / 1048576.0, (double)total_bytes / 1048576.0);
+        }
+        e->sizes.batch_max = next;
+        if (e->sizes.launch_max > next)
+            e->sizes.launch_max = next;
+    }
 fail:
-    if (results)
-        cudaFree(results);
-    if (st == EV_ENOMEM)
-        /* sized to a quarter of the memory free at open: something else took it */
-        ev_error_prefix(err,
-                        "genome batches of %llu (%.1f MiB of device memory) do not fit: close other programs "
-                        "using the GPU: ",
-                        (unsigned long long)e->sizes.batch_max,
-                        (double)(e->sizes.batch_max * (sizeof(eval_result_t) + np * 2)) / 1048576.0);
     return st;
+}
+
+extern "C" ev_status cuda_eval_time_launch(cuda_eval_t *e, uint64_t count, double *seconds, ev_error *err)
+{
+    ev_status st = EV_OK;
+    cudaEvent_t t0 = NULL, t1 = NULL;
+    float ms = 0.0f;
+    *seconds = 0.0;
+    if (count == 0)
+        return EV_OK;
+    if (count > e->sizes.launch_max)
+        count = e->sizes.launch_max;
+    if ((st = batch_buffers(e, err)) != EV_OK)
+        return st;
+    if (count > e->sizes.launch_max) /* the batch may have shrunk */
+        count = e->sizes.launch_max;
+    CUDA_TRY(cudaEventCreate(&t0));
+    CUDA_TRY(cudaEventCreate(&t1));
+    CUDA_TRY(cudaEventRecord(t0));
+    fitness_lattice_kernel<<<fit_blocks(count), FIT_THREADS>>>(e->t->view, e->shape, 0, count, e->results);
+    CUDA_TRY_LAUNCH();
+    CUDA_TRY(cudaEventRecord(t1));
+    CUDA_TRY(cudaEventSynchronize(t1));
+    CUDA_TRY(cudaEventElapsedTime(&ms, t0, t1));
+    *seconds = (double)ms / 1e3;
+fail:
+    if (t0)
+        cudaEventDestroy(t0);
+    if (t1)
+        cudaEventDestroy(t1);
+    return st;
+}
+
+extern "C" cuda_eval_sizes_t cuda_eval_sizes(const cuda_eval_t *e)
+{
+    return e->sizes;
+}
+
+extern "C" void cuda_eval_trim(cuda_eval_t *e)
+{
+    if (!e)
+        return;
+    /* errors here (a dead context) leave nothing to undo */
+    if (e->results)
+        cudaFree(e->results);
+    if (e->genes)
+        cudaFree(e->genes);
+    e->results = NULL;
+    e->genes = NULL;
 }
 
 extern "C" void cuda_eval_close(cuda_eval_t *e)

@@ -32,11 +32,19 @@ static ev_status table_alloc(ga_table_t *t, uint64_t slots, ev_error *err)
     return EV_OK;
 fail:
     ga_table_free(t);
-    if (st == EV_ENOMEM)
+    if (st == EV_ENOMEM) {
+        /* the table cannot shrink (it holds every genome evaluated): name
+         * the need and what is free; the host has room where the device has not */
+        size_t fb = 0, tb = 0;
+        (void)cudaGetLastError(); /* an allocation failure is not sticky */
+        if (cudaMemGetInfo(&fb, &tb) != cudaSuccess)
+            (void)cudaGetLastError();
         ev_error_prefix(err,
-                        "the GA's dedup cache of %llu slots (%.1f MiB of device memory) does not fit: lower "
-                        "ga.cache_max_mb or ga.population: ",
-                        (unsigned long long)slots, (double)ga_table_bytes(t->words, slots) / 1048576.0);
+                        "the GA's dedup cache of %llu slots needs %.1f MiB of device memory and %.1f MiB are free: "
+                        "lower ga.cache_max_mb or ga.population, or run with --backend cpu: ",
+                        (unsigned long long)slots, (double)ga_table_bytes(t->words, slots) / 1048576.0,
+                        (double)fb / 1048576.0);
+    }
     return st;
 }
 

@@ -40,7 +40,12 @@ if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 
 BUILD_DIR=${BUILD_DIR:-build}
+# Built against .deps: the binaries find its libraries by their run path.
+DEPS_ARGS=()
+if [ -n "${EVOLVE_DEPS_RPATH:-}" ]; then
+  DEPS_ARGS=(-DEVOLVE_DEPS_RPATH="$EVOLVE_DEPS_RPATH")
+fi
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DEVOLVE_CUDA="${EVOLVE_CUDA:-AUTO}" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-89;90}" \
-  ${EVOLVE_CMAKE_ARGS:-} >/dev/null
+  "${DEPS_ARGS[@]}" ${EVOLVE_CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD_DIR" -j"$(nproc)"

@@ -5,11 +5,13 @@
  * fitness launches to 1024 genomes. The GA state's device memory
  * (kernels/ga_state.cu's one list): the need cuda_ga_open checks against free
  * memory is the sum of the buffers it allocates, each of the size its
- * kernels index. */
+ * kernels index. The retry sizes after out of device memory
+ * (kernels/mem_retry.h): halving to a floor, then an error. */
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels/backend_cuda.h"
+#include "kernels/mem_retry.h"
 #include "operators/dedup_table.h"
 #include "tests/check.h"
 
@@ -136,8 +138,51 @@ static void test_ga_sizes(void)
     check_ga(INT32_MAX - 1, 2, GA_MAX_GENES, GA_INDEX_WORDS_MAX, 1000, 1ull << 32, 4000, 1ull << 30);
 }
 
+/* Out of device memory: batches halve (multiples of 32) down to 1024 genomes,
+ * dominance budgets (multiples of a cell) down to one cell; each sequence
+ * ends (0) at its floor, and the note is printed once. */
+static void test_mem_retry(void)
+{
+    uint64_t c = (uint64_t)1 << 26, prev = c;
+    uint32_t steps = 0;
+    while ((c = mem_retry_smaller(c, 1024, 32)) != 0) {
+        CHECK(c < prev && c >= 1024 && c % 32 == 0);
+        prev = c;
+        steps++;
+    }
+    CHECK_EQ_I64(1024, prev);
+    CHECK_EQ_I64(16, steps); /* 2^26 -> 2^10 */
+    CHECK_EQ_I64(steps, mem_retry_steps((uint64_t)1 << 26, 1024, 32));
+    CHECK_EQ_I64(0, mem_retry_smaller(1024, 1024, 32));
+    CHECK_EQ_I64(0, mem_retry_smaller(500, 1024, 32)); /* already below the floor */
+    CHECK_EQ_I64(1024, mem_retry_smaller(1500, 1024, 32));
+    CHECK_EQ_I64(1056, mem_retry_smaller(2113, 1024, 32)); /* 1056 = 33 x 32 */
+    CHECK_EQ_I64(48, mem_retry_smaller(100, 16, 16));      /* dominance: cells of 16 B */
+    CHECK_EQ_I64(16, mem_retry_smaller(31, 16, 16));
+    CHECK_EQ_I64(0, mem_retry_smaller(16, 16, 16));
+    CHECK_EQ_I64(5, mem_retry_smaller(10, 0, 0)); /* unit 0 is 1, and so is the floor */
+    CHECK_EQ_I64(0, mem_retry_smaller(1, 0, 0));
+    CHECK_EQ_I64(5, mem_retry_smaller(10, 0, 1));
+    /* an 8 GiB card with 1 GiB left: a quarter of free memory at plan time
+     * (cuda_plan_sizes), halved until it fits, never below 1024 genomes */
+    {
+        cuda_eval_sizes_t s;
+        uint64_t per = sizeof(eval_result_t) + 2u * 7u, fits = ((uint64_t)1 << 30) / per, b;
+        cuda_plan_sizes(&s, 6 * GIB, 24, 50000, 7, UINT64_MAX);
+        b = s.batch_max;
+        while (b > fits && (b = mem_retry_smaller(b, 1024, 32)) != 0)
+            ;
+        CHECK(b >= 1024 && b <= fits);
+    }
+    CHECK_EQ_I64(0, mem_retry_notes());
+    CHECK_EQ_I64(1, mem_retry_note("genome batches", 4096, 2048));
+    CHECK_EQ_I64(0, mem_retry_note("genome batches", 2048, 1024)); /* said once */
+    CHECK_EQ_I64(2, mem_retry_notes());
+}
+
 int main(void)
 {
+    test_mem_retry();
     test_bound();
     test_plans();
     test_ga_sizes();

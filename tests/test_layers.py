@@ -35,7 +35,8 @@ SHARED_HEADERS = {
     # archive/'s internal helpers between those files
     "archive/run_internal.h": ["archive/run_lattice.c", "archive/run_object.c", "archive/run_provenance.c"],
     # the commands main.c dispatches to, one file each
-    "cli/commands.h": ["cli/cmd_gen_data.c", "cli/cmd_ingest.c", "cli/cmd_report.c", "cli/cmd_run.c"],
+    "cli/commands.h": ["cli/cmd_doctor.c", "cli/cmd_gen_data.c", "cli/cmd_ingest.c", "cli/cmd_report.c",
+                       "cli/cmd_run.c"],
     # the run modes, one file each
     "cli/modes.h": ["cli/mode_ga.c", "cli/mode_grid.c", "cli/mode_validate.c"],
     # the CPU GA state's ops: state in cpu_ga.c, evaluate and rank in their own files

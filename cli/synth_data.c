@@ -1,4 +1,4 @@
-#include "bench/bench_synth.h"
+#include "cli/synth_data.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -71,7 +71,7 @@ static void fill_trade(dataset_t *ds, int64_t j, int32_t k, int64_t entry, uint6
         ds->features[f * n + j] = round(50.0 + 550.0 * unif(s)) / 10.0; /* adx 5..60 */
 }
 
-ev_status bench_synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint64_t seed, ev_error *err)
+ev_status synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint64_t seed, ev_error *err)
 {
     uint64_t s = seed;
     int64_t n_prices = (int64_t)TICKERS * days * SESSION, j = 0, *entries = NULL;
@@ -217,7 +217,7 @@ static int build(lattice_t *lat, const char *name)
     return rc ? -1 : 0;
 }
 
-ev_status bench_lattice(lattice_t *lat, const char *name, const dataset_t *ds, ev_error *err)
+ev_status synth_lattice(lattice_t *lat, const char *name, const dataset_t *ds, ev_error *err)
 {
     int rc;
     ev_status st;

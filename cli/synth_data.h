@@ -1,7 +1,8 @@
-/* Inputs for the grid benchmark: a synthetic dataset shaped like the
+/* Synthetic inputs for the grid benchmark (bench/bench_grid.c) and `evolve
+ * doctor` (cli/cmd_doctor.c): a dataset shaped like the
  * trader's, and the built-in lattices. */
-#ifndef EVOLVE_BENCH_SYNTH_H
-#define EVOLVE_BENCH_SYNTH_H
+#ifndef EVOLVE_SYNTH_DATA_H
+#define EVOLVE_SYNTH_DATA_H
 
 #include <stdint.h>
 
@@ -14,7 +15,7 @@
  * held 1 minute to 2 hours, with the five features of the seed lattice
  * ("Entry Volatility Percent", "Entry Volatility Ratio", "Entry Adx28",
  * "Entry Adx14", "Entry Adx7") on realistic grids. Deterministic in seed. */
-ev_status bench_synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint64_t seed, ev_error *err);
+ev_status synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint64_t seed, ev_error *err);
 
 /* The built-in lattices, by name:
  *   "seed":  the trader's seed lattice (volatility 0,.3,.4,.5,.6; ratio
@@ -23,6 +24,6 @@ ev_status bench_synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint6
  *   "1e8":   30 x 30 x 22^3 filter cells x 12 pairs = 115 million points;
  *   "1.2e9": 40^5 filter cells x 12 pairs = 1.23 billion points.
  * Bound to ds. */
-ev_status bench_lattice(lattice_t *lat, const char *name, const dataset_t *ds, ev_error *err);
+ev_status synth_lattice(lattice_t *lat, const char *name, const dataset_t *ds, ev_error *err);
 
 #endif

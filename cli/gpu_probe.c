@@ -1,0 +1,64 @@
+/* The GPU probe of a run and its verdicts (cli/gpu_probe.h). */
+#include "cli/gpu_probe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ga/backend_probe.h"
+
+ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *err)
+{
+    const backend_ops_t *dev = s->ops;
+    backend_t *cpu = NULL;
+    backend_probe_opts_t po;
+    backend_probe_t r;
+    ev_status st;
+    int asked_auto = !strcmp(opts->backend, "auto");
+    if (opts->no_probe) {
+        snprintf(s->probe, sizeof s->probe,
+                 "skipped (--no-gpu-probe): the %s backend's results were not checked against the CPU", dev->name);
+        if (opts->log)
+            fprintf(opts->log, "gpu probe: skipped (--no-gpu-probe): the %s backend is trusted unchecked\n", dev->name);
+        return EV_OK;
+    }
+    if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) != EV_OK)
+        return st;
+    memset(&po, 0, sizeof po);
+    po.seed = s->cfg.seed;
+    st = backend_probe_run(&backend_cpu_ops, cpu, dev, s->backend, &s->prob, &s->tables.view, &s->cfg.ga, &po, &r, err);
+    if (st != EV_OK) {
+        backend_cpu_ops.close(cpu);
+        ev_error_prefix(err, "gpu probe: ");
+        return st;
+    }
+    if (r.match) {
+        backend_cpu_ops.close(cpu);
+        snprintf(s->probe, sizeof s->probe, "passed: the %s backend equals the cpu backend bit for bit on %s (%.1f ms)",
+                 dev->name, r.summary, r.seconds * 1e3);
+        if (opts->log)
+            fprintf(opts->log, "gpu probe: %s == cpu on %s (%.1f ms)\n", dev->name, r.summary, r.seconds * 1e3);
+        return EV_OK;
+    }
+    if (!asked_auto) {
+        backend_cpu_ops.close(cpu);
+        return ev_fail(err, EV_ECUDA,
+                       "--backend %s: the GPU probe found the %s backend disagreeing with the CPU: %s. Nothing was "
+                       "run: its results cannot be trusted. Run with --backend cpu (or --backend auto, which falls "
+                       "back to the CPU), and check the GPU with `evolve doctor`",
+                       opts->backend, dev->name, r.what);
+    }
+    /* auto: loudly, even with --quiet, then the CPU backend opened for the probe runs the search */
+    fprintf(stderr,
+            "evolve: WARNING: the GPU probe found the %s backend disagreeing with the CPU: %s\n"
+            "evolve: WARNING: this run falls back to the CPU backend (recorded in the run file's "
+            "/provenance backend_probe); check the GPU with `evolve doctor`\n",
+            dev->name, r.what);
+    snprintf(s->probe, sizeof s->probe,
+             "failed, the run fell back to the cpu backend: the %s backend (%s) disagreed: %s", dev->name, s->device,
+             r.what);
+    dev->close(s->backend);
+    s->ops = &backend_cpu_ops;
+    s->backend = cpu;
+    s->ops->describe(s->backend, s->device, sizeof s->device);
+    return EV_OK;
+}

@@ -1,0 +1,34 @@
+/* A test-only second backend: the CPU backend under the name "twin",
+ * optionally made to get one thing wrong, so that the parity probe
+ * (ga/backend_probe.h) and what a run does when it fails (cli/gpu_probe.c)
+ * are tested on machines without a GPU. A run uses it in place of a device
+ * backend only when the environment variable EVOLVE_TEST_DEVICE names a
+ * mode (cli/backend_registry.c); no user sets it. */
+#ifndef EVOLVE_BACKEND_TWIN_H
+#define EVOLVE_BACKEND_TWIN_H
+
+#include "common/status.h"
+#include "ga/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const backend_ops_t backend_twin_ops;
+
+/* What the twin gets wrong, for every backend_twin_ops opened after:
+ *   exact    nothing (a device that agrees with the CPU)
+ *   fitness  evaluate: the lowest bit of genome 17's fitness in every call of 18 or more genomes
+ *   trades   evaluate: genome 17 keeps one trade more
+ *   topk     grid_batch: the lowest bit of the last entry's fitness
+ *   breed    ga_breed: gene 0 of individual 1 moves to the next value
+ *   cache    ga_cache_export: the lowest bit of the first entry's fitness
+ *   ga-oom   nothing wrong, but ga_open fails out of memory for populations
+ *            above 512 (ga_run then keeps the GA on the host)
+ * EV_EUSAGE for another name. */
+ev_status backend_twin_select(const char *mode, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The GPU probe's verdicts, on a machine without a GPU (cli/gpu_probe.h).
+
+EVOLVE_TEST_DEVICE=MODE puts the CPU backend's test twin (ga/backend_twin.h)
+where a device backend would be, exact or corrupted in one place (a fitness
+bit, a trade count, a top-K entry, a bred child, a cache entry). Through the
+same probe and comparison code as a CUDA run:
+  - --backend cuda stops before running anything (exit 1, no run file),
+    naming the step, the first differing genome with its parameter values
+    and both backends' values;
+  - --backend auto warns loudly on stderr even with --quiet, runs on the
+    CPU with results equal to a CPU run's, and the run file's /provenance
+    records backend "cpu" and backend_probe "failed, ...";
+  - an exact twin passes: one "gpu probe:" line, backend_probe "passed: ...";
+  - --no-gpu-probe skips the probe, and backend_probe says so;
+  - a device whose memory cannot hold the GA (ga-oom) keeps it on the host,
+    says so, and gives the CPU's results;
+  - a CPU run has no backend_probe attribute (its file is unchanged).
+h5py checks the run files (skipped without it)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
+
+check = cli.Checker()
+
+# What each corruption's message must say: the step and a genome.
+CORRUPT = {
+    "fitness": ["evaluate: genome (volatility=", "cpu: fitness ", "twin: fitness "],
+    "trades": ["evaluate: genome (volatility=", "trade(s) kept"],
+    "topk": ["top-1 of lattice points", "genome (volatility="],
+    "breed": ["breed (generation 1): individual 1: cpu: genome (volatility=", "twin: genome (volatility="],
+    "cache": ["dedup cache entry", "genome (volatility="],
+}
+
+
+def provenance(path):
+    import h5py
+    with h5py.File(path, "r") as h:
+        a = h["provenance"].attrs
+        probe = a.get("backend_probe")
+        return (a["backend"].decode() if isinstance(a["backend"], bytes) else str(a["backend"]),
+                None if probe is None else probe.decode() if isinstance(probe, bytes) else str(probe))
+
+
+def main():
+    a = cli.parse_args()
+    E = os.path.abspath(a.evolve)
+    h5 = cli.have_modules("h5py")
+    with cli.scratch_dir("evolve_probe_") as root:
+        work = os.path.join(root, "work")
+        os.makedirs(work)
+        data, cfg = cli.data_and_config(E, root, os.path.join(work, "run.h5"), population=64, generations=5)
+        big_cfg = os.path.join(work, "big.yaml")
+        cli.write_config(big_cfg, data, os.path.join(work, "big.h5"), population=1024, generations=3)
+        cpu = {}
+        for mode in ("ga", "grid"):
+            extra = ["--grid"] if mode == "grid" else []
+            r = cli.run(E, [cfg, "--quiet", "--backend", "cpu", "--output", f"cpu-{mode}.h5"] + extra, cwd=work)
+            check(r.returncode == 0, f"cpu {mode} run: {r.stderr}")
+            cpu[mode] = r.stdout
+            if h5:
+                be, probe = provenance(os.path.join(work, f"cpu-{mode}.h5"))
+                check(be == "cpu" and probe is None, f"cpu {mode}: backend {be}, backend_probe {probe!r}")
+
+        for corrupt, msgs in CORRUPT.items():
+            env = {"EVOLVE_TEST_DEVICE": corrupt}
+            for mode in ("ga", "grid"):
+                extra = ["--grid"] if mode == "grid" else []
+                # --backend cuda: stops, nothing written
+                before = cli.tree(work)
+                out = f"stop-{corrupt}-{mode}.h5"
+                r = cli.run(E, [cfg, "--quiet", "--backend", "cuda", "--output", out] + extra, env, cwd=work)
+                check(r.returncode == 1, f"{corrupt} {mode} cuda: exit {r.returncode}: {r.stderr}")
+                check("the GPU probe found the twin backend disagreeing with the CPU" in r.stderr,
+                      f"{corrupt} {mode} cuda: {r.stderr}")
+                for m in msgs:
+                    check(m in r.stderr, f"{corrupt} {mode} cuda: message lacks '{m}': {r.stderr}")
+                check(r.stdout == "", f"{corrupt} {mode} cuda: printed results: {r.stdout}")
+                after = cli.tree(work)
+                check(after == before, f"{corrupt} {mode} cuda: files changed: {sorted(set(after) ^ set(before))}")
+                # --backend auto: warns (even quiet), runs on the CPU, records why
+                out = f"auto-{corrupt}-{mode}.h5"
+                r = cli.run(E, [cfg, "--quiet", "--backend", "auto", "--output", out] + extra, env, cwd=work)
+                check(r.returncode == 0, f"{corrupt} {mode} auto: exit {r.returncode}: {r.stderr}")
+                check("WARNING: the GPU probe found the twin backend disagreeing" in r.stderr and
+                      "falls back to the CPU backend" in r.stderr, f"{corrupt} {mode} auto: {r.stderr}")
+                for m in msgs:
+                    check(m in r.stderr, f"{corrupt} {mode} auto: warning lacks '{m}': {r.stderr}")
+                check(r.stdout == cpu[mode], f"{corrupt} {mode} auto: results differ from the CPU run's")
+                if h5:
+                    be, probe = provenance(os.path.join(work, out))
+                    check(be == "cpu", f"{corrupt} {mode} auto: backend {be}")
+                    check(probe is not None and probe.startswith("failed, the run fell back to the cpu backend")
+                          and msgs[0] in probe, f"{corrupt} {mode} auto: backend_probe {probe!r}")
+            print(f"ok: {corrupt}: cuda stops, auto falls back", flush=True)
+
+        env = {"EVOLVE_TEST_DEVICE": "exact"}
+        for mode in ("ga", "grid"):
+            extra = ["--grid"] if mode == "grid" else []
+            r = cli.run(E, [cfg, "--backend", "cuda", "--output", f"exact-{mode}.h5"] + extra, env, cwd=work)
+            check(r.returncode == 0, f"exact {mode}: {r.stderr}")
+            lines = [ln for ln in r.stderr.splitlines() if ln.startswith("gpu probe:")]
+            check(len(lines) == 1 and "twin == cpu on" in lines[0], f"exact {mode}: probe lines {lines}")
+            check(r.stdout == cpu[mode], f"exact {mode}: results differ from the CPU run's")
+            r = cli.run(E, [cfg, "--quiet", "--backend", "auto", "--no-gpu-probe", "--output", f"skip-{mode}.h5"]
+                        + extra, env, cwd=work)
+            check(r.returncode == 0 and r.stdout == cpu[mode], f"--no-gpu-probe {mode}: {r.stderr}")
+            if h5:
+                be, probe = provenance(os.path.join(work, f"exact-{mode}.h5"))
+                check(be == "twin" and probe and probe.startswith("passed: the twin backend equals the cpu backend"),
+                      f"exact {mode}: backend {be}, backend_probe {probe!r}")
+                be, probe = provenance(os.path.join(work, f"skip-{mode}.h5"))
+                check(be == "twin" and probe and probe.startswith("skipped (--no-gpu-probe)"),
+                      f"--no-gpu-probe {mode}: backend {be}, backend_probe {probe!r}")
+        print("ok: exact twin passes; --no-gpu-probe skips", flush=True)
+        # a device that cannot hold the GA: the run keeps it on the host, fitness on the device, same results
+        r = cli.run(E, [cfg, "--backend", "cuda", "--output", "oom.h5"], {"EVOLVE_TEST_DEVICE": "ga-oom"}, cwd=work)
+        check(r.returncode == 0 and "move to the host" not in r.stderr, f"ga-oom, population 64: {r.stderr}")
+        r = cli.run(E, [big_cfg, "--backend", "cuda", "--output", "oom-big.h5"], {"EVOLVE_TEST_DEVICE": "ga-oom"},
+                    cwd=work)
+        check(r.returncode == 0 and "the population and its cache move to the host" in r.stderr,
+              f"ga-oom, population 1024: exit {r.returncode}: {r.stderr[-500:]}")
+        rc = cli.run(E, [big_cfg, "--backend", "cpu", "--quiet", "--output", "oom-cpu.h5"], cwd=work)
+        check(rc.returncode == 0 and r.stdout == rc.stdout, "ga-oom: results differ from the CPU run's")
+        print("ok: a device that cannot hold the GA keeps it on the host", flush=True)
+        r = cli.run(E, [cfg, "--quiet", "--backend", "cuda"], {"EVOLVE_TEST_DEVICE": "nonsense"}, cwd=work)
+        check(r.returncode == 2 and "unknown twin mode" in r.stderr, f"bad twin mode: {r.returncode} {r.stderr}")
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -62,18 +62,11 @@ static int try_cache(const char *path, uint64_t fp, dataset_t *ds, FILE *log)
 
 static ev_status build_and_cache(const ingest_opts_t *o, const char *path, dataset_t *ds, FILE *log, ev_error *err)
 {
-    char *dir;
     ev_status st = ingest_build(o, ds, err);
     if (st != EV_OK)
         return st;
     ingest_print_summary(ds, log);
-    if (!(dir = plat_dirname(path)))
-        st = ev_fail(err, EV_ENOMEM, "out of memory");
-    else
-        st = plat_mkdirs(dir, err);
-    free(dir);
-    if (st == EV_OK)
-        st = dataset_write_h5(ds, path, err);
+    st = dataset_write_h5(ds, path, err);
     if (st != EV_OK) {
         ev_error_prefix(err, "writing the dataset cache: ");
         dataset_free(ds);
@@ -98,11 +91,15 @@ static void say_waiting(long holder, const void *ctx)
 static ev_status build_once(const ingest_opts_t *o, const char *path, uint64_t fp, dataset_t *ds, FILE *log,
                             ev_error *err)
 {
-    char *lock_path = plat_lock_path(path);
+    char *lock_path = plat_lock_path(path), *dir = plat_dirname(path);
     plat_lock_t *lock = NULL;
-    ev_status st;
-    if (!lock_path)
-        return ev_fail(err, EV_ENOMEM, "out of memory");
+    ev_status st = lock_path && dir ? plat_mkdirs(dir, err) : ev_fail(err, EV_ENOMEM, "out of memory");
+    free(dir); /* the cache's folder first: its lock file lies there */
+    if (st != EV_OK) {
+        ev_error_prefix(err, "writing the dataset cache: ");
+        free(lock_path);
+        return st;
+    }
     st = plat_lock_take(lock_path, &lock, &(long){0}, err);
     if (st == EV_EBUSY && (st = plat_lock_wait(lock_path, &lock, say_waiting, path, err)) == EV_OK &&
         try_cache(path, fp, ds, log)) {

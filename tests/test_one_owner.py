@@ -186,6 +186,22 @@ def held_by_another_program(evolve, root, data):
     check(r.returncode == 0 and "starts again" not in r.stderr, f"held: the resume once free: {r.stderr}")
 
 
+def cache_in_new_folder(evolve, root, data):
+    """The dataset cache's lock file lies beside the cache: a cache in a
+    folder that does not exist yet still works (the folder is made first)."""
+    d = os.path.join(root, "newcache")
+    os.makedirs(d)
+    cfg = os.path.join(d, "run.yaml")
+    cli.write_config(cfg, data, os.path.join(d, "run.h5"))
+    with open(cfg) as f:
+        text = f.read()
+    cache = os.path.join(d, "not", "yet", "dataset.h5")
+    with open(cfg, "w") as f:
+        f.write(text.replace(os.path.join(d, "dataset.h5"), cache))
+    r = cli.run(evolve, [cfg, "--grid", "--quiet"])
+    check(r.returncode == 0 and os.path.exists(cache), f"cache in a new folder: exit {r.returncode}: {r.stderr}")
+
+
 def main():
     a = cli.parse_args()
     if not cli.have_modules("h5py", "numpy"):
@@ -199,6 +215,7 @@ def main():
         two_resumes(a.evolve, root, data, rng)
         killed_writers(a.evolve, root, data, rng)
         held_by_another_program(a.evolve, root, data)
+        cache_in_new_folder(a.evolve, root, data)
     return check.exit()
 
 

@@ -15,6 +15,7 @@ static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t 
     config_t view;
     reported_t list;
     memset(&view, 0, sizeof view);
+    memset(&list, 0, sizeof list);
     view.lattice = r->lat;
     view.objective = r->obj;
     list.e = e;

@@ -21,7 +21,7 @@ static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "ca
                                         "tickers",    "features", "strict",  NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
 
-static ev_status read_file(const char *path, char **text, size_t *len, ev_error *err)
+ev_status config_read_text(const char *path, char **text, size_t *len, ev_error *err)
 {
     size_t cap = 4096, used = 0, got;
     char *buf;
@@ -294,7 +294,7 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     cfg->seed = 42;
     cfg->checkpoint_every = 1;
     cfg->checkpoint_every_s = 0.0;
-    if ((st = read_file(path, &cfg->text, &len, err)) == EV_OK &&
+    if ((st = config_read_text(path, &cfg->text, &len, err)) == EV_OK &&
         (st = ydoc_load(&doc, path, cfg->text, len, err)) == EV_OK) {
         st = parse_root(&doc, cfg, err);
         ydoc_free(&doc);

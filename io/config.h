@@ -4,6 +4,8 @@
 #ifndef EVOLVE_CONFIG_H
 #define EVOLVE_CONFIG_H
 
+#include <stddef.h>
+
 #include <stdint.h>
 
 #include "common/status.h"
@@ -57,6 +59,10 @@ typedef struct {
 /* Loads and validates a config. On error, err names the file, line and column
  * of the offending YAML node and what was expected; cfg is left empty. */
 ev_status config_load(const char *path, config_t *cfg, ev_error *err);
+
+/* A config file's text, NUL-terminated (*len bytes; the caller frees):
+ * only a regular file, at most 16 MiB, with errors naming the file. */
+ev_status config_read_text(const char *path, char **text, size_t *len, ev_error *err);
 void config_free(config_t *cfg);
 
 /* Cuts cfg->top to the lattice's size: no top-K list can hold more genomes

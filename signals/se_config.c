@@ -7,12 +7,11 @@
 
 #include "common/platform.h"
 #include "common/strutil.h"
+#include "io/config.h"
 #include "io/decimal.h"
 #include "io/yaml_doc.h"
 #include "io/yaml_map.h"
 #include "signals/se_params.h"
-
-#define SE_CONFIG_MAX_BYTES (1u << 20)
 
 /* objective, ga, top, seed and output are accepted for the GA and grid to come
  * and not read yet (docs/signals.md). */
@@ -25,36 +24,6 @@ static const char *const range_keys[] = {"start", "stop", "step", NULL};
 static const char *const types[] = {"seller_exhaustion", "trade_log", "atc", NULL};
 static const char *const roles[] = {"strategy", NULL};
 
-static ev_status read_text(const char *path, char **text, size_t *len, ev_error *err)
-{
-    FILE *f = plat_open_input(path, "a YAML config file", err);
-    size_t cap = 4096, used = 0, got;
-    char *buf;
-    if (!f)
-        return EV_EIO;
-    buf = (char *)malloc(cap);
-    while (buf && (got = fread(buf + used, 1, cap - used - 1, f)) > 0) {
-        used += got;
-        if (used + 1 == cap) {
-            char *g = cap >= SE_CONFIG_MAX_BYTES ? NULL : (char *)realloc(buf, cap * 2);
-            if (!g) {
-                free(buf);
-                fclose(f);
-                return ev_fail(err, EV_EIO, "%s: too large for a config (over 1 MiB) or out of memory", path);
-            }
-            buf = g;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        return ev_fail(err, EV_ENOMEM, "%s: out of memory reading the config", path);
-    buf[used] = '\0';
-    *text = buf;
-    *len = used;
-    return EV_OK;
-}
-
 int se_config_is_strategy(const char *path)
 {
     char *text = NULL;
@@ -65,7 +34,7 @@ int se_config_is_strategy(const char *path)
     size_t n = strlen(path);
     if (n < 5 || (strcmp(path + n - 5, ".yaml") != 0 && (n < 4 || strcmp(path + n - 4, ".yml") != 0)))
         return 0;
-    if (read_text(path, &text, &len, &err) != EV_OK)
+    if (config_read_text(path, &text, &len, &err) != EV_OK)
         return 0;
     if (ydoc_load(&d, path, text, len, &err) == EV_OK) {
         yaml_node_t *root = ydoc_root(&d);
@@ -326,7 +295,7 @@ ev_status se_config_load(const char *path, se_config_t *c, ev_error *err)
     memset(c, 0, sizeof *c);
     c->fee_bp = 5;
     c->slippage_bp = 5;
-    if ((st = read_text(path, &text, &len, err)) != EV_OK)
+    if ((st = config_read_text(path, &text, &len, err)) != EV_OK)
         return st;
     if ((st = ydoc_load(&d, path, text, len, err)) != EV_OK) {
         free(text);

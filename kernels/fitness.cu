@@ -210,11 +210,7 @@ extern "C" void cuda_eval_close(cuda_eval_t *e)
 {
     if (!e)
         return;
-    /* errors here (a dead context) leave nothing to undo */
-    if (e->results)
-        cudaFree(e->results);
-    if (e->genes)
-        cudaFree(e->genes);
+    cuda_eval_trim(e);
     topk_dev_free(&e->topk);
     free(e);
 }

@@ -93,7 +93,9 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
     ranked_genome_t *e = (ranked_genome_t *)malloc(((size_t)n + 1) * sizeof *e);
     double *value = (double *)malloc(((size_t)n + 1) * sizeof *value);
     val_row_t *row = (val_row_t *)malloc(((size_t)n + 1) * sizeof *row);
-    if (!ord || !e || !value || !row) {
+    trade_stats_t *stats = (trade_stats_t *)malloc(((size_t)n + 1) * sizeof *stats);
+    if (!ord || !e || !value || !row || !stats) {
+        free(stats);
         free(ord);
         free(e);
         free(value);
@@ -113,7 +115,10 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
         e[i] = r->e[ord[i]];
         value[i] = r->value[ord[i]];
         row[i] = r->val->row[ord[i]];
+        stats[i] = r->stats[ord[i]];
     }
+    memcpy(r->stats, stats, (size_t)n * sizeof *stats);
+    free(stats);
     memcpy(r->value, value, (size_t)n * sizeof *value);
     memcpy(r->val->row, row, (size_t)n * sizeof *row);
     free(ord);

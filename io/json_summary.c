@@ -113,6 +113,20 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     jnum(c, item, "fold_profitable_share", r->fold_profitable);
 }
 
+/* A top row's trader statistics (fitness/trade_stats.h): counts as numbers,
+ * infinities as "inf" / "-inf", undefined figures (no trade) as null. */
+static void row_stats(jctx *c, cJSON *item, const trade_stats_t *st)
+{
+    cJSON *o = jchild(c, item, "stats", 0);
+    for (int f = 0; o && f < TRADE_STAT_FIELDS; f++) {
+        double v = trade_stat_get(st, f);
+        if (v == v)
+            jfitness(c, o, trade_stat_fields[f].name, v);
+        else
+            c->failed |= cJSON_AddNullToObject(o, trade_stat_fields[f].name) == NULL;
+    }
+}
+
 static void jday(jctx *c, cJSON *arr, int64_t day)
 {
     char buf[32];
@@ -191,6 +205,8 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top, dou
             jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[e->genes[k]]);
         jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
+        if (top->stats)
+            row_stats(c, item, &top->stats[i]);
         if (top->val)
             row_validation(c, item, top, i, trials);
     }

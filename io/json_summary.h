@@ -1,6 +1,7 @@
 /* The --json summary of a run (grid, GA or validate), written with cJSON:
  * {"mode", "backend", "lattice_size", "evaluated", "trades_kept", "drops",
- *  "top": [{"rank", "index", "values": {name: value}, "fitness", "trades"}],
+ *  "top": [{"rank", "index", "values": {name: value}, "fitness", "trades",
+ *  "stats": {trader statistics, fitness/trade_stats.h}}],
  *  "seconds": {...}, ...}. Non-finite fitness values are written as the
  * strings "inf" / "-inf" (JSON has no infinity). */
 #ifndef EVOLVE_JSON_SUMMARY_H

@@ -10,6 +10,7 @@
 #include "archive/run_file.h"
 #include "common/status.h"
 #include "fitness/grid_sink.h"
+#include "fitness/trade_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,11 +35,13 @@ typedef struct {
     ranked_genome_t *hof;
     double *hof_value; /* [n_hof]: the reported values (fitness/reported.h) */
     uint32_t n_hof;
+    trade_stats_t *hof_stats; /* [n_hof], NULL when the file has none */
     /* /grid */
     int has_grid, has_heat;
     ranked_genome_t *top;
     double *top_value; /* [n_top] */
     uint32_t n_top;
+    trade_stats_t *top_stats; /* [n_top], NULL when the file has none */
     char *evaluator;
     uint64_t points;
     double grid_seconds;

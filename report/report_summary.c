@@ -24,6 +24,24 @@ static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t 
     top_table_print(out, &view, &list);
 }
 
+/* The trader statistics of a list (fitness/trade_stats.h), a row per rank. */
+static void print_stats(FILE *out, const trade_stats_t *st, uint32_t n)
+{
+    if (!st || !n)
+        return;
+    fprintf(out, "trader statistics (per trade, not annualised; docs/config.md):\n");
+    fprintf(out,
+            "rank  trades   win %%  profit f.  expectancy  max drawdown   sharpe  sortino   avg hold s  "
+            "target  stop  logged\n");
+    for (uint32_t i = 0; i < n; i++) {
+        const trade_stats_t *s = &st[i];
+        fprintf(out, "%4u  %6lld  %6.2f  %9.4g  %10.6f  %12.6f  %7.4f  %7.4g  %11.1f  %6lld  %4lld  %6lld\n", i + 1,
+                (long long)s->trades, 100.0 * s->win_rate, s->profit_factor, s->expectancy, s->max_drawdown, s->sharpe,
+                s->sortino, s->avg_hold_s, (long long)s->exits[EXIT_TARGET], (long long)s->exits[EXIT_STOP],
+                (long long)s->exits[EXIT_LOGGED]);
+    }
+}
+
 static void print_ga(FILE *out, const report_run_t *r)
 {
     fprintf(out, "GA:         %u of %" PRIu64 " generations archived, population %" PRIu64 ", %s%s\n", r->generations,
@@ -41,6 +59,7 @@ static void print_ga(FILE *out, const report_run_t *r)
     }
     fprintf(out, "hall of fame (the best unique genomes the GA evaluated):\n");
     print_table(out, r, r->hof, r->hof_value, r->n_hof);
+    print_stats(out, r->hof_stats, r->n_hof);
 }
 
 static void print_grid(FILE *out, const report_run_t *r)
@@ -49,6 +68,7 @@ static void print_grid(FILE *out, const report_run_t *r)
             r->evaluator ? r->evaluator : "?", r->grid_seconds, r->has_heat ? "" : " (no heatmap recorded)");
     fprintf(out, "grid top-%u (exact):\n", r->n_top);
     print_table(out, r, r->top, r->top_value, r->n_top);
+    print_stats(out, r->top_stats, r->n_top);
 }
 
 /* /validate's figures, printed as --validate printed them. */

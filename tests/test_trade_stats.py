@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Trader statistics of every reported genome (docs/config.md "Trader
+statistics") against an independent computation from the SPEC oracle
+(tests/spec_oracle.py): the kept trades of each reported lattice point, each
+walked through SPEC sec. 4's loop for its exit reason and exit second, then
+win rate, profit factor, expectancy, max drawdown, Sharpe, Sortino, average
+hold and exits by reason computed here from their quantised outcomes.
+
+Checked in the --json summary of grid and GA runs (with and without a
+validation: block: then on the in-sample days), in the run file's
+GROUP/trader_stats, and in `evolve report`'s table.
+"""
+
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "support"))
+sys.path.insert(0, HERE)
+import evolve_cli as cli  # noqa: E402
+
+try:
+    import numpy as np
+    import spec_oracle as so
+except ImportError as exc:  # pragma: no cover
+    print(f"test_trade_stats: skipped: {exc} (install python3-numpy)")
+    sys.exit(77)
+
+check = cli.Checker()
+F32 = np.float32
+
+PARAMS = [
+    so.param("volatility", feature="Entry Volatility Percent", values=["0", "0.3", "0.5"]),
+    so.param("ratio", feature="Entry Volatility Ratio", values=["0", "0.5", "0.8"]),
+    so.param("target", role="target", values=["0.2", "0.3", "0.5"]),
+    so.param("stop", role="stop", values=["-0.5", "-0.3", "-0.1"]),
+]
+PARAM_YAML = """parameters:
+  - {name: volatility, feature: Entry Volatility Percent, values: [0, 0.3, 0.5]}
+  - {name: ratio, feature: Entry Volatility Ratio, values: [0, 0.5, 0.8]}
+  - {name: target, role: target, values: [0.2, 0.3, 0.5]}
+  - {name: stop, role: stop, values: [-0.5, -0.3, -0.1]}
+"""
+
+
+def spec_exits(orc, idx):
+    """The trades lattice point idx keeps, in equity order (entry time, then
+    dataset order): (trade, q, reason, exit second), each walked through the
+    SPEC sec. 4 loop."""
+    ds, obj = orc.ds, orc.obj
+    g = so.genes_of(idx, orc.dims)
+    t = PARAMS[orc.ti].values[g[orc.ti]]
+    s = PARAMS[orc.si].values[g[orc.si]]
+    mask, _, _ = orc.kept_mask([idx])
+    out = []
+    for j in orc.curve.tolist():
+        if not mask[0, j]:
+            continue
+        tr = ds.trades[j]
+        e = tr.entry_price
+        tl, sl = F32(e * (1 + t / 100)), F32(e * (1 + s / 100))
+        path = ds.path(tr)
+        reason, o, exit_ts = "logged", tr.pct_change, tr.exit_ts
+        for k, p in enumerate(path):
+            if p >= tl or p <= sl:
+                reason = "target" if p >= tl else "stop"
+                hit = t if reason == "target" else s
+                o = hit if obj.fill == "level" else (float(p) / e - 1) * 100
+                exit_ts = int(ds.ts[tr.ticker_id][tr.start + k])
+                break
+        out.append((tr, so.quantise(o - obj.cost), reason, exit_ts))
+    return out
+
+
+def stats_want(trades):
+    """docs/config.md's formulas, from the exact integer outcomes."""
+    q = [x[1] for x in trades]
+    n = len(q)
+    o = [v / 1e6 for v in q]
+    pos, neg = sum(v for v in q if v > 0), sum(v for v in q if v < 0)
+    cum, peak, dd = 0, 0, 0
+    for v in q:
+        cum += v
+        peak = max(peak, cum)
+        dd = max(dd, peak - cum)
+    mean = sum(q) / n / 1e6 if n else math.nan
+    sd = math.sqrt(sum((v - mean) ** 2 for v in o) / (n - 1)) if n >= 2 else 0.0
+    down = math.sqrt(sum(min(v, 0.0) ** 2 for v in o) / n) if n else 0.0
+    return {
+        "trades": n,
+        "wins": sum(v > 0 for v in q),
+        "losses": sum(v < 0 for v in q),
+        "exits_target": sum(x[2] == "target" for x in trades),
+        "exits_stop": sum(x[2] == "stop" for x in trades),
+        "exits_logged": sum(x[2] == "logged" for x in trades),
+        "total_return": sum(q) / 1e6,
+        "win_rate": sum(v > 0 for v in q) / n if n else None,
+        "profit_factor": pos / -neg if neg else (math.inf if pos else None),
+        "expectancy": mean if n else None,
+        "max_drawdown": dd / 1e6,
+        "sharpe": (mean / sd if sd > 0 else 0.0) if n else None,
+        "sortino": mean / down if down > 0 else (math.inf if n and mean > 0 else None),
+        "avg_hold_s": sum(x[3] - x[0].entry_ts for x in trades) / n if n else None,
+        "best": max(o) if n else None,
+        "worst": min(o) if n else None,
+    }
+
+
+def jval(v):
+    if isinstance(v, str):
+        return {"inf": math.inf, "-inf": -math.inf}[v]
+    return v
+
+
+def close(got, want):
+    if want is None or got is None:
+        return got is None and want is None
+    got = jval(got)
+    if math.isinf(want) or math.isinf(got):
+        return got == want
+    return abs(got - want) <= 1e-9 * max(1.0, abs(want))
+
+
+def check_stats(where, got, want):
+    if not check(got is not None, f"{where}: no stats"):
+        return
+    check(set(got) == set(want), f"{where}: stats keys {sorted(got)}")
+    for k, w in want.items():
+        check(close(got.get(k), w), f"{where}: {k} {got.get(k)!r}, computed {w!r}")
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def config(root, name, data, objective, validation=""):
+    path = os.path.join(root, name + ".yaml")
+    write(path, f"""data:
+  market_dir: {os.path.join(data, "market")}
+  trades: {os.path.join(data, "all_trade_logs.csv")}
+  tickers: [SOXL]
+  cache: {os.path.join(root, "ds.h5")}
+{PARAM_YAML}objective:
+{objective}
+{validation}ga:
+  population: 16
+  generations: 15
+top: 6
+seed: 7
+output: {os.path.join(root, name + ".h5")}
+""")
+    return path
+
+
+def run_json(evolve, path, args):
+    js = path[:-5] + ".json"
+    r = cli.run(evolve, [path, "--quiet", "--json", js] + args, timeout=300)
+    if not check(r.returncode == 0, f"{os.path.basename(path)} {args}: exit {r.returncode}: {r.stderr}"):
+        return None
+    with open(js) as f:
+        return json.load(f)
+
+
+def index_of(row):
+    return so.linear_index([PARAMS[k].texts.index(format_value(row["values"][p.name], p))
+                            for k, p in enumerate(PARAMS)], [len(p) for p in PARAMS])
+
+
+def format_value(v, p):
+    for t in p.texts:
+        if float(t) == v:
+            return t
+    raise AssertionError(f"{p.name}: {v} is not a lattice value")
+
+
+def runs(evolve, root, data, ds):
+    cases = [
+        ("level", "  name: total_return\n", ""),
+        ("price_cost", "  name: sharpe\n  fill: price\n  cost_pct: 0.02\n  min_trades: 5\n", ""),
+        ("holdout", "  name: total_return\n", "validation:\n  holdout: {share: 0.3}\n"),
+    ]
+    for name, objective, validation in cases:
+        cfg = config(root, name, data, objective, validation)
+        for mode, args in (("grid", ["--grid"]), ("ga", [])):
+            doc = run_json(evolve, cfg, args)
+            if doc is None:
+                continue
+            sub = ds
+            if validation:
+                ins = set(doc["validation"]["in_sample_days"])
+                sub = so.Dataset()
+                sub.tickers, sub.price, sub.ts = ds.tickers, ds.price, ds.ts
+                sub.trades = [t for t in ds.trades if day_text(t.entry_ts // 86400) in ins]
+            obj = so.Objective(name="sharpe" if "sharpe" in objective else "total_return",
+                               fill="price" if "price" in objective else "level",
+                               cost_pct="0.02" if "cost" in objective else "0")
+            orc = so.Oracle(sub, PARAMS, obj)
+            for row in doc["top"]:
+                idx = index_of(row)
+                check_stats(f"{name} {mode} rank {row['rank']}", row.get("stats"), stats_want(spec_exits(orc, idx)))
+                check(row["stats"]["trades"] == row["trades"], f"{name} {mode}: stats trades != trades")
+            check_run_file(os.path.join(root, name + ".h5"), mode, doc)
+        if name == "holdout":
+            r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, "rep")])
+            check(r.returncode == 0 and "trader statistics" in r.stdout, f"report: no statistics table: {r.stdout}")
+
+
+def day_text(d):
+    import datetime
+    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(d))).isoformat()
+
+
+def check_run_file(h5, mode, doc):
+    if not cli.have_modules("h5py"):
+        return
+    import h5py
+    group = "grid" if mode == "grid" else "ga"
+    with h5py.File(h5, "r") as f:
+        g = f[group + "/trader_stats"]
+        for i, row in enumerate(doc["top"]):
+            for k, v in row["stats"].items():
+                want = math.nan if v is None else jval(v)
+                got = float(g[k][i])
+                check(got == want or (math.isnan(got) and math.isnan(want)) or close(got, want),
+                      f"{h5} {group}/trader_stats/{k}[{i}] {got!r}, JSON {v!r}")
+
+
+def main():
+    a = cli.parse_args()
+    with cli.scratch_dir("evolve-trade-stats-") as root:
+        data = os.path.join(root, "data")
+        r = cli.gen_data(a.evolve, data, ["--days", "8", "--tickers", "SOXL", "--trades", "300"])
+        if not check(r.returncode == 0, f"gen-data: {r.stderr}"):
+            return check.exit()
+        ds = so.load_dataset(os.path.join(data, "market"), os.path.join(data, "all_trade_logs.csv"), ["SOXL"],
+                             ("Entry Volatility Percent", "Entry Volatility Ratio"))
+        runs(a.evolve, root, data, ds)
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

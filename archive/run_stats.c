@@ -61,8 +61,8 @@ ev_status run_file_read_stats(run_file_t *rf, const char *group, uint32_t n, tra
         const trade_stat_field_t *fd = &trade_stat_fields[f];
         hsize_t dims[1];
         void *data = NULL;
-        st = h5u_read_array(rf->path, g, fd->name, fd->is_count ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, 1, dims,
-                            &data, err);
+        st = h5u_read_array(rf->path, g, fd->name, fd->is_count ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, 1, dims, &data,
+                            err);
         if (st == EV_OK && dims[0] != n)
             st = ev_fail(err, EV_EDATA, "%s: /%s/%s holds %llu rows, its list %u (a damaged or edited run file)",
                          rf->path, path, fd->name, (unsigned long long)dims[0], n);

@@ -84,16 +84,16 @@ ev_status trade_stats_of(const kept_trade_t *k, int64_t n, const dataset_t *ds, 
 }
 
 const trade_stat_field_t trade_stat_fields[TRADE_STAT_FIELDS] = {
-    {"trades", 1},        {"wins", 1},       {"losses", 1},        {"exits_target", 1},
+    {"trades", 1},        {"wins", 1},         {"losses", 1},       {"exits_target", 1},
     {"exits_stop", 1},    {"exits_logged", 1}, {"total_return", 0}, {"win_rate", 0},
-    {"profit_factor", 0}, {"expectancy", 0}, {"max_drawdown", 0},  {"sharpe", 0},
-    {"sortino", 0},       {"avg_hold_s", 0}, {"best", 0},          {"worst", 0}};
+    {"profit_factor", 0}, {"expectancy", 0},   {"max_drawdown", 0}, {"sharpe", 0},
+    {"sortino", 0},       {"avg_hold_s", 0},   {"best", 0},         {"worst", 0}};
 
 /* Field f's storage: counts first, then the doubles, in trade_stat_fields' order. */
 static int64_t *count_at(trade_stats_t *s, int f)
 {
-    int64_t *c[6] = {&s->trades, &s->wins, &s->losses, &s->exits[EXIT_TARGET], &s->exits[EXIT_STOP],
-                     &s->exits[EXIT_LOGGED]};
+    int64_t *c[6] = {
+        &s->trades, &s->wins, &s->losses, &s->exits[EXIT_TARGET], &s->exits[EXIT_STOP], &s->exits[EXIT_LOGGED]};
     return c[f];
 }
 

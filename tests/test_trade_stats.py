@@ -228,6 +228,67 @@ def check_run_file(h5, mode, doc):
                       f"{h5} {group}/trader_stats/{k}[{i}] {got!r}, JSON {v!r}")
 
 
+def trades_cmd(evolve, root, data, ds):
+    """evolve trades RUN.h5 --rank N --csv: every row against the SPEC loop on
+    the whole dataset (in-sample and holdout), both lists of a --validate run."""
+    import csv
+    cfg = config(root, "explain", data, "  name: total_return\n", "validation:\n  holdout: {share: 0.3}\n")
+    doc = run_json(evolve, cfg, ["--validate"])
+    if doc is None:
+        return
+    h5 = os.path.join(root, "explain.h5")
+    holdout = set(doc["validation"]["holdout_days"])
+    orc = so.Oracle(ds, PARAMS, so.Objective())
+    lists = {"grid": doc["top"], "ga": doc["validate"]["ga_top"]}
+    for lname, rows in lists.items():
+        for row in rows[:3]:
+            out = os.path.join(root, f"t_{lname}_{row['rank']}.csv")
+            r = cli.run(evolve, ["trades", h5, "--rank", str(row["rank"]), "--list", lname, "--csv", out])
+            if not check(r.returncode == 0, f"trades {lname} {row['rank']}: {r.stderr}"):
+                continue
+            with open(out) as f:
+                got = list(csv.DictReader(f))
+            want = spec_exits(orc, index_of(row))
+            where = f"trades --list {lname} --rank {row['rank']}"
+            check(len(got) == len(want), f"{where}: {len(got)} rows, oracle {len(want)}")
+            cum = 0
+            for n, (g, (tr, q, reason, exit_ts)) in enumerate(zip(got, want), 1):
+                cum += q
+                part = "holdout" if day_text(tr.entry_ts // 86400) in holdout else "in_sample"
+                exp = {"n": str(n), "ticker": tr.ticker, "trade_id": str(tr.trade_id),
+                       "entry_time": stamp(tr.entry_ts), "exit_time": stamp(exit_ts), "exit_reason": reason,
+                       "outcome_pct": f"{q / 1e6:.6f}", "cumulative_pct": f"{cum / 1e6:.6f}", "part": part}
+                bad = {k: (g.get(k), v) for k, v in exp.items() if g.get(k) != v}
+                if float(g["entry_price"]) != tr.entry_price:
+                    bad["entry_price"] = (g["entry_price"], tr.entry_price)
+                if not check(not bad, f"{where}: row {n}: (got, oracle) {bad}"):
+                    break
+            ins = sum(1 for g in got if g["part"] == "in_sample")
+            check(ins == row["trades"], f"{where}: {ins} in-sample rows, the run's trades {row['trades']}")
+    r = cli.run(evolve, ["trades", h5])
+    check(r.returncode == 0 and "rank 1 of the grid list" in r.stdout and "holdout" in r.stdout,
+          f"trades on the terminal: {r.returncode} {r.stdout[:300]} {r.stderr}")
+    bad_cases = [
+        (["--rank", "99"], 2, "holds 6 genome(s)"),
+        (["--dataset", os.path.join(root, "missing.h5")], 1, "missing.h5"),
+        (["--dataset", os.path.join(root, "other.h5")], 1, "content hash"),
+    ]
+    other = cli.gen_data(evolve, os.path.join(root, "other"), ["--days", "3", "--tickers", "SOXL", "--trades", "60"])
+    check(other.returncode == 0, f"gen-data: {other.stderr}")
+    r = cli.run(evolve, ["ingest", "--market", os.path.join(root, "other", "market"), "--trades",
+                         os.path.join(root, "other", "all_trade_logs.csv"), "--tickers", "SOXL",
+                         "--out", os.path.join(root, "other.h5")])
+    check(r.returncode == 0, f"ingest: {r.stderr}")
+    for args, code, text in bad_cases:
+        r = cli.run(evolve, ["trades", h5] + args)
+        check(r.returncode == code and text in r.stderr, f"trades {args}: exit {r.returncode}, {r.stderr!r}")
+
+
+def stamp(ts):
+    import datetime
+    return (datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=int(ts))).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def main():
     a = cli.parse_args()
     with cli.scratch_dir("evolve-trade-stats-") as root:
@@ -238,6 +299,7 @@ def main():
         ds = so.load_dataset(os.path.join(data, "market"), os.path.join(data, "all_trade_logs.csv"), ["SOXL"],
                              ("Entry Volatility Percent", "Entry Volatility Ratio"))
         runs(a.evolve, root, data, ds)
+        trades_cmd(a.evolve, root, data, ds)
     return check.exit()
 
 

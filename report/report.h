@@ -1,6 +1,7 @@
 /* `evolve report RUN.h5`: what a run file says, on the terminal and as SVG
  * charts. Reads only the run file (not the config or the data), so a report
- * can be made anywhere the file is. */
+ * can be made anywhere the file is; the top-1's equity curve alone also
+ * reads the run's dataset where it is found (report/report_equity.h). */
 #ifndef EVOLVE_REPORT_H
 #define EVOLVE_REPORT_H
 

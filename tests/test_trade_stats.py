@@ -9,6 +9,10 @@ hold and exits by reason computed here from their quantised outcomes.
 Checked in the --json summary of grid and GA runs (with and without a
 validation: block: then on the in-sample days), in the run file's
 GROUP/trader_stats, and in `evolve report`'s table.
+
+`evolve trades RUN.h5` lists the same trades (every CSV row against the
+SPEC loop, in-sample and holdout), and `evolve report`'s per-day result of
+the top-1 (behind its equity.svg / daily.svg) equals their sums per day.
 """
 
 import json
@@ -284,6 +288,59 @@ def trades_cmd(evolve, root, data, ds):
         check(r.returncode == code and text in r.stderr, f"trades {args}: exit {r.returncode}, {r.stderr!r}")
 
 
+def report_equity(evolve, root, ds):
+    """evolve report's per-day table of the top-1 equals the oracle's kept
+    trades summed per entry day (holdout days marked), and it draws
+    equity.svg and daily.svg with the holdout shaded; without the dataset the
+    report still succeeds, with a note and no equity chart."""
+    import shutil
+    h5 = os.path.join(root, "explain.h5")
+    with open(os.path.join(root, "explain.json")) as f:
+        doc = json.load(f)
+    holdout = set(doc["validation"]["holdout_days"])
+    orc = so.Oracle(ds, PARAMS, so.Objective())
+    want, cum = [], 0
+    for tr, q, _, _ in spec_exits(orc, index_of(doc["top"][0])):
+        day = day_text(tr.entry_ts // 86400)
+        if not want or want[-1][0] != day:
+            want.append([day, 0, 0, 0, "holdout" if day in holdout else "in_sample"])
+        cum += q
+        want[-1][1] += 1
+        want[-1][2] += q
+        want[-1][3] = cum
+    want = [[d, str(n), f"{s_ / 1e6:.6f}", f"{c / 1e6:.6f}", p] for d, n, s_, c, p in want]
+    out = os.path.join(root, "rep_explain")
+    r = cli.run(evolve, ["report", h5, "--out", out])
+    if not check(r.returncode == 0, f"report: {r.stderr}"):
+        return
+    lines = r.stdout.split("\n")
+    at = next((i for i, l in enumerate(lines) if l.startswith("top-1 (rank 1 of the grid list) per trading day")), None)
+    if not check(at is not None, f"report: no per-day table: {r.stdout}"):
+        return
+    got = [l.split() for l in lines[at + 2:at + 2 + len(want)]]
+    check(got == want, f"report per day: {got} != oracle {want}")
+    for name in ("equity.svg", "daily.svg"):
+        path = os.path.join(out, name)
+        if check(os.path.exists(path), f"report: no {name}"):
+            with open(path) as f:
+                svg = f.read()
+            check("#fde3c8" in svg and "holdout" in svg, f"{name}: the holdout is not shaded")
+    moved = os.path.join(root, "moved.h5")
+    shutil.move(os.path.join(root, "ds.h5"), moved)
+    try:
+        out2 = os.path.join(root, "rep_nodata")
+        r = cli.run(evolve, ["report", h5, "--out", out2])
+        check(r.returncode == 0 and "no equity curve" in r.stderr and not os.path.exists(os.path.join(out2, "equity.svg")),
+              f"report without the dataset: {r.returncode} {r.stderr}")
+        r = cli.run(evolve, ["report", h5, "--out", out2, "--dataset", moved])
+        check(r.returncode == 0 and os.path.exists(os.path.join(out2, "equity.svg")),
+              f"report --dataset: {r.returncode} {r.stderr}")
+        r = cli.run(evolve, ["report", h5, "--out", out2, "--dataset", os.path.join(root, "other.h5")])
+        check(r.returncode == 1 and "content hash" in r.stderr, f"report --dataset other: {r.returncode} {r.stderr}")
+    finally:
+        shutil.move(moved, os.path.join(root, "ds.h5"))
+
+
 def stamp(ts):
     import datetime
     return (datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=int(ts))).strftime("%Y-%m-%d %H:%M:%S")
@@ -300,6 +357,7 @@ def main():
                              ("Entry Volatility Percent", "Entry Volatility Ratio"))
         runs(a.evolve, root, data, ds)
         trades_cmd(a.evolve, root, data, ds)
+        report_equity(a.evolve, root, ds)
     return check.exit()
 
 

@@ -51,12 +51,19 @@ typedef struct {
     int32_t rank_by;      /* rank_by_kind */
     uint32_t pbo_genomes; /* PBO candidates: the search's best M (grid; 0: no PBO); default 1000 */
     uint32_t pbo_blocks;  /* PBO day blocks S (even, 2..16); default 16 */
+    /* walk_forward: {train_days, test_days, step_days} (fitness/walk_forward.h);
+     * wf_train 0: none. step_days defaults to test_days. */
+    uint32_t wf_train, wf_test, wf_step;
 } validation_cfg_t;
 
 void validation_cfg_free(validation_cfg_t *v);
 
 /* The day of a timestamp: floor(ts / 86400). */
 int64_t val_day_of(int64_t ts);
+
+/* The distinct entry days of ds's trades, ascending: *days[*n_days], a new
+ * array (free it). */
+ev_status val_days(const dataset_t *ds, int64_t **days, int32_t *n_days, ev_error *err);
 
 /* The parts of a dataset's days. */
 typedef struct {

@@ -216,7 +216,7 @@ ev_status report_plots(report_run_t *r, const char *dir, int32_t px, int32_t py,
         st = ev_fail(err, EV_EIO, "%s: not a directory (--out names the folder for the charts)", dir);
     if (st == EV_OK && r->rf.has_ga && r->generations)
         st = plot_ga(r, dir, log, err);
-    if (st == EV_OK && px >= 0)
+    if (st == EV_OK && px >= 0 && (r->has_grid || r->rf.has_ga)) /* a walk-forward run has neither */
         st = plot_heat(r, dir, px, py, log, err);
     return st;
 }

@@ -105,6 +105,35 @@ static void print_validate(FILE *out, report_run_t *r)
     free(method);
 }
 
+/* /walk_forward: each window's winner on its train days, then on its test
+ * days, and the chained result. */
+static void print_walk(FILE *out, report_run_t *r)
+{
+    ranked_genome_t *e[2] = {NULL, NULL};
+    double *v[2] = {NULL, NULL}, chained = 0;
+    uint32_t n[2] = {0, 0};
+    uint64_t trades = 0, windows = 0;
+    char *search = NULL;
+    run_file_read_str(&r->rf, "walk_forward", "search", 1, &search, NULL);
+    run_file_read_u64(&r->rf, "walk_forward", "windows", &windows, NULL);
+    run_file_read_f64(&r->rf, "walk_forward", "chained_fitness", &chained, NULL);
+    run_file_read_u64(&r->rf, "walk_forward", "chained_trades", &trades, NULL);
+    fprintf(out, "walk-forward (%s): %" PRIu64 " windows; chained out-of-sample %.6g over %" PRIu64 " trades\n",
+            search ? search : "?", windows, chained, trades);
+    if (run_file_read_ranked(&r->rf, "walk_forward/winners", &e[0], &v[0], &n[0], NULL) == EV_OK &&
+        run_file_read_ranked(&r->rf, "walk_forward/test", &e[1], &v[1], &n[1], NULL) == EV_OK) {
+        fprintf(out, "each window's winner on its train days (rank = window):\n");
+        print_table(out, r, e[0], v[0], n[0]);
+        fprintf(out, "the same winners on their test days:\n");
+        print_table(out, r, e[1], v[1], n[1]);
+    }
+    for (int i = 0; i < 2; i++) {
+        free(e[i]);
+        free(v[i]);
+    }
+    free(search);
+}
+
 void report_print(FILE *out, report_run_t *r)
 {
     fprintf(out, "run:        %s (%s, %s)\n", r->rf.path, r->mode, r->status);
@@ -126,6 +155,8 @@ void report_print(FILE *out, report_run_t *r)
         print_grid(out, r);
     if (run_file_has(&r->rf, "validate"))
         print_validate(out, r);
+    if (run_file_has(&r->rf, "walk_forward"))
+        print_walk(out, r);
     for (size_t i = 0; i < r->n_sessions; i++)
         fprintf(out, "%s %s\n", i ? "           " : "sessions:  ", r->sessions[i]);
 }

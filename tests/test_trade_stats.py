@@ -28,26 +28,13 @@ import evolve_cli as cli  # noqa: E402
 try:
     import numpy as np
     import spec_oracle as so
+    from small_lattice import FEATURES, PARAMS, config, day_text, index_of, run_json, subset
 except ImportError as exc:  # pragma: no cover
     print(f"test_trade_stats: skipped: {exc} (install python3-numpy)")
     sys.exit(77)
 
 check = cli.Checker()
 F32 = np.float32
-
-PARAMS = [
-    so.param("volatility", feature="Entry Volatility Percent", values=["0", "0.3", "0.5"]),
-    so.param("ratio", feature="Entry Volatility Ratio", values=["0", "0.5", "0.8"]),
-    so.param("target", role="target", values=["0.2", "0.3", "0.5"]),
-    so.param("stop", role="stop", values=["-0.5", "-0.3", "-0.1"]),
-]
-PARAM_YAML = """parameters:
-  - {name: volatility, feature: Entry Volatility Percent, values: [0, 0.3, 0.5]}
-  - {name: ratio, feature: Entry Volatility Ratio, values: [0, 0.5, 0.8]}
-  - {name: target, role: target, values: [0.2, 0.3, 0.5]}
-  - {name: stop, role: stop, values: [-0.5, -0.3, -0.1]}
-"""
-
 
 def spec_exits(orc, idx):
     """The trades lattice point idx keeps, in equity order (entry time, then
@@ -135,75 +122,35 @@ def check_stats(where, got, want):
         check(close(got.get(k), w), f"{where}: {k} {got.get(k)!r}, computed {w!r}")
 
 
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
 
 
-def config(root, name, data, objective, validation=""):
-    path = os.path.join(root, name + ".yaml")
-    write(path, f"""data:
-  market_dir: {os.path.join(data, "market")}
-  trades: {os.path.join(data, "all_trade_logs.csv")}
-  tickers: [SOXL]
-  cache: {os.path.join(root, "ds.h5")}
-{PARAM_YAML}objective:
-{objective}
-{validation}ga:
-  population: 16
-  generations: 15
-top: 6
-seed: 7
-output: {os.path.join(root, name + ".h5")}
-""")
-    return path
 
 
-def run_json(evolve, path, args):
-    js = path[:-5] + ".json"
-    r = cli.run(evolve, [path, "--quiet", "--json", js] + args, timeout=300)
-    if not check(r.returncode == 0, f"{os.path.basename(path)} {args}: exit {r.returncode}: {r.stderr}"):
-        return None
-    with open(js) as f:
-        return json.load(f)
 
 
-def index_of(row):
-    return so.linear_index([PARAMS[k].texts.index(format_value(row["values"][p.name], p))
-                            for k, p in enumerate(PARAMS)], [len(p) for p in PARAMS])
 
 
-def format_value(v, p):
-    for t in p.texts:
-        if float(t) == v:
-            return t
-    raise AssertionError(f"{p.name}: {v} is not a lattice value")
 
 
 def runs(evolve, root, data, ds):
     cases = [
         ("level", "  name: total_return\n", ""),
         ("price_cost", "  name: sharpe\n  fill: price\n  cost_pct: 0.02\n  min_trades: 5\n", ""),
-        ("holdout", "  name: total_return\n", "validation:\n  holdout: {share: 0.3}\n"),
+        ("holdout", "  name: total_return\n", "  holdout: {share: 0.3}\n"),
     ]
     for name, objective, validation in cases:
         cfg = config(root, name, data, objective, validation)
         for mode, args in (("grid", ["--grid"]), ("ga", [])):
-            doc = run_json(evolve, cfg, args)
+            doc = run_json(evolve, cfg, args, check)
             if doc is None:
                 continue
-            sub = ds
-            if validation:
-                ins = set(doc["validation"]["in_sample_days"])
-                sub = so.Dataset()
-                sub.tickers, sub.price, sub.ts = ds.tickers, ds.price, ds.ts
-                sub.trades = [t for t in ds.trades if day_text(t.entry_ts // 86400) in ins]
+            sub = subset(ds, set(doc["validation"]["in_sample_days"])) if validation else ds
             obj = so.Objective(name="sharpe" if "sharpe" in objective else "total_return",
                                fill="price" if "price" in objective else "level",
                                cost_pct="0.02" if "cost" in objective else "0")
             orc = so.Oracle(sub, PARAMS, obj)
             for row in doc["top"]:
-                idx = index_of(row)
+                idx = index_of(row["values"])
                 check_stats(f"{name} {mode} rank {row['rank']}", row.get("stats"), stats_want(spec_exits(orc, idx)))
                 check(row["stats"]["trades"] == row["trades"], f"{name} {mode}: stats trades != trades")
             check_run_file(os.path.join(root, name + ".h5"), mode, doc)
@@ -212,9 +159,6 @@ def runs(evolve, root, data, ds):
             check(r.returncode == 0 and "trader statistics" in r.stdout, f"report: no statistics table: {r.stdout}")
 
 
-def day_text(d):
-    import datetime
-    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(d))).isoformat()
 
 
 def check_run_file(h5, mode, doc):
@@ -236,8 +180,8 @@ def trades_cmd(evolve, root, data, ds):
     """evolve trades RUN.h5 --rank N --csv: every row against the SPEC loop on
     the whole dataset (in-sample and holdout), both lists of a --validate run."""
     import csv
-    cfg = config(root, "explain", data, "  name: total_return\n", "validation:\n  holdout: {share: 0.3}\n")
-    doc = run_json(evolve, cfg, ["--validate"])
+    cfg = config(root, "explain", data, "  name: total_return\n", "  holdout: {share: 0.3}\n")
+    doc = run_json(evolve, cfg, ["--validate"], check)
     if doc is None:
         return
     h5 = os.path.join(root, "explain.h5")
@@ -252,7 +196,7 @@ def trades_cmd(evolve, root, data, ds):
                 continue
             with open(out) as f:
                 got = list(csv.DictReader(f))
-            want = spec_exits(orc, index_of(row))
+            want = spec_exits(orc, index_of(row["values"]))
             where = f"trades --list {lname} --rank {row['rank']}"
             check(len(got) == len(want), f"{where}: {len(got)} rows, oracle {len(want)}")
             cum = 0
@@ -300,7 +244,7 @@ def report_equity(evolve, root, ds):
     holdout = set(doc["validation"]["holdout_days"])
     orc = so.Oracle(ds, PARAMS, so.Objective())
     want, cum = [], 0
-    for tr, q, _, _ in spec_exits(orc, index_of(doc["top"][0])):
+    for tr, q, _, _ in spec_exits(orc, index_of(doc["top"][0]["values"])):
         day = day_text(tr.entry_ts // 86400)
         if not want or want[-1][0] != day:
             want.append([day, 0, 0, 0, "holdout" if day in holdout else "in_sample"])
@@ -354,7 +298,7 @@ def main():
         if not check(r.returncode == 0, f"gen-data: {r.stderr}"):
             return check.exit()
         ds = so.load_dataset(os.path.join(data, "market"), os.path.join(data, "all_trade_logs.csv"), ["SOXL"],
-                             ("Entry Volatility Percent", "Entry Volatility Ratio"))
+                             FEATURES)
         runs(a.evolve, root, data, ds)
         trades_cmd(a.evolve, root, data, ds)
         report_equity(a.evolve, root, ds)

@@ -164,19 +164,15 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     return EV_OK;
 }
 
-ev_status session_validation_pbo(session_t *s, ev_error *err)
+/* The PBO over cand[n] (best first). */
+static ev_status pbo_over(session_t *s, const ranked_genome_t *cand, uint32_t n, ev_error *err)
 {
     const validation_cfg_t *vc = &s->cfg.validation;
     int32_t n_in = 0, blocks = (int32_t)vc->pbo_blocks, k = 0;
-    int32_t *day_block = NULL, *block = NULL;
-    backend_t *cpu = NULL;
-    grid_opts_t go;
-    grid_stats_t gs;
-    topk_t top;
-    ranked_genome_t *cand = NULL;
+    int32_t *day_block, *block;
     ev_status st;
     s->pbo = NAN;
-    if (vc->pbo_genomes < 2 || s->prob.obj.need_dd)
+    if (n < 2 || s->prob.obj.need_dd)
         return EV_OK;
     for (int32_t i = 0; i < s->split.n_days; i++)
         n_in += s->split.part[i] != VAL_HOLDOUT;
@@ -207,23 +203,41 @@ ev_status session_validation_pbo(session_t *s, ev_error *err)
         block[j] = lo < s->split.n_days ? day_block[lo] : -1;
     }
     free(day_block);
-    if ((st = topk_init(&top, vc->pbo_genomes, err)) != EV_OK) {
-        free(block);
+    st = pbo_cscv(&s->prob, &s->tables.view, cand, n, block, blocks, &s->pbo, &s->pbo_combos, err);
+    s->pbo_genomes = n;
+    s->pbo_blocks = (uint32_t)blocks;
+    free(block);
+    return st;
+}
+
+ev_status session_validation_pbo_of(session_t *s, const topk_t *cand, ev_error *err)
+{
+    ranked_genome_t *e = topk_ranked_new(cand, &s->prob.shape);
+    ev_status st = e ? pbo_over(s, e, cand->n, err) : ev_fail(err, EV_ENOMEM, "out of memory");
+    free(e);
+    return st;
+}
+
+ev_status session_validation_pbo(session_t *s, ev_error *err)
+{
+    const validation_cfg_t *vc = &s->cfg.validation;
+    backend_t *cpu = NULL;
+    grid_opts_t go;
+    grid_stats_t gs;
+    topk_t top;
+    ev_status st;
+    s->pbo = NAN;
+    if (vc->pbo_genomes < 2 || s->prob.obj.need_dd)
+        return EV_OK;
+    if ((st = topk_init(&top, vc->pbo_genomes, err)) != EV_OK)
         return st;
-    }
     if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) == EV_OK) {
         memset(&go, 0, sizeof go);
         st = grid_run(&backend_cpu_ops, cpu, &s->prob, &go, &top, &gs, err);
         backend_cpu_ops.close(cpu);
     }
-    if (st == EV_OK && !(cand = topk_ranked_new(&top, &s->prob.shape)))
-        st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK)
-        st = pbo_cscv(&s->prob, &s->tables.view, cand, top.n, block, blocks, &s->pbo, &s->pbo_combos, err);
-    s->pbo_genomes = top.n;
-    s->pbo_blocks = (uint32_t)blocks;
-    free(cand);
-    free(block);
+        st = session_validation_pbo_of(s, &top, err);
     topk_free(&top);
     return st;
 }

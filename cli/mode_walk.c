@@ -6,6 +6,7 @@
 
 #include "archive/run_walk.h"
 #include "cli/run_output.h"
+#include "common/platform.h"
 #include "fitness/objective_prep.h"
 #include "fitness/validation.h"
 #include "io/json_summary.h"
@@ -263,6 +264,7 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
     FILE *log = a->quiet ? NULL : stderr;
     wf_result_t r;
     run_file_t rf;
+    double t_walk = 0;
     ev_status st;
     memset(&r, 0, sizeof r);
     if ((st = refuse_mixed(s, err)) != EV_OK)
@@ -282,8 +284,10 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
         wf_result_free(&r);
         return st;
     }
-    if ((st = walk(s, a, &r, log, err)) == EV_OK &&
-        (st = run_file_write_walk_forward(&rf, &r, search_name, err)) == EV_OK &&
+    t_walk = plat_now();
+    st = walk(s, a, &r, log, err);
+    t_walk = plat_now() - t_walk;
+    if (st == EV_OK && (st = run_file_write_walk_forward(&rf, &r, search_name, err)) == EV_OK &&
         (st = run_file_attr_str(&rf, "/", "status", "complete", err)) == EV_OK)
         st = run_output_commit(&rf, s->cfg.output, 0, err);
     else
@@ -296,6 +300,7 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
         memset(&none, 0, sizeof none);
         run_output_summary(&sum, s, "walk_forward", NULL, NULL, t0);
         sum.evaluated = r.evaluated;
+        sum.seconds_search = t_walk; /* every window: tables, search, scoring */
         if (!(sum.extra = json_walk_forward(&s->cfg, &r, search_name)))
             st = ev_fail(err, EV_ENOMEM, "out of memory");
         if (st == EV_OK)

@@ -1,36 +1,34 @@
 #include "archive/run_stats.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "archive/run_internal.h"
 #include "io/h5_util.h"
 
-ev_status run_file_write_stats(run_file_t *rf, const char *group, const reported_t *r, ev_error *err)
+ev_status run_file_write_stats(run_file_t *rf, const char *path, const trade_stats_t *stats, uint32_t rows,
+                               ev_error *err)
 {
-    char path[512];
     hsize_t n[1];
     hid_t g;
     ev_status st = EV_OK;
     double *d;
     int64_t *c;
-    if (!r->stats)
+    if (!stats)
         return EV_OK;
-    snprintf(path, sizeof path, "%s/trader_stats", group);
     if (h5u_exists(rf->file, path, 0) > 0 && H5Ldelete(rf->file, path, H5P_DEFAULT) < 0)
         return h5u_fail(err, EV_EHDF5, rf->path, rf->file, path, "replace");
     if ((g = run_object_open(rf, path, 1, err)) < 0)
         return EV_EHDF5;
-    d = (double *)malloc(((size_t)r->n + 1) * sizeof *d);
-    c = (int64_t *)malloc(((size_t)r->n + 1) * sizeof *c);
+    d = (double *)malloc(((size_t)rows + 1) * sizeof *d);
+    c = (int64_t *)malloc(((size_t)rows + 1) * sizeof *c);
     if (!d || !c)
         st = ev_fail(err, EV_ENOMEM, "out of memory writing %s", path);
-    n[0] = r->n;
+    n[0] = rows;
     for (int f = 0; f < TRADE_STAT_FIELDS && st == EV_OK; f++) {
         const trade_stat_field_t *fd = &trade_stat_fields[f];
-        for (uint32_t i = 0; i < r->n; i++) {
-            d[i] = trade_stat_get(&r->stats[i], f);
+        for (uint32_t i = 0; i < rows; i++) {
+            d[i] = trade_stat_get(&stats[i], f);
             c[i] = (int64_t)d[i];
         }
         st = fd->is_count ? h5u_write_array(rf->path, g, fd->name, H5T_NATIVE_INT64, H5T_STD_I64LE, 1, n, c, err)
@@ -42,13 +40,11 @@ ev_status run_file_write_stats(run_file_t *rf, const char *group, const reported
     return st;
 }
 
-ev_status run_file_read_stats(run_file_t *rf, const char *group, uint32_t n, trade_stats_t **out, ev_error *err)
+ev_status run_file_read_stats(run_file_t *rf, const char *path, uint32_t n, trade_stats_t **out, ev_error *err)
 {
-    char path[512];
     hid_t g;
     ev_status st = EV_OK;
     *out = NULL;
-    snprintf(path, sizeof path, "%s/trader_stats", group);
     if (!run_file_has(rf, path))
         return EV_OK;
     if ((g = run_object_open(rf, path, 0, err)) < 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/run_internal.h"
+#include "archive/run_stats.h"
 #include "io/h5_util.h"
 
 /* The columns, one row per reported genome (rank order). */
@@ -95,6 +96,22 @@ static int cols_fill(cols_t *c, const val_rows_t *v, uint64_t trials)
     return 1;
 }
 
+/* PATH/out_of_sample_trader_stats: each row's trader statistics on the holdout days. */
+static ev_status write_holdout_stats(run_file_t *rf, const char *path, const val_rows_t *v, ev_error *err)
+{
+    char sub[600];
+    trade_stats_t *st = (trade_stats_t *)malloc(((size_t)v->n + 1) * sizeof *st);
+    ev_status s;
+    if (!st)
+        return ev_fail(err, EV_ENOMEM, "out of memory writing %s", path);
+    for (uint32_t i = 0; i < v->n; i++)
+        st[i] = v->row[i].oos_stats;
+    snprintf(sub, sizeof sub, "%s/out_of_sample_trader_stats", path);
+    s = run_file_write_stats(rf, sub, st, v->n, err);
+    free(st);
+    return s;
+}
+
 ev_status run_file_write_validation(run_file_t *rf, const char *group, const reported_t *r, uint64_t trials,
                                     ev_error *err)
 {
@@ -156,6 +173,8 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
 #undef W
     cols_free(&c);
     h5u_close(g);
+    if (st == EV_OK && sp->n_holdout > 0)
+        st = write_holdout_stats(rf, path, v, err);
     return st;
 }
 

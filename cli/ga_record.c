@@ -151,7 +151,7 @@ static ev_status write_hof(ga_archive_t *a, const topk_t *hof, uint64_t trials, 
         (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", a->hof_values.e, a->hof_values.value, hof->n, hof->k,
                                     err)) != EV_OK ||
         (st = run_file_write_validation(a->rf, "ga", &a->hof_values, trials, err)) != EV_OK ||
-        (st = run_file_write_stats(a->rf, "ga", &a->hof_values, err)) != EV_OK)
+        (st = run_file_write_stats(a->rf, "ga/trader_stats", a->hof_values.stats, a->hof_values.n, err)) != EV_OK)
         return st;
     memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
     a->hof_n = hof->n;

@@ -129,6 +129,25 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
     return EV_OK;
 }
 
+/* Each genome's trader statistics on the holdout days: its kept trades on
+ * the whole dataset, those of holdout days. */
+static ev_status holdout_stats(const session_t *s, reported_t *r, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (uint32_t i = 0; i < r->n && st == EV_OK; i++) {
+        kept_trade_t *k;
+        int64_t n, m = 0;
+        if ((st = kept_trades(&s->prob_full, &s->tables_full.view, r->e[i].genes, &k, &n, err)) != EV_OK)
+            break;
+        for (int64_t j = 0; j < n; j++)
+            if (s->trade_part[k[j].trade] == VAL_HOLDOUT)
+                k[m++] = k[j];
+        st = trade_stats_of(k, m, &s->ds_full, &r->val->row[i].oos_stats, err);
+        free(k);
+    }
+    return st;
+}
+
 ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err)
 {
     val_rows_t *v = (val_rows_t *)calloc(1, sizeof *v);
@@ -150,6 +169,8 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     v->var_sr_points = s->var_sr_points;
     for (uint32_t i = 0; i < r->n; i++)
         plateau_score(&s->prob, &s->tables.view, r->e[i].genes, &v->row[i].plateau);
+    if ((st = holdout_stats(s, r, err)) != EV_OK)
+        return st;
     if (s->cfg.validation.rank_by == RANK_BY_PLATEAU)
         return by_plateau(r, err);
     for (uint32_t i = 0; i < r->n; i++) {

@@ -23,6 +23,7 @@
 #include "fitness/problem.h"
 #include "fitness/ranked.h"
 #include "fitness/tables.h"
+#include "fitness/trade_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,13 +97,13 @@ typedef struct {
 /* One reported genome on every part. */
 typedef struct {
     val_cell_t in_sample, out_of_sample;
-    eval_result_t search;   /* what the search ranks by: in_sample.r, or the fold statistic (objective.aggregate) */
-    val_cell_t *fold;       /* [n_folds], into val_rows_t's storage */
-    double worst_fold;      /* the lowest fold value (infeasible folds count as -inf) */
-    double fold_profitable; /* share of folds with a positive sum */
-    plateau_t plateau;
-    trade_moments_t moments;
-    /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */ /* the lattice neighbours on the search's own fitness (session_validation_rows) */
+    eval_result_t search;    /* what the search ranks by: in_sample.r, or the fold statistic (objective.aggregate) */
+    val_cell_t *fold;        /* [n_folds], into val_rows_t's storage */
+    double worst_fold;       /* the lowest fold value (infeasible folds count as -inf) */
+    double fold_profitable;  /* share of folds with a positive sum */
+    plateau_t plateau;       /* the lattice neighbours on the search's own fitness (session_validation_rows) */
+    trade_moments_t moments; /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */
+    trade_stats_t oos_stats; /* trader statistics on the holdout days (session_validation_rows) */
 } val_row_t;
 
 typedef struct {

@@ -67,6 +67,8 @@ static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
         c->failed |= cJSON_AddBoolToObject(o, "feasible", 0) == NULL;
 }
 
+static void row_stats(jctx *c, cJSON *item, const char *key, const trade_stats_t *st);
+
 /* A top row's validation (fitness/validation.h): in and out of sample, the
  * folds, the worst fold and the share of profitable folds. */
 static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t i, double trials)
@@ -75,6 +77,8 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     cJSON *arr;
     jcell(c, item, "in_sample", &r->in_sample);
     jcell(c, item, "out_of_sample", &r->out_of_sample);
+    if (top->split->n_holdout > 0)
+        row_stats(c, item, "out_of_sample_stats", &r->oos_stats);
     {
         double d = trials >= 1.0 ? deflated_sharpe(&r->moments, trials, top->val->var_sr) : NAN;
         cJSON *m;

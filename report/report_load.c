@@ -125,7 +125,7 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
         (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK && (st = read_entropy(r, err)) == EV_OK &&
         (st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err)) == EV_OK &&
         (st = check_ranked(r, "/ga/hall_of_fame", r->hof, r->n_hof, err)) == EV_OK)
-        st = run_file_read_stats(&r->rf, "ga", r->n_hof, &r->hof_stats, err);
+        st = run_file_read_stats(&r->rf, "ga/trader_stats", r->n_hof, &r->hof_stats, err);
     return st;
 }
 
@@ -135,7 +135,7 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
     r->has_grid = 1;
     if ((st = run_file_read_ranked(&r->rf, "grid/top", &r->top, &r->top_value, &r->n_top, err)) != EV_OK ||
         (st = check_ranked(r, "/grid/top", r->top, r->n_top, err)) != EV_OK ||
-        (st = run_file_read_stats(&r->rf, "grid", r->n_top, &r->top_stats, err)) != EV_OK ||
+        (st = run_file_read_stats(&r->rf, "grid/trader_stats", r->n_top, &r->top_stats, err)) != EV_OK ||
         (st = run_file_read_u64(&r->rf, "grid", "points_evaluated", &r->points, err)) != EV_OK ||
         (st = run_file_read_f64(&r->rf, "grid", "seconds", &r->grid_seconds, err)) != EV_OK)
         return st;

@@ -7,8 +7,9 @@ win rate, profit factor, expectancy, max drawdown, Sharpe, Sortino, average
 hold and exits by reason computed here from their quantised outcomes.
 
 Checked in the --json summary of grid and GA runs (with and without a
-validation: block: then on the in-sample days), in the run file's
-GROUP/trader_stats, and in `evolve report`'s table.
+validation: block: then on the in-sample days, and "out_of_sample_stats" on
+the holdout days), in the run file's GROUP/trader_stats, and in `evolve
+report`'s table.
 
 `evolve trades RUN.h5` lists the same trades (every CSV row against the
 SPEC loop, in-sample and holdout), and `evolve report`'s per-day result of
@@ -122,16 +123,6 @@ def check_stats(where, got, want):
         check(close(got.get(k), w), f"{where}: {k} {got.get(k)!r}, computed {w!r}")
 
 
-
-
-
-
-
-
-
-
-
-
 def runs(evolve, root, data, ds):
     cases = [
         ("level", "  name: total_return\n", ""),
@@ -149,16 +140,21 @@ def runs(evolve, root, data, ds):
                                fill="price" if "price" in objective else "level",
                                cost_pct="0.02" if "cost" in objective else "0")
             orc = so.Oracle(sub, PARAMS, obj)
+            held = subset(ds, set(doc["validation"]["holdout_days"])) if validation else None
+            orc_out = so.Oracle(held, PARAMS, obj) if held else None
             for row in doc["top"]:
                 idx = index_of(row["values"])
                 check_stats(f"{name} {mode} rank {row['rank']}", row.get("stats"), stats_want(spec_exits(orc, idx)))
                 check(row["stats"]["trades"] == row["trades"], f"{name} {mode}: stats trades != trades")
+                if orc_out:
+                    check_stats(f"{name} {mode} rank {row['rank']} holdout", row.get("out_of_sample_stats"),
+                                stats_want(spec_exits(orc_out, idx)))
+                else:
+                    check("out_of_sample_stats" not in row, f"{name} {mode}: out_of_sample_stats without a holdout")
             check_run_file(os.path.join(root, name + ".h5"), mode, doc)
         if name == "holdout":
             r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, "rep")])
             check(r.returncode == 0 and "trader statistics" in r.stdout, f"report: no statistics table: {r.stdout}")
-
-
 
 
 def check_run_file(h5, mode, doc):
@@ -167,13 +163,17 @@ def check_run_file(h5, mode, doc):
     import h5py
     group = "grid" if mode == "grid" else "ga"
     with h5py.File(h5, "r") as f:
-        g = f[group + "/trader_stats"]
-        for i, row in enumerate(doc["top"]):
-            for k, v in row["stats"].items():
-                want = math.nan if v is None else jval(v)
-                got = float(g[k][i])
-                check(got == want or (math.isnan(got) and math.isnan(want)) or close(got, want),
-                      f"{h5} {group}/trader_stats/{k}[{i}] {got!r}, JSON {v!r}")
+        for obj, key in (("trader_stats", "stats"), ("validation/out_of_sample_trader_stats", "out_of_sample_stats")):
+            if key not in doc["top"][0]:
+                check(f"{group}/{obj}" not in f, f"{h5}: {group}/{obj} without JSON {key}")
+                continue
+            g = f[f"{group}/{obj}"]
+            for i, row in enumerate(doc["top"]):
+                for k, v in row[key].items():
+                    want = math.nan if v is None else jval(v)
+                    got = float(g[k][i])
+                    check(got == want or (math.isnan(got) and math.isnan(want)) or close(got, want),
+                          f"{h5} {group}/{obj}/{k}[{i}] {got!r}, JSON {v!r}")
 
 
 def trades_cmd(evolve, root, data, ds):

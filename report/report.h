@@ -36,13 +36,15 @@ typedef struct {
     ranked_genome_t *hof;
     double *hof_value; /* [n_hof]: the reported values (fitness/reported.h) */
     uint32_t n_hof;
-    trade_stats_t *hof_stats; /* [n_hof], NULL when the file has none */
+    trade_stats_t *hof_stats;     /* [n_hof], NULL when the file has none */
+    trade_stats_t *hof_oos_stats; /* [n_hof] on the holdout days, NULL without a holdout */
     /* /grid */
     int has_grid, has_heat;
     ranked_genome_t *top;
     double *top_value; /* [n_top] */
     uint32_t n_top;
-    trade_stats_t *top_stats; /* [n_top], NULL when the file has none */
+    trade_stats_t *top_stats;     /* [n_top], NULL when the file has none */
+    trade_stats_t *top_oos_stats; /* [n_top] on the holdout days, NULL without a holdout */
     char *evaluator;
     uint64_t points;
     double grid_seconds;

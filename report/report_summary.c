@@ -25,11 +25,11 @@ static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t 
 }
 
 /* The trader statistics of a list (fitness/trade_stats.h), a row per rank. */
-static void print_stats(FILE *out, const trade_stats_t *st, uint32_t n)
+static void print_stats(FILE *out, const char *title, const trade_stats_t *st, uint32_t n)
 {
     if (!st || !n)
         return;
-    fprintf(out, "trader statistics (per trade, not annualised; docs/config.md):\n");
+    fprintf(out, "%s (per trade, not annualised; docs/config.md):\n", title);
     fprintf(out,
             "rank  trades   win %%  profit f.  expectancy  max drawdown   sharpe  sortino   avg hold s  "
             "target  stop  logged\n");
@@ -59,7 +59,8 @@ static void print_ga(FILE *out, const report_run_t *r)
     }
     fprintf(out, "hall of fame (the best unique genomes the GA evaluated):\n");
     print_table(out, r, r->hof, r->hof_value, r->n_hof);
-    print_stats(out, r->hof_stats, r->n_hof);
+    print_stats(out, "trader statistics", r->hof_stats, r->n_hof);
+    print_stats(out, "trader statistics on the holdout days", r->hof_oos_stats, r->n_hof);
 }
 
 static void print_grid(FILE *out, const report_run_t *r)
@@ -68,7 +69,8 @@ static void print_grid(FILE *out, const report_run_t *r)
             r->evaluator ? r->evaluator : "?", r->grid_seconds, r->has_heat ? "" : " (no heatmap recorded)");
     fprintf(out, "grid top-%u (exact):\n", r->n_top);
     print_table(out, r, r->top, r->top_value, r->n_top);
-    print_stats(out, r->top_stats, r->n_top);
+    print_stats(out, "trader statistics", r->top_stats, r->n_top);
+    print_stats(out, "trader statistics on the holdout days", r->top_oos_stats, r->n_top);
 }
 
 /* /validate's figures, printed as --validate printed them. */

@@ -154,7 +154,8 @@ def runs(evolve, root, data, ds):
             check_run_file(os.path.join(root, name + ".h5"), mode, doc)
         if name == "holdout":
             r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, "rep")])
-            check(r.returncode == 0 and "trader statistics" in r.stdout, f"report: no statistics table: {r.stdout}")
+            check(r.returncode == 0 and "trader statistics on the holdout days" in r.stdout,
+                  f"report: no statistics tables: {r.stdout}")
 
 
 def check_run_file(h5, mode, doc):

@@ -275,7 +275,8 @@ def report_equity(evolve, root, ds):
     try:
         out2 = os.path.join(root, "rep_nodata")
         r = cli.run(evolve, ["report", h5, "--out", out2])
-        check(r.returncode == 0 and "no equity curve" in r.stderr and not os.path.exists(os.path.join(out2, "equity.svg")),
+        drawn = os.path.exists(os.path.join(out2, "equity.svg"))
+        check(r.returncode == 0 and "no equity curve" in r.stderr and not drawn,
               f"report without the dataset: {r.returncode} {r.stderr}")
         r = cli.run(evolve, ["report", h5, "--out", out2, "--dataset", moved])
         check(r.returncode == 0 and os.path.exists(os.path.join(out2, "equity.svg")),

@@ -114,7 +114,8 @@ def bad(evolve, root, data):
         check(r.returncode != 0 and text in r.stderr and "walk_forward" in r.stderr,
               f"bad {wf}: exit {r.returncode}, {r.stderr!r}")
         check(not os.path.exists(os.path.join(root, f"bad{i}.h5")), f"bad {wf}: a run file was left")
-    cfg = config(root, "mixed", data, validation="  holdout: {last: 2}\n  walk_forward: {train_days: 4, test_days: 2}\n")
+    both = "  holdout: {last: 2}\n  walk_forward: {train_days: 4, test_days: 2}\n"
+    cfg = config(root, "mixed", data, validation=both)
     r = cli.run(evolve, [cfg, "--walk-forward", "--grid", "--quiet"])
     check(r.returncode == 1 and "drop validation.holdout" in r.stderr, f"walk-forward + holdout: {r.stderr!r}")
     cfg = config(root, "none", data, validation="  folds: 0\n")

@@ -15,8 +15,11 @@
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
 
-static const char *const root_keys[] = {"data", "parameters", "objective", "ga",         "grid", "report",
-                                        "top",  "seed",       "output",    "validation", NULL};
+static const char *const root_keys[] = {"data", "parameters", "objective", "ga",         "grid",     "report",
+                                        "top",  "seed",       "output",    "validation", "strategy", NULL};
+/* The strategy block's keys: its type here; bars and costs are the strategy's
+ * own to read (signals/strategy.h). */
+static const char *const strategy_keys[] = {"type", "bars", "costs", NULL};
 static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "cache",
                                         "tickers",    "features", "strict",  NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
@@ -243,21 +246,60 @@ static ev_status parse_seed(const ymap_t *root, config_t *cfg, ev_error *err)
     return ydoc_fail(root->doc, err, n, "seed", "expected a non-negative integer or the word random, found %s", found);
 }
 
+/* strategy: {type, ...} instead of data: an indicator-signal strategy on bars. */
+static ev_status parse_strategy(const ymap_t *root, config_t *cfg, ev_error *err)
+{
+    ymap_t m;
+    char path[YDOC_PATH_MAX];
+    ev_status st;
+    if (ymap_key(root, "data")) {
+        ymap_path(root, "data", path);
+        return ydoc_fail(root->doc, err, ymap_key(root, "data"), path,
+                         "a strategy config reads bars (strategy.bars), not a trade log: drop data: or strategy:");
+    }
+    if ((st = ymap_submap(root, "strategy", strategy_keys, &m, NULL, err)) != EV_OK)
+        return st;
+    if (!ymap_get(&m, "type"))
+        return ymap_missing(&m, "type", "a strategy name (seller_exhaustion)", err);
+    return ymap_string(&m, "type", &cfg->strategy_type, NULL, err);
+}
+
+/* ga.local_search sweeps a trade log's first-hit tables: off for strategies
+ * (the default every 5 would fail), and refused where asked for. */
+static ev_status strategy_no_local_search(const ymap_t *root, config_t *cfg, ev_error *err)
+{
+    yaml_node_t *ga = ymap_get(root, "ga");
+    ymap_t m;
+    cfg->ga.ls_every = 0;
+    if (!ga || ga->type != YAML_MAPPING_NODE)
+        return EV_OK;
+    m = *root;
+    m.node = ga;
+    snprintf(m.path, sizeof m.path, "ga");
+    if (!ymap_key(&m, "local_search"))
+        return EV_OK;
+    return ydoc_fail(root->doc, err, ymap_key(&m, "local_search"), "ga.local_search",
+                     "not supported for strategy %s yet (it sweeps trade-log tables); remove it", cfg->strategy_type);
+}
+
 static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
 {
     ymap_t root;
-    int has_output = 0;
+    int has_output = 0, strategy;
     ev_status st;
     if (!ydoc_root(doc))
         return ev_fail(err, EV_ECONFIG,
                        "%s:1:1: the config is empty; expected a mapping with the keys data, "
                        "parameters, objective, ga, grid, report, top, seed, output, validation",
                        cfg->path);
-    if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK ||
-        (st = parse_data(&root, cfg, err)) != EV_OK ||
-        (st = config_parse_parameters(&root, &cfg->lattice, err)) != EV_OK ||
+    if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK)
+        return st;
+    strategy = ymap_get(&root, "strategy") != NULL;
+    if ((st = strategy ? parse_strategy(&root, cfg, err) : parse_data(&root, cfg, err)) != EV_OK ||
+        (st = config_parse_parameters(&root, &cfg->lattice, strategy, err)) != EV_OK ||
         (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, &cfg->checkpoint_every_s, err)) != EV_OK ||
+        (strategy && (st = strategy_no_local_search(&root, cfg, err)) != EV_OK) ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
         (st = config_parse_validation(&root, &cfg->validation, err)) != EV_OK ||
@@ -320,7 +362,7 @@ ev_status config_parse_blocks(const char *name, const char *text, lattice_t *lat
         st = ev_fail(err, EV_ECONFIG, "%s:1:1: the document is empty; expected a mapping with the keys %s", name,
                      lat ? "parameters and objective" : "objective");
     else if ((st = ymap_open(&root, &doc, ydoc_root(&doc), "", root_keys, err)) == EV_OK &&
-             (!lat || (st = config_parse_parameters(&root, lat, err)) == EV_OK))
+             (!lat || (st = config_parse_parameters(&root, lat, ymap_get(&root, "strategy") != NULL, err)) == EV_OK))
         st = config_parse_objective(&root, obj, err);
     ydoc_free(&doc);
     if (st != EV_OK && lat)
@@ -345,6 +387,7 @@ void config_free(config_t *cfg)
     free(cfg->trades_path);
     free(cfg->dataset_path);
     free(cfg->output);
+    free(cfg->strategy_type);
     free(cfg->heatmap[0]);
     free(cfg->heatmap[1]);
     for (int32_t i = 0; i < cfg->n_tickers; i++)

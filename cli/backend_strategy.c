@@ -2,9 +2,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "common/platform.h"
+#include "ga/grid.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -82,13 +81,10 @@ static ev_status grid_pass(backend_t *b, uint64_t first, uint64_t count, grid_si
     return st;
 }
 
-static ev_status strategy_grid_batch_heat(backend_t *b, uint64_t first, uint64_t count, topk_t *top,
-                                          grid_heat_t *heat, ev_error *err)
+static ev_status strategy_grid_batch_heat(backend_t *b, uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat,
+                                          ev_error *err)
 {
-    grid_sink_t sink;
-    memset(&sink, 0, sizeof sink);
-    sink.top = top;
-    sink.heat = heat;
+    grid_sink_t sink = grid_sink_of(top, heat);
     return grid_pass(b, first, count, &sink, err);
 }
 
@@ -105,28 +101,12 @@ static uint64_t strategy_grid_batch_max(backend_t *b)
 
 static ev_status strategy_grid_count_better(backend_t *b, uint64_t key, uint64_t *count, ev_error *err)
 {
-    const uint64_t size = b->p->lat->size;
-    grid_sink_t sink;
-    ev_status st = EV_OK;
-    memset(&sink, 0, sizeof sink);
-    sink.count_better = 1;
-    sink.better_than = key;
-    *count = 0;
-    if (!b->p->lat->size_fits)
-        return ev_fail(err, EV_ECONFIG, "the lattice has more than 2^63 points and cannot be enumerated");
-    for (uint64_t first = 0; first < size && st == EV_OK; first += STRATEGY_GRID_BATCH) {
-        st = grid_pass(b, first, size - first < STRATEGY_GRID_BATCH ? size - first : STRATEGY_GRID_BATCH, &sink, err);
-        if (st == EV_OK && first + STRATEGY_GRID_BATCH < size && plat_interrupted())
-            st = ev_fail(err, EV_EINTR, "interrupted while counting the lattice points better than the GA's best");
-    }
-    *count = sink.count;
-    return st;
+    return grid_count_better_passes(b, b->p->lat, STRATEGY_GRID_BATCH, grid_pass, key, count, err);
 }
 
 /* Opened by backend_strategy_open, never through `open`: a strategy is not a
  * trade-log problem with first-hit tables. */
-static ev_status strategy_open_tables(backend_t **b, const fit_problem_t *p, const tables_host_t *tables,
-                                      ev_error *err)
+static ev_status strategy_open_tables(backend_t **b, const fit_problem_t *p, const tables_host_t *tables, ev_error *err)
 {
     (void)b;
     (void)p;

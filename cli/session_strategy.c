@@ -26,9 +26,10 @@ static ev_status refuse_unsupported(const session_t *s, const session_opts_t *op
                        type);
     if ((st = backend_find(opts->backend, &found, err)) != EV_OK)
         return st;
-    if (found != &backend_cpu_ops && opts->log)
-        fprintf(opts->log, "evolve: --backend %s: strategy %s runs on the CPU backend (the %s backend has no strategy "
-                           "evaluator yet)\n",
+    if (found != &backend_cpu_ops) /* even when quiet: the user asked for a device */
+        fprintf(stderr,
+                "evolve: --backend %s: strategy %s runs on the CPU backend (the %s backend has no strategy "
+                "evaluator yet)\n",
                 opts->backend, type, found->name);
     return EV_OK;
 }

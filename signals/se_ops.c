@@ -13,9 +13,9 @@ typedef struct {
     se_config_t cfg;
     bars_t bars;
     se_features_t *feat;
-    se_params_t base;              /* SIGNALS.md's defaults with the config's costs */
-    const lattice_t *lat;          /* genes index its values */
-    int32_t which[EV_MAX_PARAMS];  /* lattice parameter k -> se_param_names index */
+    se_params_t base;             /* SIGNALS.md's defaults with the config's costs */
+    const lattice_t *lat;         /* genes index its values */
+    int32_t which[EV_MAX_PARAMS]; /* lattice parameter k -> se_param_names index */
 } se_state_t;
 
 static void se_close(void *state)

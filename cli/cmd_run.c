@@ -11,6 +11,7 @@
 #include "cli/run_guard.h"
 #include "cli/modes.h"
 #include "cli/run_paths.h"
+#include "cli/session_strategy.h"
 #include "io/config.h"
 
 static void run_usage(FILE *out)
@@ -185,6 +186,8 @@ int cmd_run(int argc, char **argv)
         else
             st = run_mode_ga(&s, &a, t0, &err);
     }
+    if (st == EV_OK && s.strategy && so.log)
+        session_strategy_note(&s, so.log);
     session_close(&s);
     plat_lock_release(lock);
     if (st == EV_EINTR)

@@ -66,6 +66,20 @@ void session_strategy_close(session_t *s)
     s->strategy = NULL;
 }
 
+void session_strategy_note(const session_t *s, FILE *log)
+{
+    const strategy_ops_t *so = strategy_ops(s->strategy);
+    const void *state = strategy_state(s->strategy);
+    double prep, bt;
+    strategy_timing(s->strategy, &prep, &bt);
+    fprintf(log,
+            "strategy %s: %lld indicator series computed (%.1f MiB held, %lld bytes each); %.3f s in indicators, "
+            "%.3f s in backtests (%.1f%% indicators); backtest scratch %.1f KiB per thread\n",
+            so->name, (long long)so->series_computed(state), (double)so->cache_bytes(state) / 1048576.0,
+            (long long)so->n_bars(state) * 8, prep, bt, prep + bt > 0 ? 100.0 * prep / (prep + bt) : 0.0,
+            (double)(so->scratch_bytes(state) + (size_t)so->max_trades(state) * sizeof(double)) / 1024.0);
+}
+
 /* (prod(1 + q_j / 1e8) - 1) * 100 over the genome's trades (reported.c's rule). */
 static ev_status compound_value(strategy_t *st, const uint16_t *genes, double *value, ev_error *err)
 {

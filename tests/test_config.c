@@ -411,15 +411,20 @@ static void test_examples(void)
         if (len < 5 || strcmp(names[i] + len - 5, ".yaml") != 0)
             continue;
         snprintf(path, sizeof path, "%s/configs/%s", EVOLVE_SOURCE_DIR, names[i]);
-        if (se_config_is_strategy(path)) { /* a strategy config (docs/signals.md): its own loader */
+        if (se_config_is_strategy(path)) { /* a strategy config (docs/signals.md): its block, then the search's keys */
             se_config_t sc;
-            if (se_config_load(path, &sc, &err) != EV_OK) {
+            if (se_config_load(path, &sc, &err) != EV_OK || config_load(path, &cfg, &err) != EV_OK) {
                 fprintf(stderr, "example strategy config failed to load: %s\n", err.msg);
                 check_failures++;
                 continue;
             }
             CHECK(sc.n_params >= 1);
+            CHECK_EQ_I64(sc.n_params, cfg.lattice.n_params);
+            CHECK_STR("seller_exhaustion", cfg.strategy_type);
+            CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[0].role);
+            CHECK_EQ_I64(0, cfg.ga.ls_every); /* local search is for trade logs */
             se_config_free(&sc);
+            config_free(&cfg);
             loaded++;
             continue;
         }

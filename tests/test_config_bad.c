@@ -150,6 +150,22 @@ static const bad_case cases[] = {
      "expected one of tournament, truncation"},
     {"crossover_unknown", BASE "ga: {crossover: {type: blend}}\n", EV_ECONFIG, 4, 24, "ga.crossover.type",
      "expected one of uniform, one_point, two_point"},
+    /* strategy configs (docs/signals.md): role strategy only there, and only there */
+    {"role_strategy_in_trade_log", DATA "  - {name: t, role: strategy, values: [1]}\n", EV_ECONFIG, 3, 21,
+     "parameters[0].role", "role strategy belongs to strategy configs"},
+    {"role_filter_in_strategy",
+     "strategy: {type: seller_exhaustion, bars: {csv: b.csv}}\nparameters:\n  - {name: vol_z, role: filter, "
+     "feature: F, values: [1]}\n",
+     EV_ECONFIG, 3, 25, "parameters[0].role", "a strategy config's parameters have role strategy, not filter"},
+    {"strategy_and_data",
+     "strategy: {type: seller_exhaustion}\ndata: {dataset: d.h5}\nparameters:\n  - {name: a, "
+     "values: [1]}\n",
+     EV_ECONFIG, 2, 1, "data", "drop data: or strategy:"},
+    {"strategy_no_type", "strategy: {bars: {csv: b.csv}}\nparameters:\n  - {name: a, values: [1]}\n", EV_ECONFIG, 1, 11,
+     "strategy.type", "a strategy name"},
+    {"strategy_local_search",
+     "strategy: {type: seller_exhaustion}\nparameters:\n  - {name: a, values: [1]}\nga: {local_search: {every: 2}}\n",
+     EV_ECONFIG, 4, 6, "ga.local_search", "not supported for strategy seller_exhaustion yet"},
     {"role_unknown", DATA "  - {name: t, role: exit, values: [1]}\n", EV_ECONFIG, 3, 21, "parameters[0].role",
      "expected one of filter, target, stop"},
     {"direction_unknown", DATA "  - {name: a, feature: F, direction: up, values: [1]}\n", EV_ECONFIG, 3, 38,

@@ -171,6 +171,10 @@ int cmd_run(int argc, char **argv)
         run_paths_free(&rp);
     }
     st = session_load_config(&s, a.config, &err);
+    if (st == EV_OK && s.cfg.strategy_type && a.evaluator != EVAL_AUTO)
+        st = ev_fail(&err, EV_EUSAGE,
+                     "--evaluator %s: a strategy config has one evaluator, its backtest; leave --evaluator out",
+                     evaluator_name((evaluator_kind)a.evaluator));
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
     if (st == EV_OK) /* before any data is read or written */

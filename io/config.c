@@ -361,8 +361,10 @@ ev_status config_parse_blocks(const char *name, const char *text, lattice_t *lat
     if (!ydoc_root(&doc))
         st = ev_fail(err, EV_ECONFIG, "%s:1:1: the document is empty; expected a mapping with the keys %s", name,
                      lat ? "parameters and objective" : "objective");
-    else if ((st = ymap_open(&root, &doc, ydoc_root(&doc), "", root_keys, err)) == EV_OK &&
-             (!lat || (st = config_parse_parameters(&root, lat, ymap_get(&root, "strategy") != NULL, err)) == EV_OK))
+    else if ((st = ymap_open(&root, &doc, ydoc_root(&doc), "", root_keys, err)) == EV_OK && ymap_get(&root, "strategy"))
+        st = ydoc_fail(&doc, err, ymap_key(&root, "strategy"), "strategy",
+                       "the library evaluates trade logs; a strategy config runs with evolve CONFIG");
+    else if (st == EV_OK && (!lat || (st = config_parse_parameters(&root, lat, 0, err)) == EV_OK))
         st = config_parse_objective(&root, obj, err);
     ydoc_free(&doc);
     if (st != EV_OK && lat)

@@ -153,6 +153,10 @@ def grid_equals_brute_force(work, bars):
         check(all(n == len(outcomes[g]) for g, _, n in rows), f"{objective}: trade counts differ")
         order = [v for _, v, _ in rows]
         check(order == sorted(order, reverse=True), f"{objective}: the grid's list is not best first")
+        if objective == "total_return":  # one thread: the same list, bit for bit
+            one = os.path.join(work, "grid_one_thread.h5")
+            r = cli.run(args.evolve, [cfg, "--grid", "--output", one, "--quiet"], {"OMP_NUM_THREADS": "1"})
+            check(r.returncode == 0 and grid_rows(one)[0] == rows, f"one thread: a different grid list {r.stderr}")
         print(f"{objective}: grid = brute force over {len(got)} feasible genomes of {size}; best {order[0]!r}")
 
 
@@ -165,7 +169,9 @@ def ga_finds_grid_best(work, bars):
                               "--quiet"])
     if check(r.returncode == 0, f"--validate: {r.stderr}"):
         with open(js) as f:
-            v = json.load(f)["validate"]
+            summary = json.load(f)
+        v = summary["validate"]
+        check(summary.get("strategy") == "seller_exhaustion", f"JSON strategy: {summary.get('strategy')!r}")
         check(v.get("grid_rank_of_ga_best") == 1 and v["ga_best"] == v["grid_best"],
               f"the GA did not find the grid's best: {v}")
         print(f"validate: GA best {v['ga_best']} = grid best, {v['ga_evaluations']} of {v['lattice_size']} points")
@@ -208,6 +214,8 @@ def refusals(work, bars):
     r = cli.run(args.evolve, [cfg, "--grid", "--backend", "cuda", "--output", out])
     check(r.returncode == 2 and "CUDA backend cannot evaluate strategy seller_exhaustion" in r.stderr,
           f"--backend cuda: {r.returncode} {r.stderr}")
+    r = cli.run(args.evolve, [cfg, "--grid", "--evaluator", "reference", "--output", out])
+    check(r.returncode == 2 and "one evaluator" in r.stderr, f"--evaluator reference: {r.returncode} {r.stderr}")
     r = cli.run(args.evolve, [cfg, "--grid", "--backend", "auto", "--output", out, "--quiet"],
                 {"EVOLVE_TEST_DEVICE": "exact"})
     check(r.returncode == 0 and "runs on the CPU backend" in r.stderr, f"--backend auto on a device: {r.stderr}")

@@ -17,9 +17,6 @@
 
 static const char *const root_keys[] = {"data", "parameters", "objective", "ga",         "grid",     "report",
                                         "top",  "seed",       "output",    "validation", "strategy", NULL};
-/* The strategy block's keys: its type here; bars and costs are the strategy's
- * own to read (signals/strategy.h). */
-static const char *const strategy_keys[] = {"type", "bars", "costs", NULL};
 static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "cache",
                                         "tickers",    "features", "strict",  NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
@@ -246,22 +243,27 @@ static ev_status parse_seed(const ymap_t *root, config_t *cfg, ev_error *err)
     return ydoc_fail(root->doc, err, n, "seed", "expected a non-negative integer or the word random, found %s", found);
 }
 
-/* strategy: {type, ...} instead of data: an indicator-signal strategy on bars. */
+/* strategy: {type, ...} instead of data: an indicator-signal strategy on bars.
+ * Only its type is read here; the block's other keys (bars, costs, ...) are
+ * the strategy's own to check and read (signals/strategy.h). */
 static ev_status parse_strategy(const ymap_t *root, config_t *cfg, ev_error *err)
 {
-    ymap_t m;
+    yaml_node_t *s = ymap_get(root, "strategy");
     char path[YDOC_PATH_MAX];
-    ev_status st;
     if (ymap_key(root, "data")) {
         ymap_path(root, "data", path);
         return ydoc_fail(root->doc, err, ymap_key(root, "data"), path,
                          "a strategy config reads bars (strategy.bars), not a trade log: drop data: or strategy:");
     }
-    if ((st = ymap_submap(root, "strategy", strategy_keys, &m, NULL, err)) != EV_OK)
-        return st;
-    if (!ymap_get(&m, "type"))
-        return ymap_missing(&m, "type", "a strategy name (seller_exhaustion)", err);
-    return ymap_string(&m, "type", &cfg->strategy_type, NULL, err);
+    if (s->type != YAML_MAPPING_NODE)
+        return ydoc_expected(root->doc, s, "strategy", "a mapping {type, bars, costs}", err);
+    for (yaml_node_pair_t *p = s->data.mapping.pairs.start; p < s->data.mapping.pairs.top; p++) {
+        const char *k = ydoc_text(ydoc_node(root->doc, p->key));
+        if (k && !strcmp(k, "type"))
+            return ydoc_get_string(root->doc, ydoc_node(root->doc, p->value), "strategy.type", &cfg->strategy_type,
+                                   err);
+    }
+    return ydoc_fail(root->doc, err, s, "strategy.type", "required key is missing; expected a strategy name");
 }
 
 /* ga.local_search sweeps a trade log's first-hit tables: off for strategies

@@ -45,6 +45,29 @@ static ev_status check_level(const ydoc_t *d, const yaml_node_t *at, const char 
     return EV_OK;
 }
 
+/* A strategy parameter listed by names (atc's robustness: [Narrow, Medium,
+ * Wide]): an enumeration whose value i is i, its names as value texts; the
+ * strategy checks the names (signals/strategy.h). */
+static ev_status parse_names_as_values(ydoc_t *d, const yaml_node_t *seq, const char *path, param_t *p, ev_error *err)
+{
+    char ipath[YDOC_PATH_MAX];
+    ev_status st;
+    for (uint32_t i = 0; i < p->n_values; i++) {
+        yaml_node_t *item = ydoc_item(d, seq, i);
+        ydoc_path_index(ipath, path, i);
+        if (ydoc_number_text(item))
+            return ydoc_expected(d, item, ipath, "a name, as the list's first value is (not a number)", err);
+        if ((st = ydoc_get_string(d, item, ipath, &p->value_text[i], err)) != EV_OK)
+            return st;
+        p->values[i] = (double)i;
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(p->value_text[j], p->value_text[i]))
+                return ydoc_fail(d, err, item, ipath, "parameter '%s': '%s' is listed twice", p->name,
+                                 p->value_text[i]);
+    }
+    return EV_OK;
+}
+
 static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *path, param_t *p, ev_error *err)
 {
     char ipath[YDOC_PATH_MAX], what[96];
@@ -61,6 +84,8 @@ static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *pat
                          EV_MAX_VALUES, n);
     if ((st = alloc_values(p, (uint32_t)n, d->file, err)) != EV_OK)
         return st;
+    if (p->role == PARAM_STRATEGY && ydoc_plain(ydoc_item(d, seq, 0)) && !ydoc_number_text(ydoc_item(d, seq, 0)))
+        return parse_names_as_values(d, seq, path, p, err);
     for (size_t i = 0; i < n; i++) {
         yaml_node_t *item = ydoc_item(d, seq, i);
         ydoc_path_index(ipath, path, i);

@@ -13,9 +13,10 @@ typedef struct {
     se_config_t cfg;
     bars_t bars;
     se_features_t *feat;
-    se_params_t base;             /* SIGNALS.md's defaults with the config's costs */
-    const lattice_t *lat;         /* genes index its values */
-    int32_t which[EV_MAX_PARAMS]; /* lattice parameter k -> se_param_names index */
+    se_params_t base;                    /* SIGNALS.md's defaults with the config's costs */
+    int32_t n_genes;                     /* the lattice's parameters */
+    int32_t which[EV_MAX_PARAMS];        /* gene k -> se_param_names index */
+    const double *values[EV_MAX_PARAMS]; /* gene k's values as this strategy read them (cfg.params) */
 } se_state_t;
 
 static void se_close(void *state)
@@ -41,17 +42,21 @@ static ev_status se_open(const char *config_path, const lattice_t *lat, void **s
         free(s);
         return st;
     }
-    s->lat = lat;
+    /* gene k is the lattice's parameter k, bound by name to the same list as
+     * se_config_load read it (the one text, so the same values) */
+    s->n_genes = lat->n_params;
     for (int32_t k = 0; k < lat->n_params; k++) {
-        s->which[k] = -1;
-        for (int w = 0; w < SE_LATTICE_PARAMS; w++)
-            if (!strcmp(lat->params[k].name, se_param_names[w]))
-                s->which[k] = w;
-        if (s->which[k] < 0) { /* se_config_load checked the names: a lattice from elsewhere */
+        const se_lattice_param_t *cp = NULL;
+        for (int32_t j = 0; j < s->cfg.n_params; j++)
+            if (!strcmp(lat->params[k].name, se_param_names[s->cfg.params[j].which]))
+                cp = &s->cfg.params[j];
+        if (!cp || cp->n_values != lat->params[k].n_values) {
             se_close(s);
-            return ev_fail(err, EV_ECONFIG, "%s: parameter '%s' is not a seller_exhaustion parameter", config_path,
+            return ev_fail(err, EV_EINTERNAL, "%s: parameter '%s' is not the strategy's lattice parameter", config_path,
                            lat->params[k].name);
         }
+        s->which[k] = cp->which;
+        s->values[k] = cp->values;
     }
     se_config_base(&s->cfg, &s->base);
     if ((st = se_config_load_bars(&s->cfg, &s->bars, err)) != EV_OK ||
@@ -66,8 +71,8 @@ static ev_status se_open(const char *config_path, const lattice_t *lat, void **s
 static void genome_params(const se_state_t *s, const uint16_t *genes, se_params_t *p)
 {
     *p = s->base;
-    for (int32_t k = 0; k < s->lat->n_params; k++)
-        se_params_put(p, s->which[k], s->lat->params[k].values[genes[k]]);
+    for (int32_t k = 0; k < s->n_genes; k++)
+        se_params_put(p, s->which[k], s->values[k][genes[k]]);
 }
 
 static int64_t se_n_bars(const void *state)

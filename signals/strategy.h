@@ -33,9 +33,12 @@ extern "C" {
 /* One strategy type. `state` is the strategy's own (opaque here). */
 typedef struct {
     const char *name; /* strategy.type */
-    /* Reads the strategy block of the config at config_path (bars, costs),
-     * loads the bars and binds every lattice parameter by its name; errors
-     * name the file, the key and what was expected. */
+    /* Reads the strategy block of the config at config_path (bars, costs,
+     * and any key of its own), loads the bars and binds every lattice
+     * parameter by its name; errors name the file, the key and what was
+     * expected. The lattice (io/config.c) holds the parameters' value counts
+     * and texts; a parameter listed by names (an enumeration) has the values
+     * 0, 1, ... there, so a strategy reads its values from its own reader. */
     ev_status (*open)(const char *config_path, const lattice_t *lat, void **state, ev_error *err);
     void (*close)(void *state);
     /* Bars read, and a fingerprint of them (a resumed run must see the same). */

@@ -453,6 +453,36 @@ static void test_examples(void)
     plat_free_names(names, n);
 }
 
+/* A strategy config: its type, role strategy by default, its block's own
+ * keys left to the strategy, a parameter listed by names as an enumeration. */
+static void test_strategy(void)
+{
+    char path[512];
+    config_t cfg;
+    ev_error err;
+    const char *text =
+        "strategy: {type: atc, bars: {csv: b.csv}, pine: {hma_as_sma: true}}\n"
+        "parameters:\n"
+        "  - {name: ema_len, range: {start: 10, stop: 14, step: 2}}\n"
+        "  - {name: robustness, values: [Medium, Wide]}\n";
+    if (write_text("tmp_cfg", "strategy.yaml", text, path, sizeof path) != 0 ||
+        config_load(path, &cfg, &err) != EV_OK) {
+        fprintf(stderr, "strategy config: %s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    CHECK_STR("atc", cfg.strategy_type);
+    CHECK_EQ_I64(6, cfg.lattice.size);
+    CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[0].role);
+    CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[1].role);
+    CHECK_EQ_F64(12, cfg.lattice.params[0].values[1]);
+    CHECK_EQ_F64(0, cfg.lattice.params[1].values[0]);
+    CHECK_EQ_F64(1, cfg.lattice.params[1].values[1]);
+    CHECK_STR("Wide", cfg.lattice.params[1].value_text[1]);
+    CHECK(cfg.market_dir == NULL && cfg.dataset_path == NULL);
+    config_free(&cfg);
+}
+
 int main(void)
 {
     config_t zero;
@@ -466,5 +496,6 @@ int main(void)
     test_population_auto();
     test_examples();
     test_seed_random();
+    test_strategy();
     return check_exit();
 }

@@ -161,6 +161,10 @@ static const bad_case cases[] = {
      "strategy: {type: seller_exhaustion}\ndata: {dataset: d.h5}\nparameters:\n  - {name: a, "
      "values: [1]}\n",
      EV_ECONFIG, 2, 1, "data", "drop data: or strategy:"},
+    {"strategy_names_and_numbers", "strategy: {type: atc}\nparameters:\n  - {name: robustness, values: [Narrow, 2]}\n",
+     EV_ECONFIG, 3, 41, "parameters[0].values[1]", "a name, as the list's first value is"},
+    {"strategy_names_twice", "strategy: {type: atc}\nparameters:\n  - {name: robustness, values: [Wide, Wide]}\n",
+     EV_ECONFIG, 3, 39, "parameters[0].values[1]", "'Wide' is listed twice"},
     {"strategy_no_type", "strategy: {bars: {csv: b.csv}}\nparameters:\n  - {name: a, values: [1]}\n", EV_ECONFIG, 1, 11,
      "strategy.type", "a strategy name"},
     {"strategy_local_search",

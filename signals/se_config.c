@@ -375,11 +375,27 @@ ev_status se_config_load_bars(const se_config_t *c, bars_t *b, ev_error *err)
     return st;
 }
 
+static double param_value(const se_params_t *p, int which)
+{
+    switch (which) {
+    case 0: return p->ema_fast;
+    case 1: return p->ema_slow;
+    case 2: return p->z_window;
+    case 3: return p->atr_window;
+    case 4: return p->vol_z;
+    case 5: return p->tr_z;
+    case 6: return p->cloc_min;
+    case 7: return p->atr_stop_mult;
+    case 8: return p->reward_r;
+    default: return p->max_hold;
+    }
+}
+
 ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *err)
 {
     for (int32_t k = 0; k < c->n_params; k++) {
         const se_lattice_param_t *lp = &c->params[k];
-        const double v = se_params_get(p, lp->which);
+        const double v = param_value(p, lp->which);
         int on = 0;
         for (uint32_t i = 0; i < lp->n_values && !on; i++)
             on = lp->values[i] == v;
@@ -398,7 +414,7 @@ ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *
                            se_param_names[lp->which], v, c->path, list, se_param_names[lp->which]);
         }
     }
-    if (!se_params_feasible(p))
+    if (!(p->ema_slow > p->ema_fast))
         return ev_fail(err, EV_EUSAGE, "infeasible genome: ema_slow (%d) must be greater than ema_fast (%d)",
                        (int)p->ema_slow, (int)p->ema_fast);
     return EV_OK;

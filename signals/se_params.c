@@ -26,22 +26,6 @@ void se_params_defaults(se_params_t *p)
     p->slippage_bp = 5.0;
 }
 
-double se_params_get(const se_params_t *p, int which)
-{
-    switch (which) {
-    case 0: return p->ema_fast;
-    case 1: return p->ema_slow;
-    case 2: return p->z_window;
-    case 3: return p->atr_window;
-    case 4: return p->vol_z;
-    case 5: return p->tr_z;
-    case 6: return p->cloc_min;
-    case 7: return p->atr_stop_mult;
-    case 8: return p->reward_r;
-    default: return p->max_hold;
-    }
-}
-
 void se_params_put(se_params_t *p, int which, double v)
 {
     switch (which) {

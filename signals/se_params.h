@@ -27,10 +27,9 @@ ev_status se_params_set(se_params_t *p, const char *name, size_t name_len, const
 /* "NAME=VALUE" -> se_params_set. */
 ev_status se_params_assign(se_params_t *p, const char *assignment, ev_error *err);
 
-/* Lattice parameter `which` (an index into se_param_names, below
- * SE_LATTICE_PARAMS: ema_fast .. max_hold) read and written as a double;
- * the window lengths and max_hold are whole numbers of bars. */
-double se_params_get(const se_params_t *p, int which);
+/* Sets lattice parameter `which` (an index into se_param_names, below
+ * SE_LATTICE_PARAMS: ema_fast .. max_hold) from a lattice value; the window
+ * lengths and max_hold are whole numbers of bars. */
 void se_params_put(se_params_t *p, int which, double v);
 
 /* The constraint of SIGNALS.md sec. 3: ema_slow > ema_fast (else infeasible). */

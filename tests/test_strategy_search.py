@@ -10,7 +10,8 @@ random-walk bars.
   quantised to micro-percent as SPEC sec. 5 does), for total_return, sharpe,
   profit_factor, calmar and compound, in the grid's order.
 - The GA finds the grid's best on a small lattice (--validate: grid rank 1).
-- A GA run killed with SIGKILL and resumed ends with the uninterrupted run's file.
+- A GA run killed with SIGKILL and resumed ends with the uninterrupted run's file;
+  a resume on other bars is refused (the bars' fingerprint).
 - The run file records the strategy; evolve report reads it.
 - Refusals: --backend cuda; validation:, ga.local_search and data: in a
   strategy config; --backend auto on a device says it runs on the CPU.
@@ -184,17 +185,25 @@ WIDE = [("ema_fast", list(range(4, 40, 4))), ("ema_slow", list(range(20, 200, 20
         ("reward_r", [f"{k / 4}" for k in range(6, 17)]), ("max_hold", list(range(8, 72, 8)))]
 
 
-def killed_and_resumed(work, bars):
+def killed_and_resumed(work):
     d = os.path.join(work, "kill")
     os.makedirs(d)
+    bars = os.path.join(d, "bars.csv")
+    write_bars(random_walk_bars(2500, 11), bars)
     cfg = os.path.join(d, "run.yaml")
-    write_config(cfg, bars, WIDE, "objective: {name: sharpe, min_trades: 2}\nga: {population: 96, generations: 12}\n")
+    write_config(cfg, "bars.csv", WIDE, "objective: {name: sharpe, min_trades: 2}\nga: {population: 96, generations: 12}\n")
     ref, out = os.path.join(d, "ref.h5"), os.path.join(d, "run.h5")
     r = cli.run(args.evolve, [cfg, "--output", ref, "--quiet"])
     if not check(r.returncode == 0, f"uninterrupted GA: {r.stderr}"):
         return
     r = cli.run(args.evolve, [cfg, "--output", out, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:6"})
     check(r.returncode == -signal.SIGKILL and not os.path.exists(out), f"kill at generation 6: {r.returncode}")
+    os.rename(bars, bars + ".kept")  # other bars: the resume is refused, the run kept
+    write_bars(random_walk_bars(2500, 12), bars)
+    r = cli.run(args.evolve, [cfg, "--resume", out + ".partial", "--quiet"])
+    check(r.returncode == 1 and "the dataset differs" in r.stderr and os.path.exists(out + ".partial"),
+          f"resume on other bars: {r.returncode} {r.stderr}")
+    os.replace(bars + ".kept", bars)
     r = cli.run(args.evolve, [cfg, "--resume", out + ".partial", "--quiet"])
     if check(r.returncode == 0 and os.path.exists(out), f"resume: {r.returncode} {r.stderr}"):
         diffs = runfile.compare(ref, out)
@@ -235,7 +244,7 @@ def main():
         write_bars(random_walk_bars(2500, 11), os.path.join(work, "walk.csv"))
         grid_equals_brute_force(work, "walk.csv")
         ga_finds_grid_best(work, "walk.csv")
-        killed_and_resumed(work, os.path.join("..", "walk.csv"))
+        killed_and_resumed(work)
         refusals(work, "walk.csv")
     sys.exit(check.exit())
 

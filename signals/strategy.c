@@ -155,9 +155,28 @@ static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uin
     return failed ? ev_fail(err, EV_ENOMEM, "out of memory for the backtest scratch") : EV_OK;
 }
 
+/* prepare, its wall time counted as indicators */
+static ev_status timed_prepare(strategy_t *s, const uint16_t *g, int *ok, ev_error *err)
+{
+    const double t = plat_now();
+    ev_status st = s->ops->prepare(s->state, g, ok, err);
+    s->prepare_s += plat_now() - t;
+    return st;
+}
+
+/* run_chunk, its wall time counted as backtests */
+static ev_status timed_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
+                             const uint8_t *feasible, eval_result_t *out, ev_error *err)
+{
+    const double t = plat_now();
+    ev_status st = run_chunk(s, genes, n, from, to, feasible, out, err);
+    s->backtest_s += plat_now() - t;
+    return st;
+}
+
 ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
-    uint8_t *feasible = (uint8_t *)malloc(n ? n : 1);
+    uint8_t *feasible = (uint8_t *)malloc(n ? n : 1); /* [i - from]: genome i's constraints hold */
     uint64_t from = 0;
     ev_status st = EV_OK;
     if (!feasible)
@@ -165,30 +184,21 @@ ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, ev
     for (uint64_t i = 0; i < n && st == EV_OK; i++) {
         uint16_t g[EV_MAX_PARAMS];
         int ok = 0;
-        double t0 = plat_now(), t1;
         genome_at(genes, n, s->n_params, i, g);
-        st = s->ops->prepare(s->state, g, &ok, err);
+        st = timed_prepare(s, g, &ok, err);
         if (st == EV_OK && i > from && s->ops->cache_bytes(s->state) > s->budget) {
             /* over budget: finish the chunk before i with what it prepared,
              * then start afresh with genome i */
-            s->prepare_s += plat_now() - t0;
-            t1 = plat_now();
-            st = run_chunk(s, genes, n, from, i, feasible, out, err);
-            s->backtest_s += plat_now() - t1;
+            st = timed_chunk(s, genes, n, from, i, feasible, out, err);
             s->ops->cache_clear(s->state);
             from = i;
-            t0 = plat_now();
             if (st == EV_OK)
-                st = s->ops->prepare(s->state, g, &ok, err);
+                st = timed_prepare(s, g, &ok, err);
         }
         feasible[i - from] = (uint8_t)ok;
-        s->prepare_s += plat_now() - t0;
     }
-    if (st == EV_OK) {
-        double t1 = plat_now();
-        st = run_chunk(s, genes, n, from, n, feasible, out, err);
-        s->backtest_s += plat_now() - t1;
-    }
+    if (st == EV_OK)
+        st = timed_chunk(s, genes, n, from, n, feasible, out, err);
     free(feasible);
     return st;
 }

@@ -165,9 +165,8 @@ def ga_finds_grid_best(work, bars):
     cfg = os.path.join(work, "validate.yaml")
     write_config(cfg, bars, SMALL, f"objective: {{name: total_return, min_trades: {MIN_TRADES}}}\n"
                                    "ga: {population: 64, generations: 40}\ntop: 5\nseed: 7\n")
-    js = os.path.join(work, "validate.json")
-    r = cli.run(args.evolve, [cfg, "--validate", "--output", os.path.join(work, "validate.h5"), "--json", js,
-                              "--quiet"])
+    js, out = os.path.join(work, "validate.json"), os.path.join(work, "validate.h5")
+    r = cli.run(args.evolve, [cfg, "--validate", "--output", out, "--json", js, "--quiet"])
     if check(r.returncode == 0, f"--validate: {r.stderr}"):
         with open(js) as f:
             summary = json.load(f)
@@ -176,6 +175,16 @@ def ga_finds_grid_best(work, bars):
         check(v.get("grid_rank_of_ga_best") == 1 and v["ga_best"] == v["grid_best"],
               f"the GA did not find the grid's best: {v}")
         print(f"validate: GA best {v['ga_best']} = grid best, {v['ga_evaluations']} of {v['lattice_size']} points")
+        # the run's best genome's trades (evolve trades CONFIG --run RUN --rank 1): its fitness
+        tcsv = os.path.join(work, "best_trades.csv")
+        r = cli.run(args.evolve, ["trades", cfg, "--run", out, "--rank", "1", "--csv", tcsv])
+        if check(r.returncode == 0, f"trades --run --rank 1: {r.stderr}"):
+            with open(tcsv) as f:
+                q = [llround(float(t["pnl"]) / float(t["entry"]) * 100.0 * 1e6) for t in csv.DictReader(f)]
+            check(fitness(q, "total_return") == v["grid_best"], f"--rank 1's trades make {fitness(q, 'total_return')}, "
+                                                                 f"the run's best is {v['grid_best']}")
+        r = cli.run(args.evolve, ["trades", cfg, "--run", out, "--rank", "6", "--csv", tcsv])
+        check(r.returncode == 2 and "lists 5 genome(s)" in r.stderr, f"--rank past the list: {r.stderr}")
 
 
 WIDE = [("ema_fast", list(range(4, 40, 4))), ("ema_slow", list(range(20, 200, 20))),

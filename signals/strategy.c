@@ -6,6 +6,7 @@
 #include "common/parallel.h"
 #include "common/platform.h"
 #include "fitness/objective_prep.h"
+#include "io/ingest.h"
 #include "signals/se_ops.h"
 
 const strategy_ops_t *const strategy_table[] = {&se_strategy_ops, NULL};
@@ -87,12 +88,23 @@ void strategy_timing(const strategy_t *s, double *prepare_s, double *backtest_s)
     *backtest_s = s->backtest_s;
 }
 
+/* A trade's outcome as micro-percent, within ingest's bound on outcomes
+ * (+-1e5 %: bars of any positive prices could give more), so that no sum
+ * overflows (io/ingest.h). */
+static int64_t quantise(double pct, double cost_pct)
+{
+    const double at = pct > INGEST_MAX_ABS_PCT    ? INGEST_MAX_ABS_PCT
+                      : pct < -INGEST_MAX_ABS_PCT ? -INGEST_MAX_ABS_PCT
+                                                  : pct;
+    return outcome_quantise(at, cost_pct);
+}
+
 eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep)
 {
     accum_t a;
     accum_init(&a);
     for (int64_t k = 0; k < n; k++) {
-        const int64_t q = outcome_quantise(pct[k], cfg->cost_pct);
+        const int64_t q = quantise(pct[k], cfg->cost_pct);
         accum_add(&a, prep, q, prep->need_log ? outcome_log_factor(q) : 0);
     }
     return accum_finish(&a, prep);
@@ -226,7 +238,7 @@ ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t
     }
     *n = s->ops->outcomes(s->state, genes, pct, scr);
     for (int64_t k = 0; k < *n; k++)
-        (*q)[k] = outcome_quantise(pct[k], s->obj_cfg.cost_pct);
+        (*q)[k] = quantise(pct[k], s->obj_cfg.cost_pct);
     free(pct);
     free(scr);
     return EV_OK;

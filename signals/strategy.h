@@ -8,7 +8,8 @@
  * objective (SPEC sec. 5: total_return, compound, sharpe, profit_factor,
  * calmar, min_trades, max_drawdown_pct) over its trades, each trade's outcome
  * being its pnl in percent of its entry price (costs included), quantised to
- * micro-percent like a trade-log outcome (fitness/accum.h). A genome whose
+ * micro-percent like a trade-log outcome (fitness/accum.h), within the same
+ * bound (+-1e5 %, io/ingest.h: no sum can overflow). A genome whose
  * constraints fail (seller_exhaustion: ema_slow > ema_fast) is infeasible.
  *
  * Indicator series are computed once per distinct (indicator, length) and

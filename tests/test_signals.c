@@ -24,6 +24,7 @@
 #include "check.h"
 #include "common/platform.h"
 #include "fitness/lattice_shape.h"
+#include "fitness/objective_prep.h"
 #include "io/config.h"
 #include "signals/bars.h"
 #include "signals/features.h"
@@ -625,6 +626,17 @@ static void test_strategy_evaluator(void)
         traded += n > 0;
     }
     CHECK(traded >= 8);
+    { /* outcomes in percent, quantised; one beyond +-1e5 % counts as 1e5 % */
+        const double pct[3] = {1.5, -0.25, 2e5};
+        objective_prep_t prep;
+        eval_result_t e;
+        cfg.objective.cost_pct = 0.1;
+        objective_prepare(&prep, &cfg.objective);
+        e = strategy_fitness(pct, 3, &cfg.objective, &prep);
+        CHECK_EQ_F64(100000.95, e.fitness); /* (1400000 - 350000 + 99999900000) / 1e6 */
+        CHECK_EQ_I64(3, e.trades);
+        CHECK(e.feasible);
+    }
     strategy_close(st);
     strategy_close(st0);
     config_free(&cfg);

@@ -46,6 +46,9 @@ typedef struct {
 
 void lattice_free(lattice_t *lat);
 
+/* "filter", "target", "stop" or "strategy". */
+const char *param_role_name(param_role r);
+
 /* Validates roles and values (one target at most, all > 0; one stop at most,
  * all < 0; every list non-empty and strictly increasing; at most EV_MAX_PARAMS
  * parameters) and computes size/size_fits and target_param/stop_param. */

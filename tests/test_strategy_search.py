@@ -121,6 +121,7 @@ def grid_rows(path):
         t = f["grid/top"]
         genes, fit, trades = t["genes"][:], t["fitness"][:], t["trades"][:]
         strategy = f["provenance"].attrs.get("strategy")
+        check(f["grid"].attrs.get("evaluator") == "backtest", f"{path}: grid evaluator {f['grid'].attrs.get('evaluator')}")
     rows = [(tuple(texts[off[k] + g[k]] for k in range(len(names))), float(fit[i]), int(trades[i]))
             for i, g in enumerate(genes)]
     return rows, strategy

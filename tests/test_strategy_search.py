@@ -223,7 +223,8 @@ def killed_and_resumed(work):
         check(any("resumed at generation" in s for s in sessions), f"the resume started over: {sessions}")
         print(f"resume: killed at generation 6, resumed, identical to the uninterrupted run ({sessions[-1]})")
     r = cli.run(args.evolve, ["report", ref, "--out", os.path.join(d, "report")])
-    check(r.returncode == 0 and "hall of fame" in r.stdout, f"evolve report: {r.returncode} {r.stderr}")
+    check(r.returncode == 0 and "hall of fame" in r.stdout and "strategy:   seller_exhaustion" in r.stdout,
+          f"evolve report: {r.returncode} {r.stdout} {r.stderr}")
 
 
 def refusals(work, bars):

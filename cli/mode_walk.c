@@ -243,6 +243,11 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, FILE *l
 static ev_status refuse_mixed(const session_t *s, ev_error *err)
 {
     const validation_cfg_t *v = &s->cfg.validation;
+    if (s->strategy)
+        return ev_fail(err, EV_EUSAGE,
+                       "%s: --walk-forward re-optimises a trade-log config (data:) per window; a strategy config "
+                       "(strategy:) has no walk-forward yet",
+                       s->cfg.path);
     if (!v->wf_train)
         return ev_fail(err, EV_EUSAGE,
                        "%s: --walk-forward needs validation.walk_forward: {train_days, test_days, step_days} "

@@ -79,6 +79,11 @@ ev_status replay_load(replay_t *rp, report_run_t *r, const char *list, uint32_t 
     int64_t in_sample = 0;
     ev_status st;
     memset(rp, 0, sizeof *rp);
+    if (r->strategy)
+        return ev_fail(err, EV_EUSAGE,
+                       "%s: a %s strategy run (bars, not a trade log); 'evolve trades CONFIG --set NAME=VALUE ... "
+                       "--csv FILE' backtests one of its genomes (docs/signals.md)",
+                       r->rf.path, r->strategy);
     if ((st = pick(rp, r, list, rank, err)) != EV_OK)
         return st;
     if ((st = dataset_read_h5(path, &rp->ds, err)) != EV_OK) {

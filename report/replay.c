@@ -81,9 +81,9 @@ ev_status replay_load(replay_t *rp, report_run_t *r, const char *list, uint32_t 
     memset(rp, 0, sizeof *rp);
     if (r->strategy)
         return ev_fail(err, EV_EUSAGE,
-                       "%s: a %s strategy run (bars, not a trade log); 'evolve trades CONFIG --set NAME=VALUE ... "
-                       "--csv FILE' backtests one of its genomes (docs/signals.md)",
-                       r->rf.path, r->strategy);
+                       "%s: a %s strategy run (bars, not a trade log); its trades: 'evolve trades CONFIG --run %s "
+                       "--rank N --csv FILE' (docs/signals.md)",
+                       r->rf.path, r->strategy, r->rf.path);
     if ((st = pick(rp, r, list, rank, err)) != EV_OK)
         return st;
     if ((st = dataset_read_h5(path, &rp->ds, err)) != EV_OK) {

@@ -1,12 +1,14 @@
 /* A strategy config (docs/signals.md "Config"): YAML with
  *
  *   strategy:
- *     type: seller_exhaustion
+ *     type: seller_exhaustion                   # or atc
  *     bars: {csv: FILE, symbol: S}              # or {market_dir: DIR, ticker: T, timeframe: 1m}
  *     costs: {fee_bp: 5, slippage_bp: 5}
+ *     pine: {hma_as_sma: false, pine_sticky_a: false, python_cut: false}   # atc only
  *   parameters:                                 # SIGNALS.md's names, lattices as in docs/config.md
  *     - {name: ema_fast, range: {start: 8, stop: 32, step: 4}}
  *     - {name: vol_z, values: [1.0, 1.5, 2.0]}
+ *     - {name: robustness, values: [Narrow, Medium, Wide]}   # atc: names, kept as 0, 1, 2
  *
  * Read by `evolve trades CONFIG`; the GA and grid do not run strategies yet.
  * Relative paths are resolved against the config's directory. */
@@ -23,10 +25,13 @@
 extern "C" {
 #endif
 
-#define SE_LATTICE_PARAMS 10 /* ema_fast .. max_hold: fee_bp and slippage_bp are costs, not genes */
+#define SE_LATTICE_PARAMS 10   /* ema_fast .. max_hold: fee_bp and slippage_bp are costs, not genes */
+#define STRATEGY_MAX_PARAMS 19 /* the most of any type: atc's ATC_LATTICE_PARAMS */
+
+enum { STRATEGY_SELLER_EXHAUSTION = 0, STRATEGY_ATC = 2 }; /* strategy.type, as listed */
 
 typedef struct {
-    int which; /* index into se_param_names */
+    int which; /* index into the type's names: se_param_names, atc_param_names */
     uint32_t n_values;
     double *values;    /* strictly increasing */
     char **value_text; /* as typed or written out from a range */
@@ -38,8 +43,10 @@ typedef struct {
     char *market_dir, *ticker, *timeframe_txt; /* or bars: {market_dir, ticker, timeframe} */
     int32_t timeframe;                         /* seconds */
     double fee_bp, slippage_bp;                /* costs (default 5 and 5) */
+    int type;                                  /* STRATEGY_SELLER_EXHAUSTION or STRATEGY_ATC */
+    int32_t pine[3];                           /* atc: hma_as_sma, pine_sticky_a, python_cut */
     int32_t n_params;
-    se_lattice_param_t params[SE_LATTICE_PARAMS];
+    se_lattice_param_t params[STRATEGY_MAX_PARAMS];
 } se_config_t;
 
 /* 1 when path reads as YAML whose root has a `strategy` key with a type other
@@ -59,6 +66,11 @@ void se_config_base(const se_config_t *c, se_params_t *p);
  * lattice (the error lists the values), and ema_slow > ema_fast (else the
  * genome is infeasible). EV_EUSAGE otherwise. */
 ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *err);
+
+/* The lattice half of a check, for any type: get(genome, which) is lattice
+ * parameter `which`'s value (an enumeration's index). */
+ev_status se_config_check_lattice(const se_config_t *c, double (*get)(const void *genome, int which),
+                                  const void *genome, ev_error *err);
 
 #ifdef __cplusplus
 }

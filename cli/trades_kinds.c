@@ -54,8 +54,8 @@ static int64_t se_lookups(const void *s)
     return se_features_lookups((const se_features_t *)s);
 }
 
-static ev_status se_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout,
-                          int64_t *n, ev_error *err)
+static ev_status se_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout, int64_t *n,
+                          ev_error *err)
 {
     se_trade_t *t;
     ev_status st = se_run_genome((se_features_t *)store, (const se_params_t *)genome, &t, n, err);
@@ -129,8 +129,8 @@ static int64_t atc_lookups(const void *s)
     return atc_features_lookups((const atc_features_t *)s);
 }
 
-static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout,
-                           int64_t *n, ev_error *err)
+static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout, int64_t *n,
+                           ev_error *err)
 {
     atc_trade_t *t;
     ev_status st = atc_run_genome((atc_features_t *)store, (const atc_params_t *)genome, &t, n, err);
@@ -152,8 +152,8 @@ static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *
 static const trades_kind_t kinds[] = {
     {"seller_exhaustion", sizeof(se_params_t),
      "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,pnl,R\n",
-     "genome,n,win_rate,avg_R,total_pnl,max_dd,sharpe\n", se_defaults, se_set, se_base, se_check, NULL,
-     se_store_create, se_store_free, se_computed, se_lookups, se_write},
+     "genome,n,win_rate,avg_R,total_pnl,max_dd,sharpe\n", se_defaults, se_set, se_base, se_check, NULL, se_store_create,
+     se_store_free, se_computed, se_lookups, se_write},
     {"atc", sizeof(atc_params_t),
      "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,side,entry,exit,reason,pnl\n", NULL, atc_defaults,
      atc_set, atc_base, atc_cfg_check, atc_check, atc_store_create, atc_store_free, atc_computed, atc_lookups,

@@ -14,9 +14,9 @@
 #include "signals/se_config.h"
 
 typedef struct {
-    const char *name;   /* strategy.type */
-    size_t genome_size; /* bytes of one genome (se_params_t, atc_params_t) */
-    const char *header; /* the trades CSV's first line */
+    const char *name;           /* strategy.type */
+    size_t genome_size;         /* bytes of one genome (se_params_t, atc_params_t) */
+    const char *header;         /* the trades CSV's first line */
     const char *metrics_header; /* NULL: no --metrics */
     void (*defaults)(void *genome);
     ev_status (*set)(void *genome, const char *name, size_t name_len, const char *value, size_t value_len,

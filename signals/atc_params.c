@@ -5,11 +5,31 @@
 
 #include "io/numparse.h"
 
-const char *const atc_param_names[] = {
-    "ema_len", "hull_len",  "wma_len",        "dema_len",        "lsma_len",      "kama_len", "ema_w",
-    "hma_w",   "wma_w",     "dema_w",         "lsma_w",          "kama_w",        "robustness", "La",
-    "De",      "cutout",    "long_threshold", "short_threshold", "cut_threshold", "fee_bp",   "slippage_bp",
-    "hma_as_sma", "pine_sticky_a", "python_cut", NULL};
+const char *const atc_param_names[] = {"ema_len",
+                                       "hull_len",
+                                       "wma_len",
+                                       "dema_len",
+                                       "lsma_len",
+                                       "kama_len",
+                                       "ema_w",
+                                       "hma_w",
+                                       "wma_w",
+                                       "dema_w",
+                                       "lsma_w",
+                                       "kama_w",
+                                       "robustness",
+                                       "La",
+                                       "De",
+                                       "cutout",
+                                       "long_threshold",
+                                       "short_threshold",
+                                       "cut_threshold",
+                                       "fee_bp",
+                                       "slippage_bp",
+                                       "hma_as_sma",
+                                       "pine_sticky_a",
+                                       "python_cut",
+                                       NULL};
 
 const char *const atc_robustness_names[] = {"Narrow", "Medium", "Wide", NULL};
 
@@ -104,8 +124,8 @@ ev_status atc_params_set(atc_params_t *p, const char *name, size_t nn, const cha
         else if (text_is(value, vn, "0") || text_is(value, vn, "false"))
             *ip = 0;
         else
-            return ev_fail(err, EV_EUSAGE, "%s: expected true or false (1 or 0), got '%.*s'", atc_param_names[k],
-                           vshow, value);
+            return ev_fail(err, EV_EUSAGE, "%s: expected true or false (1 or 0), got '%.*s'", atc_param_names[k], vshow,
+                           value);
         return EV_OK;
     }
     if (ip) {
@@ -155,8 +175,8 @@ ev_status atc_params_check(const atc_params_t *p, ev_error *err)
                            atc_param_names[f], (int)p->len[f], atc_robustness_names[p->robustness], (int)shortest,
                            ATC_MIN_MEMBER);
         if (!(p->w[f] > 0))
-            return ev_fail(err, EV_EUSAGE, "infeasible genome: %s = %.17g; weights must be > 0",
-                           atc_param_names[6 + f], p->w[f]);
+            return ev_fail(err, EV_EUSAGE, "infeasible genome: %s = %.17g; weights must be > 0", atc_param_names[6 + f],
+                           p->w[f]);
     }
     return EV_OK;
 }

@@ -79,8 +79,9 @@ static void test_moving_averages(void)
 
 static void test_lengths_and_warmup(void)
 {
-    const int32_t want[3][9] = {
-        {20, 21, 22, 23, 24, 19, 18, 17, 16}, {20, 21, 22, 24, 26, 19, 18, 16, 14}, {20, 21, 23, 25, 27, 19, 17, 15, 13}};
+    const int32_t want[3][9] = {{20, 21, 22, 23, 24, 19, 18, 17, 16},
+                                {20, 21, 22, 24, 26, 19, 18, 16, 14},
+                                {20, 21, 23, 25, 27, 19, 17, 15, 13}};
     atc_params_t p;
     ev_error err;
     for (int r = 0; r < 3; r++)

@@ -224,6 +224,26 @@ def config_runs(work, bars_path):
         check(r.returncode != 0 and expect in r.stderr, f"bad config ({expect}): exit {r.returncode}: {r.stderr}")
 
 
+def shipped_config(market, work):
+    """configs/atc.yaml (its lattice, the genome its comment shows) on gen-data's bars."""
+    with open(os.path.join(args.source_dir, "configs", "atc.yaml")) as f:
+        text = f.read()
+    path = os.path.join(work, "shipped_atc.yaml")
+    with open(path, "w") as f:
+        f.write(text.replace("../data/sample/market", market))
+    out = os.path.join(work, "shipped.csv")
+    sets = dict(ema_len=20, hull_len=30, robustness="Wide", La="0.05", De="0.1")
+    r = cli.run(args.evolve, ["trades", path] + sum((["--set", f"{k}={v}"] for k, v in sets.items()), [])
+                + ["--csv", out])
+    if check(r.returncode == 0, f"configs/atc.yaml: {r.stderr}"):
+        want = ref.run(ref.Store(se_reference.bars_from_market(market, "SOXL", 60)),
+                       {k: (v if k == "robustness" else float(v) if isinstance(v, str) else v) for k, v in sets.items()})
+        have = pd.read_csv(out, float_precision="round_trip")
+        check(len(want) == len(have) and len(want) > 10 and
+              all(w["exit_bar"] == h for w, h in zip(want, have["exit_bar"])),
+              f"configs/atc.yaml: {len(have)} trades, reference {len(want)}")
+
+
 def main():
     with cli.scratch_dir("evolve-atc-") as work:
         walk = os.path.join(work, "walk.csv")
@@ -234,6 +254,7 @@ def main():
         r = cli.gen_data(args.evolve, data, ["--days", "3", "--tickers", "SOXL", "--trades", "10"])
         if check(r.returncode == 0, f"gen-data failed: {r.stderr}"):
             compare_market("gen-SOXL-1m", os.path.join(data, "market"), "SOXL", "1m", 60, work, 2)
+            shipped_config(os.path.join(data, "market"), work)
         real = os.path.join(args.shared_data or "", "real-hf", "market")
         if os.path.isdir(real):
             compare_market("real-XXX-10s", real, "XXX", "10s", 10, work, 3)

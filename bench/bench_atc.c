@@ -90,12 +90,12 @@ int main(int argc, char **argv)
            (long long)atc_features_computed(f), t_ind, 100.0 * t_ind / (t_ind + t_loop));
     printf("backtest loop: %.3f s, %.0f genomes/s (%.1f ns per genome-bar)\n", t_loop, (double)count / t_loop,
            1e9 * t_loop / ((double)count * (double)n));
-    printf("overall: %.0f genomes/s; store %.1f MiB (%lld bars x (1 B x %lld states + 8 B)) = %.1f KiB per genome; "
-           "a genome's own state %zu B\n",
-           (double)count / (t_ind + t_loop),
-           ((double)atc_features_computed(f) + 8.0) * (double)n / 1048576.0, (long long)n,
-           (long long)atc_features_computed(f),
-           ((double)atc_features_computed(f) + 8.0) * (double)n / 1024.0 / (double)count, sizeof(atc_state_t));
+    printf(
+        "overall: %.0f genomes/s; store %.1f MiB (%lld bars x (1 B x %lld states + 8 B)) = %.1f KiB per genome; "
+        "a genome's own state %zu B\n",
+        (double)count / (t_ind + t_loop), ((double)atc_features_computed(f) + 8.0) * (double)n / 1048576.0,
+        (long long)n, (long long)atc_features_computed(f),
+        ((double)atc_features_computed(f) + 8.0) * (double)n / 1024.0 / (double)count, sizeof(atc_state_t));
     atc_features_free(f);
     free(gs);
     bars_free(&b);

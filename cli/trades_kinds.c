@@ -9,49 +9,60 @@
 #include "signals/features.h"
 #include "signals/se_params.h"
 
-/* ---- seller_exhaustion ------------------------------------------------------ */
+/* The table's thin adapters, one set per strategy: the signals/ entry points
+ * are parallel (PREFIX_params_defaults, PREFIX_params_set, PREFIX_config_base,
+ * PREFIX_config_check, PREFIX_features_*), so one template serves both. */
+#define KIND_ADAPTERS(P, GENOME, STORE)                                                                    \
+    static void P##_defaults_v(void *g)                                                                    \
+    {                                                                                                      \
+        P##_params_defaults((GENOME *)g);                                                                  \
+    }                                                                                                      \
+    static ev_status P##_set_v(void *g, const char *n, size_t nn, const char *v, size_t vn, ev_error *err) \
+    {                                                                                                      \
+        return P##_params_set((GENOME *)g, n, nn, v, vn, err);                                             \
+    }                                                                                                      \
+    static void P##_base_v(const se_config_t *c, void *g)                                                  \
+    {                                                                                                      \
+        P##_config_base(c, (GENOME *)g);                                                                   \
+    }                                                                                                      \
+    static ev_status P##_config_check_v(const se_config_t *c, const void *g, ev_error *err)                \
+    {                                                                                                      \
+        return P##_config_check(c, (const GENOME *)g, err);                                                \
+    }                                                                                                      \
+    static ev_status P##_store_create_v(const bars_t *b, void **store, ev_error *err)                      \
+    {                                                                                                      \
+        STORE *f = NULL;                                                                                   \
+        ev_status st = P##_features_create(b, &f, err);                                                    \
+        *store = f;                                                                                        \
+        return st;                                                                                         \
+    }                                                                                                      \
+    static void P##_store_free_v(void *s)                                                                  \
+    {                                                                                                      \
+        P##_features_free((STORE *)s);                                                                     \
+    }                                                                                                      \
+    static int64_t P##_computed_v(const void *s)                                                           \
+    {                                                                                                      \
+        return P##_features_computed((const STORE *)s);                                                    \
+    }                                                                                                      \
+    static int64_t P##_lookups_v(const void *s)                                                            \
+    {                                                                                                      \
+        return P##_features_lookups((const STORE *)s);                                                     \
+    }
 
-static void se_defaults(void *g)
-{
-    se_params_defaults((se_params_t *)g);
-}
+KIND_ADAPTERS(se, se_params_t, se_features_t)
+KIND_ADAPTERS(atc, atc_params_t, atc_features_t)
 
-static ev_status se_set(void *g, const char *n, size_t nn, const char *v, size_t vn, ev_error *err)
-{
-    return se_params_set((se_params_t *)g, n, nn, v, vn, err);
-}
+/* ---- the trade rows --------------------------------------------------------- */
 
-static void se_base(const se_config_t *c, void *g)
+/* The columns every strategy's row starts with:
+ * genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time, */
+static void row_head(FILE *f, const bars_t *b, int64_t g, int64_t signal_bar, int64_t entry_bar, int64_t exit_bar)
 {
-    se_config_base(c, (se_params_t *)g);
-}
-
-static ev_status se_check(const se_config_t *c, const void *g, ev_error *err)
-{
-    return se_config_check(c, (const se_params_t *)g, err);
-}
-
-static ev_status se_store_create(const bars_t *b, void **store, ev_error *err)
-{
-    se_features_t *f = NULL;
-    ev_status st = se_features_create(b, &f, err);
-    *store = f;
-    return st;
-}
-
-static void se_store_free(void *s)
-{
-    se_features_free((se_features_t *)s);
-}
-
-static int64_t se_computed(const void *s)
-{
-    return se_features_computed((const se_features_t *)s);
-}
-
-static int64_t se_lookups(const void *s)
-{
-    return se_features_lookups((const se_features_t *)s);
+    char te[32], tx[32];
+    bars_format_time(b, entry_bar, te, sizeof te);
+    bars_format_time(b, exit_bar, tx, sizeof tx);
+    fprintf(f, "%lld,%lld,%lld,%lld,%s,%s,", (long long)g, (long long)signal_bar, (long long)entry_bar,
+            (long long)exit_bar, te, tx);
 }
 
 static ev_status se_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout, int64_t *n,
@@ -62,12 +73,9 @@ static ev_status se_write(void *store, const bars_t *b, int64_t g, const void *g
     if (st != EV_OK)
         return st;
     for (int64_t k = 0; k < *n; k++) {
-        char te[32], tx[32];
-        bars_format_time(b, t[k].entry_bar, te, sizeof te);
-        bars_format_time(b, t[k].exit_bar, tx, sizeof tx);
-        fprintf(f, "%lld,%lld,%lld,%lld,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g\n", (long long)g,
-                (long long)t[k].signal_bar, (long long)t[k].entry_bar, (long long)t[k].exit_bar, te, tx, t[k].entry,
-                t[k].exit, t[k].stop, t[k].tp, t[k].risk, se_reason_name(t[k].reason), t[k].pnl, t[k].r_mult);
+        row_head(f, b, g, t[k].signal_bar, t[k].entry_bar, t[k].exit_bar);
+        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g\n", t[k].entry, t[k].exit, t[k].stop, t[k].tp,
+                t[k].risk, se_reason_name(t[k].reason), t[k].pnl, t[k].r_mult);
     }
     if (mout) {
         se_metrics_t m;
@@ -79,54 +87,9 @@ static ev_status se_write(void *store, const bars_t *b, int64_t g, const void *g
     return EV_OK;
 }
 
-/* ---- atc ------------------------------------------------------------------ */
-
-static void atc_defaults(void *g)
-{
-    atc_params_defaults((atc_params_t *)g);
-}
-
-static ev_status atc_set(void *g, const char *n, size_t nn, const char *v, size_t vn, ev_error *err)
-{
-    return atc_params_set((atc_params_t *)g, n, nn, v, vn, err);
-}
-
-static void atc_base(const se_config_t *c, void *g)
-{
-    atc_config_base(c, (atc_params_t *)g);
-}
-
-static ev_status atc_cfg_check(const se_config_t *c, const void *g, ev_error *err)
-{
-    return atc_config_check(c, (const atc_params_t *)g, err);
-}
-
-static ev_status atc_check(const void *g, ev_error *err)
+static ev_status atc_check_v(const void *g, ev_error *err)
 {
     return atc_params_check((const atc_params_t *)g, err);
-}
-
-static ev_status atc_store_create(const bars_t *b, void **store, ev_error *err)
-{
-    atc_features_t *f = NULL;
-    ev_status st = atc_features_create(b, &f, err);
-    *store = f;
-    return st;
-}
-
-static void atc_store_free(void *s)
-{
-    atc_features_free((atc_features_t *)s);
-}
-
-static int64_t atc_computed(const void *s)
-{
-    return atc_features_computed((const atc_features_t *)s);
-}
-
-static int64_t atc_lookups(const void *s)
-{
-    return atc_features_lookups((const atc_features_t *)s);
 }
 
 static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout, int64_t *n,
@@ -138,12 +101,9 @@ static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *
     if (st != EV_OK)
         return st;
     for (int64_t k = 0; k < *n; k++) {
-        char te[32], tx[32];
-        bars_format_time(b, t[k].entry_bar, te, sizeof te);
-        bars_format_time(b, t[k].exit_bar, tx, sizeof tx);
-        fprintf(f, "%lld,%lld,%lld,%lld,%s,%s,%s,%.17g,%.17g,%s,%.17g\n", (long long)g, (long long)t[k].signal_bar,
-                (long long)t[k].entry_bar, (long long)t[k].exit_bar, te, tx, t[k].side > 0 ? "long" : "short",
-                t[k].entry, t[k].exit, atc_reason_name(t[k].reason), t[k].pnl);
+        row_head(f, b, g, t[k].signal_bar, t[k].entry_bar, t[k].exit_bar);
+        fprintf(f, "%s,%.17g,%.17g,%s,%.17g\n", t[k].side > 0 ? "long" : "short", t[k].entry, t[k].exit,
+                atc_reason_name(t[k].reason), t[k].pnl);
     }
     free(t);
     return EV_OK;
@@ -152,12 +112,12 @@ static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *
 static const trades_kind_t kinds[] = {
     {"seller_exhaustion", sizeof(se_params_t),
      "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,pnl,R\n",
-     "genome,n,win_rate,avg_R,total_pnl,max_dd,sharpe\n", se_defaults, se_set, se_base, se_check, NULL, se_store_create,
-     se_store_free, se_computed, se_lookups, se_write},
+     "genome,n,win_rate,avg_R,total_pnl,max_dd,sharpe\n", se_defaults_v, se_set_v, se_base_v, se_config_check_v, NULL,
+     se_store_create_v, se_store_free_v, se_computed_v, se_lookups_v, se_write},
     {"atc", sizeof(atc_params_t),
-     "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,side,entry,exit,reason,pnl\n", NULL, atc_defaults,
-     atc_set, atc_base, atc_cfg_check, atc_check, atc_store_create, atc_store_free, atc_computed, atc_lookups,
-     atc_write},
+     "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,side,entry,exit,reason,pnl\n", NULL, atc_defaults_v,
+     atc_set_v, atc_base_v, atc_config_check_v, atc_check_v, atc_store_create_v, atc_store_free_v, atc_computed_v,
+     atc_lookups_v, atc_write},
 };
 
 const trades_kind_t *trades_kind_of(int type)

@@ -20,6 +20,7 @@
 #include "signals/atc_params.h"
 #include "signals/atc_strategy.h"
 #include "signals/bars.h"
+#include "tests/support/walk_bars.h"
 
 static void test_moving_averages(void)
 {
@@ -140,39 +141,96 @@ static void test_states_and_equity(void)
     CHECK_EQ_F64(0, atc_cut(NAN, 0.49, -0.49));
 }
 
+/* ---- the trade rule (sec. 2.8) on hand-made states ------------------------------
+ * With all 54 states equal to one array st, every L1 is st exactly (num is
+ * +-den, summed alike) and so is Average: the direction follows st. */
+
+#define NT 30
+
+static int64_t hand_trades(const int8_t *st, const double *open, const atc_params_t *p, atc_trade_t *out)
+{
+    static double ret[NT], close[NT];
+    atc_series_t s;
+    for (int i = 0; i < NT; i++) {
+        close[i] = 100;
+        ret[i] = i ? 0.0 : NAN;
+    }
+    s.n = NT;
+    s.open = open;
+    s.close = close;
+    s.ret = ret;
+    for (int f = 0; f < ATC_FAMILIES; f++)
+        for (int k = 0; k < ATC_MEMBERS; k++)
+            s.state[f][k] = st;
+    return atc_backtest(&s, p, out, 8);
+}
+
+static void test_trade_rule(void)
+{
+    int8_t st[NT];
+    double open[NT];
+    atc_params_t p;
+    atc_trade_t t[8];
+    int64_t n;
+    atc_params_defaults(&p);
+    for (int f = 0; f < ATC_FAMILIES; f++)
+        p.len[f] = 7;
+    p.robustness = ATC_NARROW;
+    p.hma_as_sma = 1; /* slowest member 11, first defined at 10: B = 11 */
+    p.fee_bp = p.slippage_bp = 0;
+    CHECK_EQ_I64(11, atc_warmup_bar(&p));
+    for (int i = 0; i < NT; i++) {
+        open[i] = 100 + i;
+        st[i] = (int8_t)(i >= 5 && i <= 8 ? 1 : i >= 15 && i <= 19 ? 1 : i >= 20 && i <= 24 ? -1 : i >= 25 ? 1 : 0);
+    }
+    st[NT - 1] = -1; /* a change on the last bar: ignored */
+    n = hand_trades(st, open, &p, t);
+    /* the cross at 5 is before B: ignored; long at 16 (cross at 15), reversed at 21, again at 26;
+     * the long opened at 26 is open at the end: dropped */
+    CHECK_EQ_I64(2, n);
+    CHECK_EQ_I64(15, t[0].signal_bar);
+    CHECK_EQ_I64(16, t[0].entry_bar);
+    CHECK_EQ_I64(21, t[0].exit_bar);
+    CHECK_EQ_I64(1, t[0].side);
+    CHECK_EQ_I64(ATC_SIGNAL, t[0].reason);
+    CHECK_EQ_F64(5, t[0].pnl); /* 121 - 116 */
+    CHECK_EQ_I64(21, t[1].entry_bar);
+    CHECK_EQ_I64(26, t[1].exit_bar);
+    CHECK_EQ_I64(-1, t[1].side);
+    CHECK_EQ_F64(-5, t[1].pnl); /* short: 121 - 126 */
+    /* costs: fee = (entry + exit) * (fee_bp + slippage_bp) / 10000, pnl = gain - fee */
+    p.fee_bp = 3;
+    p.slippage_bp = 2;
+    n = hand_trades(st, open, &p, t);
+    CHECK_EQ_I64(2, n);
+    CHECK_EQ_F64((121.0 - 116.0) - (116.0 + 121.0) * (3.0 + 2.0) / 10000.0, t[0].pnl);
+    CHECK_EQ_F64((121.0 - 126.0) - (121.0 + 126.0) * (3.0 + 2.0) / 10000.0, t[1].pnl);
+    /* already long-looking at B (crossed before it): flat until the next cross, here the short at 20 */
+    for (int i = 5; i < 15; i++)
+        st[i] = 1;
+    n = hand_trades(st, open, &p, t);
+    CHECK_EQ_I64(1, n);
+    CHECK_EQ_I64(20, t[0].signal_bar);
+    CHECK_EQ_I64(-1, t[0].side);
+    /* a cutout past the crosses: Average is 0 before it, and B moves to cutout + 1 */
+    p.cutout = 22;
+    CHECK_EQ_I64(23, atc_warmup_bar(&p));
+    n = hand_trades(st, open, &p, t);
+    CHECK_EQ_I64(0, n); /* long at 26 (cross at 25) stays open: dropped */
+}
+
 /* ---- seed 002's growth-factor bug ---------------------------------------------- */
 
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
 
 static double uniform(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
+    return walk_uniform(&rng_state);
 }
 
 static void make_bars(bars_t *b, int64_t n)
 {
-    double px = 100;
-    memset(b, 0, sizeof *b);
-    b->n = n;
-    b->ts = (int64_t *)malloc((size_t)n * sizeof(int64_t));
-    b->open = (double *)malloc((size_t)n * sizeof(double));
-    b->high = (double *)malloc((size_t)n * sizeof(double));
-    b->low = (double *)malloc((size_t)n * sizeof(double));
-    b->close = (double *)malloc((size_t)n * sizeof(double));
-    b->volume = (double *)malloc((size_t)n * sizeof(double));
-    for (int64_t i = 0; i < n; i++) {
-        const double c = round(px * (1 + (uniform() - 0.5) * 0.01) * 100) / 100;
-        b->ts[i] = 1700000000 + 60 * i;
-        b->open[i] = px;
-        b->close[i] = c;
-        b->high[i] = fmax(px, c) + 0.01;
-        b->low[i] = fmin(px, c) - 0.01;
-        b->volume[i] = 100;
-        px = c;
-    }
+    walk_bars(b, n, 100, &rng_state);
 }
 
 enum { GROWTH_CLOSED = 0, GROWTH_RUNNING = 1, GROWTH_STRIDED = 4 };
@@ -268,6 +326,7 @@ int main(void)
     test_moving_averages();
     test_lengths_and_warmup();
     test_states_and_equity();
+    test_trade_rule();
     test_growth_factor_bug();
     return check_failures ? 1 : 0;
 }

@@ -197,9 +197,11 @@ EV_HD double atc_average_step(const atc_series_t *s, const atc_params_t *p, doub
     const double t_long = p->python_cut ? p->long_threshold : p->cut_threshold;
     const double t_short = p->python_cut ? p->short_threshold : -p->cut_threshold;
     double r, num2 = 0.0, den2 = 0.0, avg;
+    int branchless;
     if (i < p->cutout)
         return 0.0;
     r = s->ret[i] * atc_growth(lambda, i, p->cutout);
+    branchless = !p->pine_sticky_a && isfinite(r);
     for (int f = 0; f < ATC_FAMILIES; f++) {
         double num = 0.0, den = 0.0, l1;
         for (int k = 0; k < ATC_MEMBERS; k++) {
@@ -208,8 +210,13 @@ EV_HD double atc_average_step(const atc_series_t *s, const atc_params_t *p, doub
             if (i == p->cutout) {
                 e = atc_floor(1.0);
                 st->a1[f][k] = 0.0;
+            } else if (branchless) {
+                /* a state is -1, 0 or +1 (never NaN) and r is finite: s*r is
+                 * exactly -r, +-0 or r, the a of sec. 2.5 without branches */
+                const double v = (st->e1[f][k] * d) * (1.0 + (double)sk[i - 1] * r);
+                e = atc_floor(v);
             } else
-                e = atc_equity_step(st->e1[f][k], (double)sk[i - 1], r, d, p->pine_sticky_a, &st->a1[f][k]);
+                e = atc_equity_step(st->e1[f][k], (double)sk[i - 1], r, d, 1, &st->a1[f][k]);
             st->e1[f][k] = e;
             num += (double)sk[i] * e;
             den += e;

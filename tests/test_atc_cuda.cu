@@ -30,8 +30,8 @@
 #define CAP 4096
 #define MAX_KEYS (G * ATC_FAMILIES * ATC_MEMBERS)
 
-__global__ void k_states(const double *close, int64_t n, const int32_t *kind, const int32_t *len, int count,
-                         double *ma, double *scratch, int8_t *states)
+__global__ void k_states(const double *close, int64_t n, const int32_t *kind, const int32_t *len, int count, double *ma,
+                         double *scratch, int8_t *states)
 {
     const int k = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (k < count) {

@@ -31,8 +31,8 @@ void walk_bars(bars_t *b, int64_t n, double start, uint64_t *state)
         b->close[i] = c;
         b->high[i] = round(fmax(o, c) * (1 + walk_uniform(state) * 0.003) * 100) / 100;
         b->low[i] = round(fmin(o, c) * (1 - walk_uniform(state) * 0.003) * 100) / 100;
-        b->volume[i] = round(1000 + 4000 * walk_uniform(state) * walk_uniform(state) *
-                                        (walk_uniform(state) < 0.05 ? 8 : 1));
+        b->volume[i] =
+            round(1000 + 4000 * walk_uniform(state) * walk_uniform(state) * (walk_uniform(state) < 0.05 ? 8 : 1));
         px = c;
     }
 }

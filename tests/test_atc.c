@@ -275,6 +275,7 @@ static int64_t equity_mismatches(const bars_t *b, atc_features_t *store, const a
     const double lambda = atc_lambda(p->la), d = atc_decay(p->de);
     double *e = (double *)malloc((size_t)b->n * sizeof(double));
     int64_t bad = 0;
+    memset(&st, 0, sizeof st);
     if (atc_features_series(store, p, &s, &err) != EV_OK) {
         free(e);
         return -1;

@@ -59,7 +59,7 @@ int cli_main(int argc, char **argv)
         return cmd_trades(argc - 1, argv + 1);
     if (se_config_is_strategy(argv[1])) {
         fprintf(stderr,
-                "evolve: %s: a strategy config; the GA and grid do not run strategies yet: "
+                "evolve: %s: a strategy config (seller_exhaustion); the GA and grid do not run strategies yet: "
                 "'evolve trades %s --set NAME=VALUE ... --csv FILE' backtests one genome (docs/signals.md)\n",
                 argv[1], argv[1]);
         return 2;

@@ -17,7 +17,7 @@ struct atc_features {
     double *ma, *scratch; /* work for one MA at a time */
     atc_entry_t *ent;
     int64_t n_ent, cap_ent;
-    int64_t lookups;
+    int64_t computed, lookups;
 };
 
 static size_t bytes(int64_t n, size_t each)
@@ -45,12 +45,23 @@ ev_status atc_features_create(const bars_t *b, atc_features_t **out, ev_error *e
     return EV_OK;
 }
 
+void atc_features_clear(atc_features_t *f)
+{
+    for (int64_t i = 0; i < f->n_ent; i++)
+        free(f->ent[i].state);
+    f->n_ent = 0;
+}
+
+uint64_t atc_features_bytes(const atc_features_t *f)
+{
+    return (uint64_t)f->n_ent * (uint64_t)(f->bars->n > 0 ? f->bars->n : 1);
+}
+
 void atc_features_free(atc_features_t *f)
 {
     if (!f)
         return;
-    for (int64_t i = 0; i < f->n_ent; i++)
-        free(f->ent[i].state);
+    atc_features_clear(f);
     free(f->ent);
     free(f->ret);
     free(f->ma);
@@ -60,7 +71,7 @@ void atc_features_free(atc_features_t *f)
 
 int64_t atc_features_computed(const atc_features_t *f)
 {
-    return f->n_ent;
+    return f->computed;
 }
 
 int64_t atc_features_lookups(const atc_features_t *f)
@@ -68,16 +79,21 @@ int64_t atc_features_lookups(const atc_features_t *f)
     return f->lookups;
 }
 
+static const int8_t *find(const atc_features_t *f, int kind, int32_t len)
+{
+    for (int64_t i = 0; i < f->n_ent; i++)
+        if (f->ent[i].kind == kind && f->ent[i].len == len)
+            return f->ent[i].state;
+    return NULL;
+}
+
 static ev_status get(atc_features_t *f, int kind, int32_t len, const int8_t **out, ev_error *err)
 {
     const bars_t *b = f->bars;
     atc_entry_t *e;
     f->lookups++;
-    for (int64_t i = 0; i < f->n_ent; i++)
-        if (f->ent[i].kind == kind && f->ent[i].len == len) {
-            *out = f->ent[i].state;
-            return EV_OK;
-        }
+    if ((*out = find(f, kind, len)) != NULL)
+        return EV_OK;
     if (f->n_ent == f->cap_ent) {
         const int64_t c = f->cap_ent ? 2 * f->cap_ent : 64;
         atc_entry_t *p = (atc_entry_t *)realloc(f->ent, (size_t)c * sizeof *p);
@@ -95,8 +111,23 @@ static ev_status get(atc_features_t *f, int kind, int32_t len, const int8_t **ou
     atc_ma(kind, b->close, b->n, len, f->scratch, f->ma);
     atc_cross_state(b->close, f->ma, b->n, e->state);
     f->n_ent++;
+    f->computed++;
     *out = e->state;
     return EV_OK;
+}
+
+static void series_head(const atc_features_t *f, atc_series_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = f->bars->n;
+    s->open = f->bars->open;
+    s->close = f->bars->close;
+    s->ret = f->ret;
+}
+
+static int kind_of(const atc_params_t *p, int fam)
+{
+    return fam == ATC_HMA && p->hma_as_sma ? ATC_SMA : fam;
 }
 
 ev_status atc_features_series(atc_features_t *f, const atc_params_t *p, atc_series_t *s, ev_error *err)
@@ -104,18 +135,25 @@ ev_status atc_features_series(atc_features_t *f, const atc_params_t *p, atc_seri
     ev_status st;
     if ((st = atc_params_check(p, err)) != EV_OK)
         return st;
-    memset(s, 0, sizeof *s);
-    s->n = f->bars->n;
-    s->open = f->bars->open;
-    s->close = f->bars->close;
-    s->ret = f->ret;
-    for (int fam = 0; fam < ATC_FAMILIES; fam++) {
-        const int kind = fam == ATC_HMA && p->hma_as_sma ? ATC_SMA : fam;
+    series_head(f, s);
+    for (int fam = 0; fam < ATC_FAMILIES; fam++)
         for (int k = 0; k < ATC_MEMBERS; k++)
-            if ((st = get(f, kind, atc_member_len(p->len[fam], p->robustness, k), &s->state[fam][k], err)) != EV_OK)
+            if ((st = get(f, kind_of(p, fam), atc_member_len(p->len[fam], p->robustness, k), &s->state[fam][k], err)) !=
+                EV_OK)
                 return st;
-    }
     return EV_OK;
+}
+
+int atc_features_find(const atc_features_t *f, const atc_params_t *p, atc_series_t *s)
+{
+    if (!atc_params_feasible(p))
+        return 0;
+    series_head(f, s);
+    for (int fam = 0; fam < ATC_FAMILIES; fam++)
+        for (int k = 0; k < ATC_MEMBERS; k++)
+            if (!(s->state[fam][k] = find(f, kind_of(p, fam), atc_member_len(p->len[fam], p->robustness, k))))
+                return 0;
+    return 1;
 }
 
 ev_status atc_run_genome(atc_features_t *f, const atc_params_t *p, atc_trade_t **trades, int64_t *n, ev_error *err)

@@ -29,8 +29,20 @@ void atc_features_free(atc_features_t *f);
  * (atc_params_check) is its error. */
 ev_status atc_features_series(atc_features_t *f, const atc_params_t *p, atc_series_t *s, ev_error *err);
 
-/* Distinct (MA, length) states computed so far (each at most once), and the
- * look-ups served. */
+/* The series of genome p when every state it reads is already in the store
+ * (1), else 0; computes nothing, so threads may call it at once (the
+ * search prepares genomes serially with atc_features_series, then runs
+ * them in parallel). */
+int atc_features_find(const atc_features_t *f, const atc_params_t *p, atc_series_t *s);
+
+/* Bytes held by the states, and dropping them all (a bounded store empties
+ * itself between batches). */
+uint64_t atc_features_bytes(const atc_features_t *f);
+void atc_features_clear(atc_features_t *f);
+
+/* Distinct (MA, length) states computed so far (each at most once between
+ * clears; one computed again after a clear counts again), and the look-ups
+ * served. */
 int64_t atc_features_computed(const atc_features_t *f);
 int64_t atc_features_lookups(const atc_features_t *f);
 

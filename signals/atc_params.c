@@ -164,19 +164,46 @@ double atc_params_get(const atc_params_t *p, int which)
     return ip ? (double)*ip : *dp;
 }
 
-ev_status atc_params_check(const atc_params_t *p, ev_error *err)
+void atc_params_put(atc_params_t *p, int which, double value)
+{
+    int32_t *ip;
+    double *dp;
+    slot(p, which, &ip, &dp);
+    if (ip)
+        *ip = (int32_t)value;
+    else
+        *dp = value;
+}
+
+/* The first family whose shortest member is under ATC_MIN_MEMBER (its
+ * index) or whose weight is not > 0 (ATC_FAMILIES + its index); -1 if none. */
+static int infeasible_at(const atc_params_t *p)
 {
     for (int f = 0; f < ATC_FAMILIES; f++) {
-        const int32_t shortest = atc_member_len(p->len[f], p->robustness, ATC_MEMBERS - 1);
-        if (shortest < ATC_MIN_MEMBER)
-            return ev_fail(err, EV_EUSAGE,
-                           "infeasible genome: %s = %d with robustness %s gives a member of length %d; every member "
-                           "must be at least %d bars (SIGNALS.md sec. 2.2)",
-                           atc_param_names[f], (int)p->len[f], atc_robustness_names[p->robustness], (int)shortest,
-                           ATC_MIN_MEMBER);
+        if (atc_member_len(p->len[f], p->robustness, ATC_MEMBERS - 1) < ATC_MIN_MEMBER)
+            return f;
         if (!(p->w[f] > 0))
-            return ev_fail(err, EV_EUSAGE, "infeasible genome: %s = %.17g; weights must be > 0", atc_param_names[6 + f],
-                           p->w[f]);
+            return ATC_FAMILIES + f;
     }
-    return EV_OK;
+    return -1;
+}
+
+int atc_params_feasible(const atc_params_t *p)
+{
+    return infeasible_at(p) < 0;
+}
+
+ev_status atc_params_check(const atc_params_t *p, ev_error *err)
+{
+    const int f = infeasible_at(p);
+    if (f < 0)
+        return EV_OK;
+    if (f < ATC_FAMILIES)
+        return ev_fail(err, EV_EUSAGE,
+                       "infeasible genome: %s = %d with robustness %s gives a member of length %d; every member "
+                       "must be at least %d bars (SIGNALS.md sec. 2.2)",
+                       atc_param_names[f], (int)p->len[f], atc_robustness_names[p->robustness],
+                       (int)atc_member_len(p->len[f], p->robustness, ATC_MEMBERS - 1), ATC_MIN_MEMBER);
+    return ev_fail(err, EV_EUSAGE, "infeasible genome: %s = %.17g; weights must be > 0", atc_param_names[f],
+                   p->w[f - ATC_FAMILIES]);
 }

@@ -34,13 +34,17 @@ ev_status atc_params_set(atc_params_t *p, const char *name, size_t name_len, con
 /* "NAME=VALUE" -> atc_params_set. */
 ev_status atc_params_assign(atc_params_t *p, const char *assignment, ev_error *err);
 
-/* Parameter `which` of p as a double (robustness as its index). */
+/* Parameter `which` of p as a double (robustness as its index), and set from
+ * one (a lattice value: whole numbers for the lengths, cutout, robustness and
+ * flags). */
 double atc_params_get(const atc_params_t *p, int which);
+void atc_params_put(atc_params_t *p, int which, double value);
 
 /* A genome is feasible when every member length is at least ATC_MIN_MEMBER
  * (L >= 7, 9, 10 for Narrow, Medium, Wide: sec. 2.2) and every weight is > 0;
  * EV_EUSAGE "infeasible genome: ..." otherwise. */
 ev_status atc_params_check(const atc_params_t *p, ev_error *err);
+int atc_params_feasible(const atc_params_t *p);
 
 #ifdef __cplusplus
 }

@@ -141,6 +141,53 @@ static void test_states_and_equity(void)
     CHECK_EQ_F64(0, atc_cut(NAN, 0.49, -0.49));
 }
 
+/* ---- the store: each (MA, length) once, shared, found without computing -------- */
+
+static void test_store(void)
+{
+    bars_t b;
+    atc_features_t *f;
+    atc_params_t p, q;
+    atc_series_t s1, s2, s3;
+    ev_error err;
+    uint64_t seed = 7;
+    walk_bars(&b, 500, 100, &seed);
+    CHECK(atc_features_create(&b, &f, &err) == EV_OK);
+    atc_params_defaults(&p); /* all lengths 28, Medium: 9 lengths x 6 families, all distinct per family */
+    CHECK(!atc_features_find(f, &p, &s1));
+    CHECK(atc_features_series(f, &p, &s1, &err) == EV_OK);
+    CHECK_EQ_I64(54, atc_features_computed(f));
+    CHECK_EQ_I64(54 * 500, (int64_t)atc_features_bytes(f));
+    q = p;
+    q.len[ATC_EMA] = 29; /* members 29, 30, 31, 33, 35, 28, 27, 25, 23: 31, 33, 35, 25, 23 are new */
+    CHECK(atc_features_series(f, &q, &s2, &err) == EV_OK);
+    CHECK_EQ_I64(54 + 5, atc_features_computed(f));
+    CHECK(s2.state[ATC_EMA][1] == s1.state[ATC_EMA][2]); /* 30: computed for 28's members, shared */
+    CHECK(atc_features_find(f, &q, &s3));
+    CHECK(memcmp(&s2, &s3, sizeof s2) == 0);
+    CHECK_EQ_I64(108, atc_features_lookups(f));
+    q.hma_as_sma = 1; /* the HMA family's states become SMA ones: not yet there */
+    CHECK(!atc_features_find(f, &q, &s3));
+    atc_features_clear(f);
+    CHECK_EQ_I64(0, (int64_t)atc_features_bytes(f));
+    CHECK(!atc_features_find(f, &p, &s3));
+    CHECK(atc_features_series(f, &p, &s3, &err) == EV_OK);
+    CHECK_EQ_I64(54 + 5 + 54, atc_features_computed(f)); /* computed again after a clear: counted again */
+    q = p;
+    q.len[ATC_WMA] = 8; /* Medium: 8 - 6 = 2 < 3 */
+    CHECK(!atc_params_feasible(&q));
+    CHECK(!atc_features_find(f, &q, &s3));
+    CHECK(atc_features_series(f, &q, &s3, &err) == EV_EUSAGE);
+    /* put and get by index: every parameter */
+    for (int k = 0; atc_param_names[k]; k++) {
+        const double v = k == ATC_ROBUSTNESS_PARAM ? 2 : k >= 21 ? 1 : k < 6 || k == 15 ? 17 : 0.25;
+        atc_params_put(&q, k, v);
+        CHECK_EQ_F64(v, atc_params_get(&q, k));
+    }
+    atc_features_free(f);
+    bars_free(&b);
+}
+
 /* ---- the trade rule (sec. 2.8) on hand-made states ------------------------------
  * With all 54 states equal to one array st, every L1 is st exactly (num is
  * +-den, summed alike) and so is Average: the direction follows st. */
@@ -328,6 +375,7 @@ int main(void)
     test_lengths_and_warmup();
     test_states_and_equity();
     test_trade_rule();
+    test_store();
     test_growth_factor_bug();
     return check_failures ? 1 : 0;
 }

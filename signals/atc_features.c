@@ -5,10 +5,15 @@
 
 #include "signals/atc_params.h"
 
+/* A shared series: a cross state (kind a family or ATC_SMA, len its length)
+ * or a growth table (kind GROWTH, la its La). */
+enum { GROWTH = ATC_SMA + 1 };
+
 typedef struct {
-    int kind; /* a family or ATC_SMA */
+    int kind;
     int32_t len;
-    int8_t *state;
+    double la;
+    void *data; /* int8_t[n] state or double[n] growth */
 } atc_entry_t;
 
 struct atc_features {
@@ -48,13 +53,16 @@ ev_status atc_features_create(const bars_t *b, atc_features_t **out, ev_error *e
 void atc_features_clear(atc_features_t *f)
 {
     for (int64_t i = 0; i < f->n_ent; i++)
-        free(f->ent[i].state);
+        free(f->ent[i].data);
     f->n_ent = 0;
 }
 
 uint64_t atc_features_bytes(const atc_features_t *f)
 {
-    return (uint64_t)f->n_ent * (uint64_t)(f->bars->n > 0 ? f->bars->n : 1);
+    uint64_t total = 0;
+    for (int64_t i = 0; i < f->n_ent; i++)
+        total += (uint64_t)bytes(f->bars->n, f->ent[i].kind == GROWTH ? sizeof(double) : 1);
+    return total;
 }
 
 void atc_features_free(atc_features_t *f)
@@ -79,20 +87,21 @@ int64_t atc_features_lookups(const atc_features_t *f)
     return f->lookups;
 }
 
-static const int8_t *find(const atc_features_t *f, int kind, int32_t len)
+static const void *find(const atc_features_t *f, int kind, int32_t len, double la)
 {
     for (int64_t i = 0; i < f->n_ent; i++)
-        if (f->ent[i].kind == kind && f->ent[i].len == len)
-            return f->ent[i].state;
+        if (f->ent[i].kind == kind && f->ent[i].len == len && f->ent[i].la == la)
+            return f->ent[i].data;
     return NULL;
 }
 
-static ev_status get(atc_features_t *f, int kind, int32_t len, const int8_t **out, ev_error *err)
+/* The series (kind, len, la), computed when the store lacks it. */
+static ev_status get(atc_features_t *f, int kind, int32_t len, double la, const void **out, ev_error *err)
 {
     const bars_t *b = f->bars;
     atc_entry_t *e;
     f->lookups++;
-    if ((*out = find(f, kind, len)) != NULL)
+    if ((*out = find(f, kind, len, la)) != NULL)
         return EV_OK;
     if (f->n_ent == f->cap_ent) {
         const int64_t c = f->cap_ent ? 2 * f->cap_ent : 64;
@@ -103,16 +112,25 @@ static ev_status get(atc_features_t *f, int kind, int32_t len, const int8_t **ou
         f->cap_ent = c;
     }
     e = &f->ent[f->n_ent];
-    e->state = (int8_t *)malloc(bytes(b->n, 1));
-    if (!e->state)
+    e->data = malloc(bytes(b->n, kind == GROWTH ? sizeof(double) : 1));
+    if (!e->data)
         return ev_fail(err, EV_ENOMEM, "out of memory for the atc series of %lld bars", (long long)b->n);
     e->kind = kind;
     e->len = len;
-    atc_ma(kind, b->close, b->n, len, f->scratch, f->ma);
-    atc_cross_state(b->close, f->ma, b->n, e->state);
+    e->la = la;
+    if (kind == GROWTH) {
+        /* g[j] = exp(lambda * j) from j alone: a genome of cutout c reads g[i - c] */
+        const double lambda = atc_lambda(la);
+        double *g = (double *)e->data;
+        for (int64_t j = 0; j < b->n; j++)
+            g[j] = atc_growth(lambda, j);
+    } else {
+        atc_ma(kind, b->close, b->n, len, f->scratch, f->ma);
+        atc_cross_state(b->close, f->ma, b->n, (int8_t *)e->data);
+    }
     f->n_ent++;
     f->computed++;
-    *out = e->state;
+    *out = e->data;
     return EV_OK;
 }
 
@@ -132,15 +150,20 @@ static int kind_of(const atc_params_t *p, int fam)
 
 ev_status atc_features_series(atc_features_t *f, const atc_params_t *p, atc_series_t *s, ev_error *err)
 {
+    const void *v;
     ev_status st;
     if ((st = atc_params_check(p, err)) != EV_OK)
         return st;
     series_head(f, s);
     for (int fam = 0; fam < ATC_FAMILIES; fam++)
-        for (int k = 0; k < ATC_MEMBERS; k++)
-            if ((st = get(f, kind_of(p, fam), atc_member_len(p->len[fam], p->robustness, k), &s->state[fam][k], err)) !=
-                EV_OK)
+        for (int k = 0; k < ATC_MEMBERS; k++) {
+            if ((st = get(f, kind_of(p, fam), atc_member_len(p->len[fam], p->robustness, k), 0.0, &v, err)) != EV_OK)
                 return st;
+            s->state[fam][k] = (const int8_t *)v;
+        }
+    if ((st = get(f, GROWTH, 0, p->la, &v, err)) != EV_OK)
+        return st;
+    s->growth = (const double *)v;
     return EV_OK;
 }
 
@@ -151,9 +174,10 @@ int atc_features_find(const atc_features_t *f, const atc_params_t *p, atc_series
     series_head(f, s);
     for (int fam = 0; fam < ATC_FAMILIES; fam++)
         for (int k = 0; k < ATC_MEMBERS; k++)
-            if (!(s->state[fam][k] = find(f, kind_of(p, fam), atc_member_len(p->len[fam], p->robustness, k))))
+            if (!(s->state[fam][k] =
+                      (const int8_t *)find(f, kind_of(p, fam), atc_member_len(p->len[fam], p->robustness, k), 0.0)))
                 return 0;
-    return 1;
+    return (s->growth = (const double *)find(f, GROWTH, 0, p->la)) != NULL;
 }
 
 ev_status atc_run_genome(atc_features_t *f, const atc_params_t *p, atc_trade_t **trades, int64_t *n, ev_error *err)

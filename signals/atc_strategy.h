@@ -7,8 +7,9 @@
  * bars, so a genome needs no memory beyond its trades.
  *
  * Per bar i >= cutout, in this order (sec. 2.5-2.8):
- *  - g = exp(lambda * (i - cutout)), computed from i alone (never as a running
- *    product: seed 002's kernel did that and drifted), r = R[i] * g;
+ *  - g = exp(lambda * (i - cutout)), from i alone (never as a running
+ *    product: seed 002's kernel did that and drifted), read from the store's
+ *    table for the genome's La; r = R[i] * g;
  *  - each of the 54 layer-1 equities (6 families x 9 lengths in sec. 2.2's
  *    order): p = s_k[i-1], a = 0 / r / -r, e = start at i == cutout, else
  *    (e * d) * (1 + a); then max(e, 0.25);
@@ -57,10 +58,14 @@ typedef struct {
 } atc_params_t;
 
 /* The series a genome reads: the bars' open and close, the close's return
- * R[i] (NaN at 0), and the 54 cross states (s_k: -1, 0, +1 after each bar). */
+ * R[i] (NaN at 0), the growth table of its La (growth[j] = exp(lambda * j),
+ * read at j = i - cutout: one table per La, computed on the host, so the CPU
+ * and the device multiply by the same doubles; libm's and CUDA's exp need
+ * not agree in the last bit, SIGNALS.md sec. 4.6), and the 54 cross states
+ * (s_k: -1, 0, +1 after each bar). */
 typedef struct {
     int64_t n;
-    const double *open, *close, *ret;
+    const double *open, *close, *ret, *growth;
     const int8_t *state[ATC_FAMILIES][ATC_MEMBERS];
 } atc_series_t;
 
@@ -91,10 +96,11 @@ EV_HD double atc_decay(double de)
     return 1.0 - de / 100.0;
 }
 
-/* g[i] = exp(lambda * (i - cutout)) for i >= cutout: from i alone. */
-EV_HD double atc_growth(double lambda, int64_t i, int32_t cutout)
+/* The growth factor j bars after the cutout, exp(lambda * j): from j alone,
+ * never as a running product (the store fills its tables with it). */
+EV_HD double atc_growth(double lambda, int64_t j)
 {
-    return exp(lambda * (double)(i - cutout));
+    return exp(lambda * (double)j);
 }
 
 /* The close's return R[i] = (c[i] - c[i-1]) / c[i-1]; NaN at 0. */
@@ -191,8 +197,7 @@ typedef struct {
 
 /* The Average signal at bar i (sec. 2.5-2.7), advancing st; bars are fed in
  * order from 0. */
-EV_HD double atc_average_step(const atc_series_t *s, const atc_params_t *p, double lambda, double d, int64_t i,
-                              atc_state_t *st)
+EV_HD double atc_average_step(const atc_series_t *s, const atc_params_t *p, double d, int64_t i, atc_state_t *st)
 {
     const double t_long = p->python_cut ? p->long_threshold : p->cut_threshold;
     const double t_short = p->python_cut ? p->short_threshold : -p->cut_threshold;
@@ -200,7 +205,7 @@ EV_HD double atc_average_step(const atc_series_t *s, const atc_params_t *p, doub
     int branchless;
     if (i < p->cutout)
         return 0.0;
-    r = s->ret[i] * atc_growth(lambda, i, p->cutout);
+    r = s->ret[i] * s->growth[i - p->cutout];
     branchless = !p->pine_sticky_a && isfinite(r);
     for (int f = 0; f < ATC_FAMILIES; f++) {
         double num = 0.0, den = 0.0, l1;
@@ -252,7 +257,7 @@ EV_HD void atc_close_trade(atc_trade_t *t, const atc_params_t *p, int64_t bar, d
  * when cap is 0) and returns the number of trades. */
 EV_HD int64_t atc_backtest(const atc_series_t *s, const atc_params_t *p, atc_trade_t *out, int64_t cap)
 {
-    const double lambda = atc_lambda(p->la), d = atc_decay(p->de);
+    const double d = atc_decay(p->de);
     const int64_t b = atc_warmup_bar(p);
     atc_state_t st;
     atc_trade_t t;
@@ -264,7 +269,7 @@ EV_HD int64_t atc_backtest(const atc_series_t *s, const atc_params_t *p, atc_tra
     t.reason = -1;
     t.entry = t.exit = t.pnl = 0.0;
     for (int64_t i = 0; i < s->n; i++) {
-        const double avg = atc_average_step(s, p, lambda, d, i, &st);
+        const double avg = atc_average_step(s, p, d, i, &st);
         if (i >= b) {
             int32_t nd = dir;
             if (prev <= p->long_threshold && p->long_threshold < avg)

@@ -156,23 +156,26 @@ static void test_store(void)
     atc_params_defaults(&p); /* all lengths 28, Medium: 9 lengths x 6 families, all distinct per family */
     CHECK(!atc_features_find(f, &p, &s1));
     CHECK(atc_features_series(f, &p, &s1, &err) == EV_OK);
-    CHECK_EQ_I64(54, atc_features_computed(f));
-    CHECK_EQ_I64(54 * 500, (int64_t)atc_features_bytes(f));
+    CHECK_EQ_I64(54 + 1, atc_features_computed(f)); /* and La's growth table */
+    CHECK_EQ_I64(54 * 500 + 8 * 500, (int64_t)atc_features_bytes(f));
     q = p;
     q.len[ATC_EMA] = 29; /* members 29, 30, 31, 33, 35, 28, 27, 25, 23: 31, 33, 35, 25, 23 are new */
     CHECK(atc_features_series(f, &q, &s2, &err) == EV_OK);
-    CHECK_EQ_I64(54 + 5, atc_features_computed(f));
+    CHECK_EQ_I64(55 + 5, atc_features_computed(f));
     CHECK(s2.state[ATC_EMA][1] == s1.state[ATC_EMA][2]); /* 30: computed for 28's members, shared */
     CHECK(atc_features_find(f, &q, &s3));
     CHECK(memcmp(&s2, &s3, sizeof s2) == 0);
-    CHECK_EQ_I64(108, atc_features_lookups(f));
+    CHECK_EQ_I64(2 * 55, atc_features_lookups(f));
+    q.la = 0.05; /* another La: its growth table is not there yet */
+    CHECK(!atc_features_find(f, &q, &s3));
+    q.la = p.la;
     q.hma_as_sma = 1; /* the HMA family's states become SMA ones: not yet there */
     CHECK(!atc_features_find(f, &q, &s3));
     atc_features_clear(f);
     CHECK_EQ_I64(0, (int64_t)atc_features_bytes(f));
     CHECK(!atc_features_find(f, &p, &s3));
     CHECK(atc_features_series(f, &p, &s3, &err) == EV_OK);
-    CHECK_EQ_I64(54 + 5 + 54, atc_features_computed(f)); /* computed again after a clear: counted again */
+    CHECK_EQ_I64(60 + 55, atc_features_computed(f)); /* computed again after a clear: counted again */
     q = p;
     q.len[ATC_WMA] = 8; /* Medium: 8 - 6 = 2 < 3 */
     CHECK(!atc_params_feasible(&q));
@@ -196,16 +199,18 @@ static void test_store(void)
 
 static int64_t hand_trades(const int8_t *st, const double *open, const atc_params_t *p, atc_trade_t *out)
 {
-    static double ret[NT], close[NT];
+    static double ret[NT], close[NT], growth[NT];
     atc_series_t s;
     for (int i = 0; i < NT; i++) {
         close[i] = 100;
         ret[i] = i ? 0.0 : NAN;
+        growth[i] = 1.0;
     }
     s.n = NT;
     s.open = open;
     s.close = close;
     s.ret = ret;
+    s.growth = growth;
     for (int f = 0; f < ATC_FAMILIES; f++)
         for (int k = 0; k < ATC_MEMBERS; k++)
             s.state[f][k] = st;
@@ -329,7 +334,7 @@ static int64_t equity_mismatches(const bars_t *b, atc_features_t *store, const a
     }
     oracle_equity(b, s.state[f][k], lambda, d, p->cutout, growth, e);
     for (int64_t i = 0; i < b->n; i++) {
-        atc_average_step(&s, p, lambda, d, i, &st);
+        atc_average_step(&s, p, d, i, &st);
         if (i >= p->cutout && memcmp(&st.e1[f][k], &e[i], sizeof(double)) != 0)
             bad++;
     }

@@ -120,7 +120,16 @@ int main(void)
                     len[n_keys++] = l;
                 }
             }
-    CHECK_EQ_I64(atc_features_computed(f), n_keys);
+    {
+        int n_la = 0; /* the store also holds one growth table per distinct La */
+        for (int g = 0; g < G; g++) {
+            int seen = 0;
+            for (int h = 0; h < g && !seen; h++)
+                seen = gs[h].la == gs[g].la;
+            n_la += !seen;
+        }
+        CHECK_EQ_I64(atc_features_computed(f), n_keys + n_la);
+    }
     cuda_ok(cudaMalloc((void **)&d_open, (size_t)n * sizeof(double)), "cudaMalloc");
     cuda_ok(cudaMalloc((void **)&d_close, (size_t)n * sizeof(double)), "cudaMalloc");
     cuda_ok(cudaMalloc((void **)&d_ret, (size_t)n * sizeof(double)), "cudaMalloc");
@@ -143,6 +152,13 @@ int main(void)
         dev_s[g].open = d_open;
         dev_s[g].close = d_close;
         dev_s[g].ret = d_ret;
+        /* the genome's growth table, as the host computed it (one exp for both sides) */
+        {
+            double *dg = NULL;
+            cuda_ok(cudaMalloc((void **)&dg, (size_t)n * sizeof(double)), "cudaMalloc");
+            cuda_ok(cudaMemcpy(dg, host_s[g].growth, (size_t)n * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+            dev_s[g].growth = dg;
+        }
         for (int fam = 0; fam < ATC_FAMILIES; fam++)
             for (int k = 0; k < ATC_MEMBERS; k++) {
                 const int32_t kd = fam == ATC_HMA && gs[g].hma_as_sma ? ATC_SMA : fam;

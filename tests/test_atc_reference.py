@@ -150,7 +150,8 @@ def compare(name, bars, extra, work, seed):
         for fam in ref.FAMILIES:
             kind = "sma" if fam == "hull" and p["hma_as_sma"] else fam
             keys |= {(kind, L) for L in ref.member_lengths(p[fam + "_len"], p["robustness"])}
-    check(f"indicators: {len(keys)} distinct series computed for {54 * len(genomes)} look-ups" in log,
+        keys.add(("growth", p["La"]))  # one growth table per La
+    check(f"indicators: {len(keys)} distinct series computed for {55 * len(genomes)} look-ups" in log,
           f"{name}: expected {len(keys)} distinct series computed (each once), got: {log}")
 
 

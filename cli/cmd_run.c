@@ -11,6 +11,7 @@
 #include "cli/run_guard.h"
 #include "cli/modes.h"
 #include "cli/run_paths.h"
+#include "cli/session_strategy.h"
 #include "io/config.h"
 
 static void run_usage(FILE *out)
@@ -21,7 +22,9 @@ static void run_usage(FILE *out)
             "\n"
             "Searches the config's parameter lattice for the genomes with the best fitness on its data\n"
             "(SPEC: filters keep a trade iff feature >= threshold; target/stop re-simulated second by second).\n"
-            "Without --grid or --validate it runs the genetic algorithm (GA).\n"
+            "Without --grid or --validate it runs the genetic algorithm (GA). A strategy config (strategy:\n"
+            "instead of data:, docs/signals.md) searches an indicator-signal strategy's parameters on bars\n"
+            "the same way, on the CPU.\n"
             "\n"
             "Every mode writes a run file (HDF5; layout in results/README.md) to the config's output\n"
             "(default results/<config>.h5); 'evolve report RUN.h5' summarises and plots it. A GA run is\n"
@@ -168,6 +171,10 @@ int cmd_run(int argc, char **argv)
         run_paths_free(&rp);
     }
     st = session_load_config(&s, a.config, &err);
+    if (st == EV_OK && s.cfg.strategy_type && a.evaluator != EVAL_AUTO)
+        st = ev_fail(&err, EV_EUSAGE,
+                     "--evaluator %s: a strategy config has one evaluator, its backtest; leave --evaluator out",
+                     evaluator_name((evaluator_kind)a.evaluator));
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
     if (st == EV_OK) /* before any data is read or written */
@@ -185,6 +192,8 @@ int cmd_run(int argc, char **argv)
         else
             st = run_mode_ga(&s, &a, t0, &err);
     }
+    if (st == EV_OK && s.strategy && so.log)
+        session_strategy_note(&s, so.log);
     session_close(&s);
     plat_lock_release(lock);
     if (st == EV_EINTR)

@@ -8,9 +8,10 @@
 #include "common/options.h"
 #include "common/platform.h"
 #include "io/csv_reader.h"
+#include "cli/run_genome.h"
+#include "cli/trades_kinds.h"
 #include "io/output_guard.h"
 #include "signals/bars.h"
-#include "cli/trades_kinds.h"
 #include "signals/se_config.h"
 
 #define BARS_HEADER "timestamp,open,high,low,close,volume\n"
@@ -210,11 +211,27 @@ static ev_status read_genomes(const trades_kind_t *k, const char *path, const vo
     return st;
 }
 
+/* The run's genome at rank onto genome g (before --set). */
+static ev_status apply_run_genome(const trades_kind_t *k, const char *run, uint64_t rank, void *g, ev_error *err)
+{
+    char **sets;
+    int n;
+    ev_status st = run_genome_assignments(run, rank, &sets, &n, err);
+    for (int i = 0; i < n; i++) {
+        if (st == EV_OK && (st = apply_set(k, g, sets[i], err)) != EV_OK)
+            ev_error_prefix(err, "%s: rank %llu: ", run, (unsigned long long)rank);
+        free(sets[i]);
+    }
+    free(sets);
+    return st;
+}
+
 static void trades_usage(void)
 {
     printf(
         "usage: evolve trades [CONFIG | (--bars FILE [--symbol S] | --market DIR --ticker T --timeframe TF)\n"
         "                     [--strategy NAME]] [--set NAME=VALUE ...] [--genomes FILE] --csv OUT\n"
+        "       evolve trades CONFIG [--run RUN.h5 --rank N] [--set NAME=VALUE ...] --csv OUT\n"
         "\n"
         "Backtests a signal strategy (SIGNALS.md; docs/signals.md) and writes one row per trade.\n"
         "seller_exhaustion: genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,\n"
@@ -236,6 +253,8 @@ static void trades_usage(void)
         "  --genomes FILE    a CSV of genomes: a header of parameter names, one genome per row (the\n"
         "                    names it lacks come from --set and the defaults); genome = row number from 0\n"
         "  --metrics FILE    seller_exhaustion: one row of the source's metrics per genome\n"
+        "  --run RUN.h5      with a CONFIG: the genome at --rank N (from 1) of the config's run file\n"
+        "                    (its grid top-K, else its GA hall of fame); --set overrides its values\n"
         "  --csv OUT         where the trades go\n"
         "  --help            this text\n"
         "\n"
@@ -320,7 +339,8 @@ int cmd_trades(int argc, char **argv)
 {
     bars_opts_t o = {0};
     sets_t sets = {0};
-    const char *genomes = NULL, *config = NULL, *metrics = NULL, *strategy = NULL;
+    const char *genomes = NULL, *config = NULL, *metrics = NULL, *strategy = NULL, *run = NULL;
+    uint64_t rank = 0;
     const trades_kind_t *k;
     se_config_t cfg;
     int have_cfg = 0;
@@ -342,6 +362,8 @@ int cmd_trades(int argc, char **argv)
         {.name = "--genomes", .kind = OPT_STRING, .dest = &genomes},
         {.name = "--metrics", .kind = OPT_STRING, .dest = &metrics},
         {.name = "--strategy", .kind = OPT_STRING, .dest = &strategy},
+        {.name = "--run", .kind = OPT_STRING, .dest = &run},
+        {.name = "--rank", .kind = OPT_U64, .dest = &rank, .lo = 1, .hi = UINT32_MAX},
     };
     const opt_table_t t = {.opts = opts,
                            .n_opts = (int)(sizeof opts / sizeof opts[0]),
@@ -396,6 +418,15 @@ int cmd_trades(int argc, char **argv)
         k->base(&cfg, base);
     else
         k->defaults(base);
+    if ((run != NULL) != (rank != 0) || (run && !config)) {
+        fprintf(stderr,
+                "evolve trades: --run RUN.h5 and --rank N go together, with the run's config "
+                "(evolve trades CONFIG --run RUN.h5 --rank N --csv OUT)\n");
+        rc = 2;
+        goto done;
+    }
+    if (run && apply_run_genome(k, run, rank, base, &err) != EV_OK)
+        goto fail;
     for (int i = 0; i < sets.n; i++)
         if (apply_set(k, base, sets.v[i], &err) != EV_OK)
             goto fail;

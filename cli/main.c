@@ -9,7 +9,6 @@
 #include "cli/cmd_signals.h"
 #include "cli/commands.h"
 #include "cli/main.h"
-#include "signals/se_config.h"
 
 static void usage(FILE *out)
 {
@@ -57,12 +56,5 @@ int cli_main(int argc, char **argv)
         return cmd_bars(argc - 1, argv + 1);
     if (!strcmp(argv[1], "trades"))
         return cmd_trades(argc - 1, argv + 1);
-    if (se_config_is_strategy(argv[1])) {
-        fprintf(stderr,
-                "evolve: %s: a strategy config (seller_exhaustion); the GA and grid do not run strategies yet: "
-                "'evolve trades %s --set NAME=VALUE ... --csv FILE' backtests one genome (docs/signals.md)\n",
-                argv[1], argv[1]);
-        return 2;
-    }
     return cmd_run(argc, argv);
 }

@@ -7,6 +7,7 @@
 #include "common/strutil.h"
 #include "common/test_hooks.h"
 #include "ga/ga_stop.h"
+#include "cli/grid_record.h"
 #include "cli/run_paths.h"
 
 void run_output_origin(run_origin_t *o, const session_t *s, const char *mode, const char *session)
@@ -85,7 +86,7 @@ void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode
     sum->backend = s->ops->name;
     sum->device = s->device;
     if (grid) {
-        sum->evaluator = evaluator_name(grid->evaluator);
+        sum->evaluator = grid_record_evaluator(s, grid);
         sum->evaluated = grid->evaluated;
     } else {
         sum->evaluated = ga->evaluations;

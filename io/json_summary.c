@@ -257,6 +257,8 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jstr(c, o, "path", cfg->dataset_path);
         jstr(c, o, "content_hash", hash);
     }
+    if (cfg->strategy_type) /* a strategy config: content_hash is its bars' fingerprint */
+        jstr(c, root, "strategy", cfg->strategy_type);
     add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
     if (top->val && top->split)
         add_validation(c, root, s, top);

@@ -22,7 +22,8 @@ static ev_status read_strs(report_run_t *r, ev_error *err)
              {"provenance", "created_utc", &r->created, 0},
              {"provenance/dataset", "path", &r->dataset_path, 0},
              {"ga", "stop_reason", &r->stop_reason, 1},
-             {"grid", "evaluator", &r->evaluator, 1}};
+             {"grid", "evaluator", &r->evaluator, 1},
+             {"provenance", "strategy", &r->strategy, 1}};
     ev_status st = EV_OK;
     for (size_t i = 0; i < sizeof s / sizeof s[0] && st == EV_OK; i++)
         st = run_file_read_str(&r->rf, s[i].object, s[i].name, s[i].optional, s[i].out, err);
@@ -182,8 +183,8 @@ ev_status report_load(report_run_t *r, const char *path, ev_error *err)
 
 void report_free(report_run_t *r)
 {
-    char **strs[] = {&r->mode,         &r->status,  &r->config_path,  &r->backend,     &r->device,
-                     &r->tool_version, &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator};
+    char **strs[] = {&r->mode,    &r->status,       &r->config_path, &r->backend,   &r->device,  &r->tool_version,
+                     &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator, &r->strategy};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     run_file_free_strings(r->sessions, r->n_sessions);

@@ -89,7 +89,10 @@ void report_print(FILE *out, report_run_t *r)
 {
     fprintf(out, "run:        %s (%s, %s)\n", r->rf.path, r->mode, r->status);
     fprintf(out, "config:     %s, seed %" PRIu64 "\n", r->config_path, r->seed);
-    fprintf(out, "dataset:    %s (content hash %016" PRIx64 ")\n", r->dataset_path, r->dataset_hash);
+    if (r->strategy)
+        fprintf(out, "strategy:   %s on bars (fingerprint %016" PRIx64 ")\n", r->strategy, r->dataset_hash);
+    else
+        fprintf(out, "dataset:    %s (content hash %016" PRIx64 ")\n", r->dataset_path, r->dataset_hash);
     fprintf(out, "written by: %s on %s (%s backend), %s\n", r->tool_version, r->device, r->backend, r->created);
     fprintf(out, "lattice:    %d parameters, ", r->lat.n_params);
     if (r->lattice_size)

@@ -14,9 +14,10 @@
 #include "signals/atc_params.h"
 #include "signals/se_params.h"
 
-/* objective, ga, top, seed and output are accepted for the GA and grid to come
- * and not read yet (docs/signals.md). */
-static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga", "top", "seed", "output", NULL};
+/* The search's keys (objective, ga, grid, report, top, seed, output,
+ * validation) are io/config.c's to read (config_load); here they are allowed. */
+static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga",         "grid", "report",
+                                        "top",      "seed",       "output",    "validation", NULL};
 static const char *const strategy_keys[] = {"type", "bars", "costs", "pine", NULL};
 static const char *const pine_keys[] = {"hma_as_sma", "pine_sticky_a", "python_cut", NULL};
 static const char *const bars_keys[] = {"csv", "symbol", "market_dir", "ticker", "timeframe", NULL};
@@ -451,6 +452,24 @@ static double param_value(const se_params_t *p, int which)
     case 8: return p->reward_r;
     default: return p->max_hold;
     }
+}
+
+ev_status se_config_bind(const se_config_t *c, const lattice_t *lat, int32_t *which, const double **values,
+                         ev_error *err)
+{
+    const char *const *names = param_names(c->type, NULL);
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        const se_lattice_param_t *cp = NULL;
+        for (int32_t j = 0; j < c->n_params; j++)
+            if (!strcmp(lat->params[k].name, names[c->params[j].which]))
+                cp = &c->params[j];
+        if (!cp || cp->n_values != lat->params[k].n_values)
+            return ev_fail(err, EV_EINTERNAL, "%s: parameter '%s' is not the strategy's lattice parameter", c->path,
+                           lat->params[k].name);
+        which[k] = cp->which;
+        values[k] = cp->values;
+    }
+    return EV_OK;
 }
 
 static double se_value(const void *genome, int which)

@@ -10,14 +10,17 @@
  *     - {name: vol_z, values: [1.0, 1.5, 2.0]}
  *     - {name: robustness, values: [Narrow, Medium, Wide]}   # atc: names, kept as 0, 1, 2
  *
- * Read by `evolve trades CONFIG`; the GA and grid do not run strategies yet.
- * Relative paths are resolved against the config's directory. */
+ * Read by `evolve trades CONFIG` and by the strategy's table entry
+ * (signals/se_ops.c) for the GA, grid and validate, whose search keys
+ * (objective, ga, top, ...) io/config.c reads. Relative paths are resolved
+ * against the config's directory. */
 #ifndef EVOLVE_SIGNALS_SE_CONFIG_H
 #define EVOLVE_SIGNALS_SE_CONFIG_H
 
 #include <stdint.h>
 
 #include "common/status.h"
+#include "fitness/lattice.h"
 #include "signals/bars.h"
 #include "signals/se_strategy.h"
 
@@ -66,6 +69,13 @@ void se_config_base(const se_config_t *c, se_params_t *p);
  * lattice (the error lists the values), and ema_slow > ema_fast (else the
  * genome is infeasible). EV_EUSAGE otherwise. */
 ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *err);
+
+/* Gene k of a search is the lattice's parameter k (io/config.c read the same
+ * parameters: list): which[k] is its index in the type's names and values[k]
+ * its values as this reader read them (so a gene's value is one text, read
+ * once). EV_EINTERNAL when a lattice parameter is not one of the config's. */
+ev_status se_config_bind(const se_config_t *c, const lattice_t *lat, int32_t *which, const double **values,
+                         ev_error *err);
 
 /* The lattice half of a check, for any type: get(genome, which) is lattice
  * parameter `which`'s value (an enumeration's index). */

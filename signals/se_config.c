@@ -454,22 +454,38 @@ static double param_value(const se_params_t *p, int which)
     }
 }
 
-ev_status se_config_bind(const se_config_t *c, const lattice_t *lat, int32_t *which, const double **values,
-                         ev_error *err)
+ev_status se_config_open_bound(const char *path, const lattice_t *lat, se_config_bound_t *b, ev_error *err)
 {
-    const char *const *names = param_names(c->type, NULL);
+    const char *const *names;
+    ev_status st;
+    memset(b, 0, sizeof *b);
+    if ((st = se_config_load(path, &b->cfg, err)) != EV_OK)
+        return st;
+    names = param_names(b->cfg.type, NULL);
+    b->n_genes = lat->n_params;
     for (int32_t k = 0; k < lat->n_params; k++) {
         const se_lattice_param_t *cp = NULL;
-        for (int32_t j = 0; j < c->n_params; j++)
-            if (!strcmp(lat->params[k].name, names[c->params[j].which]))
-                cp = &c->params[j];
-        if (!cp || cp->n_values != lat->params[k].n_values)
-            return ev_fail(err, EV_EINTERNAL, "%s: parameter '%s' is not the strategy's lattice parameter", c->path,
-                           lat->params[k].name);
-        which[k] = cp->which;
-        values[k] = cp->values;
+        for (int32_t j = 0; j < b->cfg.n_params; j++)
+            if (!strcmp(lat->params[k].name, names[b->cfg.params[j].which]))
+                cp = &b->cfg.params[j];
+        if (!cp || cp->n_values != lat->params[k].n_values) {
+            st = ev_fail(err, EV_EINTERNAL, "%s: parameter '%s' is not the strategy's lattice parameter", path,
+                         lat->params[k].name);
+            se_config_free(&b->cfg);
+            return st;
+        }
+        b->which[k] = cp->which;
+        b->values[k] = cp->values;
     }
-    return EV_OK;
+    if ((st = se_config_load_bars(&b->cfg, &b->bars, err)) != EV_OK)
+        se_config_free(&b->cfg);
+    return st;
+}
+
+void se_config_close_bound(se_config_bound_t *b)
+{
+    bars_free(&b->bars);
+    se_config_free(&b->cfg);
 }
 
 static double se_value(const void *genome, int which)

@@ -70,12 +70,24 @@ void se_config_base(const se_config_t *c, se_params_t *p);
  * genome is infeasible). EV_EUSAGE otherwise. */
 ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *err);
 
-/* Gene k of a search is the lattice's parameter k (io/config.c read the same
- * parameters: list): which[k] is its index in the type's names and values[k]
- * its values as this reader read them (so a gene's value is one text, read
- * once). EV_EINTERNAL when a lattice parameter is not one of the config's. */
-ev_status se_config_bind(const se_config_t *c, const lattice_t *lat, int32_t *which, const double **values,
-                         ev_error *err);
+/* What a strategy's entry of the search (signals/strategy.h) holds of its
+ * config: the config, its bars, and gene k bound to the lattice's parameter k
+ * (io/config.c read the same parameters: list): which[k] is its index in the
+ * type's names, values[k] its values as this reader read them (so a gene's
+ * value is one text, read once). */
+typedef struct {
+    se_config_t cfg;
+    bars_t bars;
+    int32_t n_genes;
+    int32_t which[EV_MAX_PARAMS];
+    const double *values[EV_MAX_PARAMS];
+} se_config_bound_t;
+
+/* Loads the config at path, binds the lattice's parameters by name and loads
+ * the bars; on failure nothing is held. A lattice parameter that is not one
+ * of the config's is EV_EINTERNAL. */
+ev_status se_config_open_bound(const char *path, const lattice_t *lat, se_config_bound_t *b, ev_error *err);
+void se_config_close_bound(se_config_bound_t *b);
 
 /* The lattice half of a check, for any type: get(genome, which) is lattice
  * parameter `which`'s value (an enumeration's index). */

@@ -12,9 +12,6 @@ random-walk bars:
   and `evolve trades CONFIG --run RUN --rank 1` lists trades worth that best.
 
 Needs numpy, pandas and h5py (else skipped with 77)."""
-import csv
-import itertools
-import json
 import os
 import sys
 
@@ -26,7 +23,8 @@ if not cli.have_modules("numpy", "pandas", "h5py"):
     print("SKIP: numpy, pandas and h5py are needed")
     sys.exit(77)
 
-from test_strategy_search import MIN_TRADES, fitness, grid_rows, llround  # noqa: E402
+from test_strategy_search import (MIN_TRADES, brute_force, grid_matches, grid_rows,  # noqa: E402
+                                  validate_finds_grid_best)
 from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
 args = cli.parse_args()
@@ -52,28 +50,10 @@ def feasible(p):
     return not (p["robustness"] == "Wide" and int(p["wma_len"]) < 10)
 
 
-def brute_force(work, cfg):
-    names = [n for n, _ in SMALL]
-    points = [dict(zip(names, vals)) for vals in itertools.product(*[v for _, v in SMALL])]
-    ok = [p for p in points if feasible(p)]
-    gpath, tpath = os.path.join(work, "genomes.csv"), os.path.join(work, "trades.csv")
-    with open(gpath, "w") as f:
-        f.write(",".join(names) + "\n")
-        for p in ok:
-            f.write(",".join(str(p[n]) for n in names) + "\n")
-    r = cli.run(args.evolve, ["trades", cfg, "--genomes", gpath, "--csv", tpath])
-    check(r.returncode == 0, f"evolve trades --genomes: {r.stderr}")
-    q = {i: [] for i in range(len(ok))}
-    with open(tpath) as f:
-        for row in csv.DictReader(f):
-            q[int(row["genome"])].append(llround(float(row["pnl"]) / float(row["entry"]) * 100.0 * 1e6))
-    return len(points), {tuple(str(p[n]) for n in names): q[i] for i, p in enumerate(ok)}
-
-
 def grid_equals_brute_force(work, bars):
     cfg = os.path.join(work, "small.yaml")
     write_config(cfg, bars)
-    size, outcomes = brute_force(work, cfg)
+    size, outcomes = brute_force(work, cfg, SMALL, feasible, check)
     check(sum(1 for q in outcomes.values() if len(q) >= MIN_TRADES) > 50, "the small lattice should trade")
     for objective in ("total_return", "sharpe", "calmar"):
         write_config(cfg, bars, f"objective: {{name: {objective}, min_trades: {MIN_TRADES}}}\ntop: {size}\n")
@@ -83,47 +63,19 @@ def grid_equals_brute_force(work, bars):
             continue
         rows, strategy = grid_rows(out)
         check(strategy == "atc", f"{objective}: provenance strategy attribute {strategy!r}")
-        want = {g: fitness(q, objective) for g, q in outcomes.items()}
-        want = {g: v for g, v in want.items() if v is not None}
-        got = {g: v for g, v, _ in rows}
-        check(set(got) == set(want), f"{objective}: the grid lists {len(got)} genomes, brute force "
-                                     f"{len(want)}; first differences {sorted(set(got) ^ set(want))[:3]}")
-        bad = [g for g in got if g in want and not (got[g] == want[g] or
-                                                    abs(got[g] - want[g]) <= 1e-12 * abs(want[g]))]
-        check(not bad, f"{objective}: fitness differs for {len(bad)} genomes, e.g. "
-                       f"{[(got[g], want[g]) for g in bad[:2]]}")
-        check(all(n == len(outcomes[g]) for g, _, n in rows), f"{objective}: trade counts differ")
-        order = [v for _, v, _ in rows]
-        check(order == sorted(order, reverse=True), f"{objective}: the grid's list is not best first")
+        order = grid_matches(check, objective, rows, outcomes)
         if objective == "total_return":
             one = os.path.join(work, "grid_one_thread.h5")
             r = cli.run(args.evolve, [cfg, "--grid", "--output", one, "--quiet"], {"OMP_NUM_THREADS": "1"})
             check(r.returncode == 0 and grid_rows(one)[0] == rows, f"one thread: a different grid list {r.stderr}")
-        print(f"{objective}: grid = brute force over {len(got)} ranked genomes of {size}; best {order[0]!r}")
+        print(f"{objective}: grid = brute force over {len(rows)} ranked genomes of {size}; best {order[0]!r}")
 
 
 def ga_finds_grid_best(work, bars):
     cfg = os.path.join(work, "validate.yaml")
     write_config(cfg, bars, f"objective: {{name: total_return, min_trades: {MIN_TRADES}}}\n"
                             "ga: {population: 32, generations: 30}\ntop: 5\nseed: 3\n")
-    js, out = os.path.join(work, "validate.json"), os.path.join(work, "validate.h5")
-    r = cli.run(args.evolve, [cfg, "--validate", "--output", out, "--json", js, "--quiet"])
-    if not check(r.returncode == 0, f"--validate: {r.stderr}"):
-        return
-    with open(js) as f:
-        summary = json.load(f)
-    v = summary["validate"]
-    check(summary.get("strategy") == "atc", f"JSON strategy: {summary.get('strategy')!r}")
-    check(v.get("grid_rank_of_ga_best") == 1 and v["ga_best"] == v["grid_best"],
-          f"the GA did not find the grid's best: {v}")
-    print(f"validate: GA best {v['ga_best']} = grid best, {v['ga_evaluations']} of {v['lattice_size']} points")
-    tcsv = os.path.join(work, "best_trades.csv")
-    r = cli.run(args.evolve, ["trades", cfg, "--run", out, "--rank", "1", "--csv", tcsv])
-    if check(r.returncode == 0, f"trades --run --rank 1: {r.stderr}"):
-        with open(tcsv) as f:
-            q = [llround(float(t["pnl"]) / float(t["entry"]) * 100.0 * 1e6) for t in csv.DictReader(f)]
-        check(fitness(q, "total_return") == v["grid_best"],
-              f"--rank 1's trades make {fitness(q, 'total_return')}, the run's best is {v['grid_best']}")
+    validate_finds_grid_best(check, work, cfg, "atc")
 
 
 def main():

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "ga/grid.h"
 #include "cli/run_guard.h"
+#include "cli/mode_walk.h"
 #include "cli/modes.h"
 #include "cli/run_paths.h"
 #include "cli/session_strategy.h"
@@ -41,6 +42,9 @@ static void run_usage(FILE *out)
             "  --resume RUN.h5     continue an interrupted GA run (RUN.h5, RUN.h5.partial or its .ckpt)\n"
             "                      from its last checkpoint; refused when the config, seed, top, data,\n"
             "                      evolve version or backend differ from the run's\n"
+            "  --walk-forward      validation.walk_forward's windows: the GA (with --grid the grid) on each\n"
+            "                      window's train days, its winner scored on the test days after them; prints\n"
+            "                      the per-window table and the chained out-of-sample result\n"
             "options:\n"
             "  --backend NAME      cpu, cuda or auto (default auto: cuda when a GPU is present). Before\n"
             "                      the first batch a GPU is checked against the CPU on a probe set, bit\n"
@@ -78,6 +82,7 @@ static int parse_args(int argc, char **argv, run_args_t *a)
     const opt_spec_t opts[] = {
         {.name = "--grid", .kind = OPT_FLAG, .dest = &a->grid},
         {.name = "--validate", .kind = OPT_FLAG, .dest = &a->validate},
+        {.name = "--walk-forward", .kind = OPT_FLAG, .dest = &a->walk_forward},
         {.name = "--quiet", .kind = OPT_FLAG, .dest = &a->quiet},
         {.name = "--no-gpu-probe", .kind = OPT_FLAG, .dest = &a->no_gpu_probe},
         {.name = "--backend", .kind = OPT_STRING, .dest = &a->backend},
@@ -112,6 +117,13 @@ static int parse_args(int argc, char **argv, run_args_t *a)
     }
     if (a->grid && a->validate) {
         fprintf(stderr, "evolve: --grid and --validate are exclusive\n");
+        return 2;
+    }
+    if (a->walk_forward && (a->validate || a->resume)) {
+        fprintf(stderr,
+                "evolve: --walk-forward runs the GA (or with --grid the grid) per window; it does not combine "
+                "with --%s\n",
+                a->validate ? "validate" : "resume");
         return 2;
     }
     if (a->resume && (a->grid || a->validate)) {
@@ -185,7 +197,9 @@ int cmd_run(int argc, char **argv)
     if (st == EV_OK)
         st = session_open(&s, &so, &err);
     if (st == EV_OK) {
-        if (a.grid)
+        if (a.walk_forward)
+            st = run_mode_walk_forward(&s, &a, t0, &err);
+        else if (a.grid)
             st = run_mode_grid(&s, &a, t0, &err);
         else if (a.validate)
             st = run_mode_validate(&s, &a, t0, &err);

@@ -8,6 +8,7 @@
 #include "common/platform.h"
 #include "common/test_hooks.h"
 #include "ga/ga_run.h"
+#include "cli/ga_pbo.h"
 #include "cli/ga_record.h"
 #include "cli/run_output.h"
 #include "cli/run_paths.h"
@@ -291,6 +292,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         fprintf(log, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n", s->cfg.ga.population,
                 s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed, s->device);
     st = ga_run(s->ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
+    if (st == EV_OK) /* before the final hall of fame is written with it */
+        st = ga_pbo(s, &f.rf, &f.ar.dims, err);
     if ((st = conclude(&f, s, a, &res, st, err)) == EV_OK || st == EV_EINTR) {
         ev_error rerr;
         ev_status rst = session_reported(s, res.hof.e, res.hof.n, &hof, &rerr);

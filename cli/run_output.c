@@ -88,7 +88,7 @@ void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode
     if (grid) {
         sum->evaluator = grid_record_evaluator(s, grid);
         sum->evaluated = grid->evaluated;
-    } else {
+    } else if (ga) {
         sum->evaluated = ga->evaluations;
     }
     if (ga) {
@@ -102,6 +102,6 @@ void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode
     sum->seconds_load = s->seconds_load;
     sum->seconds_tables = s->seconds_tables;
     /* validate: the GA's seconds plus the grid's, in that order */
-    sum->seconds_search = ga && grid ? ga->seconds + grid->seconds : ga ? ga->seconds : grid->seconds;
+    sum->seconds_search = ga && grid ? ga->seconds + grid->seconds : ga ? ga->seconds : grid ? grid->seconds : 0.0;
     sum->seconds_total = plat_now() - t0;
 }

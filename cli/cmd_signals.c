@@ -341,7 +341,7 @@ int cmd_trades(int argc, char **argv)
     sets_t sets = {0};
     const char *genomes = NULL, *config = NULL, *metrics = NULL, *strategy = NULL, *run = NULL;
     uint64_t rank = 0;
-    const trades_kind_t *k;
+    const trades_kind_t *k = NULL; /* set before any store is made */
     se_config_t cfg;
     int have_cfg = 0;
     bars_t b;

@@ -372,6 +372,8 @@ static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
             return EV_OK;
         }
         res->reason = stop_reason(r, gen, res, st.wall_s);
+        if (r->o->agree_stop)
+            res->reason = r->o->agree_stop(res->reason);
         if (res->reason != GA_STOP_NONE && !(res->reason == GA_STOP_INTERRUPTED && snapshots))
             return EV_OK;
         if ((e = local_search(r, gen, res, err)) != EV_OK)

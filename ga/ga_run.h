@@ -99,6 +99,10 @@ typedef struct {
     const ga_observer_t *observer; /* or NULL */
     const ga_resume_t *resume;     /* or NULL: start from generation 0 */
     const fit_tables_t *tables;    /* host tables of the problem: local search sweeps them (ga.local_search) */
+    /* Several processes running one GA (dist/): given this process's stop
+     * reason after each generation, answers the one every process takes
+     * (the clock and Ctrl-C differ between processes). NULL: one process. */
+    ga_stop_reason (*agree_stop)(ga_stop_reason mine);
 } ga_run_opts_t;
 
 typedef struct {

@@ -60,8 +60,11 @@ static void share_line(FILE *log, uint64_t done, uint64_t shards, uint64_t shard
 {
     uint64_t mine[2] = {done, shards}, *all = NULL;
     int size = dist_size();
-    if (dist_rank() == 0)
-        all = (uint64_t *)calloc(2u * (size_t)size, sizeof *all);
+    if (dist_rank() == 0 && !(all = (uint64_t *)calloc(2u * (size_t)size, sizeof *all))) {
+        ev_error err;
+        ev_fail(&err, EV_ENOMEM, "out of memory for the ranks' counts");
+        mpi_world_fail(&err);
+    }
     MPI_Gather(mine, 2, MPI_UINT64_T, dist_rank() == 0 ? all : NULL, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     if (log && all) {
         fprintf(log, "grid: %d ranks, shards of %llu points; points (shards) per rank:", size,
@@ -137,8 +140,8 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
     j.shard = (p->lat->size + (uint64_t)size * SHARDS_PER_RANK - 1) / ((uint64_t)size * SHARDS_PER_RANK);
     MPI_Bcast(&j.batch, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     j.shard = j.shard < j.batch ? j.batch : (j.shard + j.batch - 1) / j.batch * j.batch;
-    MPI_Win_allocate(dist_rank() == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL,
-                     MPI_COMM_WORLD, &count_at, &counter);
+    MPI_Win_allocate(dist_rank() == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD,
+                     &count_at, &counter);
     if (dist_rank() == 0)
         *count_at = 0;
     MPI_Barrier(MPI_COMM_WORLD); /* the counter is 0 before anyone takes */

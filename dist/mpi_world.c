@@ -35,8 +35,9 @@ ev_status dist_init(int *argc, char ***argv, ev_error *err)
         return EV_OK;
     /* OpenMP threads compute; only the main thread calls MPI */
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
-        return ev_fail(err, EV_EIO, "MPI_Init failed: this process was started by an MPI launcher but cannot join "
-                                    "its job");
+        return ev_fail(err, EV_EIO,
+                       "MPI_Init failed: this process was started by an MPI launcher but cannot join "
+                       "its job");
     joined = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
@@ -99,6 +100,7 @@ void mpi_world_fail(const ev_error *err)
     fprintf(stderr, "evolve: rank %d of %d: error: %s\n", world_rank, world_size, err->msg);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1); /* MPI_Abort does not return; the callers count on that */
 }
 
 void dist_finish(int exit_code)

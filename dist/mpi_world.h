@@ -12,7 +12,7 @@ extern "C" {
 
 /* A failure on this rank in the middle of the job, where the other ranks
  * wait for it in a collective call: prints err with the rank and ends every
- * rank (MPI_Abort). */
+ * rank (MPI_Abort). Does not return. */
 void mpi_world_fail(const ev_error *err);
 
 /* Ints of every rank summed on every rank (MPI_Allreduce). */

@@ -12,7 +12,9 @@
 #include "dist/mpi_world.h"
 
 /* Shards per rank the range is cut into, so that a rank that finishes early
- * takes more; a shard is at least one backend batch. */
+ * takes more and the last shard to finish is short: at most 1/16 of a rank's
+ * share. A shard is evaluated in backend batches of at most grid_batch_points
+ * (so a GPU rank's batches are never larger than its shard). */
 #define SHARDS_PER_RANK 16
 
 typedef struct {
@@ -135,11 +137,9 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
     j.p = p;
     j.top = top;
     j.heat = grid_heat_for(ops, opts, j.ev);
+    /* each rank's own backend batches within a shard; the shards the same for all */
     j.batch = grid_batch_points(ops, b, opts, j.ev);
-    /* every rank the same shard: rank 0's batch decides (backends may differ) */
     j.shard = (p->lat->size + (uint64_t)size * SHARDS_PER_RANK - 1) / ((uint64_t)size * SHARDS_PER_RANK);
-    MPI_Bcast(&j.batch, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    j.shard = j.shard < j.batch ? j.batch : (j.shard + j.batch - 1) / j.batch * j.batch;
     MPI_Win_allocate(dist_rank() == 0 ? (MPI_Aint)sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD,
                      &count_at, &counter);
     if (dist_rank() == 0)

@@ -18,10 +18,7 @@ if [ ! -f "$WORK/data/all_trade_logs.csv" ]; then
 fi
 # 21*6*6*5*5*10*4 = 756,000 points
 cat > "$WORK/run.yaml" <<YAML
-data:
-  market_dir: $WORK/data/market
-  trades: $WORK/data/all_trade_logs.csv
-  cache: $WORK/dataset.h5
+data: {market_dir: $WORK/data/market, trades: $WORK/data/all_trade_logs.csv, cache: $WORK/dataset.h5}
 parameters:
   - {name: volatility, feature: Entry Volatility Percent, range: {start: 0, stop: 1.0, step: 0.05}}
   - {name: ratio, feature: Entry Volatility Ratio, range: {start: 0, stop: 1.0, step: 0.2}}

@@ -12,7 +12,8 @@
 - a rank killed (SIGKILL) mid-run ends the others within seconds, and
   `mpirun -n 3 ... --resume` (another K) finishes with the uninterrupted run's
   file, continuing from the checkpoint's generation;
-- a failure every rank meets alike is printed once, by rank 0.
+- a failure every rank meets alike is printed once, by rank 0; a failure of
+  one rank alone by that rank, naming it.
 
 Registered only when evolve is built with MPI (EVOLVE_MPIEXEC: CMake's
 mpiexec, an Open MPI one: --oversubscribe); needs h5py for the run files
@@ -167,6 +168,20 @@ def test_config_error(evolve, mpirun, d):
           f"a config error on 2 ranks: printed once expected, exit {r.returncode}: {r.stderr}")
 
 
+def test_one_rank_fails(evolve, mpirun, cfg, d):
+    """Rank 1 alone cannot start (its config is bad; MPMD launch): it says so,
+    once, with its rank; rank 0 is silent; nothing is written."""
+    bad = os.path.join(d, "bad.yaml")
+    out = os.path.join(d, "mpmd.h5")
+    r = subprocess.run([mpirun, "--oversubscribe", "-n", "1", evolve, cfg, "--grid", "--output", out, ":", "-n", "1",
+                        evolve, bad, "--grid", "--output", out], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, **MPI_ENV))
+    lines = [x for x in r.stderr.splitlines() if x.startswith("evolve:")]
+    check(r.returncode != 0 and len(lines) == 1 and "rank 1 of 2" in lines[0] and "bad.yaml" in lines[0],
+          f"rank 1 failing alone: one message from rank 1 expected, exit {r.returncode}: {r.stderr}")
+    check(not [f for f in os.listdir(d) if f.startswith("mpmd.h5")], "rank 1 failing alone: an output was left")
+
+
 def main():
     args = cli.parse_args()
     mpirun = os.environ.get("EVOLVE_MPIEXEC") or shutil.which("mpirun")
@@ -184,6 +199,7 @@ def main():
         same_run(ref, got, "4-island GA on 2 ranks vs one process")
         test_kill_resume(args.evolve, mpirun, cfg, d, ref)
         test_config_error(args.evolve, mpirun, d)
+        test_one_rank_fails(args.evolve, mpirun, cfg, d)
     return check.exit()
 
 

@@ -2,7 +2,8 @@
 """The cost model of docs/scaling.md: predicted time and parallel efficiency of
 a sharded grid and of the K-rank GA for K = 1, 8, 64, 512 ranks (one GPU or
 CPU node each). Every input is a flag; the defaults are the figures measured
-on the development machine (bench/RESULTS.md) or, where marked, assumed.
+on the development machine for bench/mpi.sh's runs (bench/RESULTS.md) or, where
+marked, assumed.
 
   python3 bench/scaling_model.py [--grid-s G] [--load-s L] ...
 """
@@ -34,13 +35,14 @@ def ga(a, k):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--grid-s", type=float, default=60.0, help="one device's grid (tables evaluator), s")
-    ap.add_argument("--load-s", type=float, default=0.5, help="session open per rank (measured: ~0.3 s + mpirun)")
+    ap.add_argument("--grid-s", type=float, default=1.78, help="one device's grid (tables evaluator), s")
+    ap.add_argument("--load-s", type=float, default=0.5, help="session open per rank (measured: 0.1-0.5 s + mpirun)")
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--heat-cells", type=int, default=126, help="heatmap cells (21 x 6 in bench/mpi.sh)")
-    ap.add_argument("--host-s", type=float, default=0.031, help="GA host work per generation, replicated on every rank")
-    ap.add_argument("--eval-s", type=float, default=3.0, help="one device's fitness per generation, s")
-    ap.add_argument("--new", type=int, default=65536, help="new genomes per generation")
+    ap.add_argument("--host-s", type=float, default=0.013,
+                    help="GA work per generation that is not divided: host work every rank repeats, rank 0's run file")
+    ap.add_argument("--eval-s", type=float, default=0.014, help="one device's fitness per generation, s")
+    ap.add_argument("--new", type=int, default=1280, help="new genomes per generation")
     ap.add_argument("--generations", type=int, default=30)
     ap.add_argument("--alpha", type=float, default=5e-6, help="network latency, s (assumed)")
     ap.add_argument("--beta", type=float, default=10e9, help="network bandwidth, bytes/s (assumed)")
@@ -49,7 +51,7 @@ def main():
     print("|---|---|---|---|---|---|---|")
     g1, _ = grid(a, 1)
     h1, _ = ga(a, 1)
-    for k in (1, 8, 64, 512):
+    for k in (1, 2, 8, 64, 512):
         gk, gb = grid(a, k)
         hk, hb = ga(a, k)
         print(f"| {k} | {gk:.3g} | {g1 / (k * gk):.0%} | {gb if k > 1 else 0:,} | {hk:.3g} | {h1 / (k * hk):.0%} "

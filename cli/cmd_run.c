@@ -197,6 +197,10 @@ int cmd_run(int argc, char **argv)
     so.no_probe = a.no_gpu_probe;
     if (st == EV_OK)
         st = session_open(&s, &so, &err);
+    if (st == EV_OK && dist_size() > 1) { /* the provenance says how many ranks ran it */
+        size_t used = strlen(s.device);
+        snprintf(s.device + used, sizeof s.device - used, ", %d MPI ranks", dist_size());
+    }
     if ((st = dist_agree(st, &err)) == EV_OK)
         st = run_modes(&s, &a, t0, &err);
     session_close(&s);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/test_hooks.h"
 #include "dist/dist.h"
 #include "dist/mpi_world.h"
 #include "operators/genome.h"
@@ -13,6 +14,7 @@
 /* What the sliced evaluate runs on (dist_ga_ops): one run per process. */
 static const backend_ops_t *inner_ops;
 static int32_t inner_genes;
+static uint32_t calls; /* of sliced_evaluate, for the test hook */
 
 /* Genomes [lo, hi) of rank r's slice of n. */
 static void slice_of(uint64_t n, int r, int size, uint64_t *lo, uint64_t *hi)
@@ -39,8 +41,11 @@ static ev_status sliced_evaluate(backend_t *b, const uint16_t *genes, uint64_t n
     }
     for (int32_t k = 0; k < inner_genes; k++)
         memcpy(mine + (size_t)k * (hi - lo), genes + (size_t)k * n + lo, (size_t)(hi - lo) * sizeof *mine);
-    if (hi > lo && inner_ops->evaluate(b, mine, hi - lo, out + lo, err) != EV_OK)
+    if (hi > lo && (test_hook_fails("dist_evaluate", calls)
+                        ? ev_fail(err, EV_EINTERNAL, "EVOLVE_TEST_FAIL: a planted failure of the fitness of a slice")
+                        : inner_ops->evaluate(b, mine, hi - lo, out + lo, err)) != EV_OK)
         mpi_world_fail(err); /* the other ranks wait for this slice */
+    calls++;
     for (int r = 0; r < size; r++) {
         uint64_t a, z;
         slice_of(n, r, size, &a, &z);

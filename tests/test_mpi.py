@@ -11,7 +11,8 @@
   JSON, run file;
 - a rank killed (SIGKILL) mid-run ends the others within seconds, and
   `mpirun -n 3 ... --resume` (another K) finishes with the uninterrupted run's
-  file, continuing from the checkpoint's generation;
+  file, continuing from the checkpoint's generation; a rank whose fitness
+  fails mid-run (EVOLVE_TEST_FAIL) likewise, and one process resumes it;
 - a failure every rank meets alike is printed once, by rank 0; a failure of
   one rank alone by that rank, naming it.
 
@@ -159,6 +160,31 @@ def test_kill_resume(evolve, mpirun, cfg, d, ref):
         check(False, "resume on 3 ranks: no finished run file")
 
 
+def test_rank_error(evolve, mpirun, cfg, d, ref):
+    """Rank 1's fitness fails in generation 8 (EVOLVE_TEST_FAIL, as a device
+    error would; an MPMD launch gives rank 1 alone the variable): one message
+    from rank 1, every rank ended within seconds, and the checkpoint resumes
+    on one process without mpirun to the uninterrupted run's result."""
+    out = os.path.join(d, "failed.h5")
+    t0 = time.time()
+    r = subprocess.run([mpirun, "--oversubscribe", "-n", "1", evolve, cfg, "--output", out, "--quiet", ":", "-n", "1",
+                        "env", "EVOLVE_TEST_FAIL=dist_evaluate:8", evolve, cfg, "--output", out, "--quiet"],
+                       capture_output=True, text=True, timeout=60, env=dict(os.environ, **MPI_ENV))
+    took = time.time() - t0
+    lines = [x for x in r.stderr.splitlines() if x.startswith("evolve:")]
+    check(r.returncode != 0 and len(lines) == 1 and lines[0].startswith("evolve: rank 1 of 2: error: EVOLVE_TEST_FAIL"),
+          f"rank 1 failing mid-run: one message from rank 1 expected, exit {r.returncode}: {r.stderr}")
+    check(took < 10, f"rank 1 failing mid-run: the job took {took:.1f} s to end")
+    check(not os.path.exists(out) and os.path.exists(out + ".partial.ckpt"),
+          f"rank 1 failing mid-run: a checkpoint and no final file expected: {os.listdir(d)}")
+    r = cli.run(evolve, [cfg, "--resume", out + ".partial", "--quiet"])
+    check(r.returncode == 0 and r.stdout == ref["txt"],
+          f"resume on one process: exit {r.returncode}, the uninterrupted run's table expected: {r.stderr[-2000:]}")
+    if os.path.exists(out):
+        diffs = runfile.compare(ref["h5"], out, ignore=IGNORE)
+        check(not diffs, f"resume on one process: the run file differs from the uninterrupted run's: {diffs[:5]}")
+
+
 def test_config_error(evolve, mpirun, d):
     bad = os.path.join(d, "bad.yaml")
     with open(bad, "w") as f:
@@ -198,6 +224,7 @@ def main():
         got = one_run(args.evolve, mpirun, 2, cfg, d, "ga2")
         same_run(ref, got, "4-island GA on 2 ranks vs one process")
         test_kill_resume(args.evolve, mpirun, cfg, d, ref)
+        test_rank_error(args.evolve, mpirun, cfg, d, ref)
         test_config_error(args.evolve, mpirun, d)
         test_one_rank_fails(args.evolve, mpirun, cfg, d)
     return check.exit()

@@ -6,28 +6,33 @@
 
 #include "common/platform.h"
 
-/* POINT:N from environment variable var into want[n] and *at (want "" when unset). */
-static void read_spec(const char *var, char *want, size_t n, unsigned long *at)
+/* A POINT:N setting of an environment variable, read once. */
+typedef struct {
+    int read;
+    char want[32]; /* "" when unset */
+    unsigned long at;
+} hook_spec_t;
+
+/* 1 when variable var (read into h the first time) names point and n. */
+static int hook_matches(hook_spec_t *h, const char *var, const char *point, unsigned long n)
 {
-    const char *e = getenv(var);
-    const char *colon = e ? strchr(e, ':') : NULL;
-    if (colon && (size_t)(colon - e) < n) {
-        memcpy(want, e, (size_t)(colon - e));
-        want[colon - e] = '\0';
-        *at = strtoul(colon + 1, NULL, 10);
+    if (!h->read) {
+        const char *e = getenv(var);
+        const char *colon = e ? strchr(e, ':') : NULL;
+        h->read = 1;
+        if (colon && (size_t)(colon - e) < sizeof h->want) {
+            memcpy(h->want, e, (size_t)(colon - e));
+            h->want[colon - e] = '\0';
+            h->at = strtoul(colon + 1, NULL, 10);
+        }
     }
+    return h->want[0] && !strcmp(h->want, point) && h->at == n;
 }
 
 void test_hook_point(const char *point, uint32_t generation)
 {
-    static int read = 0;
-    static char want[32];
-    static unsigned long at = 0;
-    if (!read) {
-        read = 1;
-        read_spec("EVOLVE_TEST_KILL", want, sizeof want, &at);
-    }
-    if (want[0] && !strcmp(want, point) && at == generation) {
+    static hook_spec_t kill;
+    if (hook_matches(&kill, "EVOLVE_TEST_KILL", point, generation)) {
         fprintf(stderr, "evolve: EVOLVE_TEST_KILL: killed at %s of generation %u\n", point, generation);
         fflush(stderr);
         plat_kill_self();
@@ -36,14 +41,8 @@ void test_hook_point(const char *point, uint32_t generation)
 
 int test_hook_fails(const char *point, uint32_t n)
 {
-    static int read = 0;
-    static char want[32];
-    static unsigned long at = 0;
-    if (!read) {
-        read = 1;
-        read_spec("EVOLVE_TEST_FAIL", want, sizeof want, &at);
-    }
-    return want[0] && !strcmp(want, point) && at == n;
+    static hook_spec_t fail;
+    return hook_matches(&fail, "EVOLVE_TEST_FAIL", point, n);
 }
 
 void test_hook_delay(void)

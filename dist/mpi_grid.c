@@ -132,6 +132,10 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
         st = grid_pick_evaluator(ops, p, opts->evaluator == EVAL_AUTO ? EVAL_TABLES : opts->evaluator, &j.ev, err);
     if ((st = dist_agree(st, err)) != EV_OK)
         return st;
+    if (opts->progress && opts->evaluator == EVAL_AUTO && dominance_applicable(p) && ops->grid_dominance)
+        fprintf(opts->progress,
+                "grid: note: the shards run the tables evaluator; for this objective one process "
+                "with the dominance sums (evolve CONFIG --grid, no mpirun) may well be faster\n");
     j.ops = ops;
     j.b = b;
     j.p = p;

@@ -97,7 +97,7 @@ int dist_report(ev_error *err)
 
 void mpi_world_fail(const ev_error *err)
 {
-    fprintf(stderr, "evolve: rank %d of %d: error: %s\n", world_rank, world_size, err->msg);
+    fprintf(stderr, "evolve: error: rank %d of %d: %s\n", world_rank, world_size, err->msg); /* as dist_report */
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1); /* MPI_Abort does not return; the callers count on that */

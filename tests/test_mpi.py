@@ -174,7 +174,7 @@ def test_rank_error(evolve, mpirun, cfg, d, ref):
                        capture_output=True, text=True, timeout=60, env=dict(os.environ, **MPI_ENV))
     took = time.time() - t0
     lines = [x for x in r.stderr.splitlines() if x.startswith("evolve:")]
-    check(r.returncode != 0 and len(lines) == 1 and lines[0].startswith("evolve: rank 1 of 2: error: EVOLVE_TEST_FAIL"),
+    check(r.returncode != 0 and len(lines) == 1 and lines[0].startswith("evolve: error: rank 1 of 2: EVOLVE_TEST_FAIL"),
           f"rank 1 failing mid-run: one message from rank 1 expected, exit {r.returncode}: {r.stderr}")
     check(took < 10, f"rank 1 failing mid-run: the job took {took:.1f} s to end")
     check(not os.path.exists(out) and os.path.exists(out + ".partial.ckpt"),

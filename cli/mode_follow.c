@@ -37,7 +37,7 @@ static ev_status follow_ga(session_t *s, ev_error *err)
         return st;
     o.top = s->cfg.top;
     o.tables = &s->tables.view;
-    o.agree_stop = dist_agree_stop;
+    dist_ga_opts(&o);
     dist_ga_ops(s->ops, &s->prob, &ops);
     if ((st = ga_run(&ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err)) == EV_OK)
         ga_result_free(&res);

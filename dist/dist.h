@@ -69,9 +69,10 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
  * outlive the run. One rank: *out = *inner. */
 void dist_ga_ops(const backend_ops_t *inner, const fit_problem_t *p, backend_ops_t *out);
 
-/* ga_run_opts_t.agree_stop for a run over every rank: rank 0's reason (its
- * clock, its Ctrl-C, its caller) is every rank's. */
-ga_stop_reason dist_agree_stop(ga_stop_reason mine);
+/* The ga_run_opts_t hooks of a run over every rank (none on one rank):
+ * rank 0's stop reason (its clock, its Ctrl-C, its caller) is every rank's,
+ * and local search's climbs are shared out, climb j on rank j % K. */
+void dist_ga_opts(ga_run_opts_t *o);
 
 /* Rank 0 gives, the others receive: the run's seed (a "seed: random" config
  * draws one per process) and the state a resumed run starts from (NULL: from

@@ -51,9 +51,9 @@ void dist_ga_ops(const backend_ops_t *inner, const fit_problem_t *p, backend_ops
     *out = *inner;
 }
 
-ga_stop_reason dist_agree_stop(ga_stop_reason mine)
+void dist_ga_opts(ga_run_opts_t *o)
 {
-    return mine;
+    (void)o;
 }
 
 ev_status dist_ga_share(uint64_t *seed, const ga_resume_t **rs, const fit_problem_t *p, dist_ga_state_t *keep,

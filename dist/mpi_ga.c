@@ -1,7 +1,8 @@
 /* The GA over every rank (dist.h): each rank runs the same loop; a
  * generation's new genomes are evaluated in one slice per rank and the
- * results exchanged (MPI_Allgatherv), so every rank's population, dedup
- * cache and hall of fame stay equal to a one-process run's. */
+ * results exchanged (MPI_Allgatherv), local search's climbs likewise, so
+ * every rank's population, dedup cache and hall of fame stay equal to a
+ * one-process run's. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +85,28 @@ void dist_ga_ops(const backend_ops_t *inner, const fit_problem_t *p, backend_ops
     }
 }
 
-ga_stop_reason dist_agree_stop(ga_stop_reason mine)
+static ga_stop_reason agree_stop(ga_stop_reason mine)
 {
     int why = (int)mine;
     MPI_Bcast(&why, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return (ga_stop_reason)why;
+}
+
+/* Climb j from rank j % K to every rank. */
+static void share_climbs(ga_climb_t *climbs, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j++)
+        MPI_Bcast(&climbs[j], (int)sizeof climbs[j], MPI_BYTE, (int)(j % (uint32_t)dist_size()), MPI_COMM_WORLD);
+}
+
+void dist_ga_opts(ga_run_opts_t *o)
+{
+    if (dist_size() == 1)
+        return;
+    o->agree_stop = agree_stop;
+    o->climb_part = (uint32_t)dist_rank();
+    o->climb_parts = (uint32_t)dist_size();
+    o->share_climbs = share_climbs;
 }
 
 /* MPI_Bcast of any size (its count is an int). */

@@ -39,9 +39,10 @@ def main():
     ap.add_argument("--load-s", type=float, default=0.5, help="session open per rank (measured: 0.1-0.5 s + mpirun)")
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--heat-cells", type=int, default=126, help="heatmap cells (21 x 6 in bench/mpi.sh)")
-    ap.add_argument("--host-s", type=float, default=0.013,
+    ap.add_argument("--host-s", type=float, default=0.010,
                     help="GA work per generation that is not divided: host work every rank repeats, rank 0's run file")
-    ap.add_argument("--eval-s", type=float, default=0.014, help="one device's fitness per generation, s")
+    ap.add_argument("--eval-s", type=float, default=0.017,
+                    help="work per generation the ranks divide: one device's fitness and local search's climbs, s")
     ap.add_argument("--new", type=int, default=1280, help="new genomes per generation")
     ap.add_argument("--generations", type=int, default=30)
     ap.add_argument("--alpha", type=float, default=5e-6, help="network latency, s (assumed)")

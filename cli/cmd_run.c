@@ -146,8 +146,6 @@ static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *er
  * mode and records it; the other ranks of an MPI job follow (dist/dist.h). */
 static ev_status run_modes(session_t *s, const run_args_t *a, double t0, ev_error *err)
 {
-    if (dist_size() > 1 && a->validate)
-        return ev_fail(err, EV_EUSAGE, "--validate runs on one process; under mpirun run --grid and the GA apart");
     if (dist_rank() != 0)
         return run_mode_follow(s, a, err);
     if (a->grid)
@@ -186,6 +184,8 @@ int cmd_run(int argc, char **argv)
         if ((st = run_paths_for_resume(&rp, a.resume, &err)) == EV_OK)
             run_paths_free(&rp);
     }
+    if (st == EV_OK && a.validate && dist_size() > 1)
+        st = ev_fail(&err, EV_EUSAGE, "--validate runs on one process; under mpirun run --grid and the GA apart");
     if (st == EV_OK)
         st = session_load_config(&s, a.config, &err);
     if (st == EV_OK)

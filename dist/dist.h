@@ -46,8 +46,8 @@ int dist_size(void);
 ev_status dist_agree(ev_status st, ev_error *err);
 
 /* Whether this rank prints its error: a failure every rank met alike (a
- * config error) is printed by rank 0 alone, a failure of some ranks by each
- * of them, "rank R of K: " prefixed to err. */
+ * config error) is printed by rank 0 alone, as by one process; a failure of
+ * some ranks by each of them, "rank R of K: " prefixed to err. */
 int dist_report(ev_error *err);
 
 /* The end of the process's part in the job, with the command's exit code:

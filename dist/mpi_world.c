@@ -14,6 +14,7 @@ static int world_rank = 0, world_size = 1, joined = 0;
  * that the ranks end together without MPI_Abort */
 static int failure_agreed = 0;
 static int silent = 0; /* 1: another rank prints the failure (dist_report) */
+static int alike = 0;  /* 1: every rank failed alike (no rank to name) */
 
 /* Environment variables that the MPI launchers set in the processes they
  * start (Open MPI's mpirun, MPICH's hydra, PMIx: srun --mpi=pmix). */
@@ -78,6 +79,7 @@ ev_status dist_agree(ev_status st, ev_error *err)
     failure_agreed = 1;
     if (failed == world_size) { /* alike (a config error): said once */
         silent = world_rank != 0;
+        alike = 1;
         return st;
     }
     if (st != EV_OK)
@@ -90,7 +92,7 @@ int dist_report(ev_error *err)
 {
     if (silent)
         return 0;
-    if (world_size > 1)
+    if (world_size > 1 && !alike)
         ev_error_prefix(err, "rank %d of %d: ", world_rank, world_size);
     return 1;
 }

@@ -187,13 +187,16 @@ def test_rank_error(evolve, mpirun, cfg, d, ref):
         check(not diffs, f"resume on one process: the run file differs from the uninterrupted run's: {diffs[:5]}")
 
 
-def test_config_error(evolve, mpirun, d):
+def test_config_error(evolve, mpirun, cfg, d):
     bad = os.path.join(d, "bad.yaml")
     with open(bad, "w") as f:
         f.write("seed: [1, 2]\n")
     r = run_mpi(mpirun, 2, evolve, [bad])
-    check(r.returncode != 0 and r.stderr.count("evolve: error:") == 1,
+    check(r.returncode != 0 and r.stderr.count("evolve: error:") == 1 and "rank 0" not in r.stderr,
           f"a config error on 2 ranks: printed once expected, exit {r.returncode}: {r.stderr}")
+    r = run_mpi(mpirun, 2, evolve, [cfg, "--validate", "--output", os.path.join(d, "val.h5")])
+    check(r.returncode == 2 and r.stderr.count("evolve: error: --validate runs on one process") == 1,
+          f"--validate on 2 ranks: one usage error expected, exit {r.returncode}: {r.stderr}")
 
 
 def test_one_rank_fails(evolve, mpirun, cfg, d):
@@ -227,7 +230,7 @@ def main():
         same_run(ref, got, "4-island GA on 2 ranks vs one process")
         test_kill_resume(args.evolve, mpirun, cfg, d, ref)
         test_rank_error(args.evolve, mpirun, cfg, d, ref)
-        test_config_error(args.evolve, mpirun, d)
+        test_config_error(args.evolve, mpirun, cfg, d)
         test_one_rank_fails(args.evolve, mpirun, cfg, d)
     return check.exit()
 

@@ -98,6 +98,8 @@ ev_status run_provenance_write(run_file_t *rf, const run_origin_t *o, ev_error *
                           {"config_text", cfg->text}};
         st = write_strs(rf, "provenance", a, (int)(sizeof a / sizeof a[0]), err);
     }
+    if (st == EV_OK && cfg->strategy_type) /* a strategy config: its bars' fingerprint is the dataset's content_hash */
+        st = run_file_attr_str(rf, "provenance", "strategy", cfg->strategy_type, err);
     if (st == EV_OK && o->probe)
         st = run_file_attr_str(rf, "provenance", "backend_probe", o->probe, err);
     if (st == EV_OK && (st = run_file_attr_u64(rf, "provenance", "seed", cfg->seed, err)) == EV_OK &&

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/run_internal.h"
+#include "archive/run_stats.h"
 #include "io/h5_util.h"
 
 /* The columns, one row per reported genome (rank order). */
@@ -95,6 +96,22 @@ static int cols_fill(cols_t *c, const val_rows_t *v, uint64_t trials)
     return 1;
 }
 
+/* PATH/out_of_sample_trader_stats: each row's trader statistics on the holdout days. */
+static ev_status write_holdout_stats(run_file_t *rf, const char *path, const val_rows_t *v, ev_error *err)
+{
+    char sub[600];
+    trade_stats_t *st = (trade_stats_t *)malloc(((size_t)v->n + 1) * sizeof *st);
+    ev_status s;
+    if (!st)
+        return ev_fail(err, EV_ENOMEM, "out of memory writing %s", path);
+    for (uint32_t i = 0; i < v->n; i++)
+        st[i] = v->row[i].oos_stats;
+    snprintf(sub, sizeof sub, "%s/out_of_sample_trader_stats", path);
+    s = run_file_write_stats(rf, sub, st, v->n, err);
+    free(st);
+    return s;
+}
+
 ev_status run_file_write_validation(run_file_t *rf, const char *group, const reported_t *r, uint64_t trials,
                                     ev_error *err)
 {
@@ -156,5 +173,44 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
 #undef W
     cols_free(&c);
     h5u_close(g);
+    if (st == EV_OK && sp->n_holdout > 0)
+        st = write_holdout_stats(rf, path, v, err);
     return st;
+}
+
+ev_status run_file_read_day_parts(run_file_t *rf, const char *group, int64_t **days, int32_t **part, int32_t *n,
+                                  ev_error *err)
+{
+    char path[512];
+    hsize_t nd[1] = {0}, np[1] = {0};
+    hid_t g;
+    ev_status st;
+    *days = NULL;
+    *part = NULL;
+    *n = 0;
+    snprintf(path, sizeof path, "%s/validation", group);
+    if (!run_file_has(rf, path))
+        return EV_OK;
+    if ((g = run_object_open(rf, path, 0, err)) < 0)
+        return EV_EHDF5;
+    st = h5u_read_array(rf->path, g, "days", H5T_NATIVE_INT64, 1, nd, (void **)days, err);
+    if (st == EV_OK)
+        st = h5u_read_array(rf->path, g, "day_part", H5T_NATIVE_INT32, 1, np, (void **)part, err);
+    h5u_close(g);
+    if (st == EV_OK && (nd[0] != np[0] || nd[0] > INT32_MAX))
+        st = ev_fail(err, EV_EDATA, "%s: /%s: %llu days but %llu day parts (a damaged or edited run file)", rf->path,
+                     path, (unsigned long long)nd[0], (unsigned long long)np[0]);
+    for (hsize_t i = 1; st == EV_OK && i < nd[0]; i++)
+        if ((*days)[i] <= (*days)[i - 1])
+            st = ev_fail(err, EV_EDATA, "%s: /%s/days is not ascending at row %llu (a damaged or edited run file)",
+                         rf->path, path, (unsigned long long)i);
+    if (st != EV_OK) {
+        free(*days);
+        free(*part);
+        *days = NULL;
+        *part = NULL;
+        return st;
+    }
+    *n = (int32_t)nd[0];
+    return EV_OK;
 }

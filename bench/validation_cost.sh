@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The cost of validation: (holdout, day folds, a fold statistic as the
-# objective) on the grid and the GA, side by side in one run: every variant
+# objective, the GA's PBO, walk-forward) on the grid and the GA, side by
+# side in one run: every variant
 # on the same data and lattice, interleaved, best of REPEAT. Prints a
 # Markdown table (search seconds from --json, total wall seconds).
 #   bash bench/validation_cost.sh [EVOLVE] [WORKDIR]
@@ -45,6 +46,8 @@ config none "" ""
 config holdout "" "validation: {holdout: {share: 0.25}}"
 config folds "" "validation: {holdout: {share: 0.25}, folds: 5}"
 config agg "  aggregate: worst_fold" "validation: {holdout: {share: 0.25}, folds: 5}"
+config nopbo "" "validation: {holdout: {share: 0.25}, pbo_genomes: 0}"
+config wf "" "validation: {walk_forward: {train_days: 20, test_days: 5}}"
 "$EVOLVE" "$WORK/none.yaml" --grid --quiet --top 1 > /dev/null # the dataset cache, once
 run() { # label config args...
     local label=$1 cfg=$2 best=""
@@ -54,7 +57,7 @@ run() { # label config args...
         t0=$(date +%s.%N)
         "$EVOLVE" "$WORK/$cfg.yaml" --quiet --json "$WORK/$cfg.json" "$@" > /dev/null
         t1=$(date +%s.%N)
-        s=$(python3 -c "import json,sys; d=json.load(open('$WORK/$cfg.json')); print(d['seconds']['search'], $t1 - $t0, d.get('trades_kept'), d.get('evaluator', 'ga'))")
+        s=$(python3 -c "import json,sys; d=json.load(open('$WORK/$cfg.json')); print(d['seconds']['search'], $t1 - $t0, d.get('trades_kept'), d.get('evaluator', d['mode']))")
         if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('${s%% *}') < float('${best%% *}') else 1)"; then best=$s; fi
     done
     set -- $best
@@ -73,3 +76,6 @@ run "GA, no validation" none
 run "GA, holdout 25 %" holdout
 run "GA, holdout + 5 folds (reported)" folds
 run "GA, aggregate worst_fold of 5" agg
+run "GA, holdout 25 %, no PBO (pbo_genomes: 0)" nopbo
+run "grid, walk-forward 4 windows (train 20 d, test 5 d)" wf --walk-forward --grid
+run "GA, walk-forward 4 windows (train 20 d, test 5 d)" wf --walk-forward

@@ -7,11 +7,12 @@
 #include "common/options.h"
 #include "cli/commands.h"
 #include "report/report.h"
+#include "report/report_equity.h"
 
 static void report_usage(FILE *out)
 {
     fprintf(out,
-            "usage: evolve report RUN.h5 [--out DIR] [--heatmap X,Y]\n"
+            "usage: evolve report RUN.h5 [--out DIR] [--heatmap X,Y] [--dataset FILE]\n"
             "\n"
             "Summarises a run file written by 'evolve CONFIG' (GA), '--grid' or '--validate' (finished, or a\n"
             "RUN.h5.partial in progress): mode, config, dataset, generations, stop reason, the hall of fame\n"
@@ -20,11 +21,15 @@ static void report_usage(FILE *out)
             "  diversity.svg   unique genomes and gene entropy per generation (GA)\n"
             "  heatmap.svg     the best fitness over two parameters, over every value of the others:\n"
             "                  from the grid where the run has one, else from every genome the GA evaluated\n"
+            "  equity.svg      the top-1's cumulative result over its kept trades, holdout trades shaded\n"
+            "  daily.svg       the top-1's result per trading day (also printed), holdout days shaded;\n"
+            "                  both replay the top-1 on the run's dataset, skipped with a note without it\n"
             "\n"
             "options:\n"
             "  --out DIR       where the charts go (default: RUN_report beside the run file)\n"
             "  --heatmap X,Y   the heatmap's parameters (default: the config's report.heatmap, else the first\n"
             "                  two filter parameters); the grid records only its configured pair\n"
+            "  --dataset FILE  the run's dataset at another path, for the equity curve (content hash checked)\n"
             "  --help          this text\n"
             "\n"
             "Exit status: 0 success, 1 error (a missing or foreign file, an unwritable DIR), 2 usage error.\n");
@@ -50,7 +55,7 @@ static char *default_out(const char *run)
 
 int cmd_report(int argc, char **argv)
 {
-    const char *run = NULL, *out = NULL, *heat = NULL;
+    const char *run = NULL, *out = NULL, *heat = NULL, *dataset = NULL;
     char *dir;
     report_run_t r;
     int32_t px, py;
@@ -59,6 +64,7 @@ int cmd_report(int argc, char **argv)
     const opt_spec_t opts[] = {
         {.name = "--out", .kind = OPT_STRING, .dest = &out},
         {.name = "--heatmap", .kind = OPT_STRING, .dest = &heat},
+        {.name = "--dataset", .kind = OPT_STRING, .dest = &dataset},
     };
     const opt_table_t t = {.opts = opts,
                            .n_opts = (int)(sizeof opts / sizeof opts[0]),
@@ -89,6 +95,8 @@ int cmd_report(int argc, char **argv)
         report_print(stdout, &r);
         st = report_plots(&r, out ? out : dir, px, py, stderr, &err);
     }
+    if (st == EV_OK)
+        st = report_equity(&r, dataset, out ? out : dir, stdout, stderr, &err);
     if (st != EV_OK)
         fprintf(stderr, "evolve report: error: %s\n", err.msg);
     free(dir);

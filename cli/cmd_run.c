@@ -9,8 +9,10 @@
 #include "cli/commands.h"
 #include "ga/grid.h"
 #include "cli/run_guard.h"
+#include "cli/mode_walk.h"
 #include "cli/modes.h"
 #include "cli/run_paths.h"
+#include "cli/session_strategy.h"
 #include "dist/dist.h"
 #include "io/config.h"
 
@@ -22,7 +24,9 @@ static void run_usage(FILE *out)
             "\n"
             "Searches the config's parameter lattice for the genomes with the best fitness on its data\n"
             "(SPEC: filters keep a trade iff feature >= threshold; target/stop re-simulated second by second).\n"
-            "Without --grid or --validate it runs the genetic algorithm (GA).\n"
+            "Without --grid or --validate it runs the genetic algorithm (GA). A strategy config (strategy:\n"
+            "instead of data:, docs/signals.md) searches an indicator-signal strategy's parameters on bars\n"
+            "the same way, on the CPU.\n"
             "\n"
             "Every mode writes a run file (HDF5; layout in results/README.md) to the config's output\n"
             "(default results/<config>.h5); 'evolve report RUN.h5' summarises and plots it. A GA run is\n"
@@ -39,6 +43,9 @@ static void run_usage(FILE *out)
             "  --resume RUN.h5     continue an interrupted GA run (RUN.h5, RUN.h5.partial or its .ckpt)\n"
             "                      from its last checkpoint; refused when the config, seed, top, data,\n"
             "                      evolve version or backend differ from the run's\n"
+            "  --walk-forward      validation.walk_forward's windows: the GA (with --grid the grid) on each\n"
+            "                      window's train days, its winner scored on the test days after them; prints\n"
+            "                      the per-window table and the chained out-of-sample result\n"
             "options:\n"
             "  --backend NAME      cpu, cuda or auto (default auto: cuda when a GPU is present). Before\n"
             "                      the first batch a GPU is checked against the CPU on a probe set, bit\n"
@@ -76,6 +83,7 @@ static int parse_args(int argc, char **argv, run_args_t *a)
     const opt_spec_t opts[] = {
         {.name = "--grid", .kind = OPT_FLAG, .dest = &a->grid},
         {.name = "--validate", .kind = OPT_FLAG, .dest = &a->validate},
+        {.name = "--walk-forward", .kind = OPT_FLAG, .dest = &a->walk_forward},
         {.name = "--quiet", .kind = OPT_FLAG, .dest = &a->quiet},
         {.name = "--no-gpu-probe", .kind = OPT_FLAG, .dest = &a->no_gpu_probe},
         {.name = "--backend", .kind = OPT_STRING, .dest = &a->backend},
@@ -110,6 +118,13 @@ static int parse_args(int argc, char **argv, run_args_t *a)
     }
     if (a->grid && a->validate) {
         fprintf(stderr, "evolve: --grid and --validate are exclusive\n");
+        return 2;
+    }
+    if (a->walk_forward && (a->validate || a->resume)) {
+        fprintf(stderr,
+                "evolve: --walk-forward runs the GA (or with --grid the grid) per window; it does not combine "
+                "with --%s\n",
+                a->validate ? "validate" : "resume");
         return 2;
     }
     if (a->resume && (a->grid || a->validate)) {
@@ -148,6 +163,8 @@ static ev_status run_modes(session_t *s, const run_args_t *a, double t0, ev_erro
 {
     if (dist_rank() != 0)
         return run_mode_follow(s, a, err);
+    if (a->walk_forward)
+        return run_mode_walk_forward(s, a, t0, err);
     if (a->grid)
         return run_mode_grid(s, a, t0, err);
     if (a->validate)
@@ -184,10 +201,15 @@ int cmd_run(int argc, char **argv)
         if ((st = run_paths_for_resume(&rp, a.resume, &err)) == EV_OK)
             run_paths_free(&rp);
     }
-    if (st == EV_OK && a.validate && dist_size() > 1)
-        st = ev_fail(&err, EV_EUSAGE, "--validate runs on one process; under mpirun run --grid and the GA apart");
+    if (st == EV_OK && (a.validate || a.walk_forward) && dist_size() > 1)
+        st = ev_fail(&err, EV_EUSAGE, "--%s runs on one process; under mpirun run --grid and the GA apart",
+                     a.validate ? "validate" : "walk-forward");
     if (st == EV_OK)
         st = session_load_config(&s, a.config, &err);
+    if (st == EV_OK && s.cfg.strategy_type && a.evaluator != EVAL_AUTO)
+        st = ev_fail(&err, EV_EUSAGE,
+                     "--evaluator %s: a strategy config has one evaluator, its backtest; leave --evaluator out",
+                     evaluator_name((evaluator_kind)a.evaluator));
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
     if (st == EV_OK && lead) /* before any data is read or written */
@@ -203,6 +225,8 @@ int cmd_run(int argc, char **argv)
     }
     if ((st = dist_agree(st, &err)) == EV_OK)
         st = run_modes(&s, &a, t0, &err);
+    if (st == EV_OK && s.strategy && so.log)
+        session_strategy_note(&s, so.log);
     session_close(&s);
     plat_lock_release(lock);
     if (st == EV_EINTR && lead)

@@ -9,6 +9,7 @@
 #include "common/platform.h"
 #include "io/csv_reader.h"
 #include "io/output_guard.h"
+#include "cli/run_genome.h"
 #include "signals/bars.h"
 #include "signals/features.h"
 #include "signals/se_config.h"
@@ -215,11 +216,27 @@ static void write_trades(FILE *f, const bars_t *b, int64_t g, const se_trade_t *
     }
 }
 
+/* The run's genome at rank onto p (before --set). */
+static ev_status apply_run_genome(const char *run, uint64_t rank, se_params_t *p, ev_error *err)
+{
+    char **sets;
+    int n;
+    ev_status st = run_genome_assignments(run, rank, &sets, &n, err);
+    for (int i = 0; i < n; i++) {
+        if (st == EV_OK && (st = se_params_assign(p, sets[i], err)) != EV_OK)
+            ev_error_prefix(err, "%s: rank %llu: ", run, (unsigned long long)rank);
+        free(sets[i]);
+    }
+    free(sets);
+    return st;
+}
+
 static void trades_usage(void)
 {
     printf(
         "usage: evolve trades (--bars FILE [--symbol S] | --market DIR --ticker T --timeframe TF)\n"
         "                     [--set NAME=VALUE ...] [--genomes FILE] --csv OUT\n"
+        "       evolve trades CONFIG [--run RUN.h5 --rank N] [--set NAME=VALUE ...] --csv OUT\n"
         "\n"
         "Backtests strategy seller_exhaustion (SIGNALS.md sec. 1; docs/signals.md) and writes one row per\n"
         "trade: genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,\n"
@@ -233,6 +250,8 @@ static void trades_usage(void)
         "                    repeatable; the rest keep SIGNALS.md's defaults (15-minute bars)\n"
         "  --genomes FILE    a CSV of genomes: a header of parameter names, one genome per row (the\n"
         "                    names it lacks come from --set and the defaults); genome = row number from 0\n"
+        "  --run RUN.h5      with a CONFIG: the genome at --rank N (from 1) of the config's run file\n"
+        "                    (its grid top-K, else its GA hall of fame); --set overrides its values\n"
         "  --csv OUT         where the trades go\n"
         "  --help            this text\n"
         "\n"
@@ -244,7 +263,8 @@ int cmd_trades(int argc, char **argv)
 {
     bars_opts_t o = {0};
     sets_t sets = {0};
-    const char *genomes = NULL, *config = NULL, *metrics = NULL;
+    const char *genomes = NULL, *config = NULL, *metrics = NULL, *run = NULL;
+    uint64_t rank = 0;
     FILE *mout = NULL;
     char *mtmp = NULL;
     se_config_t cfg;
@@ -268,6 +288,8 @@ int cmd_trades(int argc, char **argv)
         {.name = "--set", .kind = OPT_CALL, .dest = &sets, .call = add_set},
         {.name = "--genomes", .kind = OPT_STRING, .dest = &genomes},
         {.name = "--metrics", .kind = OPT_STRING, .dest = &metrics},
+        {.name = "--run", .kind = OPT_STRING, .dest = &run},
+        {.name = "--rank", .kind = OPT_U64, .dest = &rank, .lo = 1, .hi = UINT32_MAX},
     };
     const opt_table_t t = {.opts = opts,
                            .n_opts = (int)(sizeof opts / sizeof opts[0]),
@@ -303,6 +325,16 @@ int cmd_trades(int argc, char **argv)
         se_config_base(&cfg, &base);
     } else
         se_params_defaults(&base);
+    if ((run != NULL) != (rank != 0) || (run && !config)) {
+        fprintf(stderr,
+                "evolve trades: --run RUN.h5 and --rank N go together, with the run's config "
+                "(evolve trades CONFIG --run RUN.h5 --rank N --csv OUT)\n");
+        se_config_free(&cfg);
+        free((void *)sets.v);
+        return 2;
+    }
+    if (run && apply_run_genome(run, rank, &base, &err) != EV_OK)
+        goto fail;
     for (int i = 0; i < sets.n; i++)
         se_params_assign(&base, sets.v[i], &err); /* checked when parsed */
     if ((have_cfg ? se_config_load_bars(&cfg, &b, &err) : load_bars(&o, &b, &err)) != EV_OK)

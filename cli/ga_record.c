@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/checkpoint.h"
+#include "archive/run_stats.h"
 #include "archive/run_validation.h"
 #include "build_info.h"
 #include "common/test_hooks.h"
@@ -149,7 +150,8 @@ static ev_status write_hof(ga_archive_t *a, const topk_t *hof, uint64_t trials, 
     if ((st = session_reported(a->s, hof->e, hof->n, &a->hof_values, err)) != EV_OK ||
         (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", a->hof_values.e, a->hof_values.value, hof->n, hof->k,
                                     err)) != EV_OK ||
-        (st = run_file_write_validation(a->rf, "ga", &a->hof_values, trials, err)) != EV_OK)
+        (st = run_file_write_validation(a->rf, "ga", &a->hof_values, trials, err)) != EV_OK ||
+        (st = run_file_write_stats(a->rf, "ga/trader_stats", a->hof_values.stats, a->hof_values.n, err)) != EV_OK)
         return st;
     memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
     a->hof_n = hof->n;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "archive/run_heat.h"
+#include "archive/run_stats.h"
 #include "archive/run_validation.h"
 #include "cli/session_validation.h"
 #include "dist/dist.h"
@@ -60,6 +61,11 @@ int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_he
     return want_heat;
 }
 
+const char *grid_record_evaluator(const session_t *s, const grid_stats_t *gs)
+{
+    return s->strategy ? "backtest" : evaluator_name(gs->evaluator);
+}
+
 static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const grid_stats_t *gs, ev_error *err)
 {
     ranked_genome_t *ranked = topk_ranked_new(top, &s->prob.shape);
@@ -70,7 +76,8 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
     if ((st = session_reported(s, ranked, top->n, &rep, err)) == EV_OK &&
         (st = run_file_write_ranked(rf, "grid/top", rep.e, rep.value, top->n, top->k, err)) == EV_OK &&
         (st = run_file_write_validation(rf, "grid", &rep, gs->evaluated, err)) == EV_OK &&
-        (st = run_file_attr_str(rf, "grid", "evaluator", evaluator_name(gs->evaluator), err)) == EV_OK &&
+        (st = run_file_write_stats(rf, "grid/trader_stats", rep.stats, rep.n, err)) == EV_OK &&
+        (st = run_file_attr_str(rf, "grid", "evaluator", grid_record_evaluator(s, gs), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "points_evaluated", gs->evaluated, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "top", top->k, err)) == EV_OK)
         st = run_file_attr_f64(rf, "grid", "seconds", gs->seconds, err);
@@ -86,9 +93,12 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
     grid_heat_t heat;
     int want_heat = grid_record_opts(s, a, &go, &heat, log);
     ev_status st;
-    if (log)
+    if (log && !s->strategy)
         fprintf(log, "grid: %llu lattice points x %lld trades on %s\n", (unsigned long long)s->cfg.lattice.size,
                 (long long)s->ds.n_trades, s->device);
+    else if (log)
+        fprintf(log, "grid: %llu lattice points, each backtested, on %s\n", (unsigned long long)s->cfg.lattice.size,
+                s->device);
     st = dist_grid_run(s->ops, s->backend, &s->prob, &go, top, gs, err);
     if (st == EV_OK && want_heat && !gs->heat_filled) {
         if (s->cfg.lattice.size <= GRID_HEAT_FALLBACK_MAX) {
@@ -105,7 +115,7 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
     }
     if (st == EV_OK && log)
         fprintf(log, "grid: %llu points in %.3f s with the %s evaluator (%.3g points/s)\n",
-                (unsigned long long)gs->evaluated, gs->seconds, evaluator_name(gs->evaluator),
+                (unsigned long long)gs->evaluated, gs->seconds, grid_record_evaluator(s, gs),
                 gs->seconds > 0 ? (double)gs->evaluated / gs->seconds : 0.0);
     if (st == EV_OK && s->validating)
         st = session_validation_pbo(s, err);

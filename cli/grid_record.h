@@ -33,6 +33,10 @@ int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_he
 ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs, FILE *log,
                           ev_error *err);
 
+/* The name of the evaluator a grid ran ("backtest" for a strategy's), for
+ * the run file, the log and the JSON. */
+const char *grid_record_evaluator(const session_t *s, const grid_stats_t *gs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "cli/cmd_run_trades.h"
 #include "cli/cmd_signals.h"
 #include "cli/commands.h"
 #include "cli/main.h"
-#include "signals/se_config.h"
 
 static void usage(FILE *out)
 {
@@ -24,11 +24,31 @@ static void usage(FILE *out)
             "       evolve doctor                       check the build, the CUDA driver and the GPU (self-tests)\n"
             "       evolve bars [options]               OHLCV bars from a bars CSV or the market files\n"
             "       evolve trades [options]             a seller_exhaustion genome's trades on bars\n"
+            "       evolve trades RUN.h5 [--rank N]     a reported genome's kept trades (exits, outcomes)\n"
             "       evolve --version\n"
             "\n"
             "Run 'evolve CONFIG.yaml --help', 'evolve ingest --help', 'evolve gen-data --help' or\n"
             "'evolve report --help' for each command's options. The config schema is in docs/config.md;\n"
             "the run file (RUN.h5) is described in results/README.md.\n");
+}
+
+/* evolve trades RUN.h5 (a run's trades) or evolve trades CONFIG / --bars
+ * (a strategy's): a run file is an .h5 / .h5.partial name or has the HDF5
+ * signature. */
+static int names_run_file(const char *arg)
+{
+    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    unsigned char head[8];
+    size_t n = strlen(arg);
+    FILE *f;
+    int is;
+    if ((n > 3 && !strcmp(arg + n - 3, ".h5")) || (n > 11 && !strcmp(arg + n - 11, ".h5.partial")))
+        return 1;
+    if (arg[0] == '-' || !(f = fopen(arg, "rb")))
+        return 0;
+    is = fread(head, 1, sizeof head, f) == sizeof head && !memcmp(head, sig, sizeof sig);
+    fclose(f);
+    return is;
 }
 
 int cli_main(int argc, char **argv)
@@ -56,13 +76,7 @@ int cli_main(int argc, char **argv)
     if (!strcmp(argv[1], "bars"))
         return cmd_bars(argc - 1, argv + 1);
     if (!strcmp(argv[1], "trades"))
-        return cmd_trades(argc - 1, argv + 1);
-    if (se_config_is_strategy(argv[1])) {
-        fprintf(stderr,
-                "evolve: %s: a strategy config (seller_exhaustion); the GA and grid do not run strategies yet: "
-                "'evolve trades %s --set NAME=VALUE ... --csv FILE' backtests one genome (docs/signals.md)\n",
-                argv[1], argv[1]);
-        return 2;
-    }
+        return argc > 2 && names_run_file(argv[2]) ? cmd_run_trades(argc - 1, argv + 1)
+                                                   : cmd_trades(argc - 1, argv + 1);
     return cmd_run(argc, argv);
 }

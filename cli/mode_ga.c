@@ -9,6 +9,7 @@
 #include "common/test_hooks.h"
 #include "dist/dist.h"
 #include "ga/ga_run.h"
+#include "cli/ga_pbo.h"
 #include "cli/ga_record.h"
 #include "cli/run_output.h"
 #include "cli/run_paths.h"
@@ -300,6 +301,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
                 s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed, s->device);
     dist_ga_ops(s->ops, &s->prob, &ops);
     st = ga_run(&ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
+    if (st == EV_OK) /* before the final hall of fame is written with it */
+        st = ga_pbo(s, &f.rf, &f.ar.dims, err);
     if ((st = conclude(&f, s, a, &res, st, err)) == EV_OK || st == EV_EINTR) {
         ev_error rerr;
         ev_status rst = session_reported(s, res.hof.e, res.hof.n, &hof, &rerr);

@@ -8,6 +8,7 @@
 
 #include "ga/ga_run.h"
 #include "cli/grid_record.h"
+#include "cli/ga_pbo.h"
 #include "cli/ga_record.h"
 #include "cli/modes.h"
 #include "cli/run_output.h"
@@ -38,7 +39,7 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, FILE *log, ga_result_
         ga_result_free(res);
         st = ev_fail(err, EV_EINTR, "interrupted during the GA part of --validate; nothing was saved");
     }
-    if (st == EV_OK)
+    if (st == EV_OK && (st = ga_pbo(s, rf, &ar.dims, err)) == EV_OK)
         st = ga_archive_finish(&ar, res, err);
     ga_archive_free(&ar);
     return st;

@@ -18,6 +18,7 @@ typedef struct {
     const char *config;
     int grid;
     int validate;
+    int walk_forward; /* --walk-forward (cli/mode_walk.h) */
     const char *backend;
     int evaluator;
     const char *json;

@@ -7,6 +7,7 @@
 #include "common/strutil.h"
 #include "common/test_hooks.h"
 #include "ga/ga_stop.h"
+#include "cli/grid_record.h"
 #include "cli/run_paths.h"
 
 void run_output_origin(run_origin_t *o, const session_t *s, const char *mode, const char *session)
@@ -85,9 +86,9 @@ void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode
     sum->backend = s->ops->name;
     sum->device = s->device;
     if (grid) {
-        sum->evaluator = evaluator_name(grid->evaluator);
+        sum->evaluator = grid_record_evaluator(s, grid);
         sum->evaluated = grid->evaluated;
-    } else {
+    } else if (ga) {
         sum->evaluated = ga->evaluations;
     }
     if (ga) {
@@ -101,6 +102,6 @@ void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode
     sum->seconds_load = s->seconds_load;
     sum->seconds_tables = s->seconds_tables;
     /* validate: the GA's seconds plus the grid's, in that order */
-    sum->seconds_search = ga && grid ? ga->seconds + grid->seconds : ga ? ga->seconds : grid->seconds;
+    sum->seconds_search = ga && grid ? ga->seconds + grid->seconds : ga ? ga->seconds : grid ? grid->seconds : 0.0;
     sum->seconds_total = plat_now() - t0;
 }

@@ -32,7 +32,7 @@ ev_status run_output_commit(run_file_t *rf, const char *final, uint32_t generati
 void run_output_discard(run_file_t *rf);
 
 /* The summary of a run in `mode` of session s from what it ran: the GA's
- * result and the grid's statistics, either NULL where the mode has none (the
+ * result and the grid's statistics, either or both NULL where the mode has none (the
  * points evaluated are the grid's when there is one); seconds_total counts
  * from t0 (plat_now). extra is left NULL for the mode to add. */
 void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode, const ga_result_t *ga,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli/backend_registry.h"
+#include "cli/session_strategy.h"
 #include "cli/session_validation.h"
 #include "common/platform.h"
 #include "common/strutil.h"
@@ -53,6 +54,8 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
     double t0 = plat_now(), t1;
     ev_status st;
     config_cap_top(&s->cfg); /* after --top */
+    if (s->cfg.strategy_type)
+        return session_strategy_open(s, opts, err);
     if ((st = backend_find(opts->backend, &s->ops, err)) != EV_OK)
         return st;
     if (s->cfg.dataset_is_cache && (st = request_filter_features(&s->cfg, err)) != EV_OK)
@@ -98,13 +101,17 @@ void session_close(session_t *s)
     problem_free(&s->prob);
     dataset_free(&s->ds);
     session_validation_free(s);
+    session_strategy_close(s);
     config_free(&s->cfg);
     memset(s, 0, sizeof *s);
 }
 
 ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r, ev_error *err)
 {
-    ev_status st = reported_make(r, &s->prob, &s->tables.view, e, n, err);
+    ev_status st;
+    if (s->strategy)
+        return session_strategy_reported(s, e, n, r, err);
+    st = reported_make(r, &s->prob, &s->tables.view, e, n, err);
     if (st == EV_OK && s->validating && (st = session_validation_rows(s, r, err)) != EV_OK)
         reported_free(r);
     return st;

@@ -13,6 +13,7 @@
 #include "fitness/tables.h"
 #include "ga/backend.h"
 #include "io/config.h"
+#include "signals/strategy.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,6 +54,10 @@ typedef struct {
     uint64_t pbo_combos;
     uint32_t pbo_genomes, pbo_blocks;
     uint8_t *fold_in; /* objective.aggregate: the fold of each in-sample trade (s->ds order), else NULL */
+    /* A strategy config (cfg.strategy_type): the strategy on its bars
+     * (cli/session_strategy.h); ds is then empty but for its content_hash
+     * (the bars' fingerprint) and tables hold no trade. NULL otherwise. */
+    strategy_t *strategy;
 } session_t;
 
 /* Loads config_path, then applies nothing else: callers override cfg fields

@@ -93,7 +93,9 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
     ranked_genome_t *e = (ranked_genome_t *)malloc(((size_t)n + 1) * sizeof *e);
     double *value = (double *)malloc(((size_t)n + 1) * sizeof *value);
     val_row_t *row = (val_row_t *)malloc(((size_t)n + 1) * sizeof *row);
-    if (!ord || !e || !value || !row) {
+    trade_stats_t *stats = (trade_stats_t *)malloc(((size_t)n + 1) * sizeof *stats);
+    if (!ord || !e || !value || !row || !stats) {
+        free(stats);
         free(ord);
         free(e);
         free(value);
@@ -113,7 +115,10 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
         e[i] = r->e[ord[i]];
         value[i] = r->value[ord[i]];
         row[i] = r->val->row[ord[i]];
+        stats[i] = r->stats[ord[i]];
     }
+    memcpy(r->stats, stats, (size_t)n * sizeof *stats);
+    free(stats);
     memcpy(r->value, value, (size_t)n * sizeof *value);
     memcpy(r->val->row, row, (size_t)n * sizeof *row);
     free(ord);
@@ -122,6 +127,25 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
     r->own_e = e;
     r->e = e;
     return EV_OK;
+}
+
+/* Each genome's trader statistics on the holdout days: its kept trades on
+ * the whole dataset, those of holdout days. */
+static ev_status holdout_stats(const session_t *s, reported_t *r, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (uint32_t i = 0; i < r->n && st == EV_OK; i++) {
+        kept_trade_t *k;
+        int64_t n, m = 0;
+        if ((st = kept_trades(&s->prob_full, &s->tables_full.view, r->e[i].genes, &k, &n, err)) != EV_OK)
+            break;
+        for (int64_t j = 0; j < n; j++)
+            if (s->trade_part[k[j].trade] == VAL_HOLDOUT)
+                k[m++] = k[j];
+        st = trade_stats_of(k, m, &s->ds_full, &r->val->row[i].oos_stats, err);
+        free(k);
+    }
+    return st;
 }
 
 ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err)
@@ -145,6 +169,8 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     v->var_sr_points = s->var_sr_points;
     for (uint32_t i = 0; i < r->n; i++)
         plateau_score(&s->prob, &s->tables.view, r->e[i].genes, &v->row[i].plateau);
+    if ((st = holdout_stats(s, r, err)) != EV_OK)
+        return st;
     if (s->cfg.validation.rank_by == RANK_BY_PLATEAU)
         return by_plateau(r, err);
     for (uint32_t i = 0; i < r->n; i++) {
@@ -159,19 +185,15 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     return EV_OK;
 }
 
-ev_status session_validation_pbo(session_t *s, ev_error *err)
+/* The PBO over cand[n] (best first). */
+static ev_status pbo_over(session_t *s, const ranked_genome_t *cand, uint32_t n, ev_error *err)
 {
     const validation_cfg_t *vc = &s->cfg.validation;
     int32_t n_in = 0, blocks = (int32_t)vc->pbo_blocks, k = 0;
-    int32_t *day_block = NULL, *block = NULL;
-    backend_t *cpu = NULL;
-    grid_opts_t go;
-    grid_stats_t gs;
-    topk_t top;
-    ranked_genome_t *cand = NULL;
+    int32_t *day_block, *block;
     ev_status st;
     s->pbo = NAN;
-    if (vc->pbo_genomes < 2 || s->prob.obj.need_dd)
+    if (n < 2 || s->prob.obj.need_dd)
         return EV_OK;
     for (int32_t i = 0; i < s->split.n_days; i++)
         n_in += s->split.part[i] != VAL_HOLDOUT;
@@ -202,23 +224,41 @@ ev_status session_validation_pbo(session_t *s, ev_error *err)
         block[j] = lo < s->split.n_days ? day_block[lo] : -1;
     }
     free(day_block);
-    if ((st = topk_init(&top, vc->pbo_genomes, err)) != EV_OK) {
-        free(block);
+    st = pbo_cscv(&s->prob, &s->tables.view, cand, n, block, blocks, &s->pbo, &s->pbo_combos, err);
+    s->pbo_genomes = n;
+    s->pbo_blocks = (uint32_t)blocks;
+    free(block);
+    return st;
+}
+
+ev_status session_validation_pbo_of(session_t *s, const topk_t *cand, ev_error *err)
+{
+    ranked_genome_t *e = topk_ranked_new(cand, &s->prob.shape);
+    ev_status st = e ? pbo_over(s, e, cand->n, err) : ev_fail(err, EV_ENOMEM, "out of memory");
+    free(e);
+    return st;
+}
+
+ev_status session_validation_pbo(session_t *s, ev_error *err)
+{
+    const validation_cfg_t *vc = &s->cfg.validation;
+    backend_t *cpu = NULL;
+    grid_opts_t go;
+    grid_stats_t gs;
+    topk_t top;
+    ev_status st;
+    s->pbo = NAN;
+    if (vc->pbo_genomes < 2 || s->prob.obj.need_dd)
+        return EV_OK;
+    if ((st = topk_init(&top, vc->pbo_genomes, err)) != EV_OK)
         return st;
-    }
     if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) == EV_OK) {
         memset(&go, 0, sizeof go);
         st = grid_run(&backend_cpu_ops, cpu, &s->prob, &go, &top, &gs, err);
         backend_cpu_ops.close(cpu);
     }
-    if (st == EV_OK && !(cand = topk_ranked_new(&top, &s->prob.shape)))
-        st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK)
-        st = pbo_cscv(&s->prob, &s->tables.view, cand, top.n, block, blocks, &s->pbo, &s->pbo_combos, err);
-    s->pbo_genomes = top.n;
-    s->pbo_blocks = (uint32_t)blocks;
-    free(cand);
-    free(block);
+        st = session_validation_pbo_of(s, &top, err);
     topk_free(&top);
     return st;
 }

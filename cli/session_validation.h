@@ -9,6 +9,7 @@
 #include "cli/session.h"
 #include "common/status.h"
 #include "fitness/reported.h"
+#include "fitness/topk.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,8 +37,12 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
 /* The PBO over the best cfg.validation.pbo_genomes lattice points (a CPU
  * grid pass on the in-sample problem) and pbo_blocks day blocks, into s->pbo
  * (NaN when it does not apply: no candidates, too few days, an objective
- * that is not additive over blocks). For the grid; the GA keeps no such list. */
+ * that is not additive over blocks). For the grid. */
 ev_status session_validation_pbo(session_t *s, ev_error *err);
+
+/* The PBO over the candidates in cand and pbo_blocks day blocks, into
+ * s->pbo (the GA's: its best evaluated genomes, cli/ga_pbo.c). */
+ev_status session_validation_pbo_of(session_t *s, const topk_t *cand, ev_error *err);
 
 void session_validation_free(session_t *s);
 

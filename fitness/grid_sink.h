@@ -59,6 +59,15 @@ typedef struct {
     grid_heat_t own_heat;
 } grid_sink_t;
 
+/* A sink that offers to top and folds into heat (either may be NULL). */
+static inline grid_sink_t grid_sink_of(topk_t *top, grid_heat_t *heat)
+{
+    grid_sink_t s = {0};
+    s.top = top;
+    s.heat = heat;
+    return s;
+}
+
 /* An empty thread-local twin of shared (same parts, same sizes). */
 ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_error *err);
 void grid_sink_local_free(grid_sink_t *local);

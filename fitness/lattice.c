@@ -6,9 +6,9 @@
 
 #include "common/strutil.h"
 
-static const char *role_name(param_role r)
+const char *param_role_name(param_role r)
 {
-    return r == PARAM_TARGET ? "target" : r == PARAM_STOP ? "stop" : "filter";
+    return r == PARAM_TARGET ? "target" : r == PARAM_STOP ? "stop" : r == PARAM_STRATEGY ? "strategy" : "filter";
 }
 
 void lattice_free(lattice_t *lat)
@@ -84,11 +84,11 @@ ev_status lattice_finish(lattice_t *lat, ev_error *err)
         param_t *p = &lat->params[k];
         if ((st = check_param(lat, k, err)) != EV_OK)
             return st;
-        if (p->role != PARAM_FILTER) {
+        if (p->role == PARAM_TARGET || p->role == PARAM_STOP) {
             int32_t *slot = p->role == PARAM_TARGET ? &lat->target_param : &lat->stop_param;
             if (*slot >= 0)
                 return ev_fail(err, EV_ECONFIG, "parameters '%s' and '%s' both have role %s; at most one is allowed",
-                               lat->params[*slot].name, p->name, role_name(p->role));
+                               lat->params[*slot].name, p->name, param_role_name(p->role));
             *slot = k;
         }
         p->feature_index = -1;

@@ -19,7 +19,9 @@ extern "C" {
 #define EV_MAX_PARAMS 16
 #define EV_MAX_VALUES 65535 /* genes are uint16 */
 
-typedef enum { PARAM_FILTER = 0, PARAM_TARGET, PARAM_STOP } param_role;
+/* PARAM_STRATEGY: a parameter of an indicator-signal strategy (signals/), read
+ * by the strategy by its name; no feature, no level. */
+typedef enum { PARAM_FILTER = 0, PARAM_TARGET, PARAM_STOP, PARAM_STRATEGY } param_role;
 typedef enum { FILTER_MIN = 0, FILTER_MAX } filter_dir; /* keep iff feature >= v / <= v */
 
 typedef struct {
@@ -43,6 +45,9 @@ typedef struct {
 } lattice_t;
 
 void lattice_free(lattice_t *lat);
+
+/* "filter", "target", "stop" or "strategy". */
+const char *param_role_name(param_role r);
 
 /* Validates roles and values (one target at most, all > 0; one stop at most,
  * all < 0; every list non-empty and strictly increasing; at most EV_MAX_PARAMS

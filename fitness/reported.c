@@ -23,17 +23,35 @@ static double compound_value(const fit_tables_t *t, const int64_t *at, const uin
     return (prod - 1.0) * 100.0;
 }
 
+/* Every genome's trader statistics (fitness/trade_stats.h) on p. */
+static ev_status stats_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, ev_error *err)
+{
+    ev_status st = EV_OK;
+    if (!(r->stats = (trade_stats_t *)calloc((size_t)r->n + 1, sizeof *r->stats)))
+        return ev_fail(err, EV_ENOMEM, "out of memory computing trade statistics");
+    for (uint32_t i = 0; i < r->n && st == EV_OK; i++) {
+        kept_trade_t *k;
+        int64_t n;
+        if ((st = kept_trades(p, t, r->e[i].genes, &k, &n, err)) == EV_OK)
+            st = trade_stats_of(k, n, p->ds, &r->stats[i], err);
+        free(k);
+    }
+    return st;
+}
+
 ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
                         uint32_t n, ev_error *err)
 {
     /* A fold statistic of compound ranks and reads as log growth (objective_display). */
     int compound = p->obj_cfg.kind == OBJ_COMPOUND && p->obj_cfg.aggregate == AGG_ALL;
     int64_t *at = NULL;
+    ev_status st;
     r->e = e;
     r->n = n;
     r->val = NULL;
     r->split = NULL;
     r->own_e = NULL;
+    r->stats = NULL;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -48,13 +66,17 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
         r->value[i] = compound && e[i].r.feasible ? compound_value(t, at, e[i].genes)
                                                   : objective_display(&p->obj_cfg, e[i].r.fitness);
     free(at);
-    return EV_OK;
+    if ((st = stats_make(r, p, t, err)) != EV_OK)
+        reported_free(r);
+    return st;
 }
 
 void reported_free(reported_t *r)
 {
     free(r->value);
     r->value = NULL;
+    free(r->stats);
+    r->stats = NULL;
     if (r->val) {
         val_rows_free(r->val);
         free(r->val);

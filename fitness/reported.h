@@ -18,6 +18,7 @@
 #include "fitness/problem.h"
 #include "fitness/ranked.h"
 #include "fitness/tables.h"
+#include "fitness/trade_stats.h"
 #include "fitness/validation.h"
 
 #ifdef __cplusplus
@@ -34,6 +35,9 @@ typedef struct {
     const val_split_t *split;
     /* rank_by: plateau: e points here, the list reordered (owned), else NULL. */
     ranked_genome_t *own_e;
+    /* stats[n], owned: each genome's kept trades on the search's data (the
+     * in-sample trades with a validation: block). */
+    trade_stats_t *stats;
 } reported_t;
 
 /* t: the problem's tables (trades in equity order, p->order). */

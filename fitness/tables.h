@@ -104,6 +104,20 @@ EV_HD void tables_outcome(const fit_tables_t *t, int64_t j, int32_t ti, int32_t 
     *lf = t->need_lf ? lv[at] : 0;
 }
 
+/* Which exit trade j takes under target level ti and stop level si (-1:
+ * none), as tables_outcome decides it: 0 the logged result, 1 the target, 2
+ * the stop; *offset: the hit's path offset (0 for the logged result). */
+EV_HD int32_t tables_exit(const fit_tables_t *t, int64_t j, int32_t ti, int32_t si, int32_t *offset)
+{
+    int32_t ht = ti >= 0 ? t->hit_t[j * t->n_targets + ti] : EV_NO_HIT;
+    int32_t hs = si >= 0 ? t->hit_s[j * t->n_stops + si] : EV_NO_HIT;
+    *offset = 0;
+    if (ht == EV_NO_HIT && hs == EV_NO_HIT)
+        return 0;
+    *offset = ht <= hs ? ht : hs;
+    return ht <= hs ? 1 : 2;
+}
+
 /* A genome's fold statistic (objective.aggregate): every trade in equity
  * order into its fold's sums, then fold_aggregate. */
 EV_HD eval_result_t tables_eval_folds(const fit_tables_t *t, const uint16_t *genes)

@@ -177,13 +177,12 @@ static ev_status assign_folds(val_split_t *s, const validation_cfg_t *cfg, uint6
     return EV_OK;
 }
 
-ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const dataset_t *ds, uint64_t seed, ev_error *err)
+ev_status val_days(const dataset_t *ds, int64_t **days, int32_t *n_days, ev_error *err)
 {
-    int64_t *d;
+    int64_t *d = (int64_t *)malloc(((size_t)ds->n_trades + 1) * sizeof *d);
     int32_t n = 0;
-    ev_status st;
-    memset(s, 0, sizeof *s);
-    d = (int64_t *)malloc(((size_t)ds->n_trades + 1) * sizeof *d);
+    *days = d;
+    *n_days = 0;
     if (!d)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     for (int64_t j = 0; j < ds->n_trades; j++)
@@ -192,8 +191,18 @@ ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const data
     for (int64_t j = 0; j < ds->n_trades; j++)
         if (n == 0 || d[n - 1] != d[j])
             d[n++] = d[j];
-    s->day = d;
-    s->n_days = n;
+    *n_days = n;
+    return EV_OK;
+}
+
+ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const dataset_t *ds, uint64_t seed, ev_error *err)
+{
+    int32_t n;
+    ev_status st;
+    memset(s, 0, sizeof *s);
+    if ((st = val_days(ds, &s->day, &s->n_days, err)) != EV_OK)
+        return st;
+    n = s->n_days;
     if (!(s->part = (int32_t *)calloc((size_t)n + 1, sizeof *s->part))) {
         val_split_free(s);
         return ev_fail(err, EV_ENOMEM, "out of memory");

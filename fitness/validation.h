@@ -23,6 +23,7 @@
 #include "fitness/problem.h"
 #include "fitness/ranked.h"
 #include "fitness/tables.h"
+#include "fitness/trade_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,12 +52,19 @@ typedef struct {
     int32_t rank_by;      /* rank_by_kind */
     uint32_t pbo_genomes; /* PBO candidates: the search's best M (grid; 0: no PBO); default 1000 */
     uint32_t pbo_blocks;  /* PBO day blocks S (even, 2..16); default 16 */
+    /* walk_forward: {train_days, test_days, step_days} (fitness/walk_forward.h);
+     * wf_train 0: none. step_days defaults to test_days. */
+    uint32_t wf_train, wf_test, wf_step;
 } validation_cfg_t;
 
 void validation_cfg_free(validation_cfg_t *v);
 
 /* The day of a timestamp: floor(ts / 86400). */
 int64_t val_day_of(int64_t ts);
+
+/* The distinct entry days of ds's trades, ascending: *days[*n_days], a new
+ * array (free it). */
+ev_status val_days(const dataset_t *ds, int64_t **days, int32_t *n_days, ev_error *err);
 
 /* The parts of a dataset's days. */
 typedef struct {
@@ -89,13 +97,13 @@ typedef struct {
 /* One reported genome on every part. */
 typedef struct {
     val_cell_t in_sample, out_of_sample;
-    eval_result_t search;   /* what the search ranks by: in_sample.r, or the fold statistic (objective.aggregate) */
-    val_cell_t *fold;       /* [n_folds], into val_rows_t's storage */
-    double worst_fold;      /* the lowest fold value (infeasible folds count as -inf) */
-    double fold_profitable; /* share of folds with a positive sum */
-    plateau_t plateau;
-    trade_moments_t moments;
-    /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */ /* the lattice neighbours on the search's own fitness (session_validation_rows) */
+    eval_result_t search;    /* what the search ranks by: in_sample.r, or the fold statistic (objective.aggregate) */
+    val_cell_t *fold;        /* [n_folds], into val_rows_t's storage */
+    double worst_fold;       /* the lowest fold value (infeasible folds count as -inf) */
+    double fold_profitable;  /* share of folds with a positive sum */
+    plateau_t plateau;       /* the lattice neighbours on the search's own fitness (session_validation_rows) */
+    trade_moments_t moments; /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */
+    trade_stats_t oos_stats; /* trader statistics on the holdout days (session_validation_rows) */
 } val_row_t;
 
 typedef struct {

@@ -2,13 +2,12 @@
  * OpenMP across genomes. Its GA ops are in ga/cpu_ga*.c. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/parallel.h"
-#include "common/platform.h"
 #include "fitness/kept_sets.h"
 #include "ga/backend.h"
 #include "ga/cpu_ga.h"
+#include "ga/grid.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -140,10 +139,7 @@ static ev_status cpu_grid_pass(backend_t *b, uint64_t first, uint64_t count, gri
 static ev_status cpu_grid_batch_heat(backend_t *b, uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat,
                                      ev_error *err)
 {
-    grid_sink_t sink;
-    memset(&sink, 0, sizeof sink);
-    sink.top = top;
-    sink.heat = heat;
+    grid_sink_t sink = grid_sink_of(top, heat);
     return cpu_grid_pass(b, first, count, &sink, err);
 }
 
@@ -168,10 +164,7 @@ static ev_status cpu_grid_dominance(backend_t *b, const dominance_opts_t *opts, 
 static ev_status cpu_grid_dominance_heat(backend_t *b, const dominance_opts_t *opts, topk_t *top, grid_heat_t *heat,
                                          ev_error *err)
 {
-    grid_sink_t sink;
-    memset(&sink, 0, sizeof sink);
-    sink.top = top;
-    sink.heat = heat;
+    grid_sink_t sink = grid_sink_of(top, heat);
     return dominance_grid_sink(b->p, b->t, opts, &sink, err);
 }
 
@@ -179,23 +172,13 @@ static ev_status cpu_grid_dominance_heat(backend_t *b, const dominance_opts_t *o
  * the tables evaluator in batches; Ctrl-C is answered between batches. */
 static ev_status cpu_grid_count_better(backend_t *b, uint64_t key, uint64_t *count, ev_error *err)
 {
-    uint64_t size = b->p->lat->size, batch = cpu_grid_batch_max(b);
-    grid_sink_t sink;
-    ev_status st = EV_OK;
-    memset(&sink, 0, sizeof sink);
+    grid_sink_t sink = grid_sink_of(NULL, NULL);
+    ev_status st;
+    if (!dominance_applicable(b->p) || !b->p->lat->size_fits)
+        return grid_count_better_passes(b, b->p->lat, cpu_grid_batch_max(b), cpu_grid_pass, key, count, err);
     sink.count_better = 1;
     sink.better_than = key;
-    *count = 0;
-    if (!b->p->lat->size_fits)
-        return ev_fail(err, EV_ECONFIG, "the lattice has more than 2^63 points and cannot be enumerated");
-    if (dominance_applicable(b->p))
-        st = dominance_grid_sink(b->p, b->t, NULL, &sink, err);
-    else
-        for (uint64_t first = 0; first < size && st == EV_OK; first += batch) {
-            st = cpu_grid_pass(b, first, size - first < batch ? size - first : batch, &sink, err);
-            if (st == EV_OK && first + batch < size && plat_interrupted())
-                st = ev_fail(err, EV_EINTR, "interrupted while counting the lattice points better than the GA's best");
-        }
+    st = dominance_grid_sink(b->p, b->t, NULL, &sink, err);
     *count = sink.count;
     return st;
 }

@@ -62,13 +62,29 @@ ev_status grid_eval_batch(const backend_ops_t *ops, backend_t *b, const fit_prob
                           uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat, ev_error *err)
 {
     if (ev == EVAL_REFERENCE) {
-        grid_sink_t sink;
-        memset(&sink, 0, sizeof sink);
-        sink.top = top;
-        sink.heat = heat;
+        grid_sink_t sink = grid_sink_of(top, heat);
         return reference_batch(p, first, count, &sink, err);
     }
     return heat ? ops->grid_batch_heat(b, first, count, top, heat, err) : ops->grid_batch(b, first, count, top, err);
+}
+
+ev_status grid_count_better_passes(backend_t *b, const lattice_t *lat, uint64_t batch, grid_pass_fn pass, uint64_t key,
+                                   uint64_t *count, ev_error *err)
+{
+    grid_sink_t sink = grid_sink_of(NULL, NULL);
+    ev_status st = EV_OK;
+    sink.count_better = 1;
+    sink.better_than = key;
+    *count = 0;
+    if (!lat->size_fits)
+        return ev_fail(err, EV_ECONFIG, "the lattice has more than 2^63 points and cannot be enumerated");
+    for (uint64_t first = 0; first < lat->size && st == EV_OK; first += batch) {
+        st = pass(b, first, lat->size - first < batch ? lat->size - first : batch, &sink, err);
+        if (st == EV_OK && first + batch < lat->size && plat_interrupted())
+            st = ev_fail(err, EV_EINTR, "interrupted while counting the lattice points better than the GA's best");
+    }
+    *count = sink.count;
+    return st;
 }
 
 /* heat: NULL, or a heatmap the chosen path can fill (checked by the caller). */

@@ -53,6 +53,14 @@ uint64_t grid_batch_points(const backend_ops_t *ops, backend_t *b, const grid_op
 ev_status grid_eval_batch(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, evaluator_kind ev,
                           uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat, ev_error *err);
 
+/* One backend's pass over lattice points [first, first + count) into a sink. */
+typedef ev_status (*grid_pass_fn)(backend_t *b, uint64_t first, uint64_t count, grid_sink_t *sink, ev_error *err);
+
+/* A backend's grid_count_better by passes of `batch` points over the whole
+ * lattice; Ctrl-C is answered between passes. */
+ev_status grid_count_better_passes(backend_t *b, const lattice_t *lat, uint64_t batch, grid_pass_fn pass, uint64_t key,
+                                   uint64_t *count, ev_error *err);
+
 ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts, topk_t *top,
                    grid_stats_t *stats, ev_error *err);
 

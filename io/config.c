@@ -15,8 +15,8 @@
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
 
-static const char *const root_keys[] = {"data", "parameters", "objective", "ga",         "grid", "report",
-                                        "top",  "seed",       "output",    "validation", NULL};
+static const char *const root_keys[] = {"data", "parameters", "objective", "ga",         "grid",     "report",
+                                        "top",  "seed",       "output",    "validation", "strategy", NULL};
 static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "cache",
                                         "tickers",    "features", "strict",  NULL};
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
@@ -243,21 +243,65 @@ static ev_status parse_seed(const ymap_t *root, config_t *cfg, ev_error *err)
     return ydoc_fail(root->doc, err, n, "seed", "expected a non-negative integer or the word random, found %s", found);
 }
 
+/* strategy: {type, ...} instead of data: an indicator-signal strategy on bars.
+ * Only its type is read here; the block's other keys (bars, costs, ...) are
+ * the strategy's own to check and read (signals/strategy.h). */
+static ev_status parse_strategy(const ymap_t *root, config_t *cfg, ev_error *err)
+{
+    yaml_node_t *s = ymap_get(root, "strategy");
+    char path[YDOC_PATH_MAX];
+    if (ymap_key(root, "data")) {
+        ymap_path(root, "data", path);
+        return ydoc_fail(root->doc, err, ymap_key(root, "data"), path,
+                         "a strategy config reads bars (strategy.bars), not a trade log: drop data: or strategy:");
+    }
+    if (s->type != YAML_MAPPING_NODE)
+        return ydoc_expected(root->doc, s, "strategy", "a mapping {type, bars, costs}", err);
+    for (yaml_node_pair_t *p = s->data.mapping.pairs.start; p < s->data.mapping.pairs.top; p++) {
+        const char *k = ydoc_text(ydoc_node(root->doc, p->key));
+        if (k && !strcmp(k, "type"))
+            return ydoc_get_string(root->doc, ydoc_node(root->doc, p->value), "strategy.type", &cfg->strategy_type,
+                                   err);
+    }
+    return ydoc_fail(root->doc, err, s, "strategy.type", "required key is missing; expected a strategy name");
+}
+
+/* ga.local_search sweeps a trade log's first-hit tables: off for strategies
+ * (the default every 5 would fail), and refused where asked for. */
+static ev_status strategy_no_local_search(const ymap_t *root, config_t *cfg, ev_error *err)
+{
+    yaml_node_t *ga = ymap_get(root, "ga");
+    ymap_t m;
+    cfg->ga.ls_every = 0;
+    if (!ga || ga->type != YAML_MAPPING_NODE)
+        return EV_OK;
+    m = *root;
+    m.node = ga;
+    snprintf(m.path, sizeof m.path, "ga");
+    if (!ymap_key(&m, "local_search"))
+        return EV_OK;
+    return ydoc_fail(root->doc, err, ymap_key(&m, "local_search"), "ga.local_search",
+                     "not supported for strategy %s yet (it sweeps trade-log tables); remove it", cfg->strategy_type);
+}
+
 static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
 {
     ymap_t root;
-    int has_output = 0;
+    int has_output = 0, strategy;
     ev_status st;
     if (!ydoc_root(doc))
         return ev_fail(err, EV_ECONFIG,
                        "%s:1:1: the config is empty; expected a mapping with the keys data, "
                        "parameters, objective, ga, grid, report, top, seed, output, validation",
                        cfg->path);
-    if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK ||
-        (st = parse_data(&root, cfg, err)) != EV_OK ||
-        (st = config_parse_parameters(&root, &cfg->lattice, err)) != EV_OK ||
+    if ((st = ymap_open(&root, doc, ydoc_root(doc), "", root_keys, err)) != EV_OK)
+        return st;
+    strategy = ymap_get(&root, "strategy") != NULL;
+    if ((st = strategy ? parse_strategy(&root, cfg, err) : parse_data(&root, cfg, err)) != EV_OK ||
+        (st = config_parse_parameters(&root, &cfg->lattice, strategy, err)) != EV_OK ||
         (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, &cfg->checkpoint_every_s, err)) != EV_OK ||
+        (strategy && (st = strategy_no_local_search(&root, cfg, err)) != EV_OK) ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
         (st = config_parse_validation(&root, &cfg->validation, err)) != EV_OK ||
@@ -319,8 +363,10 @@ ev_status config_parse_blocks(const char *name, const char *text, lattice_t *lat
     if (!ydoc_root(&doc))
         st = ev_fail(err, EV_ECONFIG, "%s:1:1: the document is empty; expected a mapping with the keys %s", name,
                      lat ? "parameters and objective" : "objective");
-    else if ((st = ymap_open(&root, &doc, ydoc_root(&doc), "", root_keys, err)) == EV_OK &&
-             (!lat || (st = config_parse_parameters(&root, lat, err)) == EV_OK))
+    else if ((st = ymap_open(&root, &doc, ydoc_root(&doc), "", root_keys, err)) == EV_OK && ymap_get(&root, "strategy"))
+        st = ydoc_fail(&doc, err, ymap_key(&root, "strategy"), "strategy",
+                       "the library evaluates trade logs; a strategy config runs with evolve CONFIG");
+    else if (st == EV_OK && (!lat || (st = config_parse_parameters(&root, lat, 0, err)) == EV_OK))
         st = config_parse_objective(&root, obj, err);
     ydoc_free(&doc);
     if (st != EV_OK && lat)
@@ -345,6 +391,7 @@ void config_free(config_t *cfg)
     free(cfg->trades_path);
     free(cfg->dataset_path);
     free(cfg->output);
+    free(cfg->strategy_type);
     free(cfg->heatmap[0]);
     free(cfg->heatmap[1]);
     for (int32_t i = 0; i < cfg->n_tickers; i++)

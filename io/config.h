@@ -41,6 +41,11 @@ typedef struct {
     int32_t n_extra_features;
     int strict; /* data.strict: drops are errors */
 
+    /* strategy.type of a strategy config (bars, not a trade log: docs/signals.md),
+     * or NULL. Its other keys are the strategy's to read (signals/strategy.h);
+     * the data fields above are then empty. */
+    char *strategy_type;
+
     lattice_t lattice;         /* parameters */
     objective_cfg_t objective; /* objective */
     ga_settings_t ga;          /* ga */

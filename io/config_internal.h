@@ -24,8 +24,9 @@
 /* ga.selection.k: draws per parent; beyond this a tournament is a sort. */
 #define CONFIG_TOURNAMENT_MAX 1024u
 
-/* parameters: (config_lattice.c). Fills lat and calls lattice_finish. */
-ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, ev_error *err);
+/* parameters: (config_lattice.c). Fills lat and calls lattice_finish.
+ * strategy: 1 in a strategy config (every parameter has role strategy). */
+ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, int strategy, ev_error *err);
 
 /* objective:, ga: and grid: (config_search.c). */
 ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_error *err);

@@ -14,8 +14,8 @@
 
 static const char *const param_keys[] = {"name", "role", "feature", "direction", "values", "range", NULL};
 static const char *const range_keys[] = {"start", "stop", "step", NULL};
-static const char *const role_names[] = {"filter", "target", "stop", NULL}; /* param_role order */
-static const char *const dir_names[] = {"min", "max", NULL};                /* filter_dir order */
+static const char *const role_names[] = {"filter", "target", "stop", "strategy", NULL}; /* param_role order */
+static const char *const dir_names[] = {"min", "max", NULL};                            /* filter_dir order */
 
 /* Sizes the value arrays; n_values is set at once so that lattice_free
  * releases whatever a later failure leaves half-filled. */
@@ -39,9 +39,32 @@ static ev_status check_level(const ydoc_t *d, const yaml_node_t *at, const char 
         return ydoc_fail(d, err, at, path, "parameter '%s': a target is a take-profit percent > 0, %s", p->name, what);
     if (p->role == PARAM_STOP && !(v < 0))
         return ydoc_fail(d, err, at, path, "parameter '%s': a stop is a stop-loss percent < 0, %s", p->name, what);
-    if (p->role != PARAM_FILTER && !(fabs(v) <= CONFIG_PCT_MAX))
+    if ((p->role == PARAM_TARGET || p->role == PARAM_STOP) && !(fabs(v) <= CONFIG_PCT_MAX))
         return ydoc_fail(d, err, at, path, "parameter '%s': a %s percent is at most %g in size, %s", p->name,
                          role_names[p->role], CONFIG_PCT_MAX, what);
+    return EV_OK;
+}
+
+/* A strategy parameter listed by names (atc's robustness: [Narrow, Medium,
+ * Wide]): an enumeration whose value i is i, its names as value texts; the
+ * strategy checks the names (signals/strategy.h). */
+static ev_status parse_names_as_values(ydoc_t *d, const yaml_node_t *seq, const char *path, param_t *p, ev_error *err)
+{
+    char ipath[YDOC_PATH_MAX];
+    ev_status st;
+    for (uint32_t i = 0; i < p->n_values; i++) {
+        yaml_node_t *item = ydoc_item(d, seq, i);
+        ydoc_path_index(ipath, path, i);
+        if (ydoc_number_text(item))
+            return ydoc_expected(d, item, ipath, "a name, as the list's first value is (not a number)", err);
+        if ((st = ydoc_get_string(d, item, ipath, &p->value_text[i], err)) != EV_OK)
+            return st;
+        p->values[i] = (double)i;
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(p->value_text[j], p->value_text[i]))
+                return ydoc_fail(d, err, item, ipath, "parameter '%s': '%s' is listed twice", p->name,
+                                 p->value_text[i]);
+    }
     return EV_OK;
 }
 
@@ -61,6 +84,8 @@ static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *pat
                          EV_MAX_VALUES, n);
     if ((st = alloc_values(p, (uint32_t)n, d->file, err)) != EV_OK)
         return st;
+    if (p->role == PARAM_STRATEGY && ydoc_plain(ydoc_item(d, seq, 0)) && !ydoc_number_text(ydoc_item(d, seq, 0)))
+        return parse_names_as_values(d, seq, path, p, err);
     for (size_t i = 0; i < n; i++) {
         yaml_node_t *item = ydoc_item(d, seq, i);
         ydoc_path_index(ipath, path, i);
@@ -166,7 +191,7 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
     }
     /* The range is increasing: a target's first value decides its sign and
      * its last its size, a stop's the other way round. */
-    if (p->role == PARAM_FILTER)
+    if (p->role != PARAM_TARGET && p->role != PARAM_STOP)
         return EV_OK;
     for (int i = 0; i < 2; i++) {
         int end = p->role == PARAM_TARGET ? i : 1 - i;
@@ -180,13 +205,15 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
     return EV_OK;
 }
 
-/* name, role and the role's one-of rules (duplicates, one target, one stop). */
-static ev_status parse_identity(const ymap_t *m, lattice_t *lat, int32_t k, ev_error *err)
+/* name, role and the role's one-of rules (duplicates, one target, one stop).
+ * A strategy config's parameters all have role strategy (its default); a
+ * trade-log config's never do. */
+static ev_status parse_identity(const ymap_t *m, lattice_t *lat, int32_t k, int strategy, ev_error *err)
 {
     param_t *p = &lat->params[k];
     yaml_node_t *name = ymap_get(m, "name"), *role_key;
     char path[YDOC_PATH_MAX];
-    int role = PARAM_FILTER;
+    int role = strategy ? PARAM_STRATEGY : PARAM_FILTER;
     int32_t *slot;
     ev_status st;
     if (!name)
@@ -201,7 +228,14 @@ static ev_status parse_identity(const ymap_t *m, lattice_t *lat, int32_t k, ev_e
     if ((st = ymap_choice(m, "role", role_names, &role, err)) != EV_OK)
         return st;
     p->role = (param_role)role;
-    if (p->role == PARAM_FILTER)
+    if (strategy != (p->role == PARAM_STRATEGY)) {
+        ymap_path(m, "role", path);
+        return ydoc_fail(m->doc, err, ymap_get(m, "role"), path,
+                         strategy ? "parameter '%s': a strategy config's parameters have role strategy, not %s"
+                                  : "parameter '%s': role %s belongs to strategy configs (a strategy: block)",
+                         p->name, role_names[role]);
+    }
+    if (p->role == PARAM_FILTER || p->role == PARAM_STRATEGY)
         return EV_OK;
     slot = p->role == PARAM_TARGET ? &lat->target_param : &lat->stop_param;
     if (*slot >= 0) {
@@ -241,7 +275,8 @@ static ev_status parse_filter_keys(const ymap_t *m, param_t *p, ev_error *err)
     return EV_OK;
 }
 
-static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, lattice_t *lat, int32_t k, ev_error *err)
+static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, lattice_t *lat, int32_t k, int strategy,
+                             ev_error *err)
 {
     ymap_t m;
     param_t *p = &lat->params[k];
@@ -250,7 +285,7 @@ static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, lat
     ev_status st;
     p->feature_index = -1;
     if ((st = ymap_open(&m, d, node, path, param_keys, err)) != EV_OK ||
-        (st = parse_identity(&m, lat, k, err)) != EV_OK || (st = parse_filter_keys(&m, p, err)) != EV_OK)
+        (st = parse_identity(&m, lat, k, strategy, err)) != EV_OK || (st = parse_filter_keys(&m, p, err)) != EV_OK)
         return st;
     values = ymap_get(&m, "values");
     range = ymap_get(&m, "range");
@@ -265,7 +300,7 @@ static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, lat
     return values ? parse_values(d, values, vpath, p, err) : parse_range(d, range, vpath, p, err);
 }
 
-ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, ev_error *err)
+ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, int strategy, ev_error *err)
 {
     ydoc_t *d = root->doc;
     yaml_node_t *seq = ymap_get(root, "parameters");
@@ -290,7 +325,7 @@ ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, ev_error *
     lat->stop_param = -1;
     for (size_t i = 0; i < n; i++) {
         ydoc_path_index(ipath, "parameters", i);
-        if ((st = parse_param(d, ydoc_item(d, seq, i), ipath, lat, (int32_t)i, err)) != EV_OK)
+        if ((st = parse_param(d, ydoc_item(d, seq, i), ipath, lat, (int32_t)i, strategy, err)) != EV_OK)
             return st;
     }
     if ((st = lattice_finish(lat, err)) != EV_OK)

@@ -7,8 +7,9 @@
 #include "io/config_internal.h"
 #include "io/timeparse.h"
 
-static const char *const validation_keys[] = {"holdout",     "folds",      "fold_by", "rank_by",
-                                              "pbo_genomes", "pbo_blocks", NULL};
+static const char *const validation_keys[] = {"holdout",     "folds",      "fold_by",      "rank_by",
+                                              "pbo_genomes", "pbo_blocks", "walk_forward", NULL};
+static const char *const walk_keys[] = {"train_days", "test_days", "step_days", NULL};
 static const char *const rank_by_names[] = {"fitness", "plateau", NULL}; /* rank_by_kind order */
 static const char *const holdout_keys[] = {"share", "last", "days", NULL};
 static const char *const fold_by_names[] = {"shuffle", "week", "month", NULL}; /* fold_by_kind order */
@@ -73,6 +74,41 @@ static ev_status parse_holdout(const ymap_t *root, validation_cfg_t *v, ev_error
     return parse_days(&m, v, err);
 }
 
+/* walk_forward: {train_days, test_days, step_days}: the first two required,
+ * step_days at least test_days (the test windows never overlap). */
+static ev_status parse_walk_forward(const ymap_t *root, validation_cfg_t *v, ev_error *err)
+{
+    ymap_t m;
+    int present = 0;
+    uint64_t train = 0, test = 0, step = 0;
+    char path[YDOC_PATH_MAX];
+    ev_status st;
+    if ((st = ymap_submap(root, "walk_forward", walk_keys, &m, &present, err)) != EV_OK || !present)
+        return st;
+    ymap_path(root, "walk_forward", path);
+    if (!ymap_key(&m, "train_days") || !ymap_key(&m, "test_days"))
+        return ydoc_fail(m.doc, err, m.node, path,
+                         "expected train_days and test_days (trading days per window; step_days defaults to "
+                         "test_days)");
+    if ((st = ymap_uint(&m, "train_days", 1, 1000000, &train, err)) != EV_OK ||
+        (st = ymap_uint(&m, "test_days", 1, 1000000, &test, err)) != EV_OK)
+        return st;
+    step = test;
+    if ((st = ymap_uint(&m, "step_days", 1, 1000000, &step, err)) != EV_OK)
+        return st;
+    if (step < test) {
+        ymap_path(&m, "step_days", path);
+        return ydoc_fail(m.doc, err, ymap_key(&m, "step_days"), path,
+                         "expected at least test_days (%llu): overlapping test windows would count their trades "
+                         "twice in the chained result, found %llu",
+                         (unsigned long long)test, (unsigned long long)step);
+    }
+    v->wf_train = (uint32_t)train;
+    v->wf_test = (uint32_t)test;
+    v->wf_step = (uint32_t)step;
+    return EV_OK;
+}
+
 ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_error *err)
 {
     ymap_t m;
@@ -86,7 +122,8 @@ ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_er
     if ((st = parse_holdout(&m, v, err)) != EV_OK ||
         (st = ymap_uint(&m, "folds", 0, VAL_MAX_FOLDS, &folds, err)) != EV_OK ||
         (st = ymap_choice(&m, "fold_by", fold_by_names, &fold_by, err)) != EV_OK ||
-        (st = ymap_choice(&m, "rank_by", rank_by_names, &rank_by, err)) != EV_OK)
+        (st = ymap_choice(&m, "rank_by", rank_by_names, &rank_by, err)) != EV_OK ||
+        (st = parse_walk_forward(&m, v, err)) != EV_OK)
         return st;
     v->rank_by = rank_by;
     if ((st = ymap_uint(&m, "pbo_genomes", 0, CONFIG_TOP_MAX, &pbo_genomes, err)) != EV_OK ||

@@ -67,6 +67,8 @@ static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
         c->failed |= cJSON_AddBoolToObject(o, "feasible", 0) == NULL;
 }
 
+static void row_stats(jctx *c, cJSON *item, const char *key, const trade_stats_t *st);
+
 /* A top row's validation (fitness/validation.h): in and out of sample, the
  * folds, the worst fold and the share of profitable folds. */
 static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t i, double trials)
@@ -75,6 +77,8 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     cJSON *arr;
     jcell(c, item, "in_sample", &r->in_sample);
     jcell(c, item, "out_of_sample", &r->out_of_sample);
+    if (top->split->n_holdout > 0)
+        row_stats(c, item, "out_of_sample_stats", &r->oos_stats);
     {
         double d = trials >= 1.0 ? deflated_sharpe(&r->moments, trials, top->val->var_sr) : NAN;
         cJSON *m;
@@ -111,6 +115,93 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     }
     jfitness(c, item, "worst_fold", r->worst_fold);
     jnum(c, item, "fold_profitable_share", r->fold_profitable);
+}
+
+/* A top row's trader statistics (fitness/trade_stats.h): counts as numbers,
+ * infinities as "inf" / "-inf", undefined figures (no trade) as null. */
+static void row_stats(jctx *c, cJSON *item, const char *key, const trade_stats_t *st)
+{
+    cJSON *o = jchild(c, item, key, 0);
+    for (int f = 0; o && f < TRADE_STAT_FIELDS; f++) {
+        double v = trade_stat_get(st, f);
+        if (v == v)
+            jfitness(c, o, trade_stat_fields[f].name, v);
+        else
+            c->failed |= cJSON_AddNullToObject(o, trade_stat_fields[f].name) == NULL;
+    }
+}
+
+static void jday(jctx *c, cJSON *arr, int64_t day);
+
+/* A window's span of days: {"first", "last" (YYYY-MM-DD), "trading_days"}. */
+static void jspan(jctx *c, cJSON *obj, const char *key, const int64_t *days, int32_t begin, int32_t end)
+{
+    cJSON *o = jchild(c, obj, key, 0);
+    const char *names[2] = {"first", "last"};
+    int64_t at[2] = {days[begin], days[end - 1]};
+    for (int i = 0; o && i < 2; i++) {
+        char buf[32];
+        int64_t y;
+        int m, d;
+        time_civil_from_days(at[i], &y, &m, &d);
+        snprintf(buf, sizeof buf, "%04lld-%02d-%02d", (long long)y, m, d);
+        jstr(c, o, names[i], buf);
+    }
+    if (o)
+        jnum(c, o, "trading_days", (double)(end - begin));
+}
+
+void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *search)
+{
+    jctx c = {0};
+    cJSON *root = cJSON_CreateObject(), *o = root ? jchild(&c, root, "walk_forward", 0) : NULL;
+    cJSON *arr = o ? jchild(&c, o, "windows", 1) : NULL, *ch;
+    c.failed |= root == NULL;
+    if (o) {
+        jstr(&c, o, "search", search);
+        jnum(&c, o, "train_days", r->train_days);
+        jnum(&c, o, "test_days", r->test_days);
+        jnum(&c, o, "step_days", r->step_days);
+        jcount(&c, o, "evaluated", r->evaluated);
+    }
+    for (int32_t w = 0; arr && w < r->n; w++) {
+        const wf_window_t *win = &r->win[w];
+        cJSON *item = cJSON_CreateObject(), *values;
+        if (!item || !cJSON_AddItemToArray(arr, item)) {
+            cJSON_Delete(item);
+            c.failed = 1;
+            break;
+        }
+        jnum(&c, item, "window", (double)(w + 1));
+        jspan(&c, item, "train", r->days, win->train_begin, win->train_end);
+        jspan(&c, item, "test", r->days, win->test_begin, win->test_end);
+        if (r->winner[w].index != UINT64_MAX)
+            jcount(&c, item, "index", r->winner[w].index);
+        values = jchild(&c, item, "values", 0);
+        for (int32_t k = 0; values && k < cfg->lattice.n_params; k++)
+            jnum(&c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[r->winner[w].genes[k]]);
+        jfitness(&c, item, "train_fitness", r->train_value[w]);
+        jcount(&c, item, "train_trades", (uint64_t)r->winner[w].r.trades);
+        jfitness(&c, item, "test_fitness", r->test_value[w]);
+        jcount(&c, item, "test_trades", (uint64_t)r->test[w].r.trades);
+        if (!r->test[w].r.feasible)
+            c.failed |= cJSON_AddBoolToObject(item, "test_feasible", 0) == NULL;
+        row_stats(&c, item, "test_stats", &r->test_stats[w]);
+    }
+    ch = o ? jchild(&c, o, "chained", 0) : NULL;
+    if (ch) {
+        jspan(&c, ch, "test", r->days, r->win[0].test_begin, r->win[r->n - 1].test_end);
+        jfitness(&c, ch, "fitness", r->chained_value);
+        jcount(&c, ch, "trades", (uint64_t)r->chained.trades);
+        if (!r->chained.feasible)
+            c.failed |= cJSON_AddBoolToObject(ch, "feasible", 0) == NULL;
+        row_stats(&c, ch, "stats", &r->chained_stats);
+    }
+    if (c.failed) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
 }
 
 static void jday(jctx *c, cJSON *arr, int64_t day)
@@ -191,6 +282,8 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top, dou
             jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[e->genes[k]]);
         jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
+        if (top->stats)
+            row_stats(c, item, "stats", &top->stats[i]);
         if (top->val)
             row_validation(c, item, top, i, trials);
     }
@@ -257,6 +350,8 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jstr(c, o, "path", cfg->dataset_path);
         jstr(c, o, "content_hash", hash);
     }
+    if (cfg->strategy_type) /* a strategy config: content_hash is its bars' fingerprint */
+        jstr(c, root, "strategy", cfg->strategy_type);
     add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
     if (top->val && top->split)
         add_validation(c, root, s, top);

@@ -282,11 +282,6 @@ EVOLVE_API int evolve_lattice_n_params(const evolve_lattice *l)
     return l ? l->lat.n_params : 0;
 }
 
-static const char *role_name(param_role r)
-{
-    return r == PARAM_TARGET ? "target" : r == PARAM_STOP ? "stop" : "filter";
-}
-
 EVOLVE_API int evolve_lattice_param(evolve_ctx *ctx, const evolve_lattice *l, int i, const char **name,
                                     const char **role, const char **feature, uint32_t *n_values)
 {
@@ -297,7 +292,7 @@ EVOLVE_API int evolve_lattice_param(evolve_ctx *ctx, const evolve_lattice *l, in
     if (name)
         *name = p->name;
     if (role)
-        *role = role_name(p->role);
+        *role = param_role_name(p->role);
     if (feature)
         *feature = p->feature ? p->feature : "";
     if (n_values)

@@ -1,8 +1,10 @@
 #include "report/chart.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/platform.h"
 #include "report/svg.h"
 
 #define W 880.0
@@ -97,10 +99,37 @@ static void lines_flush(FILE *f, const chart_series_t *s, const double *px, cons
     *m = 0;
 }
 
+#define SHADE_COLOR "#fde3c8"
+
+/* The shaded spans behind the lines: each run of shaded points from half
+ * way to its left neighbour to half way to its right one. */
+static void lines_shade(FILE *f, const line_chart_t *c, double xlo, double xhi, double pw, double ph)
+{
+    for (size_t i = 0; c->shade && i < c->n; i++) {
+        size_t j = i;
+        double a, b;
+        if (!c->shade[i])
+            continue;
+        while (j + 1 < c->n && c->shade[j + 1])
+            j++;
+        a = i > 0 ? (c->x[i - 1] + c->x[i]) / 2 : c->x[i] - 0.5;
+        b = j + 1 < c->n ? (c->x[j] + c->x[j + 1]) / 2 : c->x[j] + 0.5;
+        a = fmax(a, xlo);
+        b = fmin(b, xhi);
+        svg_rect(f, LEFT + (a - xlo) / (xhi - xlo) * pw, TOP, (b - a) / (xhi - xlo) * pw, ph, SHADE_COLOR, "none", 0);
+        i = j;
+    }
+}
+
 /* The legend as one row above the plot, where it can never hide a line. */
 static void lines_legend(FILE *f, const line_chart_t *c, double y)
 {
     double x = LEFT;
+    if (c->shade && c->shade_label) {
+        svg_rect(f, x, y - 10, 28, 12, SHADE_COLOR, "none", 0);
+        svg_text(f, x + 34, y, c->shade_label, 12.5, SVG_START, 0, 0, "#222222");
+        x += 34 + 7.0 * (double)strlen(c->shade_label) + 28;
+    }
     for (int s = 0; s < c->n_series; s++) {
         svg_line(f, x, y - 4, x + 28, y - 4, c->series[s].color, 3, c->series[s].dashed);
         svg_text(f, x + 34, y, c->series[s].name, 12.5, SVG_START, 0, 0, "#222222");
@@ -121,6 +150,10 @@ void chart_lines(FILE *f, const line_chart_t *c)
     } else {
         lines_range(c, &ylo, &yhi);
     }
+    if (c->bars) { /* bars grow from 0 */
+        ylo = fmin(ylo, 0.0);
+        yhi = fmax(yhi, 0.0);
+    }
     top_band = lines_have_inf(c, 1) ? 30 : 0;
     bottom_band = lines_have_inf(c, -1) ? 30 : 0;
     ph_f = ph - top_band - bottom_band;
@@ -128,6 +161,7 @@ void chart_lines(FILE *f, const line_chart_t *c)
     ny = chart_nice_ticks(&ylo, &yhi, 6, yt);
     svg_begin(f, W, H, c->title);
     titles(f, c->title, c->subtitle);
+    lines_shade(f, c, xlo, xhi, pw, ph);
 #define MAPX(v) (LEFT + ((v)-xlo) / (xhi - xlo) * pw)
 /* +inf / -inf (a profit factor without losses, a sharpe without variance)
  * get a band of their own above / below the finite axis */
@@ -150,7 +184,16 @@ void chart_lines(FILE *f, const line_chart_t *c)
     svg_line(f, LEFT, TOP, LEFT, TOP + ph, AXIS_COLOR, 1.2, 0);
     svg_text(f, LEFT + pw / 2, H - 22, c->x_label, 14, SVG_MIDDLE, 0, 0, AXIS_COLOR);
     y_axis_label(f, c->y_label, TOP, ph);
-    for (int s = 0; s < c->n_series; s++) {
+    for (int s = 0; c->bars && s < c->n_series; s++) {
+        double bw = fmax(1.0, 0.8 * pw / (xhi - xlo));
+        for (size_t i = 0; i < c->n; i++) {
+            double y = c->series[s].y[i];
+            if (isfinite(y))
+                svg_rect(f, MAPX(c->x[i]) - bw / 2, fmin(MAPY(y), MAPY(0.0)), bw, fabs(MAPY(y) - MAPY(0.0)),
+                         c->series[s].color, "none", 0);
+        }
+    }
+    for (int s = 0; !c->bars && s < c->n_series; s++) {
         /* one polyline per run of finite values, thinned to ~4000 points */
         size_t m = 0, stride = c->n / 4000 + 1;
         for (size_t i = 0; i < c->n; i = (i + stride < c->n || i + 1 == c->n) ? i + stride : c->n - 1) {
@@ -266,4 +309,33 @@ void chart_heatmap(FILE *f, const heatmap_chart_t *c)
     if (c->note)
         svg_text(f, LEFT, H - 12, c->note, 12, SVG_START, 0, 0, "#666666");
     svg_end(f);
+}
+
+ev_status chart_write(const char *dir, const char *name, int heat, const void *chart, FILE *log, ev_error *err)
+{
+    char *path = plat_path_join(dir, name), *tmp = path ? plat_temp_name(path) : NULL;
+    FILE *f = tmp ? fopen(tmp, "wb") : NULL;
+    ev_status st = EV_OK;
+    if (!path || !tmp)
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    else if (!f)
+        st = ev_fail(err, EV_EIO, "%s: cannot write the chart (is the directory writable?)", path);
+    if (f) {
+        if (heat)
+            chart_heatmap(f, (const heatmap_chart_t *)chart);
+        else
+            chart_lines(f, (const line_chart_t *)chart);
+        int e = plat_fclose_written(f);
+        if (e)
+            st = ev_fail(err, EV_EIO, "%s: cannot write the chart: %s", path, strerror(e));
+        if (st == EV_OK)
+            st = plat_rename_replace(tmp, path, err);
+        if (st != EV_OK)
+            plat_remove(tmp);
+    }
+    if (st == EV_OK && log)
+        fprintf(log, "report: wrote %s\n", path);
+    free(tmp);
+    free(path);
+    return st;
 }

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +31,9 @@ typedef struct {
     int n_series;
     int fixed_y; /* 1: the y axis spans [y_min, y_max] */
     double y_min, y_max;
+    const uint8_t *shade;    /* [n] or NULL: 1 shades point i's span of x (e.g. holdout trades) */
+    const char *shade_label; /* the shaded spans' legend entry */
+    int bars;                /* 1: each point is a bar from 0 (NaN: none), not a line */
 } line_chart_t;
 
 typedef struct {
@@ -41,6 +46,9 @@ typedef struct {
 } heatmap_chart_t;
 
 void chart_lines(FILE *f, const line_chart_t *c);
+/* Writes a chart (heat: a heatmap_chart_t, else a line_chart_t) to dir/name
+ * under a temporary name, then renames it; prints the path to log. */
+ev_status chart_write(const char *dir, const char *name, int heat, const void *chart, FILE *log, ev_error *err);
 void chart_heatmap(FILE *f, const heatmap_chart_t *c);
 
 /* Axis ticks: "nice" round steps (1, 2, 5 x 10^k) covering [lo, hi],

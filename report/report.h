@@ -1,6 +1,7 @@
 /* `evolve report RUN.h5`: what a run file says, on the terminal and as SVG
  * charts. Reads only the run file (not the config or the data), so a report
- * can be made anywhere the file is. */
+ * can be made anywhere the file is; the top-1's equity curve alone also
+ * reads the run's dataset where it is found (report/report_equity.h). */
 #ifndef EVOLVE_REPORT_H
 #define EVOLVE_REPORT_H
 
@@ -10,6 +11,7 @@
 #include "archive/run_file.h"
 #include "common/status.h"
 #include "fitness/grid_sink.h"
+#include "fitness/trade_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,6 +22,7 @@ typedef struct {
     lattice_t lat;
     objective_cfg_t obj;
     char *mode, *status, *config_path, *backend, *device, *tool_version, *created, *dataset_path;
+    char *strategy; /* a strategy run's strategy.type (dataset_hash: its bars' fingerprint), else NULL */
     uint64_t seed, dataset_hash, lattice_size;
     char **sessions;
     size_t n_sessions;
@@ -34,11 +37,15 @@ typedef struct {
     ranked_genome_t *hof;
     double *hof_value; /* [n_hof]: the reported values (fitness/reported.h) */
     uint32_t n_hof;
+    trade_stats_t *hof_stats;     /* [n_hof], NULL when the file has none */
+    trade_stats_t *hof_oos_stats; /* [n_hof] on the holdout days, NULL without a holdout */
     /* /grid */
     int has_grid, has_heat;
     ranked_genome_t *top;
     double *top_value; /* [n_top] */
     uint32_t n_top;
+    trade_stats_t *top_stats;     /* [n_top], NULL when the file has none */
+    trade_stats_t *top_oos_stats; /* [n_top] on the holdout days, NULL without a holdout */
     char *evaluator;
     uint64_t points;
     double grid_seconds;

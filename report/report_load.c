@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/run_heat.h"
+#include "archive/run_stats.h"
 #include "report/report.h"
 
 static ev_status read_strs(report_run_t *r, ev_error *err)
@@ -22,7 +23,8 @@ static ev_status read_strs(report_run_t *r, ev_error *err)
              {"provenance", "created_utc", &r->created, 0},
              {"provenance/dataset", "path", &r->dataset_path, 0},
              {"ga", "stop_reason", &r->stop_reason, 1},
-             {"grid", "evaluator", &r->evaluator, 1}};
+             {"grid", "evaluator", &r->evaluator, 1},
+             {"provenance", "strategy", &r->strategy, 1}};
     ev_status st = EV_OK;
     for (size_t i = 0; i < sizeof s / sizeof s[0] && st == EV_OK; i++)
         st = run_file_read_str(&r->rf, s[i].object, s[i].name, s[i].optional, s[i].out, err);
@@ -122,8 +124,10 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
         (st = read_series(r, COL_MEAN_DISPLAY, &r->mean, err)) == EV_OK &&
         (st = read_series(r, COL_HOF_BEST, &r->hof_best, err)) == EV_OK &&
         (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK && (st = read_entropy(r, err)) == EV_OK &&
-        (st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err)) == EV_OK)
-        st = check_ranked(r, "/ga/hall_of_fame", r->hof, r->n_hof, err);
+        (st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err)) == EV_OK &&
+        (st = check_ranked(r, "/ga/hall_of_fame", r->hof, r->n_hof, err)) == EV_OK &&
+        (st = run_file_read_stats(&r->rf, "ga/trader_stats", r->n_hof, &r->hof_stats, err)) == EV_OK)
+        st = run_file_read_stats(&r->rf, "ga/validation/out_of_sample_trader_stats", r->n_hof, &r->hof_oos_stats, err);
     return st;
 }
 
@@ -133,6 +137,9 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
     r->has_grid = 1;
     if ((st = run_file_read_ranked(&r->rf, "grid/top", &r->top, &r->top_value, &r->n_top, err)) != EV_OK ||
         (st = check_ranked(r, "/grid/top", r->top, r->n_top, err)) != EV_OK ||
+        (st = run_file_read_stats(&r->rf, "grid/trader_stats", r->n_top, &r->top_stats, err)) != EV_OK ||
+        (st = run_file_read_stats(&r->rf, "grid/validation/out_of_sample_trader_stats", r->n_top, &r->top_oos_stats,
+                                  err)) != EV_OK ||
         (st = run_file_read_u64(&r->rf, "grid", "points_evaluated", &r->points, err)) != EV_OK ||
         (st = run_file_read_f64(&r->rf, "grid", "seconds", &r->grid_seconds, err)) != EV_OK)
         return st;
@@ -182,8 +189,8 @@ ev_status report_load(report_run_t *r, const char *path, ev_error *err)
 
 void report_free(report_run_t *r)
 {
-    char **strs[] = {&r->mode,         &r->status,  &r->config_path,  &r->backend,     &r->device,
-                     &r->tool_version, &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator};
+    char **strs[] = {&r->mode,    &r->status,       &r->config_path, &r->backend,   &r->device,  &r->tool_version,
+                     &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator, &r->strategy};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     run_file_free_strings(r->sessions, r->n_sessions);
@@ -195,6 +202,10 @@ void report_free(report_run_t *r)
     free(r->entropy);
     free(r->hof);
     free(r->hof_value);
+    free(r->hof_stats);
+    free(r->top_stats);
+    free(r->hof_oos_stats);
+    free(r->top_oos_stats);
     free(r->top);
     free(r->top_value);
     if (r->has_heat)

@@ -45,36 +45,6 @@ ev_status report_heat_pair(const report_run_t *r, const char *spec, int32_t *px,
     return EV_OK;
 }
 
-/* Writes one chart under dir/name through a temporary file. */
-static ev_status write_svg(const char *dir, const char *name, int heat, const void *chart, FILE *log, ev_error *err)
-{
-    char *path = plat_path_join(dir, name), *tmp = path ? plat_temp_name(path) : NULL;
-    FILE *f = tmp ? fopen(tmp, "wb") : NULL;
-    ev_status st = EV_OK;
-    if (!path || !tmp)
-        st = ev_fail(err, EV_ENOMEM, "out of memory");
-    else if (!f)
-        st = ev_fail(err, EV_EIO, "%s: cannot write the chart (is the directory writable?)", path);
-    if (f) {
-        if (heat)
-            chart_heatmap(f, (const heatmap_chart_t *)chart);
-        else
-            chart_lines(f, (const line_chart_t *)chart);
-        int e = plat_fclose_written(f);
-        if (e)
-            st = ev_fail(err, EV_EIO, "%s: cannot write the chart: %s", path, strerror(e));
-        if (st == EV_OK)
-            st = plat_rename_replace(tmp, path, err);
-        if (st != EV_OK)
-            plat_remove(tmp);
-    }
-    if (st == EV_OK && log)
-        fprintf(log, "report: wrote %s\n", path);
-    free(tmp);
-    free(path);
-    return st;
-}
-
 static ev_status plot_ga(const report_run_t *r, const char *dir, FILE *log, ev_error *err)
 {
     char title[256], sub[512];
@@ -99,7 +69,7 @@ static ev_status plot_ga(const report_run_t *r, const char *dir, FILE *log, ev_e
     c.n = r->generations;
     c.series = fit;
     c.n_series = 3;
-    if ((st = write_svg(dir, "fitness.svg", 0, &c, log, err)) != EV_OK)
+    if ((st = chart_write(dir, "fitness.svg", 0, &c, log, err)) != EV_OK)
         return st;
     c.title = "Diversity per generation";
     c.y_label = "share (0 = converged, 1 = spread out)";
@@ -108,7 +78,7 @@ static ev_status plot_ga(const report_run_t *r, const char *dir, FILE *log, ev_e
     c.fixed_y = 1;
     c.y_min = 0;
     c.y_max = 1;
-    return write_svg(dir, "diversity.svg", 0, &c, log, err);
+    return chart_write(dir, "diversity.svg", 0, &c, log, err);
 }
 
 /* Best displayed fitness per cell over every genome the GA archived
@@ -229,7 +199,7 @@ static ev_status plot_heat(report_run_t *r, const char *dir, int32_t px, int32_t
     c.v = v;
     c.note = from_grid ? "grey: no feasible genome in the cell" : "grey: no feasible genome of the cell was evaluated";
     if (st == EV_OK)
-        st = write_svg(dir, "heatmap.svg", 1, &c, log, err);
+        st = chart_write(dir, "heatmap.svg", 1, &c, log, err);
     free(xt);
     free(yt);
     free(v);
@@ -246,7 +216,7 @@ ev_status report_plots(report_run_t *r, const char *dir, int32_t px, int32_t py,
         st = ev_fail(err, EV_EIO, "%s: not a directory (--out names the folder for the charts)", dir);
     if (st == EV_OK && r->rf.has_ga && r->generations)
         st = plot_ga(r, dir, log, err);
-    if (st == EV_OK && px >= 0)
+    if (st == EV_OK && px >= 0 && (r->has_grid || r->rf.has_ga)) /* a walk-forward run has neither */
         st = plot_heat(r, dir, px, py, log, err);
     return st;
 }

@@ -24,6 +24,24 @@ static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t 
     top_table_print(out, &view, &list);
 }
 
+/* The trader statistics of a list (fitness/trade_stats.h), a row per rank. */
+static void print_stats(FILE *out, const char *title, const trade_stats_t *st, uint32_t n)
+{
+    if (!st || !n)
+        return;
+    fprintf(out, "%s (per trade, not annualised; docs/config.md):\n", title);
+    fprintf(out,
+            "rank  trades   win %%  profit f.  expectancy  max drawdown   sharpe  sortino   avg hold s  "
+            "target  stop  logged\n");
+    for (uint32_t i = 0; i < n; i++) {
+        const trade_stats_t *s = &st[i];
+        fprintf(out, "%4u  %6lld  %6.2f  %9.4g  %10.6f  %12.6f  %7.4f  %7.4g  %11.1f  %6lld  %4lld  %6lld\n", i + 1,
+                (long long)s->trades, 100.0 * s->win_rate, s->profit_factor, s->expectancy, s->max_drawdown, s->sharpe,
+                s->sortino, s->avg_hold_s, (long long)s->exits[EXIT_TARGET], (long long)s->exits[EXIT_STOP],
+                (long long)s->exits[EXIT_LOGGED]);
+    }
+}
+
 static void print_ga(FILE *out, const report_run_t *r)
 {
     fprintf(out, "GA:         %u of %" PRIu64 " generations archived, population %" PRIu64 ", %s%s\n", r->generations,
@@ -41,6 +59,8 @@ static void print_ga(FILE *out, const report_run_t *r)
     }
     fprintf(out, "hall of fame (the best unique genomes the GA evaluated):\n");
     print_table(out, r, r->hof, r->hof_value, r->n_hof);
+    print_stats(out, "trader statistics", r->hof_stats, r->n_hof);
+    print_stats(out, "trader statistics on the holdout days", r->hof_oos_stats, r->n_hof);
 }
 
 static void print_grid(FILE *out, const report_run_t *r)
@@ -49,6 +69,8 @@ static void print_grid(FILE *out, const report_run_t *r)
             r->evaluator ? r->evaluator : "?", r->grid_seconds, r->has_heat ? "" : " (no heatmap recorded)");
     fprintf(out, "grid top-%u (exact):\n", r->n_top);
     print_table(out, r, r->top, r->top_value, r->n_top);
+    print_stats(out, "trader statistics", r->top_stats, r->n_top);
+    print_stats(out, "trader statistics on the holdout days", r->top_oos_stats, r->n_top);
 }
 
 /* /validate's figures, printed as --validate printed them. */
@@ -85,11 +107,43 @@ static void print_validate(FILE *out, report_run_t *r)
     free(method);
 }
 
+/* /walk_forward: each window's winner on its train days, then on its test
+ * days, and the chained result. */
+static void print_walk(FILE *out, report_run_t *r)
+{
+    ranked_genome_t *e[2] = {NULL, NULL};
+    double *v[2] = {NULL, NULL}, chained = 0;
+    uint32_t n[2] = {0, 0};
+    uint64_t trades = 0, windows = 0;
+    char *search = NULL;
+    run_file_read_str(&r->rf, "walk_forward", "search", 1, &search, NULL);
+    run_file_read_u64(&r->rf, "walk_forward", "windows", &windows, NULL);
+    run_file_read_f64(&r->rf, "walk_forward", "chained_fitness", &chained, NULL);
+    run_file_read_u64(&r->rf, "walk_forward", "chained_trades", &trades, NULL);
+    fprintf(out, "walk-forward (%s): %" PRIu64 " windows; chained out-of-sample %.6g over %" PRIu64 " trades\n",
+            search ? search : "?", windows, chained, trades);
+    if (run_file_read_ranked(&r->rf, "walk_forward/winners", &e[0], &v[0], &n[0], NULL) == EV_OK &&
+        run_file_read_ranked(&r->rf, "walk_forward/test", &e[1], &v[1], &n[1], NULL) == EV_OK) {
+        fprintf(out, "each window's winner on its train days (rank = window):\n");
+        print_table(out, r, e[0], v[0], n[0]);
+        fprintf(out, "the same winners on their test days:\n");
+        print_table(out, r, e[1], v[1], n[1]);
+    }
+    for (int i = 0; i < 2; i++) {
+        free(e[i]);
+        free(v[i]);
+    }
+    free(search);
+}
+
 void report_print(FILE *out, report_run_t *r)
 {
     fprintf(out, "run:        %s (%s, %s)\n", r->rf.path, r->mode, r->status);
     fprintf(out, "config:     %s, seed %" PRIu64 "\n", r->config_path, r->seed);
-    fprintf(out, "dataset:    %s (content hash %016" PRIx64 ")\n", r->dataset_path, r->dataset_hash);
+    if (r->strategy)
+        fprintf(out, "strategy:   %s on bars (fingerprint %016" PRIx64 ")\n", r->strategy, r->dataset_hash);
+    else
+        fprintf(out, "dataset:    %s (content hash %016" PRIx64 ")\n", r->dataset_path, r->dataset_hash);
     fprintf(out, "written by: %s on %s (%s backend), %s\n", r->tool_version, r->device, r->backend, r->created);
     fprintf(out, "lattice:    %d parameters, ", r->lat.n_params);
     if (r->lattice_size)
@@ -106,6 +160,8 @@ void report_print(FILE *out, report_run_t *r)
         print_grid(out, r);
     if (run_file_has(&r->rf, "validate"))
         print_validate(out, r);
+    if (run_file_has(&r->rf, "walk_forward"))
+        print_walk(out, r);
     for (size_t i = 0; i < r->n_sessions; i++)
         fprintf(out, "%s %s\n", i ? "           " : "sessions:  ", r->sessions[i]);
 }

@@ -19,7 +19,7 @@ struct se_features {
     double *tr, *cloc;
     series_t *ser;
     int64_t n_ser, cap_ser;
-    int64_t lookups;
+    int64_t lookups, computed;
 };
 
 ev_status se_features_create(const bars_t *b, se_features_t **out, ev_error *err)
@@ -58,7 +58,19 @@ void se_features_free(se_features_t *f)
 
 int64_t se_features_computed(const se_features_t *f)
 {
-    return f->n_ser;
+    return f->computed;
+}
+
+uint64_t se_features_bytes(const se_features_t *f)
+{
+    return (uint64_t)f->n_ser * (uint64_t)f->bars->n * sizeof(double);
+}
+
+void se_features_clear(se_features_t *f)
+{
+    for (int64_t i = 0; i < f->n_ser; i++)
+        free(f->ser[i].v);
+    f->n_ser = 0;
 }
 
 int64_t se_features_lookups(const se_features_t *f)
@@ -160,9 +172,33 @@ static ev_status get(se_features_t *f, int kind, int32_t a, int32_t b, const dou
         s->b = b;
         s->v = v;
         f->n_ser++;
+        f->computed++;
         *out = v;
     }
     return EV_OK;
+}
+
+/* The bars' part of a genome's series. */
+static void series_bars(const se_features_t *f, se_series_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = f->bars->n;
+    s->open = f->bars->open;
+    s->high = f->bars->high;
+    s->low = f->bars->low;
+    s->close = f->bars->close;
+    s->cloc = f->cloc;
+}
+
+int se_features_find(const se_features_t *f, const se_params_t *p, se_series_t *s)
+{
+    series_bars(f, s);
+    s->ema_fast = find(f, SER_EMA, p->ema_fast, 0);
+    s->ema_slow = find(f, SER_EMA, p->ema_slow, 0);
+    s->atr = find(f, SER_ATR, p->atr_window, 0);
+    s->vol_z = find(f, SER_VOLZ, p->z_window, 0);
+    s->tr_z = find(f, SER_TRZ, p->atr_window, p->z_window);
+    return s->ema_fast && s->ema_slow && s->atr && s->vol_z && s->tr_z;
 }
 
 ev_status se_features_series(se_features_t *f, const se_params_t *p, se_series_t *s, ev_error *err)
@@ -173,13 +209,7 @@ ev_status se_features_series(se_features_t *f, const se_params_t *p, se_series_t
                        "seller_exhaustion: ema_fast, ema_slow, z_window, atr_window and max_hold must be at least 1 "
                        "bar (got %d, %d, %d, %d, %d)",
                        (int)p->ema_fast, (int)p->ema_slow, (int)p->z_window, (int)p->atr_window, (int)p->max_hold);
-    memset(s, 0, sizeof *s);
-    s->n = f->bars->n;
-    s->open = f->bars->open;
-    s->high = f->bars->high;
-    s->low = f->bars->low;
-    s->close = f->bars->close;
-    s->cloc = f->cloc;
+    series_bars(f, s);
     if ((st = get(f, SER_EMA, p->ema_fast, 0, &s->ema_fast, err)) != EV_OK ||
         (st = get(f, SER_EMA, p->ema_slow, 0, &s->ema_slow, err)) != EV_OK ||
         (st = get(f, SER_ATR, p->atr_window, 0, &s->atr, err)) != EV_OK ||

@@ -30,7 +30,16 @@ void se_features_free(se_features_t *f);
 /* Fills s with the series genome p reads. Lengths below 1 are EV_ECONFIG. */
 ev_status se_features_series(se_features_t *f, const se_params_t *p, se_series_t *s, ev_error *err);
 
-/* Distinct series computed so far (each at most once), and the look-ups served. */
+/* se_features_series without computing or counting, for threads reading a
+ * store whose genomes were prepared: 1, or 0 when a series is missing. */
+int se_features_find(const se_features_t *f, const se_params_t *p, se_series_t *s);
+
+/* Bytes held by the series, and every series dropped (pointers handed out
+ * before are invalid after). */
+uint64_t se_features_bytes(const se_features_t *f);
+void se_features_clear(se_features_t *f);
+
+/* Series computed so far (each at most once between clears), and the look-ups served. */
 int64_t se_features_computed(const se_features_t *f);
 int64_t se_features_lookups(const se_features_t *f);
 

@@ -13,9 +13,10 @@
 #include "io/yaml_map.h"
 #include "signals/se_params.h"
 
-/* objective, ga, top, seed and output are accepted for the GA and grid to come
- * and not read yet (docs/signals.md). */
-static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga", "top", "seed", "output", NULL};
+/* The search's keys (objective, ga, grid, report, top, seed, output,
+ * validation) are io/config.c's to read (config_load); here they are allowed. */
+static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga",         "grid", "report",
+                                        "top",      "seed",       "output",    "validation", NULL};
 static const char *const strategy_keys[] = {"type", "bars", "costs", NULL};
 static const char *const bars_keys[] = {"csv", "symbol", "market_dir", "ticker", "timeframe", NULL};
 static const char *const costs_keys[] = {"fee_bp", "slippage_bp", NULL};

@@ -8,8 +8,10 @@
  *     - {name: ema_fast, range: {start: 8, stop: 32, step: 4}}
  *     - {name: vol_z, values: [1.0, 1.5, 2.0]}
  *
- * Read by `evolve trades CONFIG`; the GA and grid do not run strategies yet.
- * Relative paths are resolved against the config's directory. */
+ * Read by `evolve trades CONFIG` and by the strategy's table entry
+ * (signals/se_ops.c) for the GA, grid and validate, whose search keys
+ * (objective, ga, top, ...) io/config.c reads. Relative paths are resolved
+ * against the config's directory. */
 #ifndef EVOLVE_SIGNALS_SE_CONFIG_H
 #define EVOLVE_SIGNALS_SE_CONFIG_H
 

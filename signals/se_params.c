@@ -26,6 +26,27 @@ void se_params_defaults(se_params_t *p)
     p->slippage_bp = 5.0;
 }
 
+void se_params_put(se_params_t *p, int which, double v)
+{
+    switch (which) {
+    case 0: p->ema_fast = (int32_t)v; break;
+    case 1: p->ema_slow = (int32_t)v; break;
+    case 2: p->z_window = (int32_t)v; break;
+    case 3: p->atr_window = (int32_t)v; break;
+    case 4: p->vol_z = v; break;
+    case 5: p->tr_z = v; break;
+    case 6: p->cloc_min = v; break;
+    case 7: p->atr_stop_mult = v; break;
+    case 8: p->reward_r = v; break;
+    default: p->max_hold = (int32_t)v; break;
+    }
+}
+
+int se_params_feasible(const se_params_t *p)
+{
+    return p->ema_slow > p->ema_fast;
+}
+
 static int name_is(const char *name, size_t n, const char *s)
 {
     return strlen(s) == n && memcmp(name, s, n) == 0;

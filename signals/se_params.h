@@ -27,6 +27,14 @@ ev_status se_params_set(se_params_t *p, const char *name, size_t name_len, const
 /* "NAME=VALUE" -> se_params_set. */
 ev_status se_params_assign(se_params_t *p, const char *assignment, ev_error *err);
 
+/* Sets lattice parameter `which` (an index into se_param_names, below
+ * SE_LATTICE_PARAMS: ema_fast .. max_hold) from a lattice value; the window
+ * lengths and max_hold are whole numbers of bars. */
+void se_params_put(se_params_t *p, int which, double v);
+
+/* The constraint of SIGNALS.md sec. 3: ema_slow > ema_fast (else infeasible). */
+int se_params_feasible(const se_params_t *p);
+
 /* The names, NULL-terminated, in SIGNALS.md's order. */
 extern const char *const se_param_names[];
 

@@ -411,15 +411,20 @@ static void test_examples(void)
         if (len < 5 || strcmp(names[i] + len - 5, ".yaml") != 0)
             continue;
         snprintf(path, sizeof path, "%s/configs/%s", EVOLVE_SOURCE_DIR, names[i]);
-        if (se_config_is_strategy(path)) { /* a strategy config (docs/signals.md): its own loader */
+        if (se_config_is_strategy(path)) { /* a strategy config (docs/signals.md): its block, then the search's keys */
             se_config_t sc;
-            if (se_config_load(path, &sc, &err) != EV_OK) {
+            if (se_config_load(path, &sc, &err) != EV_OK || config_load(path, &cfg, &err) != EV_OK) {
                 fprintf(stderr, "example strategy config failed to load: %s\n", err.msg);
                 check_failures++;
                 continue;
             }
             CHECK(sc.n_params >= 1);
+            CHECK_EQ_I64(sc.n_params, cfg.lattice.n_params);
+            CHECK_STR("seller_exhaustion", cfg.strategy_type);
+            CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[0].role);
+            CHECK_EQ_I64(0, cfg.ga.ls_every); /* local search is for trade logs */
             se_config_free(&sc);
+            config_free(&cfg);
             loaded++;
             continue;
         }
@@ -448,6 +453,36 @@ static void test_examples(void)
     plat_free_names(names, n);
 }
 
+/* A strategy config: its type, role strategy by default, its block's own
+ * keys left to the strategy, a parameter listed by names as an enumeration. */
+static void test_strategy(void)
+{
+    char path[512];
+    config_t cfg;
+    ev_error err;
+    const char *text =
+        "strategy: {type: atc, bars: {csv: b.csv}, pine: {hma_as_sma: true}}\n"
+        "parameters:\n"
+        "  - {name: ema_len, range: {start: 10, stop: 14, step: 2}}\n"
+        "  - {name: robustness, values: [Medium, Wide]}\n";
+    if (write_text("tmp_cfg", "strategy.yaml", text, path, sizeof path) != 0 ||
+        config_load(path, &cfg, &err) != EV_OK) {
+        fprintf(stderr, "strategy config: %s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    CHECK_STR("atc", cfg.strategy_type);
+    CHECK_EQ_I64(6, cfg.lattice.size);
+    CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[0].role);
+    CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[1].role);
+    CHECK_EQ_F64(12, cfg.lattice.params[0].values[1]);
+    CHECK_EQ_F64(0, cfg.lattice.params[1].values[0]);
+    CHECK_EQ_F64(1, cfg.lattice.params[1].values[1]);
+    CHECK_STR("Wide", cfg.lattice.params[1].value_text[1]);
+    CHECK(cfg.market_dir == NULL && cfg.dataset_path == NULL);
+    config_free(&cfg);
+}
+
 int main(void)
 {
     config_t zero;
@@ -461,5 +496,6 @@ int main(void)
     test_population_auto();
     test_examples();
     test_seed_random();
+    test_strategy();
     return check_exit();
 }

@@ -11,17 +11,27 @@
  *      and every signal bar's indicators defined; a mutant with partial-window
  *      ATR and z-scores (no NaN warm-up, nothing dropped) signals earlier;
  *   3. overlapping positions: each entry after the previous exit; a mutant that
- *      exits each signal's position on its own (seed 001's GPU sketch) overlaps. */
+ *      exits each signal's position on its own (seed 001's GPU sketch) overlaps.
+ *
+ * And the strategy table's evaluator (signals/strategy.h) on a whole small
+ * lattice: each distinct series computed once, the same fitness with a store
+ * that keeps nothing, each genome's fitness equal to its own backtest's
+ * trades summed here, and the constraint ema_slow > ema_fast. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "common/platform.h"
+#include "fitness/lattice_shape.h"
+#include "fitness/objective_prep.h"
+#include "io/config.h"
 #include "signals/bars.h"
 #include "signals/features.h"
 #include "signals/indicators.h"
 #include "signals/se_params.h"
 #include "signals/se_strategy.h"
+#include "signals/strategy.h"
 
 /* ---- indicators ------------------------------------------------------------- */
 
@@ -518,11 +528,127 @@ static void test_seed001_bugs(void)
     bars_free(&b);
 }
 
+/* ---- the strategy table's evaluator ------------------------------------------ */
+
+static const char STRATEGY_YAML[] =
+    "strategy:\n"
+    "  type: seller_exhaustion\n"
+    "  bars: {csv: test_signals_strategy.csv}\n"
+    "  costs: {fee_bp: 2, slippage_bp: 1}\n"
+    "parameters:\n"
+    "  - {name: ema_fast, values: [4, 8]}\n"
+    "  - {name: ema_slow, values: [8, 30]}\n"
+    "  - {name: z_window, values: [20, 40]}\n"
+    "  - {name: atr_window, values: [5, 10]}\n"
+    "  - {name: vol_z, values: [0.5, 1.0]}\n"
+    "  - {name: tr_z, values: [0.0]}\n"
+    "  - {name: cloc_min, values: [0.3]}\n"
+    "objective: {name: total_return, min_trades: 1}\n";
+
+/* total_return of genome p from its own store: sum of llround(pnl / entry * 100 * 1e6). */
+static double own_total_return(const bars_t *b, const se_params_t *p, int64_t *n_trades)
+{
+    se_features_t *f = NULL;
+    se_trade_t *t = NULL;
+    int64_t n = 0, q = 0;
+    ev_error err;
+    CHECK(se_features_create(b, &f, &err) == EV_OK);
+    CHECK(se_run_genome(f, p, &t, &n, &err) == EV_OK);
+    for (int64_t k = 0; k < n; k++)
+        q += llround(t[k].pnl / t[k].entry * 100.0 * 1e6);
+    free(t);
+    se_features_free(f);
+    *n_trades = n;
+    return (double)q / 1e6;
+}
+
+static void test_strategy_evaluator(void)
+{
+    const char *cfg_path = "test_signals_strategy.yaml";
+    config_t cfg;
+    strategy_t *st = NULL, *st0 = NULL;
+    lattice_shape_t shape;
+    bars_t b;
+    uint16_t genes[7 * 32];
+    eval_result_t r[32], r0[32];
+    ev_error err;
+    FILE *f;
+    int traded = 0;
+    make_bars(&b, 1500);
+    CHECK(bars_write_csv(&b, "test_signals_strategy.csv", &err) == EV_OK);
+    f = fopen(cfg_path, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(STRATEGY_YAML, f);
+    fclose(f);
+    if (config_load(cfg_path, &cfg, &err) != EV_OK) {
+        fprintf(stderr, "config_load: %s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    CHECK_EQ_I64(32, cfg.lattice.size);
+    CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[0].role);
+    CHECK(strategy_open(cfg.strategy_type, cfg_path, &cfg.lattice, &cfg.objective, &st, &err) == EV_OK);
+    CHECK(strategy_open(cfg.strategy_type, cfg_path, &cfg.lattice, &cfg.objective, &st0, &err) == EV_OK);
+    if (!st || !st0)
+        return;
+    strategy_set_cache_budget(st0, 0);
+    lattice_shape_from(&shape, &cfg.lattice);
+    for (uint64_t i = 0; i < 32; i++) {
+        uint16_t g[EV_MAX_PARAMS];
+        shape_decode(&shape, i, g);
+        for (int k = 0; k < 7; k++)
+            genes[k * 32 + i] = g[k];
+    }
+    CHECK(strategy_evaluate(st, genes, 32, r, &err) == EV_OK);
+    CHECK(strategy_evaluate(st0, genes, 32, r0, &err) == EV_OK);
+    /* EMA 4, 8, 30 (ema_slow 8 only beside ema_fast 4), ATR 5, 10, vol_z 20, 40,
+     * tr_z of the four (atr_window, z_window) pairs: 11 series, each once */
+    CHECK_EQ_I64(11, strategy_ops(st)->series_computed(strategy_state(st)));
+    CHECK(strategy_ops(st0)->series_computed(strategy_state(st0)) > 11);
+    for (uint64_t i = 0; i < 32; i++) {
+        se_params_t p;
+        int64_t n;
+        se_params_defaults(&p);
+        p.fee_bp = 2;
+        p.slippage_bp = 1;
+        for (int k = 0; k < 7; k++)
+            se_params_put(&p, k, cfg.lattice.params[k].values[genes[k * 32 + i]]);
+        CHECK(memcmp(&r[i], &r0[i], sizeof r[i]) == 0); /* the budget never changes a result */
+        if (!(p.ema_slow > p.ema_fast)) {
+            CHECK(!r[i].feasible && r[i].trades == 0);
+            continue;
+        }
+        CHECK_EQ_F64(own_total_return(&b, &p, &n), r[i].fitness);
+        CHECK_EQ_I64(n, r[i].trades);
+        CHECK_EQ_I64(n >= 1, r[i].feasible);
+        traded += n > 0;
+    }
+    CHECK(traded >= 8);
+    { /* outcomes in percent, quantised; one beyond +-1e5 % counts as 1e5 % */
+        const double pct[3] = {1.5, -0.25, 2e5};
+        objective_prep_t prep;
+        eval_result_t e;
+        cfg.objective.cost_pct = 0.1;
+        objective_prepare(&prep, &cfg.objective);
+        e = strategy_fitness(pct, 3, &cfg.objective, &prep);
+        CHECK_EQ_F64(100000.95, e.fitness); /* (1400000 - 350000 + 99999900000) / 1e6 */
+        CHECK_EQ_I64(3, e.trades);
+        CHECK(e.feasible);
+    }
+    strategy_close(st);
+    strategy_close(st0);
+    config_free(&cfg);
+    bars_free(&b);
+}
+
 int main(void)
 {
     test_indicators();
     test_backtest_edges();
     test_metrics();
     test_seed001_bugs();
+    test_strategy_evaluator();
     return check_failures ? 1 : 0;
 }

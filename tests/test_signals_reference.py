@@ -40,6 +40,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import se_reference as ref  # noqa: E402
+from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
 GENOMES = 200
 REL = 1e-9
@@ -47,40 +48,6 @@ FIELDS = ("entry", "exit", "stop", "tp", "risk", "pnl", "R")
 
 args = cli.parse_args()
 check = cli.Checker()
-
-
-def random_walk_bars(n, seed):
-    rng = np.random.default_rng(seed)
-    close = 100.0 * np.exp(np.cumsum(rng.normal(0, 0.004, n) + rng.standard_t(3, n) * 0.001))
-    close = np.round(close, 2)
-    open_ = np.round(np.concatenate([[100.0], close[:-1]]) * np.exp(rng.normal(0, 0.001, n)), 2)
-    high = np.round(np.maximum(open_, close) * (1 + np.abs(rng.normal(0, 0.002, n))), 2)
-    low = np.round(np.minimum(open_, close) * (1 - np.abs(rng.normal(0, 0.002, n))), 2)
-    at_low = rng.random(n) < 0.02  # some bars open or close at the low
-    low[at_low] = np.minimum(open_, close)[at_low]
-    flat = rng.random(n) < 0.01  # some bars with high == low (close location undefined)
-    open_[flat] = high[flat] = low[flat] = close[flat]
-    volume = np.round(rng.lognormal(8, 0.6, n) * (1 + 4 * (rng.random(n) < 0.03)))
-    volume[100:140] = 5000.0  # a constant stretch: zero std windows
-    ts = 1700000000 + 60 * np.arange(n) + 3600 * (np.arange(n) // 390) * 17  # session gaps
-    return pd.DataFrame({"ts": ts.astype(np.int64), "open": open_, "high": high, "low": low, "close": close,
-                         "volume": volume})
-
-
-def write_bars(df, path, iso=False, symbol=None, other=None):
-    with open(path, "w") as f:
-        f.write("symbol,timestamp,open,high,low,close,volume\n" if symbol else "timestamp,open,high,low,close,volume\n")
-        rows = []
-        for r in df.itertuples():
-            t = pd.Timestamp(int(r.ts), unit="s").strftime("%Y-%m-%dT%H:%M:%SZ") if iso else str(int(r.ts))
-            line = f"{t},{r.open!r},{r.high!r},{r.low!r},{r.close!r},{r.volume!r}\n"
-            rows.append((int(r.ts), (symbol + "," if symbol else "") + line))
-        if other is not None:
-            for r in other.itertuples():
-                t = pd.Timestamp(int(r.ts), unit="s").strftime("%Y-%m-%dT%H:%M:%SZ")
-                rows.append((int(r.ts), f"OTHER,{t},{r.open!r},{r.high!r},{r.low!r},{r.close!r},{r.volume!r}\n"))
-        rows.sort(key=lambda x: x[0])
-        f.write("".join(line for _, line in rows))
 
 
 def random_genomes(n_bars, count, seed):
@@ -296,14 +263,15 @@ def config_runs(work, bars_path):
             ema_fast=8, ema_slow=40, z_window=30, atr_window=12, vol_z=0.7, tr_z=0.3, cloc_min=0.4, fee_bp=3.0,
             slippage_bp=2.5))
         check(len(want) == ta.count("\n") - 1, f"trades CONFIG: {ta.count(chr(10)) - 1} trades, reference {len(want)}")
-    # errors: off the lattice, infeasible, a bad config, the GA/grid entry
+    # errors: off the lattice, infeasible, a bad config, the CUDA backend (no strategy evaluator yet)
     for extra, expect in ((["--set", "ema_fast=6"], "not on the lattice"),
                           (["--set", "ema_fast=20", "--set", "ema_slow=20"], "infeasible"),
                           (["--set", "max_hold=7"], "max_hold")):
         r = cli.run(args.evolve, ["trades", cfg] + sum((["--set", x] for x in sets), []) + extra + ["--csv", a])
         check(r.returncode == 2 and expect in r.stderr, f"trades CONFIG {extra}: exit {r.returncode}: {r.stderr}")
-    r = cli.run(args.evolve, [cfg])
-    check(r.returncode == 2 and "evolve trades" in r.stderr, f"evolve CONFIG (strategy): {r.returncode} {r.stderr}")
+    r = cli.run(args.evolve, [cfg, "--backend", "cuda"])
+    check(r.returncode == 2 and "CUDA backend cannot evaluate strategy seller_exhaustion" in r.stderr,
+          f"evolve CONFIG --backend cuda (strategy): {r.returncode} {r.stderr}")
     bad = os.path.join(work, "bad.yaml")
     for text, expect in (
             ("strategy:\n  type: seller_exhaustion\n  bars: {csv: x.csv}\n" + lattice.replace("vol_z", "volz"),

@@ -559,11 +559,39 @@ def pbo(evolve, root, data, ds):
               f"pbo {name}: {v.get('pbo_genomes')} genomes, {v.get('pbo_blocks')} blocks, "
               f"{v.get('pbo_combinations')} choices; paper {len(cands)}, {want_blocks}, {combos}")
         check(v.get("pbo") == want, f"pbo {name} M={genomes} S={blocks}: evolve {v.get('pbo')}, paper {want}")
+    pbo_ga(evolve, root, data, ds)
     # not additive over blocks: no PBO
     path = config(root, "pbo_calmar", data, "  name: calmar\n", "validation:\n  holdout: {last: 2}\n")
     doc, _ = run_json(evolve, root, path, ["--grid"])
     if doc:
         check(doc["validation"]["pbo"] is None, f"pbo: calmar got a PBO {doc['validation']['pbo']}")
+
+
+def pbo_ga(evolve, root, data, ds):
+    """The PBO of a GA run: CSCV over the best M unique genomes the GA
+    evaluated (every generation in the run file's ga/index, ranked by the
+    oracle's in-sample fitness), as the paper computes it."""
+    if not cli.have_modules("h5py"):
+        return
+    import h5py
+    genomes, blocks = 12, 6
+    val = f"validation:\n  holdout: {{last: 2}}\n  pbo_genomes: {genomes}\n  pbo_blocks: {blocks}\n"
+    path = config(root, "pbo_ga", data, "  name: total_return\n", val)
+    doc, _ = run_json(evolve, root, path, [])
+    if not doc:
+        return
+    v = doc["validation"]
+    obj = so.Objective("total_return")
+    o_in = so.Oracle(subset(ds, set(v["in_sample_days"])), PARAMS, obj)
+    with h5py.File(os.path.join(root, "pbo_ga.h5"), "r") as f:
+        seen = {int(i) for i in f["ga/index"][()].ravel()}
+    rank = {idx: r for r, idx in enumerate(o_in.ranking())}
+    cands = sorted((i for i in seen if i in rank), key=lambda i: rank[i])[:genomes]
+    want, combos = pbo_paper(ds, set(v["in_sample_days"]), obj, cands, blocks)
+    check(v.get("pbo_genomes") == len(cands) and v.get("pbo_combinations") == combos and v.get("pbo") == want,
+          f"pbo GA: evolve {v.get('pbo')} over {v.get('pbo_genomes')} genomes, {v.get('pbo_combinations')} "
+          f"choices; paper {want} over {len(cands)}, {combos}")
+    check(len(seen) < SIZE, f"pbo GA: the GA evaluated the whole lattice ({len(seen)}); the test needs fewer")
 
 
 def planted(evolve, root, src):

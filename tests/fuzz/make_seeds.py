@@ -8,7 +8,8 @@ CSV seeds are snippets of `evolve gen-data` output (the first seconds of two
 days, SOXL and IONQ) and of the fixtures of tests/test_ingest_golden.c and
 tests/test_csv_reader.c; YAML seeds are configs/*.yaml and small configs like
 those of tests/test_config.c; HDF5 seeds are a dataset from `evolve ingest` and
-run files of a tiny GA run and a tiny --grid run on the CSV seeds. Every seed
+run files of a tiny GA run and a tiny --grid run on the CSV seeds, and the checkpoint
+of that GA run (killed after committing its run file). Every seed
 is a few KB at most.
 """
 
@@ -194,6 +195,15 @@ output: {os.path.join(tmp, "ga.h5")}
         for name in ("ga.h5", "grid.h5"):
             with open(os.path.join(tmp, name), "rb") as f:
                 put("fuzz_run_file", name, f.read())
+        # A checkpoint outlives its run only when the run dies after committing its file:
+        # the test hook kills it there (common/test_hooks.h).
+        ckpt = os.path.join(tmp, "ck.h5")
+        r = subprocess.run([evolve, cfg, "--backend", "cpu", "--quiet", "--output", ckpt], capture_output=True,
+                           env=dict(os.environ, EVOLVE_TEST_KILL="committed:2"))
+        if r.returncode != -9 or not os.path.exists(ckpt + ".partial.ckpt"):
+            sys.exit(f"make_seeds: the killed GA run left no checkpoint (exit {r.returncode})")
+        with open(ckpt + ".partial.ckpt", "rb") as f:
+            put("fuzz_checkpoint", "ga.ckpt", f.read())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for d in sorted(glob.glob(os.path.join(HERE, "corpus", "*"))):

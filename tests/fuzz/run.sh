@@ -12,7 +12,7 @@
 #   FUZZ_JOBS=N                 build parallelism (default: nproc)
 #   FUZZ_ARGS="..."             more libFuzzer flags (e.g. -seed=1)
 #
-# The HDF5 harnesses (fuzz_dataset_h5, fuzz_run_file) run in libFuzzer's fork
+# The HDF5 harnesses (fuzz_dataset_h5, fuzz_run_file, fuzz_checkpoint) run in libFuzzer's fork
 # mode and keep going after a crash or timeout; each one is then run again and
 # sorted by its stack: where the first frame outside the sanitizer and libFuzzer
 # runtimes lies in libhdf5 (HDF5 1.10 crashing or looping on a damaged file), it
@@ -28,7 +28,8 @@ if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
 fi
 SECONDS_EACH=$1
 shift
-ALL=(fuzz_csv_reader fuzz_market fuzz_trades fuzz_ingest fuzz_config fuzz_dataset_h5 fuzz_run_file)
+ALL=(fuzz_csv_reader fuzz_market fuzz_trades fuzz_ingest fuzz_config fuzz_dataset_h5 fuzz_run_file
+  fuzz_checkpoint)
 HARNESSES=("$@")
 ((${#HARNESSES[@]})) || HARNESSES=("${ALL[@]}")
 
@@ -113,7 +114,7 @@ for h in "${HARNESSES[@]}"; do
   fork=()
   case $h in
     fuzz_config) dict=tests/fuzz/config.dict ;;
-    fuzz_dataset_h5 | fuzz_run_file)
+    fuzz_dataset_h5 | fuzz_run_file | fuzz_checkpoint)
       dict=tests/fuzz/h5.dict
       fork=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
       ;;

@@ -1,0 +1,156 @@
+/* evolve trades RUN.h5 [--rank N] [--list grid|ga] [--csv FILE] [--dataset FILE]:
+ * the kept trades of a reported genome of a run (report/replay.h), on the
+ * terminal or as CSV. (evolve trades with a strategy config or bars is
+ * cmd_signals.c's.) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd_run_trades.h"
+#include "common/options.h"
+#include "common/platform.h"
+#include "fitness/validation.h"
+#include "io/timeparse.h"
+#include "report/replay.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: evolve trades RUN.h5 [--rank N] [--list grid|ga] [--csv FILE] [--dataset FILE]\n"
+            "\n"
+            "Lists the kept trades of a reported genome of a run file, over the run's whole dataset (found\n"
+            "from the run file: provenance/dataset), in equity-curve order (entry time across tickers):\n"
+            "  ticker, trade id, entry time and price, the exit second, the exit reason (target, stop, or\n"
+            "  logged: neither was hit), the outcome (percent, after costs, as the fitness sums it), the\n"
+            "  cumulative result, and the part: in_sample, or holdout (runs with a validation: block).\n"
+            "\n"
+            "options:\n"
+            "  --rank N        the genome's rank in the list (default 1)\n"
+            "  --list L        grid (the grid's top-K) or ga (the hall of fame); default: grid where the\n"
+            "                  run has one, else ga\n"
+            "  --csv FILE      write the trades as CSV (written under a temporary name, then renamed)\n"
+            "                  instead of the terminal table\n"
+            "  --dataset FILE  the run's dataset at another path (its content hash must match)\n"
+            "  --help          this text\n"
+            "\n"
+            "'evolve trades CONFIG --set ...' backtests a seller_exhaustion genome (docs/signals.md).\n"
+            "Exit status: 0 success, 1 error (a missing or foreign file, another dataset), 2 usage error.\n");
+}
+
+static const char *part_name(int32_t part)
+{
+    return part == VAL_HOLDOUT ? "holdout" : "in_sample";
+}
+
+/* The shortest of %.15g / %.17g that reads back as v. */
+static void fmt_exact(char *buf, size_t n, double v)
+{
+    snprintf(buf, n, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, n, "%.17g", v);
+}
+
+/* One trade as a CSV row (sep ",") or a table row. */
+static void write_row(FILE *f, const replay_t *rp, int64_t i, int64_t cum, int csv)
+{
+    const kept_trade_t *k = &rp->k[i];
+    const dataset_t *ds = &rp->ds;
+    char te[32], tx[32], price[32];
+    fmt_exact(price, sizeof price, ds->entry_price[k->trade]);
+    time_format(ds->entry_ts[k->trade], te, sizeof te);
+    time_format(k->exit_ts, tx, sizeof tx);
+    if (csv)
+        fprintf(f, "%lld,%s,%lld,%s,%s,%s,%s,%.6f,%.6f,%s\n", (long long)(i + 1), ds->tickers[ds->ticker[k->trade]],
+                (long long)ds->trade_id[k->trade], te, price, tx, exit_reason_name(k->reason), (double)k->q / 1e6,
+                (double)cum / 1e6, part_name(rp->part[i]));
+    else
+        fprintf(f, "%6lld  %-6s  %8lld  %s  %11s  %s  %-6s  %10.6f  %12.6f  %s\n", (long long)(i + 1),
+                ds->tickers[ds->ticker[k->trade]], (long long)ds->trade_id[k->trade], te, price, tx,
+                exit_reason_name(k->reason), (double)k->q / 1e6, (double)cum / 1e6, part_name(rp->part[i]));
+}
+
+static void write_rows(FILE *f, const replay_t *rp, int csv)
+{
+    int64_t cum = 0;
+    if (csv)
+        fputs("n,ticker,trade_id,entry_time,entry_price,exit_time,exit_reason,outcome_pct,cumulative_pct,part\n", f);
+    else
+        fprintf(f, "%6s  %-6s  %8s  %-19s  %11s  %-19s  %-6s  %10s  %12s  %s\n", "n", "ticker", "trade id",
+                "entry time", "entry price", "exit time", "exit", "outcome %", "cumulative %", "part");
+    for (int64_t i = 0; i < rp->n; i++) {
+        cum += rp->k[i].q;
+        write_row(f, rp, i, cum, csv);
+    }
+}
+
+static ev_status write_csv(const char *path, const replay_t *rp, ev_error *err)
+{
+    char *tmp = plat_temp_name(path);
+    FILE *f;
+    ev_status st;
+    if (!tmp)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    if (!(f = fopen(tmp, "wb"))) {
+        free(tmp);
+        return ev_fail(err, EV_EIO, "%s: cannot create the trades file", path);
+    }
+    write_rows(f, rp, 1);
+    if (plat_fclose_written(f) != 0)
+        st = ev_fail(err, EV_EIO, "%s: cannot write the trades file (disk full?)", path);
+    else
+        st = plat_rename_replace(tmp, path, err);
+    if (st != EV_OK)
+        plat_remove(tmp);
+    free(tmp);
+    return st;
+}
+
+int cmd_run_trades(int argc, char **argv)
+{
+    const char *run = NULL, *csv = NULL, *dataset = NULL;
+    static const char *const lists[] = {"grid", "ga", NULL};
+    uint64_t rank = 1;
+    int list = -1;
+    report_run_t r;
+    replay_t rp;
+    ev_error err;
+    ev_status st;
+    opt_result res;
+    const opt_spec_t opts[] = {
+        {.name = "--rank", .kind = OPT_U64, .dest = &rank, .lo = 1, .hi = UINT32_MAX},
+        {.name = "--list", .kind = OPT_CHOICE, .dest = &list, .choices = lists},
+        {.name = "--csv", .kind = OPT_STRING, .dest = &csv},
+        {.name = "--dataset", .kind = OPT_STRING, .dest = &dataset},
+    };
+    const opt_table_t t = {.opts = opts,
+                           .n_opts = (int)(sizeof opts / sizeof opts[0]),
+                           .positional = &run,
+                           .max_positional = 1,
+                           .positional_hint = "one run file is expected"};
+    if (opt_parse(&t, argc, argv, &res, &err) != EV_OK) {
+        fprintf(stderr, "evolve trades: %s (see evolve trades RUN.h5 --help)\n", err.msg);
+        return 2;
+    }
+    if (res == OPT_HELP) {
+        usage(stdout);
+        return 0;
+    }
+    memset(&err, 0, sizeof err);
+    memset(&rp, 0, sizeof rp);
+    if ((st = report_load(&r, run, &err)) == EV_OK &&
+        (st = replay_load(&rp, &r, list < 0 ? NULL : lists[list], (uint32_t)rank, dataset, &err)) == EV_OK) {
+        if (csv && (st = write_csv(csv, &rp, &err)) == EV_OK)
+            fprintf(stderr, "evolve trades: rank %u of the %s list, %lld trades -> %s\n", rp.rank, rp.list,
+                    (long long)rp.n, csv);
+        if (!csv) {
+            printf("%s: rank %u of the %s list, %lld kept trades%s\n", r.rf.path, rp.rank, rp.list, (long long)rp.n,
+                   rp.has_holdout ? " (in-sample and holdout)" : "");
+            write_rows(stdout, &rp, 0);
+        }
+    }
+    if (st != EV_OK)
+        fprintf(stderr, "evolve trades: error: %s\n", err.msg);
+    replay_free(&rp);
+    report_free(&r);
+    return ev_exit_code(st);
+}

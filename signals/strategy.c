@@ -1,0 +1,245 @@
+#include "signals/strategy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/parallel.h"
+#include "common/platform.h"
+#include "fitness/objective_prep.h"
+#include "io/ingest.h"
+#include "signals/se_ops.h"
+
+const strategy_ops_t *const strategy_table[] = {&se_strategy_ops, NULL};
+
+struct strategy {
+    const strategy_ops_t *ops;
+    void *state;
+    objective_cfg_t obj_cfg;
+    objective_prep_t obj;
+    int32_t n_params;
+    uint64_t budget;
+    double prepare_s, backtest_s;
+};
+
+const strategy_ops_t *strategy_find(const char *name)
+{
+    for (int i = 0; name && strategy_table[i]; i++)
+        if (!strcmp(strategy_table[i]->name, name))
+            return strategy_table[i];
+    return NULL;
+}
+
+ev_status strategy_open(const char *type, const char *config_path, const lattice_t *lat, const objective_cfg_t *obj,
+                        strategy_t **out, ev_error *err)
+{
+    const strategy_ops_t *ops = strategy_find(type);
+    strategy_t *s;
+    ev_status st;
+    *out = NULL;
+    if (!ops) {
+        char known[256] = "";
+        size_t used = 0;
+        for (int i = 0; strategy_table[i] && used < sizeof known; i++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", strategy_table[i]->name);
+        return ev_fail(err, EV_ECONFIG, "%s: strategy.type: '%s' is not an available strategy; expected one of: %s",
+                       config_path, type ? type : "", known);
+    }
+    if (!(s = (strategy_t *)calloc(1, sizeof *s)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    s->ops = ops;
+    s->obj_cfg = *obj;
+    objective_prepare(&s->obj, obj);
+    s->n_params = lat->n_params;
+    s->budget = STRATEGY_CACHE_BUDGET;
+    if ((st = ops->open(config_path, lat, &s->state, err)) != EV_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return EV_OK;
+}
+
+void strategy_close(strategy_t *s)
+{
+    if (!s)
+        return;
+    s->ops->close(s->state);
+    free(s);
+}
+
+const strategy_ops_t *strategy_ops(const strategy_t *s)
+{
+    return s->ops;
+}
+
+void *strategy_state(strategy_t *s)
+{
+    return s->state;
+}
+
+void strategy_set_cache_budget(strategy_t *s, uint64_t bytes)
+{
+    s->budget = bytes;
+}
+
+void strategy_timing(const strategy_t *s, double *prepare_s, double *backtest_s)
+{
+    *prepare_s = s->prepare_s;
+    *backtest_s = s->backtest_s;
+}
+
+/* A trade's outcome as micro-percent, within ingest's bound on outcomes
+ * (+-1e5 %: bars of any positive prices could give more), so that no sum
+ * overflows (io/ingest.h). */
+static int64_t quantise(double pct, double cost_pct)
+{
+    const double at = pct > INGEST_MAX_ABS_PCT    ? INGEST_MAX_ABS_PCT
+                      : pct < -INGEST_MAX_ABS_PCT ? -INGEST_MAX_ABS_PCT
+                                                  : pct;
+    return outcome_quantise(at, cost_pct);
+}
+
+eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep)
+{
+    accum_t a;
+    accum_init(&a);
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t q = quantise(pct[k], cfg->cost_pct);
+        accum_add(&a, prep, q, prep->need_log ? outcome_log_factor(q) : 0);
+    }
+    return accum_finish(&a, prep);
+}
+
+static eval_result_t infeasible(void)
+{
+    eval_result_t r;
+    memset(&r, 0, sizeof r);
+    return r;
+}
+
+/* One genome's genes out of the SoA batch. */
+static void genome_at(const uint16_t *genes, uint64_t n, int32_t np, uint64_t i, uint16_t *g)
+{
+    for (int32_t k = 0; k < np; k++)
+        g[k] = genes[(uint64_t)k * n + i];
+}
+
+/* Genomes [from, to) of the batch, all prepared: the backtests in parallel. */
+static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
+                           const uint8_t *feasible, eval_result_t *out, ev_error *err)
+{
+    const int64_t cap = s->ops->max_trades(s->state);
+    const size_t scratch = s->ops->scratch_bytes(s->state);
+    const double work = (double)(to - from) * (double)s->ops->n_bars(s->state);
+    int failed = 0;
+    (void)work;
+#ifdef _OPENMP
+#pragma omp parallel if (work >= EV_PARALLEL_MIN_WORK)
+#endif
+    {
+        double *pct = (double *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pct);
+        void *scr = malloc(scratch ? scratch : 1);
+        if (!pct || !scr) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+            failed = 1;
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 4)
+#endif
+        for (int64_t i = (int64_t)from; i < (int64_t)to; i++) {
+            uint16_t g[EV_MAX_PARAMS];
+            int64_t k;
+            if (!pct || !scr)
+                continue;
+            if (!feasible[i - (int64_t)from]) {
+                out[i] = infeasible();
+                continue;
+            }
+            genome_at(genes, n, s->n_params, (uint64_t)i, g);
+            k = s->ops->outcomes(s->state, g, pct, scr);
+            out[i] = strategy_fitness(pct, k, &s->obj_cfg, &s->obj);
+        }
+        free(pct);
+        free(scr);
+    }
+    return failed ? ev_fail(err, EV_ENOMEM, "out of memory for the backtest scratch") : EV_OK;
+}
+
+/* prepare, its wall time counted as indicators */
+static ev_status timed_prepare(strategy_t *s, const uint16_t *g, int *ok, ev_error *err)
+{
+    const double t = plat_now();
+    ev_status st = s->ops->prepare(s->state, g, ok, err);
+    s->prepare_s += plat_now() - t;
+    return st;
+}
+
+/* run_chunk, its wall time counted as backtests */
+static ev_status timed_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
+                             const uint8_t *feasible, eval_result_t *out, ev_error *err)
+{
+    const double t = plat_now();
+    ev_status st = run_chunk(s, genes, n, from, to, feasible, out, err);
+    s->backtest_s += plat_now() - t;
+    return st;
+}
+
+ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
+{
+    uint8_t *feasible = (uint8_t *)malloc(n ? n : 1); /* [i - from]: genome i's constraints hold */
+    uint64_t from = 0;
+    ev_status st = EV_OK;
+    if (!feasible)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    for (uint64_t i = 0; i < n && st == EV_OK; i++) {
+        uint16_t g[EV_MAX_PARAMS];
+        int ok = 0;
+        genome_at(genes, n, s->n_params, i, g);
+        st = timed_prepare(s, g, &ok, err);
+        if (st == EV_OK && i > from && s->ops->cache_bytes(s->state) > s->budget) {
+            /* over budget: finish the chunk before i with what it prepared,
+             * then start afresh with genome i */
+            st = timed_chunk(s, genes, n, from, i, feasible, out, err);
+            s->ops->cache_clear(s->state);
+            from = i;
+            if (st == EV_OK)
+                st = timed_prepare(s, g, &ok, err);
+        }
+        feasible[i - from] = (uint8_t)ok;
+    }
+    if (st == EV_OK)
+        st = timed_chunk(s, genes, n, from, n, feasible, out, err);
+    free(feasible);
+    return st;
+}
+
+ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int64_t *n, int *feasible,
+                                   ev_error *err)
+{
+    const int64_t cap = s->ops->max_trades(s->state);
+    double *pct;
+    void *scr;
+    ev_status st;
+    *q = NULL;
+    *n = 0;
+    if ((st = s->ops->prepare(s->state, genes, feasible, err)) != EV_OK || !*feasible)
+        return st;
+    pct = (double *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pct);
+    scr = malloc(s->ops->scratch_bytes(s->state) + 1);
+    *q = (int64_t *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof **q);
+    if (!pct || !scr || !*q) {
+        free(pct);
+        free(scr);
+        free(*q);
+        *q = NULL;
+        return ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
+    }
+    *n = s->ops->outcomes(s->state, genes, pct, scr);
+    for (int64_t k = 0; k < *n; k++)
+        (*q)[k] = quantise(pct[k], s->obj_cfg.cost_pct);
+    free(pct);
+    free(scr);
+    return EV_OK;
+}

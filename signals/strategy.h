@@ -1,0 +1,108 @@
+/* The indicator-signal strategies behind one small interface, so the search
+ * engine (GA, grid, validate, resume, run file) evaluates any of them the same
+ * way: a table of {name, open, prepare a genome, its trade outcomes, ...}.
+ * A new strategy is one entry of strategy_table (signals/strategy.c).
+ *
+ * A genome is one gene per lattice parameter (role strategy); the strategy
+ * binds the parameters by name when it opens. Its fitness is the config's
+ * objective (SPEC sec. 5: total_return, compound, sharpe, profit_factor,
+ * calmar, min_trades, max_drawdown_pct) over its trades, each trade's outcome
+ * being its pnl in percent of its entry price (costs included), quantised to
+ * micro-percent like a trade-log outcome (fitness/accum.h), within the same
+ * bound (+-1e5 %, io/ingest.h: no sum can overflow). A genome whose
+ * constraints fail (seller_exhaustion: ema_slow > ema_fast) is infeasible.
+ *
+ * Indicator series are computed once per distinct (indicator, length) and
+ * shared by every genome of a batch (the seeds' "group by unique parameter
+ * value"); the store is bounded: past its budget it is emptied between two
+ * chunks of a batch, never in the middle of one. */
+#ifndef EVOLVE_SIGNALS_STRATEGY_H
+#define EVOLVE_SIGNALS_STRATEGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "fitness/accum.h"
+#include "fitness/lattice.h"
+#include "fitness/objective_cfg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One strategy type. `state` is the strategy's own (opaque here). */
+typedef struct {
+    const char *name; /* strategy.type */
+    /* Reads the strategy block of the config at config_path (bars, costs,
+     * and any key of its own), loads the bars and binds every lattice
+     * parameter by its name; errors name the file, the key and what was
+     * expected. The lattice (io/config.c) holds the parameters' value counts
+     * and texts; a parameter listed by names (an enumeration) has the values
+     * 0, 1, ... there, so a strategy reads its values from its own reader. */
+    ev_status (*open)(const char *config_path, const lattice_t *lat, void **state, ev_error *err);
+    void (*close)(void *state);
+    /* Bars read, and a fingerprint of them (a resumed run must see the same). */
+    int64_t (*n_bars)(const void *state);
+    uint64_t (*fingerprint)(const void *state);
+    /* The most trades one genome can make, and the scratch bytes one thread
+     * needs for `outcomes`. */
+    int64_t (*max_trades)(const void *state);
+    size_t (*scratch_bytes)(const void *state);
+    /* Serial: the genome's constraints (*feasible) and, when they hold, its
+     * indicator series made ready (each distinct one computed once). */
+    ev_status (*prepare)(void *state, const uint16_t *genes, int *feasible, ev_error *err);
+    /* Thread-safe once the genome is prepared: its trades' outcomes in
+     * percent, in trade order, into pct[max_trades]; returns the count. */
+    int64_t (*outcomes)(const void *state, const uint16_t *genes, double *pct, void *scratch);
+    /* Bytes held by cached series; drop them all (between chunks). */
+    uint64_t (*cache_bytes)(const void *state);
+    void (*cache_clear)(void *state);
+    /* Distinct series computed so far (a series computed again after a
+     * clear counts again). */
+    int64_t (*series_computed)(const void *state);
+} strategy_ops_t;
+
+typedef struct strategy strategy_t;
+
+/* The registered strategies, NULL-terminated, and one by name (NULL when none). */
+extern const strategy_ops_t *const strategy_table[];
+const strategy_ops_t *strategy_find(const char *name);
+
+/* Default budget of the series store: past it the store is emptied between
+ * chunks of a batch (docs/signals.md "Memory"). */
+#define STRATEGY_CACHE_BUDGET ((uint64_t)1 << 30)
+
+/* Opens strategy `type` on the config at config_path with its lattice and
+ * objective. An unknown type names the key and the known ones. */
+ev_status strategy_open(const char *type, const char *config_path, const lattice_t *lat, const objective_cfg_t *obj,
+                        strategy_t **out, ev_error *err);
+void strategy_close(strategy_t *s);
+
+const strategy_ops_t *strategy_ops(const strategy_t *s);
+void *strategy_state(strategy_t *s);
+/* A smaller budget (tests, benchmarks); 0 keeps nothing between genomes. */
+void strategy_set_cache_budget(strategy_t *s, uint64_t bytes);
+
+/* Fitness of n genomes given as SoA genes (gene k of genome i at
+ * genes[k * n + i]); OpenMP across the genomes of a chunk. The result does
+ * not depend on the thread count or the budget. */
+ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err);
+
+/* One genome's fitness from its trades' outcomes in percent (quantised as
+ * fitness/accum.h does): the one definition strategy_evaluate uses. */
+eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep);
+
+/* One genome's quantised outcomes (micro-percent, costs subtracted), in
+ * trade order: *q malloc'ed (free it), *n; *feasible 0 when a constraint fails. */
+ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int64_t *n, int *feasible,
+                                   ev_error *err);
+
+/* Thread-count-independent timing split of the last strategy_evaluate calls:
+ * seconds preparing (indicators) and seconds in the backtest loops (wall). */
+void strategy_timing(const strategy_t *s, double *prepare_s, double *backtest_s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

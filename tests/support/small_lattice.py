@@ -1,0 +1,76 @@
+"""What the tests that check a run against the SPEC oracle on a small
+four-parameter lattice share (test_trade_stats, test_walk_forward): the
+lattice in both forms, a config over gen-data's sample data, a --json run,
+and the oracle's view of a day subset. Needs numpy (spec_oracle).
+"""
+
+import datetime
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import evolve_cli as cli  # noqa: E402
+import spec_oracle as so  # noqa: E402
+
+PARAMS = [
+    so.param("volatility", feature="Entry Volatility Percent", values=["0", "0.3", "0.5"]),
+    so.param("ratio", feature="Entry Volatility Ratio", values=["0", "0.5", "0.8"]),
+    so.param("target", role="target", values=["0.2", "0.3", "0.5"]),
+    so.param("stop", role="stop", values=["-0.5", "-0.3", "-0.1"]),
+]
+PARAM_YAML = """parameters:
+  - {name: volatility, feature: Entry Volatility Percent, values: [0, 0.3, 0.5]}
+  - {name: ratio, feature: Entry Volatility Ratio, values: [0, 0.5, 0.8]}
+  - {name: target, role: target, values: [0.2, 0.3, 0.5]}
+  - {name: stop, role: stop, values: [-0.5, -0.3, -0.1]}
+"""
+FEATURES = ("Entry Volatility Percent", "Entry Volatility Ratio")
+
+
+def day_text(d):
+    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(d))).isoformat()
+
+
+def subset(ds, days):
+    """The dataset of the trades entered on `days` (YYYY-MM-DD; dataset order kept)."""
+    sub = so.Dataset()
+    sub.tickers, sub.price, sub.ts = ds.tickers, ds.price, ds.ts
+    sub.trades = [t for t in ds.trades if day_text(t.entry_ts // 86400) in days]
+    return sub
+
+
+def config(root, name, data, objective="  name: total_return\n", validation="",
+           ga="population: 16\n  generations: 15"):
+    """ROOT/NAME.yaml on DATA (SOXL), writing ROOT/NAME.h5; the dataset cached as ROOT/ds.h5."""
+    path = os.path.join(root, name + ".yaml")
+    with open(path, "w") as f:
+        f.write(f"""data:
+  market_dir: {os.path.join(data, "market")}
+  trades: {os.path.join(data, "all_trade_logs.csv")}
+  tickers: [SOXL]
+  cache: {os.path.join(root, "ds.h5")}
+{PARAM_YAML}objective:
+{objective}{"validation:" + chr(10) + validation if validation else ""}ga:
+  {ga}
+top: 6
+seed: 7
+output: {os.path.join(root, name + ".h5")}
+""")
+    return path
+
+
+def run_json(evolve, path, args, check):
+    """evolve PATH --quiet --json PATH.json ARGS; the summary, or None (a failed check)."""
+    js = path[:-5] + ".json"
+    r = cli.run(evolve, [path, "--quiet", "--json", js] + args, timeout=300)
+    if not check(r.returncode == 0, f"{os.path.basename(path)} {args}: exit {r.returncode}: {r.stderr}"):
+        return None
+    with open(js) as f:
+        return json.load(f)
+
+
+def index_of(values):
+    """The linear index of a JSON row's "values"."""
+    genes = [next(i for i, v in enumerate(p.values) if v == values[p.name]) for p in PARAMS]
+    return so.linear_index(genes, [len(p) for p in PARAMS])

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""evolve CONFIG --walk-forward (docs/config.md validation.walk_forward).
+
+- Each window's winner equals a separate run of the same search on that
+  window's train days alone (the other days given as validation.holdout.days,
+  so the search never sees them): grid (--grid) and GA (same seed), genome,
+  fitness and trades.
+- Each winner's test fitness and trades equal the SPEC oracle's
+  (tests/spec_oracle.py) on the test days alone, and the chained result the
+  oracle's sum over every test window's kept trades under its own winner.
+- The windows: train_days then test_days, every step_days, while a whole test
+  window fits; the JSON and the run file (/walk_forward) agree.
+- `evolve report` summarises a walk-forward run file.
+- Bad blocks are refused naming the key, and --walk-forward without the block,
+  with a holdout, or on too few days is refused.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "support"))
+sys.path.insert(0, HERE)
+import evolve_cli as cli  # noqa: E402
+
+try:
+    import numpy as np  # noqa: F401
+    import spec_oracle as so
+    from small_lattice import FEATURES, PARAMS, config, day_text, index_of, run_json, subset
+except ImportError as exc:  # pragma: no cover
+    print(f"test_walk_forward: skipped: {exc} (install python3-numpy)")
+    sys.exit(77)
+
+check = cli.Checker()
+
+def window_days(all_days, span):
+    return [d for d in all_days if span["first"] <= d <= span["last"]]
+
+
+def walk(evolve, root, data, ds, all_days, name, wf, mode_args, want_windows, ga=None):
+    """ga: GA settings small enough that the winner depends on the seed."""
+    more = {"ga": ga} if ga else {}
+    cfg = config(root, name, data, validation=f"  walk_forward: {wf}\n", **more)
+    doc = run_json(evolve, cfg, ["--walk-forward"] + mode_args, check)
+    if doc is None:
+        return
+    w = doc.get("walk_forward", {})
+    wins = w.get("windows", [])
+    check(doc["mode"] == "walk_forward" and w.get("search") == ("grid" if mode_args else "ga"),
+          f"{name}: mode {doc['mode']}, search {w.get('search')}")
+    check([(x["train"]["first"], x["train"]["last"], x["test"]["first"], x["test"]["last"]) for x in wins]
+          == want_windows, f"{name}: windows {[(x['train'], x['test']) for x in wins]}, expected {want_windows}")
+    chained = 0
+    chained_n = 0
+    obj = so.Objective()
+    for x in wins:
+        train = window_days(all_days, x["train"])
+        test = window_days(all_days, x["test"])
+        where = f"{name} window {x['window']}"
+        # the same search on the train days alone
+        held = [d for d in all_days if d not in train]
+        sep = config(root, f"{name}_sep{x['window']}", data,
+                     validation="  holdout: {days: [" + ", ".join(held) + "]}\n", **more)
+        one = run_json(evolve, sep, mode_args, check)
+        if one is not None:
+            top = one["top"][0]
+            check(top["values"] == x["values"] and top["fitness"] == x["train_fitness"]
+                  and top["trades"] == x["train_trades"],
+                  f"{where}: winner {x['values']} {x['train_fitness']} ({x['train_trades']}), separate run "
+                  f"{top['values']} {top['fitness']} ({top['trades']})")
+        # the winner on the test days, by the oracle
+        orc = so.Oracle(subset(ds, set(test)), PARAMS, obj)
+        idx = index_of(x["values"])
+        check(x["test_trades"] == int(orc.n[idx]) and abs(x["test_fitness"] - orc.value(idx)) <= 1e-12,
+              f"{where}: test {x['test_fitness']} ({x['test_trades']}), oracle {orc.value(idx)} ({orc.n[idx]})")
+        check(x["test_stats"]["trades"] == x["test_trades"], f"{where}: test_stats trades")
+        chained += int(orc.S[idx])
+        chained_n += int(orc.n[idx])
+    c = w.get("chained", {})
+    check(c.get("trades") == chained_n and abs(c.get("fitness", 0) - chained / 1e6) <= 1e-12
+          and c.get("stats", {}).get("trades") == chained_n,
+          f"{name}: chained {c.get('fitness')} ({c.get('trades')}), oracle {chained / 1e6} ({chained_n})")
+    run_file(os.path.join(root, name + ".h5"), doc)
+    r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, name + "_rep")])
+    check(r.returncode == 0 and f"walk-forward ({w.get('search')}): {len(wins)} windows" in r.stdout,
+          f"{name}: report: {r.returncode} {r.stdout[-400:]} {r.stderr}")
+
+
+def run_file(h5, doc):
+    if not cli.have_modules("h5py"):
+        return
+    import h5py
+    wins = doc["walk_forward"]["windows"]
+    with h5py.File(h5, "r") as f:
+        g = f["walk_forward"]
+        check(int(g.attrs["windows"]) == len(wins), f"{h5}: windows attr")
+        check(list(g["winners/fitness"][:]) == [x["train_fitness"] for x in wins], f"{h5}: winners/fitness")
+        check(list(g["test/fitness"][:]) == [x["test_fitness"] for x in wins], f"{h5}: test/fitness")
+        check([day_text(d) for d in g["test_first_day"][:]] == [x["test"]["first"] for x in wins],
+              f"{h5}: test_first_day")
+        check(float(g.attrs["chained_fitness"]) == doc["walk_forward"]["chained"]["fitness"], f"{h5}: chained")
+
+
+def bad(evolve, root, data):
+    cases = [
+        ("{train_days: 4}", "expected train_days and test_days"),
+        ("{train_days: 4, test_days: 3, step_days: 2}", "step_days"),
+        ("{train_days: 4, test_days: 2, every: 2}", "every"),
+        ("{train_days: 11, test_days: 2}", "train_days + test_days = 13 trading days, the data has 12"),
+    ]
+    for i, (wf, text) in enumerate(cases):
+        cfg = config(root, f"bad{i}", data, validation=f"  walk_forward: {wf}\n")
+        r = cli.run(evolve, [cfg, "--walk-forward", "--grid", "--quiet"])
+        check(r.returncode != 0 and text in r.stderr and "walk_forward" in r.stderr,
+              f"bad {wf}: exit {r.returncode}, {r.stderr!r}")
+        check(not os.path.exists(os.path.join(root, f"bad{i}.h5")), f"bad {wf}: a run file was left")
+    both = "  holdout: {last: 2}\n  walk_forward: {train_days: 4, test_days: 2}\n"
+    cfg = config(root, "mixed", data, validation=both)
+    r = cli.run(evolve, [cfg, "--walk-forward", "--grid", "--quiet"])
+    check(r.returncode == 1 and "drop validation.holdout" in r.stderr, f"walk-forward + holdout: {r.stderr!r}")
+    cfg = config(root, "none", data, validation="  folds: 0\n")
+    r = cli.run(evolve, [cfg, "--walk-forward", "--quiet"])
+    check(r.returncode != 0 and "needs validation.walk_forward" in r.stderr, f"no block: {r.stderr!r}")
+    r = cli.run(evolve, [cfg, "--walk-forward", "--validate"])
+    check(r.returncode == 2, f"--walk-forward --validate: exit {r.returncode}")
+
+
+def main():
+    a = cli.parse_args()
+    with cli.scratch_dir("evolve-walk-forward-") as root:
+        data = os.path.join(root, "data")
+        r = cli.gen_data(a.evolve, data, ["--days", "12", "--tickers", "SOXL", "--trades", "480"])
+        if not check(r.returncode == 0, f"gen-data: {r.stderr}"):
+            return check.exit()
+        ds = so.load_dataset(os.path.join(data, "market"), os.path.join(data, "all_trade_logs.csv"), ["SOXL"],
+                             FEATURES)
+        days = sorted({day_text(t.entry_ts // 86400) for t in ds.trades})
+        # train 4, test 2, step 2 (the default): 4 windows over 12 days
+        want = [(days[b], days[b + 3], days[b + 4], days[b + 5]) for b in (0, 2, 4, 6)]
+        walk(a.evolve, root, data, ds, days, "grid", "{train_days: 4, test_days: 2}", ["--grid"], want)
+        walk(a.evolve, root, data, ds, days, "ga", "{train_days: 4, test_days: 2}", [], want,
+             ga="population: 4\n  generations: 2\n  local_search: {every: 0}")
+        # step 3 > test 2: a day between test windows is in no test window
+        want = [(days[b], days[b + 2], days[b + 3], days[b + 4]) for b in (0, 3, 6)]
+        walk(a.evolve, root, data, ds, days, "gaps", "{train_days: 3, test_days: 2, step_days: 3}", ["--grid"],
+             want)
+        bad(a.evolve, root, data)
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -69,20 +69,11 @@ void dist_ga_ops(const backend_ops_t *inner, const fit_problem_t *p, backend_ops
     inner_genes = p->shape.n_params;
     out->evaluate = sliced_evaluate;
     /* A device-resident GA evaluates on its device, past evaluate: the
-     * population moves to the host (the CPU's GA ops, the same results). */
-    if (inner->ga_open != backend_cpu_ops.ga_open) {
+     * population moves to the host (the CPU's GA ops, the same results).
+     * ga_open is ga_run's switch: without it, it runs every GA op of the
+     * CPU backend and none of this copy's. */
+    if (inner->ga_open != backend_cpu_ops.ga_open)
         out->ga_open = NULL;
-        out->ga_close = NULL;
-        out->ga_init_population = NULL;
-        out->ga_set_population = NULL;
-        out->ga_evaluate = NULL;
-        out->ga_rank = NULL;
-        out->ga_breed = NULL;
-        out->ga_download = NULL;
-        out->ga_cache_count = NULL;
-        out->ga_cache_export = NULL;
-        out->ga_cache_import = NULL;
-    }
 }
 
 static ga_stop_reason agree_stop(ga_stop_reason mine)

@@ -8,7 +8,8 @@
   run the tables evaluator; against `--evaluator tables` the evaluator is
   equal too);
 - `mpirun -n 2 evolve CONFIG` with 4 islands equals the one-process GA: table,
-  JSON, run file;
+  JSON, run file; also on a device backend (the CPU's test twin), whose GA then
+  moves to the host;
 - a rank killed (SIGKILL) mid-run ends the others within seconds, and
   `mpirun -n 3 ... --resume` (another K) finishes with the uninterrupted run's
   file, continuing from the checkpoint's generation; a rank whose fitness
@@ -228,6 +229,18 @@ def main():
         ref = one_run(args.evolve, mpirun, 0, cfg, d, "ga1")
         got = one_run(args.evolve, mpirun, 2, cfg, d, "ga2")
         same_run(ref, got, "4-island GA on 2 ranks vs one process")
+        # a device backend (the test twin, device-resident GA ops): on 2 ranks the population moves to the
+        # host (host_ga 1), the generations stay the same; the probe's line holds its timing
+        twin = {"EVOLVE_TEST_DEVICE": "exact"}
+        ref_twin = one_run(args.evolve, mpirun, 0, cfg, d, "twin1", ["--backend", "cuda"], env=twin)
+        got_twin = one_run(args.evolve, mpirun, 2, cfg, d, "twin2", ["--backend", "cuda"], env=twin)
+        same_run(ref_twin, got_twin, "a device backend's GA on 2 ranks vs one process",
+                 ignore=IGNORE | {"host_ga", "backend_probe"})
+        check(ref_twin["txt"] == ref["txt"], "the twin's GA differs from the CPU's")
+        import h5py
+        with h5py.File(ref_twin["h5"], "r") as f1, h5py.File(got_twin["h5"], "r") as f2:
+            hosts = (int(f1["ga"].attrs["host_ga"]), int(f2["ga"].attrs["host_ga"]))
+        check(hosts == (0, 1), f"host_ga of the twin's GA on 1 and 2 ranks: {hosts}, expected (0, 1)")
         test_kill_resume(args.evolve, mpirun, cfg, d, ref)
         test_rank_error(args.evolve, mpirun, cfg, d, ref)
         test_config_error(args.evolve, mpirun, cfg, d)

@@ -14,11 +14,12 @@
   `mpirun -n 3 ... --resume` (another K) finishes with the uninterrupted run's
   file, continuing from the checkpoint's generation; a rank whose fitness
   fails mid-run (EVOLVE_TEST_FAIL) likewise, and one process resumes it;
+- a strategy config's grid and GA on 2 ranks equal one process;
 - a failure every rank meets alike is printed once, by rank 0; a failure of
   one rank alone by that rank, naming it.
 
 Registered only when evolve is built with MPI (EVOLVE_MPIEXEC: CMake's
-mpiexec, an Open MPI one: --oversubscribe); needs h5py for the run files
+mpiexec, an Open MPI one: --oversubscribe); needs h5py, numpy and pandas
 (else skipped with 77). Runs as root with Open MPI's consent variables."""
 import json
 import os
@@ -163,6 +164,25 @@ def test_kill_resume(evolve, mpirun, cfg, d, ref):
         check(False, "resume on 3 ranks: no finished run file")
 
 
+def test_strategy(evolve, mpirun, d):
+    """A strategy config (seller_exhaustion on random-walk bars, calmar): its
+    grid and 4-island GA on 2 ranks equal one process."""
+    from walk_bars import random_walk_bars, write_bars
+    write_bars(random_walk_bars(2500, 11), os.path.join(d, "walk.csv"))
+    cfg = os.path.join(d, "strategy.yaml")
+    small = [("ema_fast", "4, 8, 16"), ("ema_slow", "8, 24, 48"), ("z_window", "20, 40"), ("atr_window", "8, 16"),
+             ("vol_z", "0.5, 1.0, 1.5"), ("tr_z", "0.0, 0.5"), ("cloc_min", "0.3, 0.6"), ("reward_r", "1.5, 2.5")]
+    with open(cfg, "w") as f:
+        f.write("strategy:\n  type: seller_exhaustion\n  bars: {csv: walk.csv}\n  costs: {fee_bp: 2, slippage_bp: 1}\n"
+                "parameters:\n" + "".join(f"  - {{name: {n}, values: [{v}]}}\n" for n, v in small) +
+                "objective: {name: calmar, min_trades: 3}\nga: {population: 64, generations: 20, islands: 4}\n"
+                "top: 5\nseed: 7\n")
+    for mode, extra in (("grid", ["--grid"]), ("ga", [])):
+        ref = one_run(evolve, mpirun, 0, cfg, d, f"strategy-{mode}1", extra)
+        got = one_run(evolve, mpirun, 2, cfg, d, f"strategy-{mode}2", extra)
+        same_run(ref, got, f"a strategy config's {mode} on 2 ranks vs one process")
+
+
 def test_rank_error(evolve, mpirun, cfg, d, ref):
     """Rank 1's fitness fails in generation 8 (EVOLVE_TEST_FAIL, as a device
     error would; an MPMD launch gives rank 1 alone the variable): one message
@@ -217,8 +237,8 @@ def test_one_rank_fails(evolve, mpirun, cfg, d):
 def main():
     args = cli.parse_args()
     mpirun = os.environ.get("EVOLVE_MPIEXEC") or shutil.which("mpirun")
-    if not mpirun or not cli.have_modules("h5py", "numpy"):
-        print("test_mpi: skipped (needs mpirun and h5py)")
+    if not mpirun or not cli.have_modules("h5py", "numpy", "pandas"):
+        print("test_mpi: skipped (needs mpirun, h5py, numpy and pandas)")
         return 77
     with cli.scratch_dir("evolve-mpi-") as root:
         out = os.path.join(root, "run", "ga1.h5")
@@ -245,6 +265,7 @@ def main():
         test_rank_error(args.evolve, mpirun, cfg, d, ref)
         test_config_error(args.evolve, mpirun, cfg, d)
         test_one_rank_fails(args.evolve, mpirun, cfg, d)
+        test_strategy(args.evolve, mpirun, d)
     return check.exit()
 
 

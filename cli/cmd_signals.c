@@ -8,15 +8,12 @@
 #include "common/options.h"
 #include "common/platform.h"
 #include "io/csv_reader.h"
-#include "io/output_guard.h"
 #include "cli/run_genome.h"
+#include "cli/trades_kinds.h"
+#include "io/output_guard.h"
 #include "signals/bars.h"
-#include "signals/features.h"
 #include "signals/se_config.h"
-#include "signals/se_params.h"
 
-#define TRADES_HEADER "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,pnl,R\n"
-#define METRICS_HEADER "genome,n,win_rate,avg_R,total_pnl,max_dd,sharpe\n"
 #define BARS_HEADER "timestamp,open,high,low,close,volume\n"
 
 typedef struct {
@@ -52,7 +49,8 @@ static ev_status load_bars(const bars_opts_t *o, bars_t *b, ev_error *err)
 }
 
 /* An existing output is replaced only when it is a CSV this command wrote
- * (its first line is the header), never an input. */
+ * (its first line is the header, or any strategy's trades header), never an
+ * input. */
 static ev_status check_output(const char *path, const char *header, const bars_opts_t *o, const char *genomes,
                               ev_error *err)
 {
@@ -68,7 +66,7 @@ static ev_status check_output(const char *path, const char *header, const bars_o
     if (!fgets(line, sizeof line, f))
         line[0] = '\0';
     fclose(f);
-    if (line[0] == '\0' || !strcmp(line, header))
+    if (line[0] == '\0' || !strcmp(line, header) || trades_kind_is_header(line))
         return EV_OK;
     return ev_fail(err, EV_EIO, "%s: exists and is not a file this command wrote; not replacing it (--csv)", path);
 }
@@ -133,15 +131,12 @@ typedef struct {
     int n, cap;
 } sets_t;
 
+/* --set values are checked once the strategy is known (a config or --strategy
+ * may come after them). */
 static ev_status add_set(const char *name, const char *value, void *dest, ev_error *err)
 {
     sets_t *s = (sets_t *)dest;
-    se_params_t probe;
-    se_params_defaults(&probe);
-    if (se_params_assign(&probe, value, err) != EV_OK) {
-        ev_error_prefix(err, "%s: ", name);
-        return EV_EUSAGE;
-    }
+    (void)name;
     if (s->n == s->cap) {
         int c = s->cap ? 2 * s->cap : 16;
         const char **p = (const char **)realloc((void *)s->v, (size_t)c * sizeof *p);
@@ -154,34 +149,35 @@ static ev_status add_set(const char *name, const char *value, void *dest, ev_err
     return EV_OK;
 }
 
+static ev_status apply_set(const trades_kind_t *k, void *g, const char *a, ev_error *err)
+{
+    const char *eq = strchr(a, '=');
+    if (!eq)
+        return ev_fail(err, EV_EUSAGE, "--set: expected NAME=VALUE, got '%s'", a);
+    if (k->set(g, a, (size_t)(eq - a), eq + 1, strlen(eq + 1), err) != EV_OK) {
+        ev_error_prefix(err, "--set: ");
+        return EV_EUSAGE;
+    }
+    return EV_OK;
+}
+
 /* The genomes of a CSV whose header names parameters; the rest from base. */
-static ev_status read_genomes(const char *path, const se_params_t *base, se_params_t **out, int64_t *n, ev_error *err)
+static ev_status read_genomes(const trades_kind_t *k, const char *path, const void *base, char **out, int64_t *n,
+                              ev_error *err)
 {
     csv_reader_t *r;
     const csv_row_t *row;
     int64_t cap = 0;
     ev_status st;
-    size_t nf = 0;
     *out = NULL;
     *n = 0;
     if ((st = csv_open(path, 0, &r, err)) != EV_OK)
         return st;
     while ((st = csv_next(r, &row, err)) == EV_OK && row) {
-        se_params_t p = *base;
-        nf = row->n_fields;
-        for (size_t c = 0; c < row->n_fields; c++) {
-            const char *name = csv_column_name(r, (int)c);
-            csv_field_t f = csv_trim(row->fields[c]);
-            if ((st = se_params_set(&p, name, strlen(name), f.p, f.n, err)) != EV_OK) {
-                ev_error_prefix(err, "%s:%lld: column '%s': ", path, (long long)row->line, name);
-                break;
-            }
-        }
-        if (st != EV_OK)
-            break;
+        void *g;
         if (*n == cap) {
             int64_t c = cap ? 2 * cap : 256;
-            se_params_t *q = (se_params_t *)realloc(*out, (size_t)c * sizeof *q);
+            char *q = (char *)realloc(*out, (size_t)c * k->genome_size);
             if (!q) {
                 st = ev_fail(err, EV_ENOMEM, "out of memory reading %s", path);
                 break;
@@ -189,9 +185,20 @@ static ev_status read_genomes(const char *path, const se_params_t *base, se_para
             *out = q;
             cap = c;
         }
-        (*out)[(*n)++] = p;
+        g = *out + (size_t)*n * k->genome_size;
+        memcpy(g, base, k->genome_size);
+        for (size_t c = 0; c < row->n_fields; c++) {
+            const char *name = csv_column_name(r, (int)c);
+            csv_field_t f = csv_trim(row->fields[c]);
+            if ((st = k->set(g, name, strlen(name), f.p, f.n, err)) != EV_OK) {
+                ev_error_prefix(err, "%s:%lld: column '%s': ", path, (long long)row->line, name);
+                break;
+            }
+        }
+        if (st != EV_OK)
+            break;
+        (*n)++;
     }
-    (void)nf;
     csv_close(r);
     if (st == EV_OK && *n == 0)
         st =
@@ -204,26 +211,14 @@ static ev_status read_genomes(const char *path, const se_params_t *base, se_para
     return st;
 }
 
-static void write_trades(FILE *f, const bars_t *b, int64_t g, const se_trade_t *t, int64_t n)
-{
-    for (int64_t k = 0; k < n; k++) {
-        char te[32], tx[32];
-        bars_format_time(b, t[k].entry_bar, te, sizeof te);
-        bars_format_time(b, t[k].exit_bar, tx, sizeof tx);
-        fprintf(f, "%lld,%lld,%lld,%lld,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g\n", (long long)g,
-                (long long)t[k].signal_bar, (long long)t[k].entry_bar, (long long)t[k].exit_bar, te, tx, t[k].entry,
-                t[k].exit, t[k].stop, t[k].tp, t[k].risk, se_reason_name(t[k].reason), t[k].pnl, t[k].r_mult);
-    }
-}
-
-/* The run's genome at rank onto p (before --set). */
-static ev_status apply_run_genome(const char *run, uint64_t rank, se_params_t *p, ev_error *err)
+/* The run's genome at rank onto genome g (before --set). */
+static ev_status apply_run_genome(const trades_kind_t *k, const char *run, uint64_t rank, void *g, ev_error *err)
 {
     char **sets;
     int n;
     ev_status st = run_genome_assignments(run, rank, &sets, &n, err);
     for (int i = 0; i < n; i++) {
-        if (st == EV_OK && (st = se_params_assign(p, sets[i], err)) != EV_OK)
+        if (st == EV_OK && (st = apply_set(k, g, sets[i], err)) != EV_OK)
             ev_error_prefix(err, "%s: rank %llu: ", run, (unsigned long long)rank);
         free(sets[i]);
     }
@@ -234,22 +229,30 @@ static ev_status apply_run_genome(const char *run, uint64_t rank, se_params_t *p
 static void trades_usage(void)
 {
     printf(
-        "usage: evolve trades (--bars FILE [--symbol S] | --market DIR --ticker T --timeframe TF)\n"
-        "                     [--set NAME=VALUE ...] [--genomes FILE] --csv OUT\n"
+        "usage: evolve trades [CONFIG | (--bars FILE [--symbol S] | --market DIR --ticker T --timeframe TF)\n"
+        "                     [--strategy NAME]] [--set NAME=VALUE ...] [--genomes FILE] --csv OUT\n"
         "       evolve trades CONFIG [--run RUN.h5 --rank N] [--set NAME=VALUE ...] --csv OUT\n"
         "\n"
-        "Backtests strategy seller_exhaustion (SIGNALS.md sec. 1; docs/signals.md) and writes one row per\n"
-        "trade: genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,\n"
-        "pnl,R (bar indices count from 0 over all bars; times as in the bars file; reason\n"
-        "stop_gap|stop|tp|time). Each distinct (indicator, length) is computed once and shared by\n"
-        "every genome.\n"
+        "Backtests a signal strategy (SIGNALS.md; docs/signals.md) and writes one row per trade.\n"
+        "seller_exhaustion: genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,\n"
+        "risk,reason,pnl,R (reason stop_gap|stop|tp|time). atc: genome,signal_bar,entry_bar,exit_bar,\n"
+        "entry_time,exit_time,side,entry,exit,reason,pnl (side long|short, reason signal). Bar indices\n"
+        "count from 0 over all bars; times as in the bars file. Each distinct indicator series is\n"
+        "computed once and shared by every genome.\n"
         "\n"
         "options:\n%s"
-        "  --set NAME=VALUE  a parameter: ema_fast, ema_slow, z_window, atr_window, max_hold (bars),\n"
-        "                    vol_z, tr_z, cloc_min, atr_stop_mult, reward_r, fee_bp, slippage_bp;\n"
-        "                    repeatable; the rest keep SIGNALS.md's defaults (15-minute bars)\n"
+        "  --strategy NAME   seller_exhaustion (default) or atc, with --bars/--market (a config names\n"
+        "                    its own: strategy.type)\n"
+        "  --set NAME=VALUE  a parameter, repeatable; the rest keep SIGNALS.md's defaults.\n"
+        "                    seller_exhaustion: ema_fast, ema_slow, z_window, atr_window, max_hold (bars),\n"
+        "                    vol_z, tr_z, cloc_min, atr_stop_mult, reward_r, fee_bp, slippage_bp.\n"
+        "                    atc: ema_len, hull_len, wma_len, dema_len, lsma_len, kama_len, cutout (bars),\n"
+        "                    ema_w, hma_w, wma_w, dema_w, lsma_w, kama_w, robustness (Narrow|Medium|Wide),\n"
+        "                    La, De, long_threshold, short_threshold, cut_threshold, fee_bp, slippage_bp,\n"
+        "                    hma_as_sma, pine_sticky_a, python_cut (true|false)\n"
         "  --genomes FILE    a CSV of genomes: a header of parameter names, one genome per row (the\n"
         "                    names it lacks come from --set and the defaults); genome = row number from 0\n"
+        "  --metrics FILE    seller_exhaustion: one row of the source's metrics per genome\n"
         "  --run RUN.h5      with a CONFIG: the genome at --rank N (from 1) of the config's run file\n"
         "                    (its grid top-K, else its GA hall of fame); --set overrides its values\n"
         "  --csv OUT         where the trades go\n"
@@ -259,24 +262,94 @@ static void trades_usage(void)
         BARS_OPTIONS_HELP);
 }
 
+/* Writes the trades file (and the metrics file) of every genome under
+ * temporary names, renamed into place when complete. */
+static ev_status write_all(const trades_kind_t *k, const bars_t *b, const char *csv, const char *metrics,
+                           const char *gs, int64_t n_gs, int64_t *total, void **store_out, ev_error *err)
+{
+    FILE *out = NULL, *mout = NULL;
+    char *tmp = NULL, *mtmp = NULL;
+    void *store = NULL;
+    ev_status st;
+    *total = 0;
+    if ((st = k->store_create(b, &store, err)) != EV_OK)
+        goto done;
+    *store_out = store;
+    tmp = plat_temp_name(csv);
+    mtmp = metrics ? plat_temp_name(metrics) : NULL;
+    if (!tmp || (metrics && !mtmp)) {
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (metrics && !(mout = fopen(mtmp, "wb"))) {
+        st = ev_fail(err, EV_EIO, "%s: cannot create the metrics file", metrics);
+        goto done;
+    }
+    if (!(out = fopen(tmp, "wb"))) {
+        st = ev_fail(err, EV_EIO, "%s: cannot create the trades file", csv);
+        goto done;
+    }
+    fputs(k->header, out);
+    if (mout)
+        fputs(k->metrics_header, mout);
+    for (int64_t g = 0; g < n_gs; g++) {
+        int64_t n;
+        if ((st = k->write(store, b, g, gs + (size_t)g * k->genome_size, out, mout, &n, err)) != EV_OK) {
+            ev_error_prefix(err, "genome %lld: ", (long long)g);
+            goto done;
+        }
+        *total += n;
+    }
+    {
+        const int e = plat_fclose_written(out);
+        out = NULL;
+        if (e != 0) {
+            st = ev_fail(err, EV_EIO, "%s: cannot write the trades file (disk full?)", csv);
+            goto done;
+        }
+    }
+    if (mout) {
+        const int e = plat_fclose_written(mout);
+        mout = NULL;
+        if (e != 0) {
+            st = ev_fail(err, EV_EIO, "%s: cannot write the metrics file (disk full?)", metrics);
+            goto done;
+        }
+        if ((st = plat_rename_replace(mtmp, metrics, err)) != EV_OK)
+            goto done;
+    }
+    st = plat_rename_replace(tmp, csv, err);
+done:
+    if (out)
+        fclose(out);
+    if (mout)
+        fclose(mout);
+    if (st != EV_OK) {
+        if (tmp)
+            plat_remove(tmp);
+        if (mtmp)
+            plat_remove(mtmp);
+    }
+    free(tmp);
+    free(mtmp);
+    return st;
+}
+
 int cmd_trades(int argc, char **argv)
 {
     bars_opts_t o = {0};
     sets_t sets = {0};
-    const char *genomes = NULL, *config = NULL, *metrics = NULL, *run = NULL;
+    const char *genomes = NULL, *config = NULL, *metrics = NULL, *strategy = NULL, *run = NULL;
     uint64_t rank = 0;
-    FILE *mout = NULL;
-    char *mtmp = NULL;
+    const trades_kind_t *k;
     se_config_t cfg;
     int have_cfg = 0;
     bars_t b;
-    se_params_t base, *gs = NULL;
+    char *base = NULL, *gs = NULL;
     int64_t n_gs = 0, total = 0;
-    se_features_t *feat = NULL;
+    void *store = NULL;
     ev_error err;
     opt_result res;
-    FILE *out = NULL;
-    char *tmp = NULL;
     int rc = 1;
     const opt_spec_t opts[] = {
         {.name = "--bars", .kind = OPT_STRING, .dest = &o.bars},
@@ -288,6 +361,7 @@ int cmd_trades(int argc, char **argv)
         {.name = "--set", .kind = OPT_CALL, .dest = &sets, .call = add_set},
         {.name = "--genomes", .kind = OPT_STRING, .dest = &genomes},
         {.name = "--metrics", .kind = OPT_STRING, .dest = &metrics},
+        {.name = "--strategy", .kind = OPT_STRING, .dest = &strategy},
         {.name = "--run", .kind = OPT_STRING, .dest = &run},
         {.name = "--rank", .kind = OPT_U64, .dest = &rank, .lo = 1, .hi = UINT32_MAX},
     };
@@ -308,150 +382,98 @@ int cmd_trades(int argc, char **argv)
         free((void *)sets.v);
         return 0;
     }
+    rc = 2;
     if (!o.csv) {
         fprintf(stderr, "evolve trades: --csv OUT is required (see evolve trades --help)\n");
-        free((void *)sets.v);
-        return 2;
+        goto done;
     }
+    if (config && (o.bars || o.market || strategy)) {
+        fprintf(stderr,
+                "evolve trades: a config names its bars and strategy (strategy.bars, strategy.type): drop "
+                "--bars/--market/--strategy\n");
+        goto done;
+    }
+    k = trades_kind_named(strategy ? strategy : "seller_exhaustion");
+    if (!k) {
+        fprintf(stderr, "evolve trades: --strategy: expected seller_exhaustion or atc, got '%s'\n", strategy);
+        goto done;
+    }
+    rc = 1;
     if (config) {
-        if (o.bars || o.market) {
-            fprintf(stderr, "evolve trades: a config names its bars (strategy.bars): drop --bars/--market\n");
-            free((void *)sets.v);
-            return 2;
-        }
         if (se_config_load(config, &cfg, &err) != EV_OK)
             goto fail;
         have_cfg = 1;
-        se_config_base(&cfg, &base);
-    } else
-        se_params_defaults(&base);
+        k = trades_kind_of(cfg.type);
+    }
+    if (metrics && !k->metrics_header) {
+        fprintf(stderr, "evolve trades: --metrics: strategy %s has no metrics rows (seller_exhaustion has)\n", k->name);
+        rc = 2;
+        goto done;
+    }
+    if (!(base = (char *)malloc(k->genome_size))) {
+        ev_fail(&err, EV_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if (have_cfg)
+        k->base(&cfg, base);
+    else
+        k->defaults(base);
     if ((run != NULL) != (rank != 0) || (run && !config)) {
         fprintf(stderr,
                 "evolve trades: --run RUN.h5 and --rank N go together, with the run's config "
                 "(evolve trades CONFIG --run RUN.h5 --rank N --csv OUT)\n");
-        se_config_free(&cfg);
-        free((void *)sets.v);
-        return 2;
+        rc = 2;
+        goto done;
     }
-    if (run && apply_run_genome(run, rank, &base, &err) != EV_OK)
+    if (run && apply_run_genome(k, run, rank, base, &err) != EV_OK)
         goto fail;
     for (int i = 0; i < sets.n; i++)
-        se_params_assign(&base, sets.v[i], &err); /* checked when parsed */
+        if (apply_set(k, base, sets.v[i], &err) != EV_OK)
+            goto fail;
     if ((have_cfg ? se_config_load_bars(&cfg, &b, &err) : load_bars(&o, &b, &err)) != EV_OK)
         goto fail;
     if (genomes) {
-        if (read_genomes(genomes, &base, &gs, &n_gs, &err) != EV_OK)
+        if (read_genomes(k, genomes, base, &gs, &n_gs, &err) != EV_OK)
             goto fail;
     } else {
-        gs = (se_params_t *)malloc(sizeof *gs);
-        if (!gs) {
-            ev_fail(&err, EV_ENOMEM, "out of memory");
-            goto fail;
-        }
-        gs[0] = base;
+        gs = base;
+        base = NULL;
         n_gs = 1;
     }
-    if (have_cfg)
-        for (int64_t g = 0; g < n_gs; g++)
-            if (se_config_check(&cfg, &gs[g], &err) != EV_OK) {
-                if (genomes)
-                    ev_error_prefix(&err, "%s: genome %lld: ", genomes, (long long)g);
-                goto fail;
-            }
-    if (check_output(o.csv, TRADES_HEADER, &o, genomes, &err) != EV_OK ||
+    for (int64_t g = 0; g < n_gs; g++) {
+        const void *genome = gs + (size_t)g * k->genome_size;
+        if ((have_cfg ? k->config_check(&cfg, genome, &err) : k->check ? k->check(genome, &err) : EV_OK) != EV_OK) {
+            if (genomes)
+                ev_error_prefix(&err, "%s: genome %lld: ", genomes, (long long)g);
+            goto fail;
+        }
+    }
+    if (check_output(o.csv, k->header, &o, genomes, &err) != EV_OK ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", config, "config", &err) != EV_OK) ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", cfg.bars_csv, "bars file", &err) != EV_OK))
         goto fail;
-    if (metrics && (check_output(metrics, METRICS_HEADER, &o, genomes, &err) != EV_OK ||
+    if (metrics && (check_output(metrics, k->metrics_header, &o, genomes, &err) != EV_OK ||
                     output_check_distinct(metrics, "--metrics output", o.csv, "--csv output", &err) != EV_OK ||
                     (have_cfg && output_check_distinct(metrics, "--metrics output", config, "config", &err) != EV_OK)))
         goto fail;
-    if (se_features_create(&b, &feat, &err) != EV_OK)
-        goto fail;
-    if (metrics) {
-        mtmp = plat_temp_name(metrics);
-        if (!mtmp) {
-            ev_fail(&err, EV_ENOMEM, "out of memory");
-            goto fail;
-        }
-        if (!(mout = fopen(mtmp, "wb"))) {
-            ev_fail(&err, EV_EIO, "%s: cannot create the metrics file", metrics);
-            goto fail;
-        }
-        fputs(METRICS_HEADER, mout);
-    }
-    tmp = plat_temp_name(o.csv);
-    if (!tmp) {
-        ev_fail(&err, EV_ENOMEM, "out of memory");
-        goto fail;
-    }
-    out = fopen(tmp, "wb");
-    if (!out) {
-        ev_fail(&err, EV_EIO, "%s: cannot create the trades file", o.csv);
-        goto fail;
-    }
-    fputs(TRADES_HEADER, out);
-    for (int64_t g = 0; g < n_gs; g++) {
-        se_trade_t *tr;
-        int64_t n;
-        if (se_run_genome(feat, &gs[g], &tr, &n, &err) != EV_OK) {
-            ev_error_prefix(&err, "genome %lld: ", (long long)g);
-            goto fail;
-        }
-        write_trades(out, &b, g, tr, n);
-        if (mout) {
-            se_metrics_t m;
-            se_metrics(tr, n, &m);
-            fprintf(mout, "%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g\n", (long long)g, (long long)m.n, m.win_rate,
-                    m.avg_r, m.total_pnl, m.max_dd, m.sharpe);
-        }
-        total += n;
-        free(tr);
-    }
-    {
-        int e = plat_fclose_written(out);
-        out = NULL;
-        if (e != 0) {
-            ev_fail(&err, EV_EIO, "%s: cannot write the trades file (disk full?)", o.csv);
-            goto fail;
-        }
-    }
-    if (mout) {
-        int e = plat_fclose_written(mout);
-        mout = NULL;
-        if (e != 0) {
-            ev_fail(&err, EV_EIO, "%s: cannot write the metrics file (disk full?)", metrics);
-            goto fail;
-        }
-        if (plat_rename_replace(mtmp, metrics, &err) != EV_OK)
-            goto fail;
-    }
-    if (plat_rename_replace(tmp, o.csv, &err) != EV_OK)
+    if (write_all(k, &b, o.csv, metrics, gs, n_gs, &total, &store, &err) != EV_OK)
         goto fail;
     fprintf(stderr,
             "evolve trades: %lld bars, %lld genome(s), %lld trades -> %s; indicators: %lld distinct series computed "
             "for %lld look-ups\n",
-            (long long)b.n, (long long)n_gs, (long long)total, o.csv, (long long)se_features_computed(feat),
-            (long long)se_features_lookups(feat));
+            (long long)b.n, (long long)n_gs, (long long)total, o.csv, (long long)k->computed(store),
+            (long long)k->lookups(store));
     rc = 0;
     goto done;
 fail:
     fprintf(stderr, "evolve trades: %s\n", err.msg);
     rc = ev_exit_code(err.status);
-    if (out)
-        fclose(out);
-    if (tmp)
-        plat_remove(tmp);
-    if (mout)
-        fclose(mout);
-    if (mtmp)
-        plat_remove(mtmp);
 done:
-    free(mtmp);
+    if (store)
+        k->store_free(store);
     if (have_cfg)
         se_config_free(&cfg);
-    se_features_free(feat);
-    free(tmp);
+    free(base);
     free(gs);
     bars_free(&b);
     free((void *)sets.v);

@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
             "       evolve doctor                       check the build, the CUDA driver and the GPU (self-tests)\n"
             "       evolve bars [options]               OHLCV bars from a bars CSV or the market files\n"
-            "       evolve trades [options]             a seller_exhaustion genome's trades on bars\n"
+            "       evolve trades [options]             a strategy genome's trades on bars (seller_exhaustion, atc)\n"
             "       evolve trades RUN.h5 [--rank N]     a reported genome's kept trades (exits, outcomes)\n"
             "       evolve --version\n"
             "\n"

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "common/platform.h"
 #include "io/csv_reader.h"
 #include "io/ingest_fields.h"
@@ -412,4 +414,23 @@ ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err)
         free(tmp);
         return st;
     }
+}
+
+uint64_t bars_fingerprint(const bars_t *b)
+{
+    const size_t n = (size_t)b->n;
+    XXH64_state_t *h = XXH64_createState();
+    uint64_t out = 0;
+    if (!h)
+        return 0;
+    XXH64_reset(h, 0);
+    XXH64_update(h, b->ts, n * sizeof *b->ts);
+    XXH64_update(h, b->open, n * sizeof(double));
+    XXH64_update(h, b->high, n * sizeof(double));
+    XXH64_update(h, b->low, n * sizeof(double));
+    XXH64_update(h, b->close, n * sizeof(double));
+    XXH64_update(h, b->volume, n * sizeof(double));
+    out = XXH64_digest(h);
+    XXH64_freeState(h);
+    return out;
 }

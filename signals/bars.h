@@ -41,6 +41,9 @@ int32_t bars_parse_timeframe(const char *text);
  * seconds or "YYYY-MM-DD HH:MM:SS"; numbers with 17 significant digits). */
 ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err);
 
+/* XXH64 of the bars' times and OHLCV: a resumed run must see the same bars. */
+uint64_t bars_fingerprint(const bars_t *b);
+
 /* The text of a bar's time as the bars were read. buf: at least 32 bytes. */
 void bars_format_time(const bars_t *b, int64_t i, char *buf, size_t n);
 

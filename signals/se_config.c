@@ -11,13 +11,15 @@
 #include "io/decimal.h"
 #include "io/yaml_doc.h"
 #include "io/yaml_map.h"
+#include "signals/atc_params.h"
 #include "signals/se_params.h"
 
 /* The search's keys (objective, ga, grid, report, top, seed, output,
  * validation) are io/config.c's to read (config_load); here they are allowed. */
 static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga",         "grid", "report",
                                         "top",      "seed",       "output",    "validation", NULL};
-static const char *const strategy_keys[] = {"type", "bars", "costs", NULL};
+static const char *const strategy_keys[] = {"type", "bars", "costs", "pine", NULL};
+static const char *const pine_keys[] = {"hma_as_sma", "pine_sticky_a", "python_cut", NULL};
 static const char *const bars_keys[] = {"csv", "symbol", "market_dir", "ticker", "timeframe", NULL};
 static const char *const costs_keys[] = {"fee_bp", "slippage_bp", NULL};
 static const char *const param_keys[] = {"name", "role", "values", "range", NULL};
@@ -78,24 +80,51 @@ void se_config_free(se_config_t *c)
     memset(c, 0, sizeof *c);
 }
 
-static int param_is_int(int which)
+/* The type's parameter names and how many of them are lattice parameters. */
+static const char *const *param_names(int type, int *n_lattice)
 {
-    const char *n = se_param_names[which];
-    return !strcmp(n, "ema_fast") || !strcmp(n, "ema_slow") || !strcmp(n, "z_window") || !strcmp(n, "atr_window") ||
-           !strcmp(n, "max_hold");
+    if (n_lattice)
+        *n_lattice = type == STRATEGY_ATC ? ATC_LATTICE_PARAMS : SE_LATTICE_PARAMS;
+    return type == STRATEGY_ATC ? atc_param_names : se_param_names;
 }
 
-static ev_status add_value(ydoc_t *d, yaml_node_t *at, const char *path, se_lattice_param_t *p, const char *text,
-                           ev_error *err)
+/* Whole bars: the lowest value, or -1 for a decimal parameter. */
+static int param_int_min(int type, int which)
 {
-    const char *name = se_param_names[p->which];
-    const double v = strtod(text, NULL);
+    const char *n = param_names(type, NULL)[which];
+    if (type == STRATEGY_ATC)
+        return which < 6 ? 1 : !strcmp(n, "cutout") ? 0 : -1;
+    return !strcmp(n, "ema_fast") || !strcmp(n, "ema_slow") || !strcmp(n, "z_window") || !strcmp(n, "atr_window") ||
+                   !strcmp(n, "max_hold")
+               ? 1
+               : -1;
+}
+
+static int param_is_enum(int type, int which)
+{
+    return type == STRATEGY_ATC && which == ATC_ROBUSTNESS_PARAM;
+}
+
+static ev_status add_value(ydoc_t *d, yaml_node_t *at, const char *path, int type, se_lattice_param_t *p,
+                           const char *text, ev_error *err)
+{
+    const char *name = param_names(type, NULL)[p->which];
+    const int lo = param_int_min(type, p->which);
     const uint32_t i = p->n_values;
+    double v = -1;
+    if (param_is_enum(type, p->which)) {
+        for (int k = 0; atc_robustness_names[k]; k++)
+            if (!strcmp(text, atc_robustness_names[k]))
+                v = k;
+        if (v < 0)
+            return ydoc_fail(d, err, at, path, "parameter '%s': expected Narrow, Medium or Wide, found %s", name, text);
+    } else
+        v = strtod(text, NULL);
     if (!isfinite(v))
         return ydoc_fail(d, err, at, path, "parameter '%s': value %s is beyond the range of a double", name, text);
-    if (param_is_int(p->which) && (v != floor(v) || v < 1 || v > 100000000))
-        return ydoc_fail(d, err, at, path, "parameter '%s': expected whole numbers of bars 1..100000000, found %s",
-                         name, text);
+    if (lo >= 0 && (v != floor(v) || v < lo || v > 100000000))
+        return ydoc_fail(d, err, at, path, "parameter '%s': expected whole numbers of bars %d..100000000, found %s",
+                         name, lo, text);
     if (i > 0 && !(v > p->values[i - 1]))
         return ydoc_fail(d, err, at, path, "parameter '%s': values must be strictly increasing (%s after %s)", name,
                          text, p->value_text[i - 1]);
@@ -119,7 +148,9 @@ static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, se_
 {
     ymap_t m;
     char *name = NULL;
-    int role = 0, which = -1;
+    int role = 0, which = -1, n_lattice;
+    const char *const *names = param_names(c->type, &n_lattice);
+    const char *const type_name = c->type == STRATEGY_ATC ? "an atc" : "a seller_exhaustion";
     se_lattice_param_t *p = &c->params[c->n_params];
     yaml_node_t *values, *range;
     char vpath[YDOC_PATH_MAX];
@@ -127,19 +158,25 @@ static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, se_
     if ((st = ymap_open(&m, d, node, path, param_keys, err)) != EV_OK)
         return st;
     if (!ymap_get(&m, "name"))
-        return ymap_missing(&m, "name", "a seller_exhaustion parameter name (ema_fast, vol_z, ...)", err);
+        return ymap_missing(&m, "name",
+                            c->type == STRATEGY_ATC ? "an atc parameter name (ema_len, La, ...)"
+                                                    : "a seller_exhaustion parameter name (ema_fast, vol_z, ...)",
+                            err);
     if ((st = ymap_string(&m, "name", &name, NULL, err)) != EV_OK || (st = ymap_choice(&m, "role", roles, &role, err)))
         goto done;
-    for (int k = 0; k < SE_LATTICE_PARAMS; k++)
-        if (!strcmp(name, se_param_names[k]))
+    for (int k = 0; k < n_lattice; k++)
+        if (!strcmp(name, names[k]))
             which = k;
     ymap_path(&m, "name", vpath);
     if (which < 0) {
+        char list[512];
+        size_t used = 0;
+        for (int k = 0; k < n_lattice; k++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", names[k]);
         st = ydoc_fail(d, err, ymap_get(&m, "name"), vpath,
-                       "'%s' is not a seller_exhaustion parameter; expected one of ema_fast, ema_slow, z_window, "
-                       "atr_window, vol_z, tr_z, cloc_min, atr_stop_mult, reward_r, max_hold (fee_bp and "
-                       "slippage_bp are fixed: strategy.costs)",
-                       name);
+                       "'%s' is not %s parameter; expected one of %s (fee_bp and slippage_bp are fixed: "
+                       "strategy.costs%s)",
+                       name, type_name, list, c->type == STRATEGY_ATC ? "; the Pine flags: strategy.pine" : "");
         goto done;
     }
     for (int32_t k = 0; k < c->n_params; k++)
@@ -172,13 +209,14 @@ static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, se_
         for (size_t i = 0; i < n; i++) {
             yaml_node_t *item = ydoc_item(d, values, i);
             char ipath[YDOC_PATH_MAX];
-            const char *text = ydoc_number_text(item);
+            const int is_enum = param_is_enum(c->type, which);
+            const char *text = is_enum ? ydoc_text(item) : ydoc_number_text(item);
             ydoc_path_index(ipath, vpath, i);
             if (!text) {
-                st = ydoc_expected(d, item, ipath, "a number", err);
+                st = ydoc_expected(d, item, ipath, is_enum ? "Narrow, Medium or Wide" : "a number", err);
                 goto done;
             }
-            if ((st = add_value(d, item, ipath, p, text, err)) != EV_OK)
+            if ((st = add_value(d, item, ipath, c->type, p, text, err)) != EV_OK)
                 goto done;
         }
     } else {
@@ -187,6 +225,13 @@ static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, se_
         decimal_t dv[3];
         decimal_range_t dr;
         ymap_path(&m, "range", vpath);
+        if (param_is_enum(c->type, which)) {
+            st = ydoc_fail(d, err, range, vpath,
+                           "parameter '%s': expected values: [Narrow, Medium, Wide] (a list of "
+                           "names), not a range",
+                           name);
+            goto done;
+        }
         if ((st = ymap_open(&r, d, range, vpath, range_keys, err)) != EV_OK)
             goto done;
         for (int k = 0; k < 3; k++) {
@@ -217,7 +262,7 @@ static ev_status parse_param(ydoc_t *d, yaml_node_t *node, const char *path, se_
         for (uint64_t i = 0; i < dr.count; i++) {
             char text[DECIMAL_TEXT_MAX];
             decimal_format(decimal_range_at(&dr, i), text);
-            if ((st = add_value(d, range, vpath, p, text, err)) != EV_OK)
+            if ((st = add_value(d, range, vpath, c->type, p, text, err)) != EV_OK)
                 goto done;
         }
     }
@@ -283,6 +328,22 @@ done:
     return st;
 }
 
+/* strategy.pine: atc's Pine-parity flags (SIGNALS.md sec. 2.3, 2.5, 2.7). */
+static ev_status parse_pine(ymap_t *s, se_config_t *c, ev_error *err)
+{
+    ymap_t pm;
+    int present = 0;
+    ev_status st;
+    if ((st = ymap_submap(s, "pine", pine_keys, &pm, &present, err)) != EV_OK || !present)
+        return st;
+    if (c->type != STRATEGY_ATC)
+        return ydoc_fail(pm.doc, err, pm.node, pm.path, "the Pine flags belong to strategy atc");
+    for (int k = 0; pine_keys[k]; k++)
+        if ((st = ymap_bool(&pm, pine_keys[k], &c->pine[k], err)) != EV_OK)
+            return st;
+    return EV_OK;
+}
+
 ev_status se_config_load(const char *path, se_config_t *c, ev_error *err)
 {
     char *text = NULL, *dir = NULL;
@@ -325,16 +386,18 @@ ev_status se_config_load(const char *path, se_config_t *c, ev_error *err)
     }
     if ((st = ymap_choice(&s, "type", types, &type, err)) != EV_OK)
         goto done;
-    if (type != 0) {
+    if (type == 1) {
         char tp[YDOC_PATH_MAX];
         ymap_path(&s, "type", tp);
         st = ydoc_fail(&d, err, ymap_get(&s, "type"), tp,
-                       type == 1 ? "a trade_log config has no strategy block: use data: (docs/config.md)"
-                                 : "strategy atc is not implemented yet; seller_exhaustion is");
+                       "a trade_log config has no strategy block: use data: (docs/config.md)");
         goto done;
     }
+    c->type = type;
     if ((st = parse_bars(&s, c, dir, err)) != EV_OK ||
         (st = ymap_submap(&s, "costs", costs_keys, &costs, &present, err)) != EV_OK)
+        goto done;
+    if ((st = parse_pine(&s, c, err)) != EV_OK)
         goto done;
     if (present && ((st = ymap_number(&costs, "fee_bp", bp, &c->fee_bp, err)) != EV_OK ||
                     (st = ymap_number(&costs, "slippage_bp", bp, &c->slippage_bp, err)) != EV_OK))
@@ -346,9 +409,9 @@ ev_status se_config_load(const char *path, se_config_t *c, ev_error *err)
     }
     if ((st = ydoc_get_sequence(&d, seq, "parameters", "a list of parameters ({name, values or range})", err)) != EV_OK)
         goto done;
-    if (ydoc_length(seq) > SE_LATTICE_PARAMS) {
-        st = ydoc_fail(&d, err, seq, "parameters", "expected at most %d parameters, found %zu", SE_LATTICE_PARAMS,
-                       ydoc_length(seq));
+    if (ydoc_length(seq) > (size_t)(type == STRATEGY_ATC ? ATC_LATTICE_PARAMS : SE_LATTICE_PARAMS)) {
+        st = ydoc_fail(&d, err, seq, "parameters", "expected at most %d parameters, found %zu",
+                       type == STRATEGY_ATC ? ATC_LATTICE_PARAMS : SE_LATTICE_PARAMS, ydoc_length(seq));
         goto done;
     }
     for (size_t i = 0; i < ydoc_length(seq); i++) {
@@ -391,11 +454,52 @@ static double param_value(const se_params_t *p, int which)
     }
 }
 
-ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *err)
+ev_status se_config_open_bound(const char *path, const lattice_t *lat, se_config_bound_t *b, ev_error *err)
 {
+    const char *const *names;
+    ev_status st;
+    memset(b, 0, sizeof *b);
+    if ((st = se_config_load(path, &b->cfg, err)) != EV_OK)
+        return st;
+    names = param_names(b->cfg.type, NULL);
+    b->n_genes = lat->n_params;
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        const se_lattice_param_t *cp = NULL;
+        for (int32_t j = 0; j < b->cfg.n_params; j++)
+            if (!strcmp(lat->params[k].name, names[b->cfg.params[j].which]))
+                cp = &b->cfg.params[j];
+        if (!cp || cp->n_values != lat->params[k].n_values) {
+            st = ev_fail(err, EV_EINTERNAL, "%s: parameter '%s' is not the strategy's lattice parameter", path,
+                         lat->params[k].name);
+            se_config_free(&b->cfg);
+            return st;
+        }
+        b->which[k] = cp->which;
+        b->values[k] = cp->values;
+    }
+    if ((st = se_config_load_bars(&b->cfg, &b->bars, err)) != EV_OK)
+        se_config_free(&b->cfg);
+    return st;
+}
+
+void se_config_close_bound(se_config_bound_t *b)
+{
+    bars_free(&b->bars);
+    se_config_free(&b->cfg);
+}
+
+static double se_value(const void *genome, int which)
+{
+    return param_value((const se_params_t *)genome, which);
+}
+
+ev_status se_config_check_lattice(const se_config_t *c, double (*get)(const void *genome, int which),
+                                  const void *genome, ev_error *err)
+{
+    const char *const *names = param_names(c->type, NULL);
     for (int32_t k = 0; k < c->n_params; k++) {
         const se_lattice_param_t *lp = &c->params[k];
-        const double v = param_value(p, lp->which);
+        const double v = get(genome, lp->which);
         int on = 0;
         for (uint32_t i = 0; i < lp->n_values && !on; i++)
             on = lp->values[i] == v;
@@ -411,9 +515,17 @@ ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *
                          lp->value_text[lp->n_values - 1], (unsigned)lp->n_values);
             return ev_fail(err, EV_EUSAGE,
                            "%s = %.17g is not on the lattice of %s (%s): give --set %s=VALUE with one of its values",
-                           se_param_names[lp->which], v, c->path, list, se_param_names[lp->which]);
+                           names[lp->which], v, c->path, list, names[lp->which]);
         }
     }
+    return EV_OK;
+}
+
+ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *err)
+{
+    ev_status st = se_config_check_lattice(c, se_value, p, err);
+    if (st != EV_OK)
+        return st;
     if (!(p->ema_slow > p->ema_fast))
         return ev_fail(err, EV_EUSAGE, "infeasible genome: ema_slow (%d) must be greater than ema_fast (%d)",
                        (int)p->ema_slow, (int)p->ema_fast);

@@ -7,9 +7,10 @@
 #include "common/platform.h"
 #include "fitness/objective_prep.h"
 #include "io/ingest.h"
+#include "signals/atc_ops.h"
 #include "signals/se_ops.h"
 
-const strategy_ops_t *const strategy_table[] = {&se_strategy_ops, NULL};
+const strategy_ops_t *const strategy_table[] = {&se_strategy_ops, &atc_strategy_ops, NULL};
 
 struct strategy {
     const strategy_ops_t *ops;

@@ -420,7 +420,7 @@ static void test_examples(void)
             }
             CHECK(sc.n_params >= 1);
             CHECK_EQ_I64(sc.n_params, cfg.lattice.n_params);
-            CHECK_STR("seller_exhaustion", cfg.strategy_type);
+            CHECK_STR(sc.type == STRATEGY_ATC ? "atc" : "seller_exhaustion", cfg.strategy_type);
             CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[0].role);
             CHECK_EQ_I64(0, cfg.ga.ls_every); /* local search is for trade logs */
             se_config_free(&sc);

@@ -31,6 +31,7 @@
 #include "signals/indicators.h"
 #include "signals/se_params.h"
 #include "signals/se_strategy.h"
+#include "tests/support/walk_bars.h"
 #include "signals/strategy.h"
 
 /* ---- indicators ------------------------------------------------------------- */
@@ -246,34 +247,12 @@ static uint64_t rng_state = 88172645463325252ULL;
 
 static double uniform(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
+    return walk_uniform(&rng_state);
 }
 
 static void make_bars(bars_t *b, int64_t n)
 {
-    double px = 100;
-    memset(b, 0, sizeof *b);
-    b->n = n;
-    b->ts = (int64_t *)malloc((size_t)n * sizeof(int64_t));
-    b->open = (double *)malloc((size_t)n * sizeof(double));
-    b->high = (double *)malloc((size_t)n * sizeof(double));
-    b->low = (double *)malloc((size_t)n * sizeof(double));
-    b->close = (double *)malloc((size_t)n * sizeof(double));
-    b->volume = (double *)malloc((size_t)n * sizeof(double));
-    for (int64_t i = 0; i < n; i++) {
-        const double o = px;
-        const double c = round(o * (1 + (uniform() - 0.5) * 0.01) * 100) / 100;
-        b->ts[i] = 1700000000 + 60 * i;
-        b->open[i] = o;
-        b->close[i] = c;
-        b->high[i] = round(fmax(o, c) * (1 + uniform() * 0.003) * 100) / 100;
-        b->low[i] = round(fmin(o, c) * (1 - uniform() * 0.003) * 100) / 100;
-        b->volume[i] = round(1000 + 4000 * uniform() * uniform() * (uniform() < 0.05 ? 8 : 1));
-        px = c;
-    }
+    walk_bars(b, n, 100, &rng_state);
 }
 
 static void random_genome(se_params_t *p)

@@ -20,7 +20,9 @@
 #include "signals/indicators.h"
 #include "signals/se_params.h"
 #include "signals/se_strategy.h"
+#include "tests/support/walk_bars.h"
 #include "tests/check.h"
+#include "tests/support/device_backtest.cuh"
 
 #define G 96
 #define NB 4000
@@ -58,45 +60,23 @@ __global__ void k_zscore(const double *x, int64_t n, int32_t w, double *z)
         z[i] = ind_zscore_at(x, i, w);
 }
 
-__global__ void k_backtest(const se_series_t *s, const se_params_t *p, int count, se_trade_t *out, int64_t cap,
-                           int64_t *n_out)
-{
-    const int g = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (g < count)
-        n_out[g] = se_backtest(&s[g], &p[g], out + (size_t)g * (size_t)cap, cap);
-}
+struct se_run {
+    static EV_HD int64_t run(const se_series_t *s, const se_params_t *p, se_trade_t *out, int64_t cap)
+    {
+        return se_backtest(s, p, out, cap);
+    }
+};
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 
 static double uniform(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
+    return walk_uniform(&rng_state);
 }
 
 static void make_bars(bars_t *b, int64_t n)
 {
-    double px = 50;
-    memset(b, 0, sizeof *b);
-    b->n = n;
-    b->ts = (int64_t *)malloc((size_t)n * sizeof(int64_t));
-    b->open = (double *)malloc((size_t)n * sizeof(double));
-    b->high = (double *)malloc((size_t)n * sizeof(double));
-    b->low = (double *)malloc((size_t)n * sizeof(double));
-    b->close = (double *)malloc((size_t)n * sizeof(double));
-    b->volume = (double *)malloc((size_t)n * sizeof(double));
-    for (int64_t i = 0; i < n; i++) {
-        const double o = px, c = round(o * (1 + (uniform() - 0.5) * 0.01) * 100) / 100;
-        b->ts[i] = 1700000000 + 60 * i;
-        b->open[i] = o;
-        b->close[i] = c;
-        b->high[i] = round(fmax(o, c) * (1 + uniform() * 0.003) * 100) / 100;
-        b->low[i] = round(fmin(o, c) * (1 - uniform() * 0.003) * 100) / 100;
-        b->volume[i] = round(1000 + 4000 * uniform() * uniform() * (uniform() < 0.05 ? 8 : 1));
-        px = c;
-    }
+    walk_bars(b, n, 50, &rng_state);
 }
 
 /* Field by field: the struct's padding is not part of the result. */
@@ -106,15 +86,6 @@ static int same_trade(const se_trade_t *a, const se_trade_t *b)
     const double y[7] = {b->entry, b->exit, b->stop, b->tp, b->risk, b->pnl, b->r_mult};
     return a->signal_bar == b->signal_bar && a->entry_bar == b->entry_bar && a->exit_bar == b->exit_bar &&
            a->reason == b->reason && memcmp(x, y, sizeof x) == 0;
-}
-
-static int cuda_ok(cudaError_t e, const char *what)
-{
-    if (e == cudaSuccess)
-        return 1;
-    fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    check_failures++;
-    return 0;
 }
 
 static double *to_device(const double *h, int64_t n)
@@ -218,37 +189,11 @@ int main(void)
         CHECK(same_series(tz, host_s[g].tr_z, n, "tr_z", g));
         CHECK(same_series(d_cl, host_s[g].cloc, n, "cloc", g));
     }
-    {
-        se_series_t *d_s;
-        se_params_t *d_p;
-        se_trade_t *d_t, *h_t = (se_trade_t *)malloc((size_t)G * CAP * sizeof(se_trade_t));
-        int64_t *d_n, h_n[G];
-        se_trade_t *cpu = (se_trade_t *)malloc(CAP * sizeof(se_trade_t));
-        cuda_ok(cudaMalloc((void **)&d_s, sizeof dev_s), "cudaMalloc");
-        cuda_ok(cudaMalloc((void **)&d_p, sizeof gs), "cudaMalloc");
-        cuda_ok(cudaMalloc((void **)&d_t, (size_t)G * CAP * sizeof(se_trade_t)), "cudaMalloc");
-        cuda_ok(cudaMalloc((void **)&d_n, sizeof h_n), "cudaMalloc");
-        cuda_ok(cudaMemcpy(d_s, dev_s, sizeof dev_s, cudaMemcpyHostToDevice), "cudaMemcpy");
-        cuda_ok(cudaMemcpy(d_p, gs, sizeof gs, cudaMemcpyHostToDevice), "cudaMemcpy");
-        k_backtest<<<(G + 31) / 32, 32>>>(d_s, d_p, G, d_t, CAP, d_n);
-        cuda_ok(cudaDeviceSynchronize(), "backtest kernel");
-        cuda_ok(cudaMemcpy(h_n, d_n, sizeof h_n, cudaMemcpyDeviceToHost), "cudaMemcpy");
-        cuda_ok(cudaMemcpy(h_t, d_t, (size_t)G * CAP * sizeof(se_trade_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
-        for (int g = 0; g < G; g++) {
-            const int64_t k = se_backtest(&host_s[g], &gs[g], cpu, CAP);
-            CHECK_EQ_I64(k, h_n[g]);
-            trades += k;
-            for (int64_t t = 0; t < k && t < CAP && k == h_n[g]; t++)
-                if (!same_trade(&cpu[t], &h_t[(size_t)g * CAP + (size_t)t]))
-                    mismatched++;
-        }
-        CHECK_EQ_I64(0, mismatched);
-        CHECK(trades > G);
-        printf("test_signals_cuda: %d genomes, %lld trades, %lld differ from the CPU's\n", G, (long long)trades,
-               (long long)mismatched);
-        free(cpu);
-        free(h_t);
-    }
+    mismatched = device_backtest_mismatches<se_run>(dev_s, host_s, gs, G, CAP, same_trade, &trades);
+    CHECK_EQ_I64(0, mismatched);
+    CHECK(trades > G);
+    printf("test_signals_cuda: %d genomes, %lld trades, %lld differ from the CPU's\n", G, (long long)trades,
+           (long long)mismatched);
     se_features_free(f);
     bars_free(&b);
     return check_failures ? 1 : 0;

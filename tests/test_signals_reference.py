@@ -276,7 +276,7 @@ def config_runs(work, bars_path):
     for text, expect in (
             ("strategy:\n  type: seller_exhaustion\n  bars: {csv: x.csv}\n" + lattice.replace("vol_z", "volz"),
              "bad.yaml:9:12: key 'parameters[4].name'"),
-            ("strategy:\n  type: atc\n  bars: {csv: x.csv}\n" + lattice, "bad.yaml:2:"),
+            ("strategy:\n  type: atc\n  bars: {csv: x.csv}\n" + lattice, "'ema_fast' is not an atc parameter"),
             ("strategy:\n  type: seller_exhaustion\n" + lattice, "bars"),
             ("strategy:\n  type: seller_exhaustion\n  bars: {market_dir: m, ticker: T, timeframe: 7m}\n" + lattice,
              "bad.yaml:3:"),

@@ -93,18 +93,22 @@ def fitness(q, objective):
     return (prod - 1.0) * 100.0
 
 
-def brute_force(work, cfg):
+def se_feasible(p):
+    return int(p["ema_slow"]) > int(p["ema_fast"])
+
+
+def brute_force(work, cfg, params=SMALL, is_feasible=se_feasible, chk=check):
     """Every feasible lattice point's outcomes through evolve trades --genomes."""
-    names = [n for n, _ in SMALL]
-    points = [dict(zip(names, vals)) for vals in itertools.product(*[v for _, v in SMALL])]
-    feasible = [p for p in points if int(p["ema_slow"]) > int(p["ema_fast"])]
+    names = [n for n, _ in params]
+    points = [dict(zip(names, vals)) for vals in itertools.product(*[v for _, v in params])]
+    feasible = [p for p in points if is_feasible(p)]
     gpath, tpath = os.path.join(work, "genomes.csv"), os.path.join(work, "trades.csv")
     with open(gpath, "w") as f:
         f.write(",".join(names) + "\n")
         for p in feasible:
             f.write(",".join(str(p[n]) for n in names) + "\n")
     r = cli.run(args.evolve, ["trades", cfg, "--genomes", gpath, "--csv", tpath])
-    check(r.returncode == 0, f"evolve trades --genomes: {r.stderr}")
+    chk(r.returncode == 0, f"evolve trades --genomes: {r.stderr}")
     q = {i: [] for i in range(len(feasible))}
     with open(tpath) as f:
         for row in csv.DictReader(f):
@@ -127,6 +131,24 @@ def grid_rows(path):
     return rows, strategy
 
 
+def grid_matches(chk, objective, rows, outcomes):
+    """The grid's rows against brute force (each genome's quantised outcomes):
+    the same genomes, fitness to 1e-12 relative, the same trade counts, best
+    first. Returns the fitness values in the grid's order."""
+    want = {g: fitness(q, objective) for g, q in outcomes.items()}
+    want = {g: v for g, v in want.items() if v is not None}
+    got = {g: v for g, v, _ in rows}
+    chk(set(got) == set(want), f"{objective}: the grid lists {len(got)} genomes, brute force "
+                               f"{len(want)} feasible; first differences {sorted(set(got) ^ set(want))[:3]}")
+    bad = [g for g in got if g in want and not (got[g] == want[g] or abs(got[g] - want[g]) <= 1e-12 * abs(want[g]))]
+    chk(not bad, f"{objective}: fitness differs for {len(bad)} genomes, e.g. {bad[:1]}: "
+                 f"{[(got[g], want[g]) for g in bad[:2]]}")
+    chk(all(n == len(outcomes[g]) for g, _, n in rows), f"{objective}: trade counts differ")
+    order = [v for _, v, _ in rows]
+    chk(order == sorted(order, reverse=True), f"{objective}: the grid's list is not best first")
+    return order
+
+
 def grid_equals_brute_force(work, bars):
     cfg = os.path.join(work, "small.yaml")
     write_config(cfg, bars, SMALL, f"objective: {{name: total_return, min_trades: {MIN_TRADES}}}\n")
@@ -141,49 +163,48 @@ def grid_equals_brute_force(work, bars):
             continue
         rows, strategy = grid_rows(out)
         check(strategy == "seller_exhaustion", f"{objective}: provenance strategy attribute {strategy!r}")
-        want = {g: fitness(q, objective) for g, q in outcomes.items()}
-        want = {g: v for g, v in want.items() if v is not None}
-        got = {g: v for g, v, _ in rows}
-        check(set(got) == set(want), f"{objective}: the grid lists {len(got)} genomes, brute force "
-                                     f"{len(want)} feasible; first differences {sorted(set(got) ^ set(want))[:3]}")
-        bad = [g for g in got if g in want and not (got[g] == want[g] or
-                                                    abs(got[g] - want[g]) <= 1e-12 * abs(want[g]))]
-        check(not bad, f"{objective}: fitness differs for {len(bad)} genomes, e.g. {bad[:1]}: "
-                       f"{[(got[g], want[g]) for g in bad[:2]]}")
-        check(all(int(g[1]) > int(g[0]) for g in got), f"{objective}: an infeasible genome (ema_slow <= ema_fast) "
-                                                      "was ranked")
-        check(all(n == len(outcomes[g]) for g, _, n in rows), f"{objective}: trade counts differ")
-        order = [v for _, v, _ in rows]
-        check(order == sorted(order, reverse=True), f"{objective}: the grid's list is not best first")
+        order = grid_matches(check, objective, rows, outcomes)
+        check(all(int(g[1]) > int(g[0]) for g, _, _ in rows), f"{objective}: an infeasible genome "
+                                                               "(ema_slow <= ema_fast) was ranked")
         if objective == "total_return":  # one thread: the same list, bit for bit
             one = os.path.join(work, "grid_one_thread.h5")
             r = cli.run(args.evolve, [cfg, "--grid", "--output", one, "--quiet"], {"OMP_NUM_THREADS": "1"})
             check(r.returncode == 0 and grid_rows(one)[0] == rows, f"one thread: a different grid list {r.stderr}")
-        print(f"{objective}: grid = brute force over {len(got)} feasible genomes of {size}; best {order[0]!r}")
+        print(f"{objective}: grid = brute force over {len(rows)} feasible genomes of {size}; best {order[0]!r}")
+
+
+def validate_finds_grid_best(chk, work, cfg, strategy):
+    """evolve CONFIG --validate: the GA's best is the grid's (rank 1), the JSON
+    names the strategy, and `evolve trades CONFIG --run RUN --rank 1` lists
+    trades worth that best. Returns the run file's path (None on failure)."""
+    js, out = os.path.join(work, "validate.json"), os.path.join(work, "validate.h5")
+    r = cli.run(args.evolve, [cfg, "--validate", "--output", out, "--json", js, "--quiet"])
+    if not chk(r.returncode == 0, f"--validate: {r.stderr}"):
+        return None
+    with open(js) as f:
+        summary = json.load(f)
+    v = summary["validate"]
+    chk(summary.get("strategy") == strategy, f"JSON strategy: {summary.get('strategy')!r}")
+    chk(v.get("grid_rank_of_ga_best") == 1 and v["ga_best"] == v["grid_best"],
+        f"the GA did not find the grid's best: {v}")
+    print(f"validate: GA best {v['ga_best']} = grid best, {v['ga_evaluations']} of {v['lattice_size']} points")
+    tcsv = os.path.join(work, "best_trades.csv")
+    r = cli.run(args.evolve, ["trades", cfg, "--run", out, "--rank", "1", "--csv", tcsv])
+    if chk(r.returncode == 0, f"trades --run --rank 1: {r.stderr}"):
+        with open(tcsv) as f:
+            q = [llround(float(t["pnl"]) / float(t["entry"]) * 100.0 * 1e6) for t in csv.DictReader(f)]
+        chk(fitness(q, "total_return") == v["grid_best"], f"--rank 1's trades make {fitness(q, 'total_return')}, "
+                                                          f"the run's best is {v['grid_best']}")
+    return out
 
 
 def ga_finds_grid_best(work, bars):
     cfg = os.path.join(work, "validate.yaml")
     write_config(cfg, bars, SMALL, f"objective: {{name: total_return, min_trades: {MIN_TRADES}}}\n"
                                    "ga: {population: 64, generations: 40}\ntop: 5\nseed: 7\n")
-    js, out = os.path.join(work, "validate.json"), os.path.join(work, "validate.h5")
-    r = cli.run(args.evolve, [cfg, "--validate", "--output", out, "--json", js, "--quiet"])
-    if check(r.returncode == 0, f"--validate: {r.stderr}"):
-        with open(js) as f:
-            summary = json.load(f)
-        v = summary["validate"]
-        check(summary.get("strategy") == "seller_exhaustion", f"JSON strategy: {summary.get('strategy')!r}")
-        check(v.get("grid_rank_of_ga_best") == 1 and v["ga_best"] == v["grid_best"],
-              f"the GA did not find the grid's best: {v}")
-        print(f"validate: GA best {v['ga_best']} = grid best, {v['ga_evaluations']} of {v['lattice_size']} points")
-        # the run's best genome's trades (evolve trades CONFIG --run RUN --rank 1): its fitness
+    out = validate_finds_grid_best(check, work, cfg, "seller_exhaustion")
+    if out:
         tcsv = os.path.join(work, "best_trades.csv")
-        r = cli.run(args.evolve, ["trades", cfg, "--run", out, "--rank", "1", "--csv", tcsv])
-        if check(r.returncode == 0, f"trades --run --rank 1: {r.stderr}"):
-            with open(tcsv) as f:
-                q = [llround(float(t["pnl"]) / float(t["entry"]) * 100.0 * 1e6) for t in csv.DictReader(f)]
-            check(fitness(q, "total_return") == v["grid_best"], f"--rank 1's trades make {fitness(q, 'total_return')}, "
-                                                                 f"the run's best is {v['grid_best']}")
         r = cli.run(args.evolve, ["trades", cfg, "--run", out, "--rank", "6", "--csv", tcsv])
         check(r.returncode == 2 and "lists 5 genome(s)" in r.stderr, f"--rank past the list: {r.stderr}")
 

@@ -655,7 +655,7 @@ def planted(evolve, root, src):
     if doc:
         check(doc["top"][0]["values"] == {"only": 0, "skip": 0},
               f"planted: aggregate worst_fold does not rank the broad combination first: {doc['top'][0]}")
-    r = cli.run(evolve, [path, "--grid"], timeout=120)
+    r = cli.run(evolve, [path, "--grid"], timeout=300)
     lines = r.stdout.splitlines()
     check(r.returncode == 0 and all(c in lines[0] for c in ("holdout", "plateau", "DSR", "worst_fold", "folds+")),
           f"planted: the terminal table lacks the validation columns: {lines[:2]}")
@@ -680,7 +680,7 @@ def bad(evolve, root, data):
         more = case[2] if len(case) > 2 else ""
         path = config(root, f"bad{n}", data, "  name: total_return\n" + more,
                       f"validation:\n  {block}\n" if block else "")
-        r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=60)
+        r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=300)
         check(r.returncode != 0 and want in r.stderr, f"bad validation '{block}': rc {r.returncode}: {r.stderr}")
 
 

@@ -13,6 +13,7 @@
 #include "cli/modes.h"
 #include "cli/run_paths.h"
 #include "cli/session_strategy.h"
+#include "dist/dist.h"
 #include "io/config.h"
 
 static void run_usage(FILE *out)
@@ -156,6 +157,21 @@ static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *er
     return EV_OK;
 }
 
+/* The search on an open session: rank 0 (or the only process) runs the
+ * mode and records it; the other ranks of an MPI job follow (dist/dist.h). */
+static ev_status run_modes(session_t *s, const run_args_t *a, double t0, ev_error *err)
+{
+    if (dist_rank() != 0)
+        return run_mode_follow(s, a, err);
+    if (a->walk_forward)
+        return run_mode_walk_forward(s, a, t0, err);
+    if (a->grid)
+        return run_mode_grid(s, a, t0, err);
+    if (a->validate)
+        return run_mode_validate(s, a, t0, err);
+    return run_mode_ga(s, a, t0, err);
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_args_t a;
@@ -165,54 +181,59 @@ int cmd_run(int argc, char **argv)
     ev_error err;
     ev_status st;
     double t0 = plat_now();
-    int rc = parse_args(argc, argv, &a);
+    int rc = parse_args(argc, argv, &a), lead;
     if (rc) {
         if (rc < 0)
             run_usage(stdout);
         return rc < 0 ? 0 : rc;
     }
     memset(&err, 0, sizeof err);
+    memset(&s, 0, sizeof s);
+    if ((st = dist_init(&argc, &argv, &err)) != EV_OK) {
+        fprintf(stderr, "evolve: error: %s\n", err.msg);
+        return ev_exit_code(st);
+    }
+    lead = dist_rank() == 0; /* the one process that reads the run's files and writes its outputs */
     plat_install_interrupt();
-    if (a.resume) {
+    if (a.resume && lead) {
         /* before loading any data: is there a run to resume? */
         run_paths_t rp;
-        if ((st = run_paths_for_resume(&rp, a.resume, &err)) != EV_OK) {
-            fprintf(stderr, "evolve: error: %s\n", err.msg);
-            return ev_exit_code(st);
-        }
-        run_paths_free(&rp);
+        if ((st = run_paths_for_resume(&rp, a.resume, &err)) == EV_OK)
+            run_paths_free(&rp);
     }
-    st = session_load_config(&s, a.config, &err);
+    if (st == EV_OK && (a.validate || a.walk_forward) && dist_size() > 1)
+        st = ev_fail(&err, EV_EUSAGE, "--%s runs on one process; under mpirun run --grid and the GA apart",
+                     a.validate ? "validate" : "walk-forward");
+    if (st == EV_OK)
+        st = session_load_config(&s, a.config, &err);
     if (st == EV_OK && s.cfg.strategy_type && a.evaluator != EVAL_AUTO)
         st = ev_fail(&err, EV_EUSAGE,
                      "--evaluator %s: a strategy config has one evaluator, its backtest; leave --evaluator out",
                      evaluator_name((evaluator_kind)a.evaluator));
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
-    if (st == EV_OK) /* before any data is read or written */
+    if (st == EV_OK && lead) /* before any data is read or written */
         st = run_guard_outputs(&s.cfg, &a, &lock, &err);
     so.backend = a.backend;
-    so.log = a.quiet ? NULL : stderr;
+    so.log = a.quiet || !lead ? NULL : stderr;
     so.no_probe = a.no_gpu_probe;
     if (st == EV_OK)
         st = session_open(&s, &so, &err);
-    if (st == EV_OK) {
-        if (a.walk_forward)
-            st = run_mode_walk_forward(&s, &a, t0, &err);
-        else if (a.grid)
-            st = run_mode_grid(&s, &a, t0, &err);
-        else if (a.validate)
-            st = run_mode_validate(&s, &a, t0, &err);
-        else
-            st = run_mode_ga(&s, &a, t0, &err);
+    if (st == EV_OK && dist_size() > 1) { /* the provenance says how many ranks ran it */
+        size_t used = strlen(s.device);
+        snprintf(s.device + used, sizeof s.device - used, ", %d MPI ranks", dist_size());
     }
+    if ((st = dist_agree(st, &err)) == EV_OK)
+        st = run_modes(&s, &a, t0, &err);
     if (st == EV_OK && s.strategy && so.log)
         session_strategy_note(&s, so.log);
     session_close(&s);
     plat_lock_release(lock);
-    if (st == EV_EINTR)
+    if (st == EV_EINTR && lead)
         fprintf(stderr, "evolve: %s\n", err.msg);
-    else if (st != EV_OK)
+    else if (st != EV_OK && st != EV_EINTR && dist_report(&err))
         fprintf(stderr, "evolve: error: %s\n", err.msg);
-    return ev_exit_code(st);
+    rc = ev_exit_code(st);
+    dist_finish(rc);
+    return rc;
 }

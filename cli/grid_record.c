@@ -7,6 +7,7 @@
 #include "archive/run_stats.h"
 #include "archive/run_validation.h"
 #include "cli/session_validation.h"
+#include "dist/dist.h"
 
 /* The heatmap on the CPU backend, for a backend without the heat ops: a
  * second pass over the lattice (dominance sums where they apply). */
@@ -47,6 +48,19 @@ static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log)
     return 1;
 }
 
+int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, FILE *log)
+{
+    int want_heat;
+    memset(go, 0, sizeof *go);
+    memset(heat, 0, sizeof *heat);
+    go->evaluator = (evaluator_kind)a->evaluator;
+    go->batch = a->batch ? a->batch : s->cfg.grid_batch;
+    go->progress = log;
+    want_heat = heat_prepare(s, heat, log);
+    go->heat = want_heat ? heat : NULL;
+    return want_heat;
+}
+
 const char *grid_record_evaluator(const session_t *s, const grid_stats_t *gs)
 {
     return s->strategy ? "backtest" : evaluator_name(gs->evaluator);
@@ -77,22 +91,15 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
 {
     grid_opts_t go;
     grid_heat_t heat;
-    int want_heat;
+    int want_heat = grid_record_opts(s, a, &go, &heat, log);
     ev_status st;
-    memset(&go, 0, sizeof go);
-    memset(&heat, 0, sizeof heat);
-    go.evaluator = (evaluator_kind)a->evaluator;
-    go.batch = a->batch ? a->batch : s->cfg.grid_batch;
-    go.progress = log;
-    want_heat = heat_prepare(s, &heat, log);
-    go.heat = want_heat ? &heat : NULL;
     if (log && !s->strategy)
         fprintf(log, "grid: %llu lattice points x %lld trades on %s\n", (unsigned long long)s->cfg.lattice.size,
                 (long long)s->ds.n_trades, s->device);
     else if (log)
         fprintf(log, "grid: %llu lattice points, each backtested, on %s\n", (unsigned long long)s->cfg.lattice.size,
                 s->device);
-    st = grid_run(s->ops, s->backend, &s->prob, &go, top, gs, err);
+    st = dist_grid_run(s->ops, s->backend, &s->prob, &go, top, gs, err);
     if (st == EV_OK && want_heat && !gs->heat_filled) {
         if (s->cfg.lattice.size <= GRID_HEAT_FALLBACK_MAX) {
             st = heat_on_cpu(s, &heat, err);

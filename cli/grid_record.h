@@ -22,8 +22,14 @@ extern "C" {
 
 #define GRID_HEAT_FALLBACK_MAX UINT64_C(10000000)
 
-/* Runs the grid into top (initialised to the config's top) and records it
- * in rf. log: progress and notes, or NULL. */
+/* The grid's options from the command line and the config, with heat
+ * allocated for the configured heatmap: 1 when there is one (then
+ * grid_heat_free it), else 0 and go->heat NULL. log: notes, or NULL. */
+int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, FILE *log);
+
+/* Runs the grid (over every rank of an MPI job: dist/dist.h) into top
+ * (initialised to the config's top) and records it in rf. log: progress
+ * and notes, or NULL. */
 ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs, FILE *log,
                           ev_error *err);
 

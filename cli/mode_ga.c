@@ -7,6 +7,7 @@
 #include "common/options.h"
 #include "common/platform.h"
 #include "common/test_hooks.h"
+#include "dist/dist.h"
 #include "ga/ga_run.h"
 #include "cli/ga_pbo.h"
 #include "cli/ga_record.h"
@@ -267,6 +268,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     ga_files_t f;
     ga_observer_t obs;
     ga_run_opts_t o;
+    backend_ops_t ops;
+    dist_ga_state_t shared;
     ga_result_t res;
     reported_t hof = {0};
     FILE *log = a->quiet ? NULL : stderr;
@@ -274,24 +277,30 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     memset(&f, 0, sizeof f);
     f.rf.file = -1;
     memset(&res, 0, sizeof res);
+    memset(&o, 0, sizeof o);
     if ((st = open_files(&f, s, a, log, err)) != EV_OK) {
         close_files(&f, a->resume != NULL);
+        return st;
+    }
+    o.resume = f.rr.have_state ? &f.rr.rs : NULL;
+    if ((st = dist_ga_share(&s->cfg.seed, &o.resume, &s->prob, &shared, err)) != EV_OK) {
+        close_files(&f, 1);
         return st;
     }
     ga_archive_observer(&f.ar, &obs);
     if (a->on_generation)
         chain_observer(&chain, a, &obs);
-    memset(&o, 0, sizeof o);
     o.seed = s->cfg.seed;
     o.top = s->cfg.top;
     o.progress = log;
     o.observer = &obs;
-    o.resume = f.rr.have_state ? &f.rr.rs : NULL;
     o.tables = &s->tables.view;
+    dist_ga_opts(&o);
     if (log)
         fprintf(log, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n", s->cfg.ga.population,
                 s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed, s->device);
-    st = ga_run(s->ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
+    dist_ga_ops(s->ops, &s->prob, &ops);
+    st = ga_run(&ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
     if (st == EV_OK) /* before the final hall of fame is written with it */
         st = ga_pbo(s, &f.rf, &f.ar.dims, err);
     if ((st = conclude(&f, s, a, &res, st, err)) == EV_OK || st == EV_EINTR) {
@@ -313,5 +322,6 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         st = write_json(s, a, &res, &hof, t0, err);
     reported_free(&hof);
     ga_result_free(&res);
+    dist_ga_share_free(&shared);
     return st;
 }

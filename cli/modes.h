@@ -44,6 +44,9 @@ typedef struct {
 ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *err);
 ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *err);
 ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_error *err);
+/* Ranks 1..K-1 of an MPI job (dist/dist.h): their share of the grid or GA
+ * of rank 0's run_mode_grid / run_mode_ga, which alone records and prints. */
+ev_status run_mode_follow(session_t *s, const run_args_t *a, ev_error *err);
 
 /* --validate's count pass, when the two top-K lists could not decide the GA's
  * grid rank (report/validate.h): the session's backend's grid_count_better,

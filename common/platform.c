@@ -366,6 +366,17 @@ long plat_pid(void)
 #endif
 }
 
+void plat_setenv_default(const char *name, const char *value)
+{
+    if (getenv(name))
+        return;
+#ifdef _WIN32
+    (void)_putenv_s(name, value);
+#else
+    (void)setenv(name, value, 0);
+#endif
+}
+
 int plat_path_is_abs(const char *path)
 {
     if (path[0] == '/' || path[0] == '\\')

@@ -67,6 +67,9 @@ void plat_utc_timestamp(char *buf, size_t n);
 int plat_stderr_is_tty(void);
 long plat_pid(void);
 
+/* Sets environment variable name to value unless it is set already. */
+void plat_setenv_default(const char *name, const char *value);
+
 /* Sleeps for ms milliseconds. */
 void plat_sleep_ms(unsigned ms);
 

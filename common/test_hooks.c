@@ -6,26 +6,43 @@
 
 #include "common/platform.h"
 
-void test_hook_point(const char *point, uint32_t generation)
+/* A POINT:N setting of an environment variable, read once. */
+typedef struct {
+    int read;
+    char want[32]; /* "" when unset */
+    unsigned long at;
+} hook_spec_t;
+
+/* 1 when variable var (read into h the first time) names point and n. */
+static int hook_matches(hook_spec_t *h, const char *var, const char *point, unsigned long n)
 {
-    static int read = 0;
-    static char want[32];
-    static unsigned long at = 0;
-    if (!read) {
-        const char *e = getenv("EVOLVE_TEST_KILL");
+    if (!h->read) {
+        const char *e = getenv(var);
         const char *colon = e ? strchr(e, ':') : NULL;
-        read = 1;
-        if (colon && (size_t)(colon - e) < sizeof want) {
-            memcpy(want, e, (size_t)(colon - e));
-            want[colon - e] = '\0';
-            at = strtoul(colon + 1, NULL, 10);
+        h->read = 1;
+        if (colon && (size_t)(colon - e) < sizeof h->want) {
+            memcpy(h->want, e, (size_t)(colon - e));
+            h->want[colon - e] = '\0';
+            h->at = strtoul(colon + 1, NULL, 10);
         }
     }
-    if (want[0] && !strcmp(want, point) && at == generation) {
+    return h->want[0] && !strcmp(h->want, point) && h->at == n;
+}
+
+void test_hook_point(const char *point, uint32_t generation)
+{
+    static hook_spec_t kill;
+    if (hook_matches(&kill, "EVOLVE_TEST_KILL", point, generation)) {
         fprintf(stderr, "evolve: EVOLVE_TEST_KILL: killed at %s of generation %u\n", point, generation);
         fflush(stderr);
         plat_kill_self();
     }
+}
+
+int test_hook_fails(const char *point, uint32_t n)
+{
+    static hook_spec_t fail;
+    return hook_matches(&fail, "EVOLVE_TEST_FAIL", point, n);
 }
 
 void test_hook_delay(void)

@@ -3,6 +3,9 @@
  *
  *   EVOLVE_TEST_KILL=POINT:GEN  the process kills itself (as kill -9 would)
  *                               when it reaches POINT for generation GEN
+ *   EVOLVE_TEST_FAIL=POINT:N    the N-th pass (from 0) through POINT fails
+ *                               with an error, as a device error would
+ *                               (point: dist_evaluate, dist/mpi_ga.c)
  *   EVOLVE_TEST_DELAY_MS=N      sleep N ms after archiving each generation,
  *                               so that a kill from outside lands at a
  *                               random generation of a short run
@@ -27,6 +30,8 @@ extern "C" {
 
 void test_hook_point(const char *point, uint32_t generation);
 void test_hook_delay(void);
+/* 1 when EVOLVE_TEST_FAIL names this point and pass n. */
+int test_hook_fails(const char *point, uint32_t n);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@ typedef struct {
     int32_t *dl_parents;
     uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
     int32_t *snap_parents;
+    ga_climb_t *climbs;  /* [ls_members]: local search's climbs of one generation */
     uint16_t *ls_genes;  /* [ls_members][n_genes]: climbed genomes for the next generation */
     uint32_t n_ls;       /* of them, waiting to be put in */
     uint32_t n_top;      /* entries of top from the last evaluation */
@@ -57,6 +58,7 @@ static void run_free(run_t *r)
     free(r->dl_parents);
     free(r->snap_genes);
     free(r->snap_parents);
+    free(r->climbs);
     free(r->ls_genes);
     free(r->inj_genes);
     free(r->inj_parents);
@@ -84,10 +86,11 @@ static ev_status run_alloc(run_t *r, ev_error *err)
         ok = r->snap_genes && r->snap_parents;
     }
     if (ok && r->s->ls_every) {
+        r->climbs = (ga_climb_t *)calloc(r->s->ls_members, sizeof *r->climbs);
         r->ls_genes = (uint16_t *)calloc((size_t)r->s->ls_members * ng, sizeof *r->ls_genes);
         r->inj_genes = (uint16_t *)malloc((size_t)ng * pop * sizeof *r->inj_genes);
         r->inj_parents = (int32_t *)malloc(2u * (size_t)pop * sizeof *r->inj_parents);
-        ok = r->ls_genes && r->inj_genes && r->inj_parents;
+        ok = r->climbs && r->ls_genes && r->inj_genes && r->inj_parents;
     }
     return ok ? EV_OK : ev_fail(err, EV_ENOMEM, "out of memory for the GA run's buffers");
 }
@@ -264,32 +267,43 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
 
 /* The memetic step (docs/ga.md "Local search"), in generations gen with
  * (gen + 1) % ls_every == 0: climbs the generation's ls_members best new
- * genomes on the host tables; the improved ones (distinct) wait in ls_genes
- * for the next generation. Their sweeps count in ls_evaluations. */
+ * genomes on the host tables (shared out between processes where the run
+ * has several: ga_run_opts_t.climb_parts); the improved ones (distinct) wait
+ * in ls_genes for the next generation. Their sweeps count in ls_evaluations. */
 static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error *err)
 {
     const ga_settings_t *s = r->s;
+    const ga_run_opts_t *o = r->o;
     int32_t ng = r->plan.ctx.n_genes;
+    uint32_t n = r->n_top < s->ls_members ? r->n_top : s->ls_members;
     r->n_ls = 0;
     if (!s->ls_every || (gen + 1) % s->ls_every != 0)
         return EV_OK;
-    for (uint32_t j = 0; j < r->n_top && j < s->ls_members; j++) {
-        uint16_t g[EV_MAX_PARAMS];
-        eval_result_t rr = r->top[j].r;
+    for (uint32_t j = 0; j < n; j++) {
+        ga_climb_t *c = &r->climbs[j];
         ls_tally_t tl;
-        uint32_t i;
         ev_status e;
-        memset(&tl, 0, sizeof tl);
-        memcpy(g, r->top[j].genes, (size_t)ng * sizeof *g);
-        if ((e = ls_climb(r->tables, ng, s->ls_depth, g, &rr, &tl, err)) != EV_OK)
-            return e;
-        res->ls_evaluations += tl.cost;
-        if (rank_key(rr) <= r->top[j].key)
+        if (o->climb_parts > 1 && j % o->climb_parts != o->climb_part)
             continue;
-        for (i = 0; i < r->n_ls && memcmp(r->ls_genes + (size_t)i * ng, g, (size_t)ng * sizeof *g); i++)
+        memset(&tl, 0, sizeof tl);
+        memcpy(c->genes, r->top[j].genes, (size_t)ng * sizeof *c->genes);
+        c->r = r->top[j].r;
+        if ((e = ls_climb(r->tables, ng, s->ls_depth, c->genes, &c->r, &tl, err)) != EV_OK)
+            return e;
+        c->cost = tl.cost;
+    }
+    if (o->climb_parts > 1)
+        o->share_climbs(r->climbs, n);
+    for (uint32_t j = 0; j < n; j++) {
+        const ga_climb_t *c = &r->climbs[j];
+        uint32_t i;
+        res->ls_evaluations += c->cost;
+        if (rank_key(c->r) <= r->top[j].key)
+            continue;
+        for (i = 0; i < r->n_ls && memcmp(r->ls_genes + (size_t)i * ng, c->genes, (size_t)ng * sizeof *c->genes); i++)
             ;
         if (i == r->n_ls)
-            memcpy(r->ls_genes + (size_t)r->n_ls++ * ng, g, (size_t)ng * sizeof *g);
+            memcpy(r->ls_genes + (size_t)r->n_ls++ * ng, c->genes, (size_t)ng * sizeof *c->genes);
     }
     return EV_OK;
 }
@@ -372,6 +386,8 @@ static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
             return EV_OK;
         }
         res->reason = stop_reason(r, gen, res, st.wall_s);
+        if (r->o->agree_stop)
+            res->reason = r->o->agree_stop(res->reason);
         if (res->reason != GA_STOP_NONE && !(res->reason == GA_STOP_INTERRUPTED && snapshots))
             return EV_OK;
         if ((e = local_search(r, gen, res, err)) != EV_OK)

@@ -92,6 +92,14 @@ typedef struct {
     int (*stop_requested)(void *ctx);
 } ga_observer_t;
 
+/* One climb of local search (docs/ga.md "Local search"): the genome it
+ * ended at, its result, and its cost in evaluations. */
+typedef struct {
+    uint16_t genes[EV_MAX_PARAMS];
+    eval_result_t r;
+    uint64_t cost;
+} ga_climb_t;
+
 typedef struct {
     uint64_t seed;                 /* the Philox key: a run is a function of (config, seed) */
     uint32_t top;                  /* hall of fame size (config `top`) */
@@ -99,6 +107,15 @@ typedef struct {
     const ga_observer_t *observer; /* or NULL */
     const ga_resume_t *resume;     /* or NULL: start from generation 0 */
     const fit_tables_t *tables;    /* host tables of the problem: local search sweeps them (ga.local_search) */
+    /* Several processes running one GA (dist/): given this process's stop
+     * reason after each generation, answers the one every process takes
+     * (the clock and Ctrl-C differ between processes). NULL: one process. */
+    ga_stop_reason (*agree_stop)(ga_stop_reason mine);
+    /* Several processes (dist/): this one climbs only local search's members
+     * j with j % climb_parts == climb_part, then share_climbs(climbs, n)
+     * gives every process all n climbs. climb_parts 0 or 1: it climbs all. */
+    uint32_t climb_part, climb_parts;
+    void (*share_climbs)(ga_climb_t *climbs, uint32_t n);
 } ga_run_opts_t;
 
 typedef struct {

@@ -52,6 +52,22 @@ static ev_status reference_batch(const fit_problem_t *p, uint64_t first, uint64_
     return st;
 }
 
+uint64_t grid_batch_points(const backend_ops_t *ops, backend_t *b, const grid_opts_t *opts, evaluator_kind ev)
+{
+    uint64_t batch = ev == EVAL_REFERENCE ? 64 : ops->grid_batch_max(b);
+    return opts->batch && opts->batch < batch ? opts->batch : batch;
+}
+
+ev_status grid_eval_batch(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, evaluator_kind ev,
+                          uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat, ev_error *err)
+{
+    if (ev == EVAL_REFERENCE) {
+        grid_sink_t sink = grid_sink_of(top, heat);
+        return reference_batch(p, first, count, &sink, err);
+    }
+    return heat ? ops->grid_batch_heat(b, first, count, top, heat, err) : ops->grid_batch(b, first, count, top, err);
+}
+
 ev_status grid_count_better_passes(backend_t *b, const lattice_t *lat, uint64_t batch, grid_pass_fn pass, uint64_t key,
                                    uint64_t *count, ev_error *err)
 {
@@ -76,25 +92,13 @@ static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_probl
                          evaluator_kind ev, topk_t *top, grid_heat_t *heat, uint64_t *done, ev_error *err)
 {
     uint64_t size = p->lat->size;
-    uint64_t batch = ev == EVAL_REFERENCE ? 64 : ops->grid_batch_max(b);
+    uint64_t batch = grid_batch_points(ops, b, opts, ev);
     progress_t prog;
     ev_status st = EV_OK;
-    if (opts->batch && opts->batch < batch)
-        batch = opts->batch;
     progress_start(&prog, opts->progress, ev == EVAL_REFERENCE ? "grid (reference)" : "grid (tables)", "points", size);
     for (uint64_t first = 0; first < size && st == EV_OK; first += batch) {
         uint64_t count = size - first < batch ? size - first : batch;
-        if (ev == EVAL_REFERENCE) {
-            grid_sink_t sink;
-            memset(&sink, 0, sizeof sink);
-            sink.top = top;
-            sink.heat = heat;
-            st = reference_batch(p, first, count, &sink, err);
-        } else if (heat) {
-            st = ops->grid_batch_heat(b, first, count, top, heat, err);
-        } else {
-            st = ops->grid_batch(b, first, count, top, err);
-        }
+        st = grid_eval_batch(ops, b, p, ev, first, count, top, heat, err);
         *done = first + count;
         progress_update(&prog, *done);
         if (st == EV_OK && *done < size && plat_interrupted())
@@ -105,36 +109,50 @@ static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_probl
     return st;
 }
 
+ev_status grid_pick_evaluator(const backend_ops_t *ops, const fit_problem_t *p, evaluator_kind asked,
+                              evaluator_kind *ev, ev_error *err)
+{
+    if (!p->lat->size_fits)
+        return ev_fail(err, EV_ECONFIG,
+                       "the lattice has more than 2^63 points: it can be evolved (GA) but not enumerated (--grid)");
+    if (p->agg != AGG_ALL && asked != EVAL_AUTO && asked != EVAL_TABLES)
+        return ev_fail(err, EV_EUSAGE,
+                       "--evaluator %s: objective.aggregate (a fold statistic) runs on the tables evaluator only; "
+                       "use tables or auto",
+                       evaluator_name(asked));
+    *ev = asked;
+    if (asked == EVAL_AUTO)
+        *ev = (dominance_applicable(p) && ops->grid_dominance) ? EVAL_DOMINANCE : EVAL_TABLES;
+    if (*ev == EVAL_DOMINANCE && !dominance_applicable(p))
+        return ev_fail(
+            err, EV_EUSAGE, "--evaluator dominance: objective '%s'%s depends on the order of trades; use tables",
+            objective_name((objective_kind)p->obj_cfg.kind), p->obj.has_max_dd ? " with max_drawdown_pct" : "");
+    if (*ev == EVAL_DOMINANCE && !ops->grid_dominance)
+        return ev_fail(err, EV_EUSAGE, "--evaluator dominance is not available on the %s backend", ops->name);
+    return EV_OK;
+}
+
+grid_heat_t *grid_heat_for(const backend_ops_t *ops, const grid_opts_t *opts, evaluator_kind ev)
+{
+    if (opts->heat && ev != EVAL_REFERENCE &&
+        !(ev == EVAL_DOMINANCE ? ops->grid_dominance_heat != NULL : ops->grid_batch_heat != NULL))
+        return NULL;
+    return opts->heat;
+}
+
 ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts, topk_t *top,
                    grid_stats_t *stats, ev_error *err)
 {
-    evaluator_kind ev = opts->evaluator;
+    evaluator_kind ev;
     double t0 = plat_now();
     grid_heat_t *heat;
     ev_status st;
     memset(stats, 0, sizeof *stats);
-    if (!p->lat->size_fits)
-        return ev_fail(err, EV_ECONFIG,
-                       "the lattice has more than 2^63 points: it can be evolved (GA) but not enumerated (--grid)");
-    if (p->agg != AGG_ALL && ev != EVAL_AUTO && ev != EVAL_TABLES)
-        return ev_fail(err, EV_EUSAGE,
-                       "--evaluator %s: objective.aggregate (a fold statistic) runs on the tables evaluator only; "
-                       "use tables or auto",
-                       evaluator_name(ev));
-    if (ev == EVAL_AUTO)
-        ev = (dominance_applicable(p) && ops->grid_dominance) ? EVAL_DOMINANCE : EVAL_TABLES;
-    if (ev == EVAL_DOMINANCE && !dominance_applicable(p))
-        return ev_fail(
-            err, EV_EUSAGE, "--evaluator dominance: objective '%s'%s depends on the order of trades; use tables",
-            objective_name((objective_kind)p->obj_cfg.kind), p->obj.has_max_dd ? " with max_drawdown_pct" : "");
-    if (ev == EVAL_DOMINANCE && !ops->grid_dominance)
-        return ev_fail(err, EV_EUSAGE, "--evaluator dominance is not available on the %s backend", ops->name);
+    if ((st = grid_pick_evaluator(ops, p, opts->evaluator, &ev, err)) != EV_OK)
+        return st;
     stats->evaluator = ev;
     /* The heatmap comes out of the same pass where the path has a heat op. */
-    heat = opts->heat;
-    if (heat && ev != EVAL_REFERENCE &&
-        !(ev == EVAL_DOMINANCE ? ops->grid_dominance_heat != NULL : ops->grid_batch_heat != NULL))
-        heat = NULL;
+    heat = grid_heat_for(ops, opts, ev);
     stats->heat_filled = heat != NULL;
     if (ev == EVAL_DOMINANCE) {
         dominance_opts_t d;

@@ -35,6 +35,24 @@ typedef struct {
     int heat_filled; /* 1: opts->heat holds the heatmap (0: the backend has no heat op for the evaluator) */
 } grid_stats_t;
 
+/* The evaluator a grid runs: asked, or for auto dominance sums where the
+ * objective and the backend allow, else tables; an error when the lattice
+ * cannot be enumerated or the asked one cannot run. */
+ev_status grid_pick_evaluator(const backend_ops_t *ops, const fit_problem_t *p, evaluator_kind asked,
+                              evaluator_kind *ev, ev_error *err);
+
+/* opts->heat when evaluator ev's pass on this backend can fill it, else NULL. */
+grid_heat_t *grid_heat_for(const backend_ops_t *ops, const grid_opts_t *opts, evaluator_kind ev);
+
+/* Lattice points per batch of evaluator ev (tables or reference). */
+uint64_t grid_batch_points(const backend_ops_t *ops, backend_t *b, const grid_opts_t *opts, evaluator_kind ev);
+
+/* The lattice points [first, first + count) by evaluator ev (tables or
+ * reference), count <= grid_batch_points: offered to top and folded into
+ * heat (NULL: none; else as grid_heat_for allows). */
+ev_status grid_eval_batch(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, evaluator_kind ev,
+                          uint64_t first, uint64_t count, topk_t *top, grid_heat_t *heat, ev_error *err);
+
 /* One backend's pass over lattice points [first, first + count) into a sink. */
 typedef ev_status (*grid_pass_fn)(backend_t *b, uint64_t first, uint64_t count, grid_sink_t *sink, ev_error *err);
 

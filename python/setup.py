@@ -38,7 +38,9 @@ class BuildWithCMake(build_py):
         if cuda != "OFF" and not shutil.which("nvcc") and os.path.exists("/usr/local/cuda/bin/nvcc"):
             os.environ["PATH"] = "/usr/local/cuda/bin:" + os.environ["PATH"]
         args = ["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release", f"-DEVOLVE_CUDA={cuda}",
-                "-DEVOLVE_BENCH=OFF", f"-DCMAKE_CUDA_ARCHITECTURES={os.environ.get('CUDA_ARCHS', '89;90')}"]
+                "-DEVOLVE_BENCH=OFF", f"-DCMAKE_CUDA_ARCHITECTURES={os.environ.get('CUDA_ARCHS', '89;90')}",
+                # MPI runs are the command line's (mpirun evolve); the package needs no libmpi
+                "-DEVOLVE_MPI=OFF"]
         if shutil.which("ninja"):
             args += ["-G", "Ninja"]
         args += shlex.split(os.environ.get("EVOLVE_CMAKE_ARGS", ""))

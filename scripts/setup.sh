@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(build-essential cmake ninja-build pkg-config libhdf5-dev hdf5-tools libyaml-dev
           libcjson-dev libxxhash-dev python3 python3-h5py python3-numpy
-          python3-pandas python3-pytest python3-matplotlib python3-venv python3-pip)
+          python3-pandas python3-pytest python3-matplotlib python3-venv python3-pip
+          openmpi-bin libopenmpi-dev)
 
 # A machine without a package registry (the GPU machines) builds against the
 # libraries packed by scripts/pack-deps.sh and carried in .deps.

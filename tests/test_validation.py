@@ -328,6 +328,21 @@ def fold_stat(vals, how):
     return acc / len(vals)
 
 
+def same_as_tables(evolve, root, path, args, doc, label):
+    """The grid ran on dominance sums with one sum set per fold (auto), and
+    its top-K and validation equal the tables evaluator's, bit for bit."""
+    if cli.have_modules("h5py"):
+        import h5py
+        with h5py.File(path[:-5] + ".h5", "r") as f:
+            ev = f["grid"].attrs["evaluator"]
+        ev = ev.decode() if isinstance(ev, bytes) else str(ev)
+        check(ev == "dominance", f"{label}: auto ran the {ev} evaluator, not dominance sums")
+    tab, _ = run_json(evolve, root, path, args + ["--evaluator", "tables"])
+    if tab:
+        check(tab["top"] == doc["top"], f"{label}: the dominance grid's top differs from the tables grid's")
+        check(tab["validation"] == doc["validation"], f"{label}: the dominance grid's validation differs from tables'")
+
+
 def aggregates(evolve, root, data, ds):
     """objective.aggregate: the search ranks by a fold statistic; its top-K
     equals the oracle's ranking of that statistic over the whole lattice."""
@@ -344,6 +359,8 @@ def aggregates(evolve, root, data, ds):
                         continue
                     label = f"{mode} {name} {how} {folds} folds"
                     check_run(doc, ds, obj, label, False, aggregate=how)
+                    if mode == "grid":
+                        same_as_tables(evolve, root, path, args, doc, label)
                     o_folds = [so.Oracle(subset(ds, set(f)), PARAMS, obj) for f in doc["validation"]["folds"]]
                     want = []
                     for i in range(SIZE):

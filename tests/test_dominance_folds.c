@@ -186,9 +186,10 @@ int main(void)
         lattice_free(&lat);
         dataset_free(&ds);
     }
-    printf("%d problems checked (%d with two feasible points or more, %d with blocked dominance passes), %d skipped "
-           "(order-dependent objectives)\n",
-           problems, ranked, blocked, skipped);
+    printf(
+        "%d problems checked (%d with two feasible points or more, %d with blocked dominance passes), %d skipped "
+        "(order-dependent objectives)\n",
+        problems, ranked, blocked, skipped);
     CHECK(problems > 100);
     CHECK(blocked > 50);
     CHECK(ranked > 50);

@@ -129,7 +129,8 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
                      "--evaluator dominance sums the whole lattice in one pass of one process; under mpirun the "
                      "grid is sharded: use tables (or auto)");
     if (st == EV_OK)
-        st = grid_pick_evaluator(ops, p, opts->evaluator == EVAL_AUTO ? EVAL_TABLES : opts->evaluator, &j.ev, err);
+        st = grid_pick_evaluator(ops, p, opts->evaluator == EVAL_AUTO ? EVAL_TABLES : opts->evaluator,
+                                 opts->dominance_budget, &j.ev, err);
     if ((st = dist_agree(st, err)) != EV_OK)
         return st;
     if (opts->progress && opts->evaluator == EVAL_AUTO && dominance_applicable(p) && ops->grid_dominance)

@@ -18,20 +18,39 @@ typedef struct {
     const fit_problem_t *p;
     const fit_tables_t *t;
     dom_plan_t plan;
+    uint64_t sums;   /* plan.cells x the sum sets (dominance_sets) */
     uint64_t *words; /* the field arrays, back to back */
-    dom_cells_t c;   /* [plan.cells] each, pointing into words */
+    dom_cells_t c;   /* [sums] each, pointing into words */
 } block_t;
 
 int dominance_applicable(const fit_problem_t *p)
 {
-    return !p->obj.need_dd && p->agg == AGG_ALL;
+    return !p->obj.need_dd;
+}
+
+/* uint64 words per lattice cell: the objective's fields once per sum set. */
+static uint64_t cell_words(const fit_tables_t *t)
+{
+    return (uint64_t)dom_cells_words(&t->obj) * (uint64_t)dominance_sets(t);
+}
+
+int dominance_fits(const fit_problem_t *p, uint64_t budget)
+{
+    fit_tables_t layout;
+    dom_plan_t plan;
+    uint64_t full = 1;
+    tables_layout(&layout, p);
+    for (int32_t f = 0; f < layout.n_filters; f++)
+        full *= layout.filter_n[f];
+    dominance_plan(&plan, &layout, budget ? budget : DOMINANCE_DEFAULT_BUDGET, cell_words(&layout) * sizeof(uint64_t));
+    return plan.cells >= (full < DOMINANCE_MIN_BLOCK ? full : DOMINANCE_MIN_BLOCK);
 }
 
 /* Bins every trade the fixed leading filters keep into its free-filter cell. */
 static void block_bin(block_t *b, const uint16_t *lead_genes, int32_t ti, int32_t si)
 {
     const fit_tables_t *t = b->t;
-    memset(b->words, 0, b->plan.cells * dom_cells_words(&t->obj) * sizeof *b->words);
+    memset(b->words, 0, b->sums * dom_cells_words(&t->obj) * sizeof *b->words);
     for (int64_t j = 0; j < t->n_trades; j++) {
         uint64_t idx;
         int64_t q, lf;
@@ -41,7 +60,7 @@ static void block_bin(block_t *b, const uint16_t *lead_genes, int32_t ti, int32_
         tables_outcome(t, j, ti, si, &q, &lf);
         accum_init(&a);
         accum_add(&a, &t->obj, q, lf);
-        dom_cells_add(&b->c, idx, &a);
+        dom_cells_add(&b->c, dominance_trade_set(t, j) * b->plan.cells + idx, &a);
     }
 }
 
@@ -62,15 +81,15 @@ static void add_row128(uint64_t *lo, uint64_t *hi, const uint64_t *slo, const ui
 }
 
 /* Suffix sums along every free axis: afterwards cell x sums the trades whose
- * cell is >= x + 1 on every free axis, i.e. those genome x keeps. Rows of
- * `inner` consecutive cells are added field by field (contiguous, so the
- * compiler vectorises them). */
+ * cell is >= x + 1 on every free axis, i.e. those genome x keeps (per sum
+ * set: the sets are the outermost axis). Rows of `inner` consecutive cells
+ * are added field by field (contiguous, so the compiler vectorises them). */
 static void block_suffix(block_t *b)
 {
     const dom_cells_t *c = &b->c;
     for (int32_t f = b->plan.lead; f < b->t->n_filters; f++) {
-        uint64_t n = b->t->filter_n[f], inner = b->plan.stride[f], outer = b->plan.cells / (n * inner);
-#pragma omp parallel for schedule(static) if ((double)b->plan.cells >= EV_PARALLEL_MIN_WORK)
+        uint64_t n = b->t->filter_n[f], inner = b->plan.stride[f], outer = b->sums / (n * inner);
+#pragma omp parallel for schedule(static) if ((double)b->sums >= EV_PARALLEL_MIN_WORK)
         for (int64_t o = 0; o < (int64_t)outer; o++) {
             uint64_t base = (uint64_t)o * n * inner;
             for (uint64_t x = n - 1; x-- > 0;) {
@@ -156,9 +175,9 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_
                 x1 = cells;
             coords_decode(&b->plan, x0, coord);
             for (uint64_t x = x0; ok && x < x1; x++) {
-                accum_t a = dom_cells_load(&b->c, x);
                 coords_genes(&b->plan, t, lead_genes, coord, genes);
-                grid_sink_offer(&local, shape_encode(&b->p->shape, genes), genes, accum_finish(&a, &t->obj));
+                grid_sink_offer(&local, shape_encode(&b->p->shape, genes), genes,
+                                dominance_cell_result(t, &b->c, b->plan.cells, x));
                 coords_next(&b->plan, t, coord);
             }
         }
@@ -218,12 +237,13 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
     memset(&b, 0, sizeof b);
     b.p = p;
     b.t = t;
-    dominance_plan(&b.plan, t, opts && opts->memory_budget ? opts->memory_budget : (uint64_t)512 << 20,
-                   dom_cells_words(&t->obj) * sizeof(uint64_t));
-    b.words = (uint64_t *)malloc(b.plan.cells * dom_cells_words(&t->obj) * sizeof *b.words);
+    dominance_plan(&b.plan, t, opts && opts->memory_budget ? opts->memory_budget : DOMINANCE_DEFAULT_BUDGET,
+                   cell_words(t) * sizeof(uint64_t));
+    b.sums = b.plan.cells * (uint64_t)dominance_sets(t);
+    b.words = (uint64_t *)malloc(b.sums * dom_cells_words(&t->obj) * sizeof *b.words);
     if (!b.words)
         return ev_fail(err, EV_ENOMEM, "out of memory for %llu dominance cells", (unsigned long long)b.plan.cells);
-    dom_cells_bind(&b.c, b.words, b.plan.cells, &t->obj);
+    dom_cells_bind(&b.c, b.words, b.sums, &t->obj);
     progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
     for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
         for (int32_t si = 0; si < ns && st == EV_OK; si++)

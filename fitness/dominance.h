@@ -7,8 +7,11 @@
  * O(trades + cells x filters) instead of O(cells x trades).
  *
  * Needs only sums, so not for calmar or a max_drawdown_pct constraint (they
- * depend on the order of the kept trades). When the filter cells do not fit the
- * memory budget, the leading filters are fixed block by block. */
+ * depend on the order of the kept trades). When the search ranks by a fold
+ * statistic (objective.aggregate), every cell holds one set of sums per day
+ * fold (each trade binned into its fold's set), so memory grows by the fold
+ * count. When the filter cells do not fit the memory budget, the leading
+ * filters are fixed block by block. */
 #ifndef EVOLVE_DOMINANCE_H
 #define EVOLVE_DOMINANCE_H
 
@@ -26,13 +29,25 @@
 extern "C" {
 #endif
 
+/* The cell sums' memory when none is configured (grid.dominance_budget). */
+#define DOMINANCE_DEFAULT_BUDGET ((uint64_t)512 << 20)
+/* The fewest cells per block (or the whole filter lattice, when smaller) at
+ * which the grid's `auto` still picks dominance sums: smaller blocks bin every
+ * trade once per handful of genomes, no faster than the tables evaluator. */
+#define DOMINANCE_MIN_BLOCK ((uint64_t)4096)
+
 typedef struct {
-    uint64_t memory_budget; /* bytes for the cell sums (0: 512 MiB) */
+    uint64_t memory_budget; /* bytes for the cell sums (0: DOMINANCE_DEFAULT_BUDGET) */
     FILE *progress;         /* progress line, or NULL */
 } dominance_opts_t;
 
 /* 1 when the objective is additive (everything but calmar / max drawdown). */
 int dominance_applicable(const fit_problem_t *p);
+
+/* 1 when a block of the sums (all fold sets of a fold statistic) within
+ * budget bytes (0: the default) holds DOMINANCE_MIN_BLOCK cells, or the whole
+ * filter lattice when it is smaller. */
+int dominance_fits(const fit_problem_t *p, uint64_t budget);
 
 /* Every lattice point, merged into top (which keeps the exact top-K). */
 ev_status dominance_grid(const fit_problem_t *p, const fit_tables_t *t, const dominance_opts_t *opts, topk_t *top,

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "common/hd.h"
+#include "fitness/dom_cells.h"
+#include "fitness/fold_accum.h"
 #include "fitness/lattice.h"
 #include "fitness/tables.h"
 
@@ -62,6 +64,35 @@ EV_HD void dominance_lead_decode(const dom_plan_t *b, const fit_tables_t *t, uin
         lead_genes[f] = (uint16_t)(combo % t->filter_n[f]);
         combo /= t->filter_n[f];
     }
+}
+
+/* Sum sets per block: one per day fold when the search ranks by a fold
+ * statistic (objective.aggregate), else one. Set s of cell x lives at
+ * s * cells + x: the fold is the slowest axis of the block, never swept. */
+EV_HD int32_t dominance_sets(const fit_tables_t *t)
+{
+    return t->agg != AGG_ALL ? t->n_folds : 1;
+}
+
+/* The sum set of trade j (equity order): its day fold, or 0. */
+EV_HD uint64_t dominance_trade_set(const fit_tables_t *t, int64_t j)
+{
+    return t->agg != AGG_ALL ? t->fold[j] : 0u;
+}
+
+/* The search's fitness of cell x of a block of `cells` cells: the objective
+ * of its sums, or the fold statistic of its per-fold sums (fold_aggregate,
+ * as tables_eval_folds computes it trade by trade). */
+EV_HD eval_result_t dominance_cell_result(const fit_tables_t *t, const dom_cells_t *c, uint64_t cells, uint64_t x)
+{
+    accum_t a[EV_AGG_MAX_FOLDS];
+    if (t->agg == AGG_ALL) {
+        a[0] = dom_cells_load(c, x);
+        return accum_finish(&a[0], &t->obj);
+    }
+    for (int32_t f = 0; f < t->n_folds; f++)
+        a[f] = dom_cells_load(c, (uint64_t)f * cells + x);
+    return fold_aggregate(a, t->n_folds, t->agg, &t->obj);
 }
 
 #endif

@@ -1,5 +1,6 @@
 #include "ga/grid.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/platform.h"
@@ -87,6 +88,22 @@ ev_status grid_count_better_passes(backend_t *b, const lattice_t *lat, uint64_t 
     return st;
 }
 
+/* auto: dominance sums where the objective is additive and their blocks
+ * (one sum set per fold for a fold statistic) fit the budget, else tables,
+ * said in one line when only the memory stands in the way. */
+static evaluator_kind auto_evaluator(const backend_ops_t *ops, const fit_problem_t *p, uint64_t budget)
+{
+    if (!dominance_applicable(p) || !ops->grid_dominance)
+        return EVAL_TABLES;
+    if (dominance_fits(p, budget))
+        return EVAL_DOMINANCE;
+    fprintf(stderr,
+            "evolve: note: dominance sums with one set per fold (%d) would leave blocks of under %llu cells in "
+            "their memory budget: the grid runs on the tables evaluator\n",
+            p->agg != AGG_ALL ? p->n_folds : 1, (unsigned long long)DOMINANCE_MIN_BLOCK);
+    return EVAL_TABLES;
+}
+
 /* heat: NULL, or a heatmap the chosen path can fill (checked by the caller). */
 static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p, const grid_opts_t *opts,
                          evaluator_kind ev, topk_t *top, grid_heat_t *heat, uint64_t *done, ev_error *err)
@@ -110,19 +127,16 @@ static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_probl
 }
 
 ev_status grid_pick_evaluator(const backend_ops_t *ops, const fit_problem_t *p, evaluator_kind asked,
-                              evaluator_kind *ev, ev_error *err)
+                              uint64_t dominance_budget, evaluator_kind *ev, ev_error *err)
 {
     if (!p->lat->size_fits)
         return ev_fail(err, EV_ECONFIG,
                        "the lattice has more than 2^63 points: it can be evolved (GA) but not enumerated (--grid)");
-    if (p->agg != AGG_ALL && asked != EVAL_AUTO && asked != EVAL_TABLES)
+    if (p->agg != AGG_ALL && asked == EVAL_REFERENCE)
         return ev_fail(err, EV_EUSAGE,
-                       "--evaluator %s: objective.aggregate (a fold statistic) runs on the tables evaluator only; "
-                       "use tables or auto",
-                       evaluator_name(asked));
-    *ev = asked;
-    if (asked == EVAL_AUTO)
-        *ev = (dominance_applicable(p) && ops->grid_dominance) ? EVAL_DOMINANCE : EVAL_TABLES;
+                       "--evaluator reference: objective.aggregate (a fold statistic) runs on the tables or dominance "
+                       "evaluator; use auto, tables or dominance");
+    *ev = asked == EVAL_AUTO ? auto_evaluator(ops, p, dominance_budget) : asked;
     if (*ev == EVAL_DOMINANCE && !dominance_applicable(p))
         return ev_fail(
             err, EV_EUSAGE, "--evaluator dominance: objective '%s'%s depends on the order of trades; use tables",
@@ -148,7 +162,7 @@ ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *
     grid_heat_t *heat;
     ev_status st;
     memset(stats, 0, sizeof *stats);
-    if ((st = grid_pick_evaluator(ops, p, opts->evaluator, &ev, err)) != EV_OK)
+    if ((st = grid_pick_evaluator(ops, p, opts->evaluator, opts->dominance_budget, &ev, err)) != EV_OK)
         return st;
     stats->evaluator = ev;
     /* The heatmap comes out of the same pass where the path has a heat op. */

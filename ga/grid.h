@@ -36,10 +36,11 @@ typedef struct {
 } grid_stats_t;
 
 /* The evaluator a grid runs: asked, or for auto dominance sums where the
- * objective and the backend allow, else tables; an error when the lattice
- * cannot be enumerated or the asked one cannot run. */
+ * objective and the backend allow and their sums fit dominance_budget
+ * (one set per fold for a fold statistic), else tables; an error when the
+ * lattice cannot be enumerated or the asked one cannot run. */
 ev_status grid_pick_evaluator(const backend_ops_t *ops, const fit_problem_t *p, evaluator_kind asked,
-                              evaluator_kind *ev, ev_error *err);
+                              uint64_t dominance_budget, evaluator_kind *ev, ev_error *err);
 
 /* opts->heat when evaluator ev's pass on this backend can fill it, else NULL. */
 grid_heat_t *grid_heat_for(const backend_ops_t *ops, const grid_opts_t *opts, evaluator_kind ev);

@@ -135,10 +135,10 @@ ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t count, topk_t 
 
 /* ---- dominance sums (kernels/dominance.cu) -------------------------------- */
 
-/* Bytes per cell of the device dominance sums for this objective (only the
- * fields it needs: count and sum, + pos, + 128-bit sum of squares, + log
- * sum and ruin count). */
-uint64_t cuda_dominance_cell_bytes(const objective_prep_t *obj);
+/* Bytes per lattice cell of the device dominance sums for these tables'
+ * objective (only the fields it needs: count and sum, + pos, + 128-bit sum
+ * of squares, + log sum and ruin count), once per fold for a fold statistic. */
+uint64_t cuda_dominance_cell_bytes(const fit_tables_t *t);
 
 /* Every lattice point by dominance sums (additive objectives), merged into
  * top: the same top-K, bit for bit, as dominance_grid. budget: bytes for one

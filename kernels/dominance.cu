@@ -12,7 +12,10 @@
  *      cell into accum_finish -> rank_key, and into its genome's index.
  * Sums are structure-of-arrays, one uint64 array per field the objective
  * needs (count, sum; + pos; + sumsq lo/hi; + lsum, ruin), so each pass moves
- * 16 to 56 bytes a cell instead of the 88 of an accum_t. */
+ * 16 to 56 bytes a cell instead of the 88 of an accum_t. A fold statistic
+ * (objective.aggregate) keeps one set of sums per fold (dominance_sets): the
+ * sets are the block's outermost axis, the suffix pass sweeps each, and the
+ * rank step aggregates a cell's sets with dominance_cell_result, as the CPU. */
 #include <cstring>
 
 #include "common/platform.h"
@@ -54,7 +57,8 @@ __device__ __forceinline__ void dom_atomic_add(const dom_cells_t &c, uint64_t x,
     }
 }
 
-/* Step 2: trade j (equity order) into its cell of the block, if it has one. */
+/* Step 2: trade j (equity order) into its cell of the block, if it has one,
+ * in its fold's sum set. */
 __global__ void __launch_bounds__(DOM_THREADS)
     dom_bin_kernel(fit_tables_t t, dom_plan_t plan, dom_lead_t lead, int32_t ti, int32_t si, dom_cells_t c)
 {
@@ -68,7 +72,7 @@ __global__ void __launch_bounds__(DOM_THREADS)
         tables_outcome(&t, (int64_t)j, ti, si, &q, &lf);
         accum_init(&a);
         accum_add(&a, &t.obj, q, lf);
-        dom_atomic_add(c, x, a);
+        dom_atomic_add(c, dominance_trade_set(&t, (int64_t)j) * plan.cells + x, a);
     }
 }
 
@@ -102,8 +106,7 @@ struct dom_source {
     lattice_shape_t shape;
     __device__ eval_result_t result(uint64_t x) const
     {
-        accum_t a = dom_cells_load(&c, x);
-        return accum_finish(&a, &t.obj);
+        return dominance_cell_result(&t, &c, plan.cells, x);
     }
     __device__ uint64_t index(uint64_t x) const
     {
@@ -115,9 +118,10 @@ struct dom_source {
     }
 };
 
-extern "C" uint64_t cuda_dominance_cell_bytes(const objective_prep_t *obj)
+/* Bytes per lattice cell: every field once per sum set. */
+extern "C" uint64_t cuda_dominance_cell_bytes(const fit_tables_t *t)
 {
-    return 8u * dom_cells_words(obj);
+    return 8u * dom_cells_words(&t->obj) * (uint64_t)dominance_sets(t);
 }
 
 /* Steps 1-3 for one block of pair (ti, si); ti/si are -1 without target/stop. */
@@ -125,14 +129,15 @@ static ev_status block_sums(const fit_tables_t *t, const dom_plan_t *plan, const
                             int32_t si, unsigned long long *mem, const dom_cells_t *c, ev_error *err)
 {
     ev_status st = EV_OK;
-    CUDA_TRY(cudaMemset(mem, 0, plan->cells * cuda_dominance_cell_bytes(&t->obj)));
+    uint64_t sums = plan->cells * (uint64_t)dominance_sets(t);
+    CUDA_TRY(cudaMemset(mem, 0, plan->cells * cuda_dominance_cell_bytes(t)));
     if (t->n_trades > 0) {
         dom_bin_kernel<<<launch_blocks((uint64_t)t->n_trades, DOM_THREADS), DOM_THREADS>>>(*t, *plan, *lead, ti, si,
                                                                                            *c);
         CUDA_TRY_LAUNCH();
     }
     for (int32_t f = plan->lead; f < t->n_filters; f++) {
-        uint64_t n = t->filter_n[f], lines = plan->cells / n;
+        uint64_t n = t->filter_n[f], lines = sums / n;
         if (n < 2)
             continue;
         dom_suffix_kernel<<<launch_blocks(lines, DOM_THREADS), DOM_THREADS>>>(*c, lines, n, plan->stride[f]);
@@ -149,7 +154,7 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
     ev_status st = EV_OK;
     const fit_tables_t *t = &e->t->view;
     int32_t nt = t->n_targets ? t->n_targets : 1, ns = t->n_stops ? t->n_stops : 1;
-    uint64_t per = cuda_dominance_cell_bytes(&t->obj), done = 0;
+    uint64_t per = cuda_dominance_cell_bytes(t), done = 0;
     unsigned long long *mem = NULL;
     dom_source src;
     progress_t prog;
@@ -192,7 +197,7 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
         }
         mem_retry_note("dominance blocks (cells)", cells, src.plan.cells);
     }
-    dom_cells_bind(&src.c, reinterpret_cast<uint64_t *>(mem), src.plan.cells, &t->obj);
+    dom_cells_bind(&src.c, reinterpret_cast<uint64_t *>(mem), src.plan.cells * (uint64_t)dominance_sets(t), &t->obj);
     progress_start(&prog, progress, "grid (dominance sums, cuda)", "points", p->lat->size);
     for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
         for (int32_t si = 0; si < ns && st == EV_OK; si++)

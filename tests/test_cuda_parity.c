@@ -11,6 +11,9 @@
  *  - the same with deliberately tiny device scratch (batches of 5, launches
  *    of 2, 3 top-K candidates a pass), which exercises every chunking and
  *    overflow path.
+ * Every third problem is checked again with a fold statistic as the objective
+ * (objective.aggregate over random day folds): the tables evaluator and the
+ * dominance sums with one sum set per fold, against the CPU's tables.
  * Then one bigger problem (~1e6 lattice points, 3,000 trades): CPU
  * dominance against CUDA dominance and the CUDA tables grid. */
 #include <stdio.h>
@@ -235,8 +238,14 @@ static void check_small_scratch(const fit_problem_t *p, const tables_host_t *h, 
     cuda_tables_free(d);
 }
 
-static void check_problem(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, uint64_t *rng,
-                          int *bad)
+/* A fold statistic as the objective: each trade's fold and the statistic. */
+typedef struct {
+    const uint8_t *fold;
+    int32_t n_folds, agg;
+} folds_t;
+
+static void check_problem(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, const folds_t *folds,
+                          uint64_t *rng, int *bad)
 {
     fit_problem_t p;
     tables_host_t t;
@@ -244,9 +253,15 @@ static void check_problem(const dataset_t *ds, const lattice_t *lat, const objec
     const backend_ops_t *cuda;
     backend_ctx_t ctx;
     ev_error err;
-    if (problem_init(&p, ds, lat, obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK ||
-        backend_cpu_ops.open(&cpu, &p, &t, &err) != EV_OK || backend_find("cuda", &cuda, &err) != EV_OK ||
-        cuda->open(&gpu, &p, &t, &err) != EV_OK)
+    if (problem_init(&p, ds, lat, obj, &err) != EV_OK)
+        die("setup", &err);
+    if (folds) {
+        p.fold = folds->fold;
+        p.n_folds = folds->n_folds;
+        p.agg = folds->agg;
+    }
+    if (tables_build(&t, &p, &err) != EV_OK || backend_cpu_ops.open(&cpu, &p, &t, &err) != EV_OK ||
+        backend_find("cuda", &cuda, &err) != EV_OK || cuda->open(&gpu, &p, &t, &err) != EV_OK)
         die("setup", &err);
     ctx.ops = cuda;
     ctx.b = gpu;
@@ -330,7 +345,7 @@ static void check_big(uint64_t *rng, int *bad)
 
 int main(void)
 {
-    uint64_t rng = 424242;
+    uint64_t rng = 424242, fold_rng = 99;
     int bad = 0, rounds = 0;
     char desc[512];
     const backend_ops_t *cuda;
@@ -349,7 +364,21 @@ int main(void)
         random_dataset(&ds, &rng, NULL);
         random_lattice(&lat, &ds, &rng);
         random_objective(&obj, &rng);
-        check_problem(&ds, &lat, &obj, &rng, &bad);
+        check_problem(&ds, &lat, &obj, NULL, &rng, &bad);
+        if (!bad && rounds % 3 == 0) {
+            /* own stream: the plain rounds stay the problems they were */
+            folds_t f = {NULL, 2 + (int32_t)(fold_rng % 15), AGG_MEAN_FOLD + (int32_t)(fold_rng / 15 % 3)};
+            uint8_t *fold = (uint8_t *)malloc((size_t)ds.n_trades + 1);
+            for (int64_t j = 0; j < ds.n_trades; j++) {
+                fold_rng = fold_rng * 6364136223846793005ull + 1442695040888963407ull;
+                fold[j] = (uint8_t)((fold_rng >> 33) % (uint64_t)f.n_folds);
+            }
+            f.fold = fold;
+            check_problem(&ds, &lat, &obj, &f, &fold_rng, &bad);
+            if (bad)
+                fprintf(stderr, "with %d folds, aggregate %d:\n", f.n_folds, f.agg);
+            free(fold);
+        }
         if (bad)
             fprintf(stderr, "round %d (objective %s, fill %d, cost %g, min_trades %lld, max_dd %d) disagrees\n", rounds,
                     objective_name((objective_kind)obj.kind), obj.fill, obj.cost_pct, (long long)obj.min_trades,

@@ -328,6 +328,21 @@ def fold_stat(vals, how):
     return acc / len(vals)
 
 
+def same_as_tables(evolve, root, path, args, doc, label):
+    """The grid ran on dominance sums with one sum set per fold (auto), and
+    its top-K and validation equal the tables evaluator's, bit for bit."""
+    if cli.have_modules("h5py"):
+        import h5py
+        with h5py.File(path[:-5] + ".h5", "r") as f:
+            ev = f["grid"].attrs["evaluator"]
+        ev = ev.decode() if isinstance(ev, bytes) else str(ev)
+        check(ev == "dominance", f"{label}: auto ran the {ev} evaluator, not dominance sums")
+    tab, _ = run_json(evolve, root, path, args + ["--evaluator", "tables"])
+    if tab:
+        check(tab["top"] == doc["top"], f"{label}: the dominance grid's top differs from the tables grid's")
+        check(tab["validation"] == doc["validation"], f"{label}: the dominance grid's validation differs from tables'")
+
+
 def aggregates(evolve, root, data, ds):
     """objective.aggregate: the search ranks by a fold statistic; its top-K
     equals the oracle's ranking of that statistic over the whole lattice."""
@@ -344,6 +359,8 @@ def aggregates(evolve, root, data, ds):
                         continue
                     label = f"{mode} {name} {how} {folds} folds"
                     check_run(doc, ds, obj, label, False, aggregate=how)
+                    if mode == "grid":
+                        same_as_tables(evolve, root, path, args, doc, label)
                     o_folds = [so.Oracle(subset(ds, set(f)), PARAMS, obj) for f in doc["validation"]["folds"]]
                     want = []
                     for i in range(SIZE):
@@ -695,7 +712,7 @@ def absent(evolve, root, data):
 
 def gpu_parity(evolve, root, data):
     """--gpu: the CUDA backend gives the CPU's bits: every top row's fitness
-    (a fold statistic included, tables_eval's fold_accum.h on the device),
+    (a fold statistic included: fold_accum.h in the device's dominance sums and tables),
     trades and validation cells, grid and GA. Exit 77 without a GPU."""
     cases = [("total_return", "worst_fold", 4), ("sharpe", "mean_fold", 3), ("compound", "median_fold", 4),
              ("calmar", "all", 3), ("profit_factor", "all", 0)]
@@ -704,9 +721,13 @@ def gpu_parity(evolve, root, data):
         path = config(root, f"gpu_{name}_{how}", data, f"  name: {name}\n  aggregate: {how}\n", val)
         for mode, args in (("grid", ["--grid", "--top", str(SIZE)]), ("ga", [])):
             docs = {}
-            for backend in ("cpu", "cuda"):
+            # the grid's auto runs dominance sums (per fold for a fold
+            # statistic); cuda-tables: the device's tables evaluator too
+            for backend in ("cpu", "cuda") + (("cuda-tables",) if mode == "grid" else ()):
                 js = f"{path[:-5]}.{backend}.json"
-                r = cli.run(evolve, [path, "--quiet", "--backend", backend, "--json", js] + args, timeout=300)
+                more = ["--evaluator", "tables"] if backend == "cuda-tables" else []
+                r = cli.run(evolve, [path, "--quiet", "--backend", backend.split("-")[0], "--json", js] + args + more,
+                            timeout=300)
                 if backend == "cuda" and r.returncode != 0 and ("no usable CUDA device" in r.stderr
                                                                 or "without CUDA" in r.stderr):
                     print(f"test_validation: skipped: no CUDA backend here: {r.stderr.strip()}")
@@ -714,9 +735,10 @@ def gpu_parity(evolve, root, data):
                 if check(r.returncode == 0, f"gpu {name} {how} {mode} {backend}: rc {r.returncode}: {r.stderr}"):
                     with open(js) as f:
                         docs[backend] = json.load(f)
-            if len(docs) == 2:
-                check(docs["cpu"]["top"] == docs["cuda"]["top"], f"gpu {name} {how} {mode}: cuda's top differs from cpu's")
-                check(docs["cpu"]["validation"] == docs["cuda"]["validation"], f"gpu {name} {how} {mode}: splits differ")
+            for other in [b for b in docs if b != "cpu"]:
+                check(docs["cpu"]["top"] == docs[other]["top"],
+                      f"gpu {name} {how} {mode}: {other}'s top differs from cpu's")
+                check(docs["cpu"]["validation"] == docs[other]["validation"], f"gpu {name} {how} {mode}: splits differ")
 
 
 def main():

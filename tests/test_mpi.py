@@ -92,8 +92,10 @@ def test_grid(evolve, mpirun, cfg, d):
         check(m is not None and int(m.group(1)) == n, f"grid on {n} ranks: no shard line: {got['err']}")
         if m:
             points = [int(p) for p in re.findall(r"(\d+) \(", m.group(3))]
-            check(sum(points) == 11340 and all(points),
-                  f"grid on {n} ranks: every rank should take shards of the 11340 points: {points}")
+            # Shards are handed out on demand, so a rank that starts late on a busy machine may get none:
+            # only the whole lattice, once, is required.
+            check(len(points) == n and sum(points) == 11340,
+                  f"grid on {n} ranks: the shards should cover the 11340 points once: {points}")
     r = run_mpi(mpirun, 2, evolve, [cfg, "--grid", "--evaluator", "dominance", "--output", os.path.join(d, "no.h5")])
     check(r.returncode == 2 and r.stderr.count("--evaluator dominance") == 1,
           f"dominance under mpirun: one usage error expected, got exit {r.returncode}: {r.stderr}")

@@ -6,6 +6,7 @@
 #include "common/options.h"
 #include "common/platform.h"
 #include "cli/commands.h"
+#include "cli/gen_data_bars.h"
 #include "gendata/gen_data.h"
 #include "gendata/gen_trades.h"
 
@@ -40,6 +41,9 @@ static void usage(FILE *out)
             "  --trades N            exact number of trades in the log (default 600), spread evenly\n"
             "                        over days and trade tickers; at most %d per ticker per day\n"
             "  --seed S              random seed, 0..2^64-1 (default 1)\n"
+            "  --bars TF             also write DIR/bars/TICKER_TF.csv for every ticker: OHLCV bars\n"
+            "                        of timeframe TF (1m, 15m, 1h, ...) built from the market files\n"
+            "                        as `evolve bars --market` builds them, for strategy configs\n"
             "  --quiet               no progress or summary lines\n"
             "  -h, --help            this text\n",
             GEN_MAX_DAYS, GEN_TRADES_PER_TICKER_DAY_MAX);
@@ -63,7 +67,7 @@ static ev_status trade_tickers_option(const char *name, const char *value, void 
     return gen_data_parse_tickers(value, name, 1, o->trade_tickers, &o->n_trade_tickers, err);
 }
 
-static ev_status parse_args(int argc, char **argv, gen_data_opts_t *o, int *help, ev_error *err)
+static ev_status parse_args(int argc, char **argv, gen_data_opts_t *o, const char **bars, int *help, ev_error *err)
 {
     const opt_spec_t opts[] = {
         {.name = "--out", .kind = OPT_STRING, .dest = &o->out_dir},
@@ -74,6 +78,7 @@ static ev_status parse_args(int argc, char **argv, gen_data_opts_t *o, int *help
         {.name = "--trades", .kind = OPT_I64, .dest = &o->trades, .hi = 1000000000},
         {.name = "--seed", .kind = OPT_U64, .dest = &o->seed, .hi = UINT64_MAX},
         {.name = "--quiet", .kind = OPT_FLAG, .dest = &o->quiet},
+        {.name = "--bars", .kind = OPT_STRING, .dest = bars},
     };
     const opt_table_t t = {.opts = opts, .n_opts = (int)(sizeof opts / sizeof opts[0])};
     opt_result res;
@@ -89,11 +94,12 @@ static ev_status parse_args(int argc, char **argv, gen_data_opts_t *o, int *help
 int cmd_gen_data(int argc, char **argv)
 {
     gen_data_opts_t o;
+    const char *bars = NULL;
     ev_error err;
     int help = 0;
     ev_status st;
     gen_data_opts_default(&o);
-    st = parse_args(argc, argv, &o, &help, &err);
+    st = parse_args(argc, argv, &o, &bars, &help, &err);
     if (help) {
         usage(stdout);
         return 0;
@@ -103,7 +109,11 @@ int cmd_gen_data(int argc, char **argv)
         return ev_exit_code(st);
     }
     plat_install_interrupt();
-    if ((st = gen_data_run(&o, stderr, &err)) != EV_OK)
+    if (!bars || (st = gen_data_bars_check(&o, bars, &err)) == EV_OK)
+        st = gen_data_run(&o, stderr, &err);
+    if (st == EV_OK && bars)
+        st = gen_data_bars_write(&o, bars, o.quiet ? NULL : stderr, &err);
+    if (st != EV_OK)
         fprintf(stderr, "evolve gen-data: %s\n", err.msg);
     return ev_exit_code(st);
 }

@@ -51,6 +51,8 @@ def main():
             (o + ["--seed", "-3"], "--seed"),
             (o + ["--seed", "18446744073709551616"], "--seed"),
             (o + ["--bogus"], "unknown option '--bogus'"),
+            (o + ["--bars", "7m"], "--bars: expected a timeframe"),
+            (o + ["--bars", "1x"], "--bars: expected a timeframe"),
             (["--days", "2"], "--out"),
         ]
         for args, needle in usage:
@@ -76,6 +78,18 @@ def main():
         with open(mine) as f:
             check(f.read() == "my own trades\n", "the trader's trade log was changed")
         os.remove(mine)
+
+        # The same for a bars file of --bars: refused before anything is written.
+        mine = os.path.join(out, "bars", "SOXL_15m.csv")
+        os.makedirs(os.path.dirname(mine))
+        with open(mine, "w") as f:
+            f.write("my own bars\n")
+        expect(a.evolve, ["--out", out, "--days", "1", "--tickers", "SOXL", "--bars", "15m"], 1,
+               mine + ": exists and was not written by gen-data", out, allowed=[mine])
+        with open(mine) as f:
+            check(f.read() == "my own bars\n", "the trader's bars file was changed")
+        os.remove(mine)
+        os.rmdir(os.path.dirname(mine))
 
         # The last step fails (the trade log's name is taken by a directory, in
         # a directory gen-data wrote before): the market files already moved

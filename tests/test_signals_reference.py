@@ -194,6 +194,18 @@ def compare_market_bars(name, market, ticker, tf, tf_seconds, work, seed):
     compare(name, want, ["--market", market, "--ticker", ticker, "--timeframe", tf], work, seed)
 
 
+def gen_data_bars(data, tickers, tf, tf_seconds):
+    """gen-data --bars TF: DIR/bars/TICKER_TF.csv holds the reference's bars of its market files."""
+    for t in tickers:
+        p = os.path.join(data, "bars", f"{t}_{tf}.csv")
+        if not check(os.path.isfile(p), f"gen-data --bars {tf}: {p} was not written"):
+            continue
+        got = ref.read_bars_csv(p)
+        want = ref.bars_from_market(os.path.join(data, "market"), t, tf_seconds)
+        same = len(got) == len(want) and all((got[c].to_numpy() == want[c].to_numpy()).all() for c in want.columns)
+        check(same, f"gen-data --bars {tf}: {p} differs from the reference's bars ({len(got)} vs {len(want)})")
+
+
 def bad_bars(work):
     """Every bad row: exit 1, a message naming FILE:LINE: column 'NAME'."""
     header = "timestamp,open,high,low,close,volume\n"
@@ -306,10 +318,12 @@ def main():
         compare("walk-iso-symbol", ref.read_bars_csv(p2, "SE"), ["--bars", p2, "--symbol", "SE"], work, 2)
         # gen-data's market files
         data = os.path.join(work, "gen")
-        r = cli.gen_data(args.evolve, data, ["--days", "2", "--tickers", "SOXL,NVDA", "--trades", "10"])
+        r = cli.gen_data(args.evolve, data, ["--days", "2", "--tickers", "SOXL,NVDA", "--trades", "10",
+                                             "--bars", "5m"])
         if check(r.returncode == 0, f"gen-data failed: {r.stderr}"):
             compare_market_bars("gen-SOXL-1m", os.path.join(data, "market"), "SOXL", "1m", 60, work, 3)
             compare_market_bars("gen-NVDA-15s", os.path.join(data, "market"), "NVDA", "15s", 15, work, 4)
+            gen_data_bars(data, ["SOXL", "NVDA"], "5m", 300)
         # the real prices
         real = os.path.join(args.shared_data or "", "real-hf", "market")
         if os.path.isdir(real):

@@ -13,6 +13,9 @@
 #include "archive/checkpoint.h"
 #include "fuzz_common.h"
 
+/* Where the folded reads go, so the compiler keeps them. */
+static volatile uint64_t sink;
+
 /* Every byte of each array field, folded, so a short allocation is read past. */
 static uint64_t touch_arrays(const ga_snapshot_t *s)
 {
@@ -43,7 +46,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = fz_path(0, "run.h5.partial.ckpt");
     static uint32_t widest[EV_MAX_PARAMS];
-    static volatile uint64_t sink;
     checkpoint_t c;
     ev_error err;
     ev_status st;

@@ -1,6 +1,7 @@
 /* The YAML config loader (io/config*, io/yaml_*): the input is the config
  * file. An accepted config must hold what docs/config.md and SPEC sec. 3
- * promise: data names raw CSVs or a dataset, never both; a lattice of 1..16
+ * promise: data names raw CSVs or a dataset, never both (a strategy config
+ * names neither, and all its parameters have role strategy); a lattice of 1..16
  * uniquely named parameters with 1..65535 finite, strictly increasing values
  * whose text reads back as the value; at most one target (values > 0) and
  * one stop (values < 0); the lattice size is the product of the value
@@ -14,7 +15,9 @@
 #include "fuzz_common.h"
 #include "io/config.h"
 
-static void check_lattice(const lattice_t *lat)
+/* strategy: 1 for a strategy config, whose parameters all have role strategy
+ * (a trade-log config has none of that role). */
+static void check_lattice(const lattice_t *lat, int strategy)
 {
     int32_t targets = 0, stops = 0;
     uint64_t size = 1;
@@ -26,7 +29,8 @@ static void check_lattice(const lattice_t *lat)
         for (int32_t j = 0; j < k; j++)
             FZ_ASSERT(strcmp(p->name, lat->params[j].name) != 0, "parameter name '%s' twice", p->name);
         FZ_ASSERT(p->n_values >= 1 && p->n_values <= EV_MAX_VALUES, "'%s' has %u values", p->name, p->n_values);
-        FZ_ASSERT(p->role >= PARAM_FILTER && p->role <= PARAM_STOP, "'%s' has role %d", p->name, (int)p->role);
+        FZ_ASSERT(strategy ? p->role == PARAM_STRATEGY : p->role >= PARAM_FILTER && p->role <= PARAM_STOP,
+                  "'%s' has role %d in a %s config", p->name, (int)p->role, strategy ? "strategy" : "trade-log");
         if (p->role == PARAM_FILTER)
             FZ_ASSERT(p->feature && p->feature[0] && (p->dir == FILTER_MIN || p->dir == FILTER_MAX),
                       "filter '%s' without a feature or direction", p->name);
@@ -43,7 +47,9 @@ static void check_lattice(const lattice_t *lat)
             FZ_ASSERT(i == 0 || v > p->values[i - 1], "'%s' values not strictly increasing at %u", p->name, i);
             FZ_ASSERT(p->role != PARAM_TARGET || v > 0, "target value %g", v);
             FZ_ASSERT(p->role != PARAM_STOP || v < 0, "stop value %g", v);
-            FZ_ASSERT(p->value_text && p->value_text[i] && strtod(p->value_text[i], NULL) == v,
+            /* a strategy parameter listed by names is the enumeration 0, 1, ... */
+            FZ_ASSERT(p->value_text && p->value_text[i] &&
+                          (strtod(p->value_text[i], NULL) == v || (strategy && v == i && p->value_text[i][0])),
                       "'%s' value %u: text '%s' is not %.17g", p->name, i,
                       p->value_text && p->value_text[i] ? p->value_text[i] : "(null)", v);
         }
@@ -66,8 +72,14 @@ static void check_config(const config_t *c, const uint8_t *data, size_t size)
     const objective_cfg_t *o = &c->objective;
     FZ_ASSERT(c->path && c->dir && c->text, "path, dir or text missing");
     FZ_ASSERT(strlen(c->text) <= size && memcmp(c->text, data, strlen(c->text)) == 0, "text is not the file");
-    FZ_ASSERT(c->output && c->output[0] && c->dataset_path && c->dataset_path[0], "no output or dataset path");
-    if (c->dataset_is_cache) {
+    FZ_ASSERT(c->output && c->output[0], "no output path");
+    if (c->strategy_type) {
+        /* bars, not a trade log: the strategy reads its own block */
+        FZ_ASSERT(c->strategy_type[0], "an empty strategy.type");
+        FZ_ASSERT(!c->dataset_path && !c->dataset_is_cache && !c->market_dir && !c->trades_path && !c->tickers &&
+                      !c->n_tickers && !c->extra_features,
+                  "a strategy config with trade-log data");
+    } else if (c->dataset_is_cache) {
         FZ_ASSERT(c->market_dir && c->trades_path, "a cache without raw CSVs");
         FZ_ASSERT(c->n_tickers >= 1, "%d tickers", (int)c->n_tickers);
         for (int32_t i = 0; i < c->n_tickers; i++) {
@@ -77,12 +89,13 @@ static void check_config(const config_t *c, const uint8_t *data, size_t size)
         }
         FZ_ASSERT(strcmp(c->dataset_path, c->output) != 0, "the cache is the output %s", c->output);
     } else {
+        FZ_ASSERT(c->dataset_path && c->dataset_path[0], "no dataset path");
         FZ_ASSERT(!c->market_dir && !c->trades_path && !c->tickers && !c->n_tickers && !c->extra_features,
                   "a dataset file with ingest options");
     }
     for (int32_t i = 0; i < c->n_extra_features; i++)
         FZ_ASSERT(c->extra_features[i] && c->extra_features[i][0], "feature %d empty", (int)i);
-    check_lattice(&c->lattice);
+    check_lattice(&c->lattice, c->strategy_type != NULL);
     FZ_ASSERT(o->kind >= 0 && o->kind < OBJ_COUNT && objective_name((objective_kind)o->kind), "objective %d",
               (int)o->kind);
     FZ_ASSERT(o->fill == 0 || o->fill == 1, "fill %d", (int)o->fill);

@@ -315,14 +315,42 @@ def close(a, b):
     return a == b or abs(a - b) <= 1e-12 * max(1.0, abs(b))
 
 
-def validation_rows(path):
-    """The grid's rows with their validation columns (run file)."""
-    rows, _ = grid_rows(path)
+def plateau(g, search):
+    """(mean, worst, neighbours, feasible) of g's lattice neighbours (one
+    step down, one up, parameter order) on the search's fitness (search:
+    genome -> value, the feasible ones)."""
+    values = [v for _, v in SMALL]
+    at = [[str(x) for x in v].index(t) for v, t in zip(values, g)]
+    total, worst, n, ok = 0.0, math.inf, 0, 0
+    for k in range(len(g)):
+        for d in (-1, 1):
+            if 0 <= at[k] + d < len(values[k]):
+                nb = tuple(str(values[j][at[j] + (d if j == k else 0)]) for j in range(len(g)))
+                n += 1
+                x = search.get(nb, -math.inf)
+                if nb in search:
+                    ok += 1
+                    total += x
+                worst = min(worst, x)
+    return (total / ok if ok else -math.inf, worst if n else -math.inf, n, ok)
+
+
+def validation_rows(path, group):
+    """The reported rows (grid: its top, ga: its hall of fame) with their
+    validation columns (run file)."""
     with h5py.File(path, "r") as f:
-        v = f["grid/validation"]
+        names = list(f["lattice/name"].asstr())
+        texts = list(f["lattice/value_text"].asstr())
+        off = f["lattice/value_offset"][:]
+        t = f["grid/top" if group == "grid" else "ga/hall_of_fame"]
+        rows = [(tuple(texts[off[k] + g[k]] for k in range(len(names))), float(t["fitness"][i]), int(t["trades"][i]))
+                for i, g in enumerate(t["genes"][:])]
+        v = f[group + "/validation"]
         days, part = [int(x) for x in v["days"][:]], [int(x) for x in v["day_part"][:]]
         cols = {k: v[k][:] for k in ("in_sample_fitness", "in_sample_trades", "in_sample_feasible",
-                                     "out_of_sample_fitness", "out_of_sample_trades", "out_of_sample_feasible")}
+                                     "out_of_sample_fitness", "out_of_sample_trades", "out_of_sample_feasible",
+                                     "plateau_mean", "plateau_worst", "plateau_neighbours", "plateau_feasible")}
+        cols["pbo"] = float(v.attrs["pbo"])
         if "fold_fitness" in v:
             cols.update({k: v[k][:] for k in ("fold_fitness", "fold_trades", "fold_feasible")})
     return rows, dict(zip(days, part)), cols
@@ -359,8 +387,10 @@ def validation_by_day(work):
              ("compound", MIN_TRADES, "", "{holdout: {share: 0.2}, folds: 3}\nseed: 5"),
              ("total_return", 1, "worst_fold", "{holdout: {last: 5}, folds: 3}"),
              ("sharpe", 2, "median_fold", "{fold_by: week}"),
-             ("profit_factor", MIN_TRADES, "mean_fold", "{folds: 5}"))
+             ("profit_factor", MIN_TRADES, "mean_fold", "{folds: 5}"),
+             ("sharpe", MIN_TRADES, "", "{holdout: {share: 0.25}, folds: 3}\nga: {population: 32, generations: 8}"))
     for objective, min_trades, agg, validation in cases:
+        group = "ga" if "ga:" in validation else "grid"
         what = f"{objective} {agg} {validation}".replace("\n", " ")
         write_config(cfg, "bars.csv", SMALL, f"objective: {{name: {objective}, min_trades: {min_trades}"
                                              f"{', aggregate: ' + agg if agg else ''}}}\n"
@@ -368,17 +398,18 @@ def validation_by_day(work):
         out = os.path.join(d, "grid.h5")
         if os.path.exists(out):
             os.remove(out)
-        r = cli.run(args.evolve, [cfg, "--grid", "--output", out, "--quiet"])
-        if not check(r.returncode == 0, f"{what}: --grid: {r.stderr}"):
+        r = cli.run(args.evolve, [cfg] + (["--grid"] if group == "grid" else []) + ["--output", out, "--quiet"])
+        if not check(r.returncode == 0, f"{what}: {r.stderr}"):
             continue
-        rows, part_of, cols = validation_rows(out)
+        rows, part_of, cols = validation_rows(out, group)
         check(sorted(part_of) == bar_days, f"{what}: the split's days are not the bars' days")
         n_folds = max(part_of.values()) + 1
         held = sorted(x for x, p in part_of.items() if p < 0)
         if "days:" in validation:
             check(held == listed, f"{what}: held out {held}, listed {listed}")
         if "share" in validation:
-            check(len(held) == round(0.2 * len(bar_days)), f"{what}: {len(held)} days held out")
+            share = float(validation.split("share: ")[1].split("}")[0])
+            check(len(held) == round(share * len(bar_days)), f"{what}: {len(held)} days held out")
         if "last" in validation:
             check(held == bar_days[-5:], f"{what}: held out {held}, not the last 5 days")
 
@@ -409,19 +440,27 @@ def validation_by_day(work):
             fv = [value(g, lambda p, f=f: p == f)[0] for f in range(n_folds)]
             if None in fv:
                 continue
+            m, mean = len(fv), sum(fv) / len(fv)  # summed in fold order, as fitness/fold_accum.h
             fv.sort()
-            m = len(fv)
-            search[g] = {"worst_fold": fv[0], "mean_fold": sum(fv) / m,
+            search[g] = {"worst_fold": fv[0], "mean_fold": mean,
                          "median_fold": fv[m // 2] if m % 2 else (fv[m // 2 - 1] + fv[m // 2]) / 2}[agg]
         got = {g: v for g, v, _ in rows}
-        check(set(got) == set(search), f"{what}: the grid lists {len(got)} genomes, the test {len(search)}; "
-                                       f"first differences {sorted(set(got) ^ set(search))[:3]}")
-        tol = 1e-9 if agg == "mean_fold" else 1e-12  # the mean: summed in another order here
+        want = {g: v for g, v in search.items() if g in got} if group == "ga" else search  # the GA: some
+        check(set(got) == set(want), f"{what}: the {group} lists {len(got)} genomes, the test {len(want)}; "
+                                     f"first differences {sorted(set(got) ^ set(want))[:3]}")
+        tol = 1e-12
         diff = [g for g in got if g in search and got[g] != search[g]
                 and not abs(got[g] - search[g]) <= tol * max(1.0, abs(search[g]))]
         check(not diff, f"{what}: the search's fitness differs for {len(diff)} genomes, e.g. "
                         f"{[(g, got[g], search[g]) for g in diff[:2]]}")
-        if agg and check(rows, f"{what}: no row"):
+        if objective != "compound":  # (compound's neighbours read as exp of their log sums)
+            bad = [g for i, (g, _, _) in enumerate(rows)
+                   if plateau(g, search) != (cols["plateau_mean"][i], cols["plateau_worst"][i],
+                                             cols["plateau_neighbours"][i], cols["plateau_feasible"][i])]
+            check(not bad, f"{what}: plateau differs for {len(bad)} rows, e.g. {bad[:1]}: "
+                           f"{[plateau(g, search) for g in bad[:1]]}")
+        check(group != "grid" or 0.0 <= cols["pbo"] <= 1.0, f"{what}: PBO {cols['pbo']}")
+        if agg and group == "grid" and check(rows, f"{what}: no row"):
             best = max(search.values())
             check(rows[0][1] == best and search[rows[0][0]] == best,
                   f"{what}: grid top-1 {rows[0]} is not the test's argmax of the {agg} ({best})")

@@ -120,9 +120,11 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
         e[i] = r->e[ord[i]];
         value[i] = r->value[ord[i]];
         row[i] = r->val->row[ord[i]];
-        stats[i] = r->stats[ord[i]];
+        if (r->stats) /* a strategy's list has none */
+            stats[i] = r->stats[ord[i]];
     }
-    memcpy(r->stats, stats, (size_t)n * sizeof *stats);
+    if (r->stats)
+        memcpy(r->stats, stats, (size_t)n * sizeof *stats);
     free(stats);
     memcpy(r->value, value, (size_t)n * sizeof *value);
     memcpy(r->val->row, row, (size_t)n * sizeof *row);

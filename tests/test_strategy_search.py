@@ -388,7 +388,8 @@ def validation_by_day(work):
              ("total_return", 1, "worst_fold", "{holdout: {last: 5}, folds: 3}"),
              ("sharpe", 2, "median_fold", "{fold_by: week}"),
              ("profit_factor", MIN_TRADES, "mean_fold", "{folds: 5}"),
-             ("sharpe", MIN_TRADES, "", "{holdout: {share: 0.25}, folds: 3}\nga: {population: 32, generations: 8}"))
+             ("sharpe", MIN_TRADES, "", "{holdout: {share: 0.25}, folds: 3}\nga: {population: 32, generations: 8}"),
+             ("total_return", MIN_TRADES, "", "{holdout: {last: 3}, rank_by: plateau}"))
     for objective, min_trades, agg, validation in cases:
         group = "ga" if "ga:" in validation else "grid"
         what = f"{objective} {agg} {validation}".replace("\n", " ")
@@ -403,7 +404,7 @@ def validation_by_day(work):
             continue
         rows, part_of, cols = validation_rows(out, group)
         check(sorted(part_of) == bar_days, f"{what}: the split's days are not the bars' days")
-        n_folds = max(part_of.values()) + 1
+        n_folds = max(part_of.values()) + 1 if "fold_fitness" in cols else 0
         held = sorted(x for x, p in part_of.items() if p < 0)
         if "days:" in validation:
             check(held == listed, f"{what}: held out {held}, listed {listed}")
@@ -411,7 +412,8 @@ def validation_by_day(work):
             share = float(validation.split("share: ")[1].split("}")[0])
             check(len(held) == round(share * len(bar_days)), f"{what}: {len(held)} days held out")
         if "last" in validation:
-            check(held == bar_days[-5:], f"{what}: held out {held}, not the last 5 days")
+            last = int(validation.split("last: ")[1].split("}")[0])
+            check(held == bar_days[-last:], f"{what}: held out {held}, not the last {last} days")
 
         def value(g, keep):
             return part_value(outcomes[g], days[g], part_of, keep, objective, min_trades)
@@ -460,6 +462,9 @@ def validation_by_day(work):
             check(not bad, f"{what}: plateau differs for {len(bad)} rows, e.g. {bad[:1]}: "
                            f"{[plateau(g, search) for g in bad[:1]]}")
         check(group != "grid" or 0.0 <= cols["pbo"] <= 1.0, f"{what}: PBO {cols['pbo']}")
+        if "rank_by: plateau" in validation:
+            means = list(cols["plateau_mean"])
+            check(means == sorted(means, reverse=True), f"{what}: the rows are not in plateau order")
         if agg and group == "grid" and check(rows, f"{what}: no row"):
             best = max(search.values())
             check(rows[0][1] == best and search[rows[0][0]] == best,

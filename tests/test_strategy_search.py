@@ -315,11 +315,11 @@ def close(a, b):
     return a == b or abs(a - b) <= 1e-12 * max(1.0, abs(b))
 
 
-def plateau(g, search):
+def plateau(g, search, params):
     """(mean, worst, neighbours, feasible) of g's lattice neighbours (one
     step down, one up, parameter order) on the search's fitness (search:
     genome -> value, the feasible ones)."""
-    values = [v for _, v in SMALL]
+    values = [v for _, v in params]
     at = [[str(x) for x in v].index(t) for v, t in zip(values, g)]
     total, worst, n, ok = 0.0, math.inf, 0, 0
     for k in range(len(g)):
@@ -356,16 +356,26 @@ def validation_rows(path, group):
     return rows, dict(zip(days, part)), cols
 
 
-def check_cell(what, got_fit, got_n, got_ok, want):
+def check_cell(chk, what, got_fit, got_n, got_ok, want):
     """One part of one row against the test's (value or None, trades)."""
     value, n = want
     ok = int(got_n) == n and bool(got_ok) == (value is not None)
     if ok and value is not None:
         ok = close(float(got_fit), value)
-    return check(ok, f"{what}: run file ({got_fit}, {got_n} trades, feasible {got_ok}), test ({value}, {n} trades)")
+    return chk(ok, f"{what}: run file ({got_fit}, {got_n} trades, feasible {got_ok}), test ({value}, {n} trades)")
 
 
-def validation_by_day(work):
+VALIDATION_CASES = (("total_return", MIN_TRADES, "", "{holdout: {days: [DAYS]}, folds: 4}"),
+                    ("compound", MIN_TRADES, "", "{holdout: {share: 0.2}, folds: 3}\nseed: 5"),
+                    ("total_return", 1, "worst_fold", "{holdout: {last: 5}, folds: 3}"),
+                    ("sharpe", 2, "median_fold", "{fold_by: week}"),
+                    ("profit_factor", MIN_TRADES, "mean_fold", "{folds: 5}"),
+                    ("sharpe", MIN_TRADES, "",
+                     "{holdout: {share: 0.25}, folds: 3}\nga: {population: 32, generations: 8}"),
+                    ("total_return", MIN_TRADES, "", "{holdout: {last: 3}, rank_by: plateau}"))
+
+
+def validation_by_day(work, params=SMALL, is_feasible=se_feasible, write=None, chk=check, cases=VALIDATION_CASES):
     """validation: on bars, by the entry bar's day: the split's days are the
     bars' days; every reported row's in-sample, holdout and fold scores equal
     the objective over that genome's trades (evolve trades --genomes) entered
@@ -380,40 +390,34 @@ def validation_by_day(work):
     listed = [bar_days[3], bar_days[10], bar_days[17], bar_days[25]]
     iso = [(datetime.date(1970, 1, 1) + datetime.timedelta(days=x)).isoformat() for x in listed]
     cfg = os.path.join(d, "v.yaml")
-    write_config(cfg, "bars.csv", SMALL)
+    write = write or (lambda path, bars, extra="": write_config(path, bars, params, extra))
+    write(cfg, "bars.csv")
     days = {}
-    size, outcomes = brute_force(d, cfg, days=days)
-    cases = (("total_return", MIN_TRADES, "", f"{{holdout: {{days: [{', '.join(iso)}]}}, folds: 4}}"),
-             ("compound", MIN_TRADES, "", "{holdout: {share: 0.2}, folds: 3}\nseed: 5"),
-             ("total_return", 1, "worst_fold", "{holdout: {last: 5}, folds: 3}"),
-             ("sharpe", 2, "median_fold", "{fold_by: week}"),
-             ("profit_factor", MIN_TRADES, "mean_fold", "{folds: 5}"),
-             ("sharpe", MIN_TRADES, "", "{holdout: {share: 0.25}, folds: 3}\nga: {population: 32, generations: 8}"),
-             ("total_return", MIN_TRADES, "", "{holdout: {last: 3}, rank_by: plateau}"))
+    size, outcomes = brute_force(d, cfg, params, is_feasible, chk, days=days)
     for objective, min_trades, agg, validation in cases:
+        validation = validation.replace("DAYS", ", ".join(iso))
         group = "ga" if "ga:" in validation else "grid"
         what = f"{objective} {agg} {validation}".replace("\n", " ")
-        write_config(cfg, "bars.csv", SMALL, f"objective: {{name: {objective}, min_trades: {min_trades}"
-                                             f"{', aggregate: ' + agg if agg else ''}}}\n"
-                                             f"validation: {validation}\ntop: {size}\n")
+        write(cfg, "bars.csv", f"objective: {{name: {objective}, min_trades: {min_trades}"
+                               f"{', aggregate: ' + agg if agg else ''}}}\nvalidation: {validation}\ntop: {size}\n")
         out = os.path.join(d, "grid.h5")
         if os.path.exists(out):
             os.remove(out)
         r = cli.run(args.evolve, [cfg] + (["--grid"] if group == "grid" else []) + ["--output", out, "--quiet"])
-        if not check(r.returncode == 0, f"{what}: {r.stderr}"):
+        if not chk(r.returncode == 0, f"{what}: {r.stderr}"):
             continue
         rows, part_of, cols = validation_rows(out, group)
-        check(sorted(part_of) == bar_days, f"{what}: the split's days are not the bars' days")
+        chk(sorted(part_of) == bar_days, f"{what}: the split's days are not the bars' days")
         n_folds = max(part_of.values()) + 1 if "fold_fitness" in cols else 0
         held = sorted(x for x, p in part_of.items() if p < 0)
         if "days:" in validation:
-            check(held == listed, f"{what}: held out {held}, listed {listed}")
+            chk(held == listed, f"{what}: held out {held}, listed {listed}")
         if "share" in validation:
             share = float(validation.split("share: ")[1].split("}")[0])
-            check(len(held) == round(share * len(bar_days)), f"{what}: {len(held)} days held out")
+            chk(len(held) == round(share * len(bar_days)), f"{what}: {len(held)} days held out")
         if "last" in validation:
             last = int(validation.split("last: ")[1].split("}")[0])
-            check(held == bar_days[-last:], f"{what}: held out {held}, not the last {last} days")
+            chk(held == bar_days[-last:], f"{what}: held out {held}, not the last {last} days")
 
         def value(g, keep):
             return part_value(outcomes[g], days[g], part_of, keep, objective, min_trades)
@@ -422,15 +426,16 @@ def validation_by_day(work):
         for i, (g, _, _) in enumerate(rows):
             if bad > 3:
                 break
-            bad += not check_cell(f"{what}: {g} in-sample", cols["in_sample_fitness"][i],
+            bad += not check_cell(chk, f"{what}: {g} in-sample", cols["in_sample_fitness"][i],
                                   cols["in_sample_trades"][i], cols["in_sample_feasible"][i],
                                   value(g, lambda p: p >= 0))
-            bad += not check_cell(f"{what}: {g} holdout", cols["out_of_sample_fitness"][i],
+            bad += not check_cell(chk, f"{what}: {g} holdout", cols["out_of_sample_fitness"][i],
                                   cols["out_of_sample_trades"][i], cols["out_of_sample_feasible"][i],
                                   value(g, lambda p: p < 0))
             for f in range(n_folds):
-                bad += not check_cell(f"{what}: {g} fold {f}", cols["fold_fitness"][i][f], cols["fold_trades"][i][f],
-                                      cols["fold_feasible"][i][f], value(g, lambda p, f=f: p == f))
+                bad += not check_cell(chk, f"{what}: {g} fold {f}", cols["fold_fitness"][i][f],
+                                      cols["fold_trades"][i][f], cols["fold_feasible"][i][f],
+                                      value(g, lambda p, f=f: p == f))
         # the search's own list: every genome feasible under its fitness, by it, best first
         search = {}
         for g in outcomes:
@@ -448,26 +453,26 @@ def validation_by_day(work):
                          "median_fold": fv[m // 2] if m % 2 else (fv[m // 2 - 1] + fv[m // 2]) / 2}[agg]
         got = {g: v for g, v, _ in rows}
         want = {g: v for g, v in search.items() if g in got} if group == "ga" else search  # the GA: some
-        check(set(got) == set(want), f"{what}: the {group} lists {len(got)} genomes, the test {len(want)}; "
+        chk(set(got) == set(want), f"{what}: the {group} lists {len(got)} genomes, the test {len(want)}; "
                                      f"first differences {sorted(set(got) ^ set(want))[:3]}")
         tol = 1e-12
         diff = [g for g in got if g in search and got[g] != search[g]
                 and not abs(got[g] - search[g]) <= tol * max(1.0, abs(search[g]))]
-        check(not diff, f"{what}: the search's fitness differs for {len(diff)} genomes, e.g. "
+        chk(not diff, f"{what}: the search's fitness differs for {len(diff)} genomes, e.g. "
                         f"{[(g, got[g], search[g]) for g in diff[:2]]}")
         if objective != "compound":  # (compound's neighbours read as exp of their log sums)
             bad = [g for i, (g, _, _) in enumerate(rows)
-                   if plateau(g, search) != (cols["plateau_mean"][i], cols["plateau_worst"][i],
+                   if plateau(g, search, params) != (cols["plateau_mean"][i], cols["plateau_worst"][i],
                                              cols["plateau_neighbours"][i], cols["plateau_feasible"][i])]
-            check(not bad, f"{what}: plateau differs for {len(bad)} rows, e.g. {bad[:1]}: "
-                           f"{[plateau(g, search) for g in bad[:1]]}")
-        check(group != "grid" or 0.0 <= cols["pbo"] <= 1.0, f"{what}: PBO {cols['pbo']}")
+            chk(not bad, f"{what}: plateau differs for {len(bad)} rows, e.g. {bad[:1]}: "
+                           f"{[plateau(g, search, params) for g in bad[:1]]}")
+        chk(group != "grid" or 0.0 <= cols["pbo"] <= 1.0, f"{what}: PBO {cols['pbo']}")
         if "rank_by: plateau" in validation:
             means = list(cols["plateau_mean"])
-            check(means == sorted(means, reverse=True), f"{what}: the rows are not in plateau order")
-        if agg and group == "grid" and check(rows, f"{what}: no row"):
+            chk(means == sorted(means, reverse=True), f"{what}: the rows are not in plateau order")
+        if agg and group == "grid" and chk(rows, f"{what}: no row"):
             best = max(search.values())
-            check(rows[0][1] == best and search[rows[0][0]] == best,
+            chk(rows[0][1] == best and search[rows[0][0]] == best,
                   f"{what}: grid top-1 {rows[0]} is not the test's argmax of the {agg} ({best})")
         print(f"validation {what}: {len(rows)} rows, each part scored as the test scores it"
               + (f"; top-1 {rows[0][0]} = the test's argmax of the {agg} over the lattice" if agg and rows else ""))

@@ -5,6 +5,7 @@
 
 #include "cli/backend_registry.h"
 #include "cli/backend_strategy.h"
+#include "cli/session_strategy_validation.h"
 #include "common/platform.h"
 #include "fitness/objective_prep.h"
 
@@ -14,11 +15,8 @@ static ev_status refuse_unsupported(const session_t *s, const session_opts_t *op
     const char *type = s->cfg.strategy_type;
     const backend_ops_t *found;
     ev_status st;
-    if (s->cfg.validation.enabled)
-        return ev_fail(err, EV_ECONFIG,
-                       "%s: validation: not supported for strategy %s yet (holdout and folds split trade-log days); "
-                       "remove the validation: block",
-                       s->cfg.path, type);
+    if ((st = strategy_validation_refuse(s, err)) != EV_OK)
+        return st;
     if (!strcmp(opts->backend, "cuda"))
         return ev_fail(err, EV_EUSAGE,
                        "--backend cuda: the CUDA backend cannot evaluate strategy %s yet; use --backend cpu (or auto, "
@@ -46,7 +44,8 @@ ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_err
     so = strategy_ops(s->strategy);
     /* The run file's dataset identity is the bars': a resume on other bars is refused. */
     s->ds.content_hash = so->fingerprint(strategy_state(s->strategy));
-    if ((st = problem_init(&s->prob, &s->ds, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK)
+    if ((st = problem_init(&s->prob, &s->ds, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK ||
+        (st = strategy_validation_open(s, opts->log, err)) != EV_OK)
         return st;
     s->ops = &backend_strategy_ops;
     if ((st = backend_strategy_open(&s->backend, s->strategy, &s->prob, err)) != EV_OK)
@@ -80,16 +79,20 @@ void session_strategy_note(const session_t *s, FILE *log)
             (double)(so->scratch_bytes(state) + (size_t)so->max_trades(state) * sizeof(double)) / 1024.0);
 }
 
-/* (prod(1 + q_j / 1e8) - 1) * 100 over the genome's trades (reported.c's rule). */
+/* (prod(1 + q_j / 1e8) - 1) * 100 over the genome's trades (reported.c's
+ * rule), the in-sample ones with a validation: block. */
 static ev_status compound_value(strategy_t *st, const uint16_t *genes, double *value, ev_error *err)
 {
     int64_t *q, n;
+    int32_t *part;
     int feasible;
     double prod = 1.0;
-    ev_status e = strategy_genome_outcomes(st, genes, &q, &n, &feasible, err);
+    ev_status e = strategy_genome_outcomes(st, genes, &q, &part, &n, &feasible, err);
     if (e != EV_OK)
         return e;
     for (int64_t k = 0; k < n; k++) {
+        if (part[k] == VAL_HOLDOUT)
+            continue;
         if (q[k] <= EV_RUIN_Q) {
             prod = 0.0;
             break;
@@ -97,6 +100,7 @@ static ev_status compound_value(strategy_t *st, const uint16_t *genes, double *v
         prod *= 1.0 + (double)q[k] / 1e8;
     }
     free(q);
+    free(part);
     *value = (prod - 1.0) * 100.0;
     return EV_OK;
 }
@@ -116,6 +120,8 @@ ev_status session_strategy_reported(const session_t *s, const ranked_genome_t *e
         if (compound && e[i].r.feasible)
             st = compound_value(s->strategy, e[i].genes, &r->value[i], err);
     }
+    if (st == EV_OK && s->cfg.validation.enabled)
+        st = strategy_validation_rows(s, r, err);
     if (st != EV_OK)
         reported_free(r);
     return st;

@@ -5,11 +5,19 @@
 #include <string.h>
 
 #include "fitness/pbo.h"
+#include "signals/strategy.h"
 #include "ga/grid.h"
 
-/* Lattice points whose per-trade Sharpe ratio estimates its variance over
- * the evaluated genomes (all of them on smaller lattices). */
-#define SESSION_SHARPE_SAMPLE 4096u
+ev_status session_validation_check_folds(const session_t *s, ev_error *err)
+{
+    if (s->cfg.objective.aggregate == AGG_ALL)
+        return EV_OK;
+    if (!s->split.has_folds || s->split.n_folds < 2 || s->split.n_folds > EV_AGG_MAX_FOLDS)
+        return ev_fail(err, EV_ECONFIG,
+                       "%s: objective.aggregate needs validation.folds (or fold_by) giving 2 to %d folds; there are %d",
+                       s->cfg.path, EV_AGG_MAX_FOLDS, s->split.has_folds ? s->split.n_folds : 0);
+    return EV_OK;
+}
 
 ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
 {
@@ -43,11 +51,8 @@ ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
     if (st != EV_OK)
         return st;
     if (agg != AGG_ALL) {
-        if (!s->split.has_folds || s->split.n_folds < 2 || s->split.n_folds > EV_AGG_MAX_FOLDS)
-            return ev_fail(err, EV_ECONFIG,
-                           "%s: objective.aggregate needs validation.folds (or fold_by) giving 2 to %d folds; "
-                           "there are %d",
-                           s->cfg.path, EV_AGG_MAX_FOLDS, s->split.has_folds ? s->split.n_folds : 0);
+        if ((st = session_validation_check_folds(s, err)) != EV_OK)
+            return st;
         if (!(s->fold_in = (uint8_t *)malloc((size_t)s->ds.n_trades + 1)))
             return ev_fail(err, EV_ENOMEM, "out of memory");
         for (int64_t j = 0, k = 0; j < full->n_trades; j++)
@@ -115,9 +120,11 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
         e[i] = r->e[ord[i]];
         value[i] = r->value[ord[i]];
         row[i] = r->val->row[ord[i]];
-        stats[i] = r->stats[ord[i]];
+        if (r->stats) /* a strategy's list has none */
+            stats[i] = r->stats[ord[i]];
     }
-    memcpy(r->stats, stats, (size_t)n * sizeof *stats);
+    if (r->stats)
+        memcpy(r->stats, stats, (size_t)n * sizeof *stats);
     free(stats);
     memcpy(r->value, value, (size_t)n * sizeof *value);
     memcpy(r->val->row, row, (size_t)n * sizeof *row);
@@ -131,7 +138,7 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
 
 /* Each genome's trader statistics on the holdout days: its kept trades on
  * the whole dataset, those of holdout days. */
-static ev_status holdout_stats(const session_t *s, reported_t *r, ev_error *err)
+static ev_status holdout_stats(const session_t *s, const reported_t *r, val_rows_t *v, ev_error *err)
 {
     ev_status st = EV_OK;
     for (uint32_t i = 0; i < r->n && st == EV_OK; i++) {
@@ -142,23 +149,14 @@ static ev_status holdout_stats(const session_t *s, reported_t *r, ev_error *err)
         for (int64_t j = 0; j < n; j++)
             if (s->trade_part[k[j].trade] == VAL_HOLDOUT)
                 k[m++] = k[j];
-        st = trade_stats_of(k, m, &s->ds_full, &r->val->row[i].oos_stats, err);
+        st = trade_stats_of(k, m, &s->ds_full, &v->row[i].oos_stats, err);
         free(k);
     }
     return st;
 }
 
-ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err)
+ev_status session_validation_attach(const session_t *s, reported_t *r, val_rows_t *v, ev_error *err)
 {
-    val_rows_t *v = (val_rows_t *)calloc(1, sizeof *v);
-    ev_status st;
-    if (!v)
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    if ((st = val_rows_make(v, &s->prob_full, &s->tables_full.view, s->trade_part, s->split.n_folds, r->e, r->n,
-                            err)) != EV_OK) {
-        free(v);
-        return st;
-    }
     r->val = v;
     r->split = &s->split;
     v->pbo = s->pbo;
@@ -167,10 +165,6 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     v->pbo_blocks = s->pbo_blocks;
     v->var_sr = s->var_sr;
     v->var_sr_points = s->var_sr_points;
-    for (uint32_t i = 0; i < r->n; i++)
-        plateau_score(&s->prob, &s->tables.view, r->e[i].genes, &v->row[i].plateau);
-    if ((st = holdout_stats(s, r, err)) != EV_OK)
-        return st;
     if (s->cfg.validation.rank_by == RANK_BY_PLATEAU)
         return by_plateau(r, err);
     for (uint32_t i = 0; i < r->n; i++) {
@@ -185,12 +179,78 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     return EV_OK;
 }
 
+ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err)
+{
+    val_rows_t *v = (val_rows_t *)calloc(1, sizeof *v);
+    ev_status st;
+    if (!v)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    if ((st = val_rows_make(v, &s->prob_full, &s->tables_full.view, s->trade_part, s->split.n_folds, r->e, r->n,
+                            err)) != EV_OK) {
+        free(v);
+        return st;
+    }
+    for (uint32_t i = 0; i < r->n; i++)
+        plateau_score(&s->prob, &s->tables.view, r->e[i].genes, &v->row[i].plateau);
+    if ((st = holdout_stats(s, r, v, err)) != EV_OK) {
+        val_rows_free(v);
+        free(v);
+        return st;
+    }
+    return session_validation_attach(s, r, v, err);
+}
+
+/* The PBO of a strategy's candidates: their trades by the block of their
+ * entry bar's day. */
+static ev_status pbo_of_strategy(session_t *s, const ranked_genome_t *cand, uint32_t n, const int32_t *day_block,
+                                 int32_t blocks, ev_error *err)
+{
+    const strategy_ops_t *so = strategy_ops(s->strategy);
+    const int64_t nb = so->n_bars(strategy_state(s->strategy));
+    const int64_t *ts = so->bar_ts(strategy_state(s->strategy));
+    int32_t *bar_block = (int32_t *)malloc(((size_t)nb + 1) * sizeof *bar_block);
+    accum_t *a = (accum_t *)calloc((size_t)n * (size_t)blocks + 1, sizeof *a);
+    ev_status st;
+    if (!bar_block || !a) {
+        free(bar_block);
+        free(a);
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    }
+    for (int64_t k = 0; k < nb; k++) {
+        int32_t at = val_day_index(&s->split, ts[k]);
+        bar_block[k] = at < 0 ? -1 : day_block[at];
+    }
+    if ((st = strategy_block_sums(s->strategy, cand, n, bar_block, blocks, a, err)) == EV_OK)
+        st = pbo_of_sums(a, n, blocks, &s->prob.obj, &s->pbo, &s->pbo_combos, err);
+    free(bar_block);
+    free(a);
+    return st;
+}
+
+/* The PBO of a trade log's candidates: its trades by the block of their
+ * entry day. */
+static ev_status pbo_of_trades(session_t *s, const ranked_genome_t *cand, uint32_t n, const int32_t *day_block,
+                               int32_t blocks, ev_error *err)
+{
+    int32_t *block = (int32_t *)malloc(((size_t)s->ds.n_trades + 1) * sizeof *block);
+    ev_status st;
+    if (!block)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    for (int64_t j = 0; j < s->ds.n_trades; j++) {
+        int32_t at = val_day_index(&s->split, s->ds.entry_ts[j]);
+        block[j] = at < 0 ? -1 : day_block[at];
+    }
+    st = pbo_cscv(&s->prob, &s->tables.view, cand, n, block, blocks, &s->pbo, &s->pbo_combos, err);
+    free(block);
+    return st;
+}
+
 /* The PBO over cand[n] (best first). */
 static ev_status pbo_over(session_t *s, const ranked_genome_t *cand, uint32_t n, ev_error *err)
 {
     const validation_cfg_t *vc = &s->cfg.validation;
     int32_t n_in = 0, blocks = (int32_t)vc->pbo_blocks, k = 0;
-    int32_t *day_block, *block;
+    int32_t *day_block;
     ev_status st;
     s->pbo = NAN;
     if (n < 2 || s->prob.obj.need_dd)
@@ -201,33 +261,16 @@ static ev_status pbo_over(session_t *s, const ranked_genome_t *cand, uint32_t n,
         blocks = n_in & ~1;
     if (blocks < 2)
         return EV_OK;
-    day_block = (int32_t *)malloc(((size_t)s->split.n_days + 1) * sizeof *day_block);
-    block = (int32_t *)malloc(((size_t)s->ds.n_trades + 1) * sizeof *block);
-    if (!day_block || !block) {
-        free(day_block);
-        free(block);
+    if (!(day_block = (int32_t *)malloc(((size_t)s->split.n_days + 1) * sizeof *day_block)))
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    }
     /* the in-sample days in time order, cut into `blocks` contiguous blocks */
     for (int32_t i = 0; i < s->split.n_days; i++)
         day_block[i] = s->split.part[i] == VAL_HOLDOUT ? -1 : (int32_t)((int64_t)(k++) * blocks / n_in);
-    for (int64_t j = 0; j < s->ds.n_trades; j++) {
-        int64_t d = val_day_of(s->ds.entry_ts[j]);
-        int32_t lo = 0, hi = s->split.n_days;
-        while (lo < hi) {
-            int32_t mid = lo + (hi - lo) / 2;
-            if (s->split.day[mid] < d)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        block[j] = lo < s->split.n_days ? day_block[lo] : -1;
-    }
+    st = s->strategy ? pbo_of_strategy(s, cand, n, day_block, blocks, err)
+                     : pbo_of_trades(s, cand, n, day_block, blocks, err);
     free(day_block);
-    st = pbo_cscv(&s->prob, &s->tables.view, cand, n, block, blocks, &s->pbo, &s->pbo_combos, err);
     s->pbo_genomes = n;
     s->pbo_blocks = (uint32_t)blocks;
-    free(block);
     return st;
 }
 
@@ -252,8 +295,10 @@ ev_status session_validation_pbo(session_t *s, ev_error *err)
         return EV_OK;
     if ((st = topk_init(&top, vc->pbo_genomes, err)) != EV_OK)
         return st;
-    if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) == EV_OK) {
-        memset(&go, 0, sizeof go);
+    memset(&go, 0, sizeof go);
+    if (s->strategy) { /* the candidates: a second pass of backtests */
+        st = grid_run(s->ops, s->backend, &s->prob, &go, &top, &gs, err);
+    } else if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) == EV_OK) {
         st = grid_run(&backend_cpu_ops, cpu, &s->prob, &go, &top, &gs, err);
         backend_cpu_ops.close(cpu);
     }

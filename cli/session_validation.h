@@ -15,6 +15,13 @@
 extern "C" {
 #endif
 
+/* Lattice points whose per-trade Sharpe ratio estimates its variance over
+ * the evaluated genomes (all of them on smaller lattices). */
+#define SESSION_SHARPE_SAMPLE 4096u
+
+/* With objective.aggregate: the split must give 2 to EV_AGG_MAX_FOLDS folds. */
+ev_status session_validation_check_folds(const session_t *s, ev_error *err);
+
 /* After the dataset is loaded, before the lattice is bound: splits the days
  * with the config's seed, moves the whole dataset to s->ds_full and leaves
  * the in-sample trades in s->ds. log: a line on the split, or NULL. */
@@ -33,6 +40,13 @@ ev_status session_validation_tables(session_t *s, ev_error *err);
  * in-sample score must equal the search's fitness bit for bit; a difference
  * is an internal error. */
 ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *err);
+
+/* Hands v (rows scored per part, with plateau and holdout statistics) to r
+ * (r->val, r->split = s's split, owned by r from now) with the session's
+ * PBO and Sharpe variance; then rank_by: plateau reorders r, else every
+ * row's in-sample score must equal the search's bit for bit (a difference
+ * is an internal error). Shared by trade logs and strategies. */
+ev_status session_validation_attach(const session_t *s, reported_t *r, val_rows_t *v, ev_error *err);
 
 /* The PBO over the best cfg.validation.pbo_genomes lattice points (a CPU
  * grid pass on the in-sample problem) and pbo_blocks day blocks, into s->pbo

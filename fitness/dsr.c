@@ -1,6 +1,7 @@
 #include "fitness/dsr.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fitness/lattice_shape.h"
@@ -100,40 +101,70 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-double sharpe_variance(const fit_problem_t *p, const fit_tables_t *t, uint64_t sample, uint64_t seed, uint64_t *used)
+uint64_t sharpe_sample_count(const fit_problem_t *p, uint64_t sample)
 {
-    fit_tables_t v = *t;
-    uint64_t size = p->lat->size_fits ? p->lat->size : UINT64_MAX, n = 0;
-    double mean = 0.0, m2 = 0.0;
-    int all = p->lat->size_fits && size <= sample;
-    uint16_t g[EV_MAX_PARAMS];
-    v.agg = AGG_ALL;
-    v.obj.kind = OBJ_SHARPE;
-    v.obj.need_sumsq = 1;
-    v.obj.need_dd = 0;
-    v.obj.has_max_dd = 0;
-    v.obj.min_trades = 2;
-    for (uint64_t i = 0; i < (all ? size : sample); i++) {
-        eval_result_t r;
-        double d;
-        memset(g, 0, sizeof g);
-        if (all) {
-            shape_decode(&p->shape, i, g);
-        } else {
-            uint64_t z = mix64(seed ^ mix64(i + UINT64_C(0x5851f42d4c957f2d)));
-            for (int32_t k = 0; k < p->lat->n_params; k++) {
-                g[k] = (uint16_t)(z % p->lat->params[k].n_values);
-                z = mix64(z + (uint64_t)k + 1);
-            }
+    return p->lat->size_fits && p->lat->size <= sample ? p->lat->size : sample;
+}
+
+void sharpe_sample_genome(const fit_problem_t *p, uint64_t sample, uint64_t seed, uint64_t i, uint16_t *g)
+{
+    memset(g, 0, EV_MAX_PARAMS * sizeof *g);
+    if (p->lat->size_fits && p->lat->size <= sample) {
+        shape_decode(&p->shape, i, g);
+        return;
+    }
+    {
+        uint64_t z = mix64(seed ^ mix64(i + UINT64_C(0x5851f42d4c957f2d)));
+        for (int32_t k = 0; k < p->lat->n_params; k++) {
+            g[k] = (uint16_t)(z % p->lat->params[k].n_values);
+            z = mix64(z + (uint64_t)k + 1);
         }
-        r = tables_eval(&v, g);
-        if (!r.feasible || isinf(r.fitness) || r.fitness != r.fitness)
+    }
+}
+
+void sharpe_sample_objective(objective_prep_t *o)
+{
+    o->kind = OBJ_SHARPE;
+    o->need_sumsq = 1;
+    o->need_dd = 0;
+    o->has_max_dd = 0;
+    o->min_trades = 2;
+}
+
+double sharpe_variance_of(const eval_result_t *r, uint64_t n_r, uint64_t *used)
+{
+    uint64_t n = 0;
+    double mean = 0.0, m2 = 0.0;
+    for (uint64_t i = 0; i < n_r; i++) {
+        double d;
+        if (!r[i].feasible || isinf(r[i].fitness) || r[i].fitness != r[i].fitness)
             continue;
         n++;
-        d = r.fitness - mean; /* Welford */
+        d = r[i].fitness - mean; /* Welford */
         mean += d / (double)n;
-        m2 += d * (r.fitness - mean);
+        m2 += d * (r[i].fitness - mean);
     }
     *used = n;
     return n >= 2 ? m2 / (double)(n - 1) : 0.0;
+}
+
+double sharpe_variance(const fit_problem_t *p, const fit_tables_t *t, uint64_t sample, uint64_t seed, uint64_t *used)
+{
+    fit_tables_t v = *t;
+    const uint64_t n = sharpe_sample_count(p, sample);
+    eval_result_t *r = (eval_result_t *)malloc((size_t)(n ? n : 1) * sizeof *r);
+    uint16_t g[EV_MAX_PARAMS];
+    double var;
+    *used = 0;
+    if (!r)
+        return 0.0; /* no variance: the ratio is not deflated (cannot happen at 4096 points) */
+    v.agg = AGG_ALL;
+    sharpe_sample_objective(&v.obj);
+    for (uint64_t i = 0; i < n; i++) {
+        sharpe_sample_genome(p, sample, seed, i, g);
+        r[i] = tables_eval(&v, g);
+    }
+    var = sharpe_variance_of(r, n, used);
+    free(r);
+    return var;
 }

@@ -50,6 +50,15 @@ double deflated_sharpe(const trade_moments_t *m, double trials, double var_sr);
  * that counted. */
 double sharpe_variance(const fit_problem_t *p, const fit_tables_t *t, uint64_t sample, uint64_t seed, uint64_t *used);
 
+/* Its parts, for an evaluator without tables (a strategy's backtests): the
+ * points drawn (count, and genome i of them into g[EV_MAX_PARAMS]), the
+ * objective they are scored by (the per-trade Sharpe ratio, 2 trades at
+ * least, no equity-curve terms) and the variance of their results r[n]. */
+uint64_t sharpe_sample_count(const fit_problem_t *p, uint64_t sample);
+void sharpe_sample_genome(const fit_problem_t *p, uint64_t sample, uint64_t seed, uint64_t i, uint16_t *g);
+void sharpe_sample_objective(objective_prep_t *o);
+double sharpe_variance_of(const eval_result_t *r, uint64_t n, uint64_t *used);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,24 +16,15 @@ ev_status pbo_cscv(const fit_problem_t *p, const fit_tables_t *t, const ranked_g
                    const int32_t *block, int32_t s_blocks, double *pbo, uint64_t *combos, ev_error *err)
 {
     accum_t *a;
-    uint64_t *oos;
-    uint64_t below = 0, n_comb = 0;
-    objective_prep_t o = p->obj;
+    ev_status st;
     *pbo = NAN;
     *combos = 0;
-    if (o.need_dd)
-        return ev_fail(err, EV_EUSAGE,
-                       "PBO: the objective depends on the equity curve's order (calmar or "
-                       "max_drawdown_pct), which is not additive over day blocks");
+    if (p->obj.need_dd)
+        return pbo_refuse_dd(err);
     if (s_blocks < 2 || s_blocks > PBO_MAX_BLOCKS || (s_blocks & 1) || m < 2)
         return EV_OK;
-    a = (accum_t *)calloc((size_t)m * (size_t)s_blocks, sizeof *a);
-    oos = (uint64_t *)malloc((size_t)m * sizeof *oos);
-    if (!a || !oos) {
-        free(a);
-        free(oos);
+    if (!(a = (accum_t *)calloc((size_t)m * (size_t)s_blocks, sizeof *a)))
         return ev_fail(err, EV_ENOMEM, "out of memory computing the PBO");
-    }
     /* every candidate's exact sums per block */
     for (uint32_t i = 0; i < m; i++) {
         tables_genome_t g;
@@ -46,9 +37,35 @@ ev_status pbo_cscv(const fit_problem_t *p, const fit_tables_t *t, const ranked_g
             if (b < 0 || !tables_kept(t, jj, &g))
                 continue;
             tables_outcome(t, jj, g.ti, g.si, &q, &lf);
-            accum_add(&a[(size_t)i * s_blocks + b], &o, q, lf);
+            accum_add(&a[(size_t)i * s_blocks + b], &p->obj, q, lf);
         }
     }
+    st = pbo_of_sums(a, m, s_blocks, &p->obj, pbo, combos, err);
+    free(a);
+    return st;
+}
+
+ev_status pbo_refuse_dd(ev_error *err)
+{
+    return ev_fail(err, EV_EUSAGE,
+                   "PBO: the objective depends on the equity curve's order (calmar or "
+                   "max_drawdown_pct), which is not additive over day blocks");
+}
+
+ev_status pbo_of_sums(const accum_t *a, uint32_t m, int32_t s_blocks, const objective_prep_t *op, double *pbo,
+                      uint64_t *combos, ev_error *err)
+{
+    uint64_t *oos;
+    uint64_t below = 0, n_comb = 0;
+    const objective_prep_t o = *op;
+    *pbo = NAN;
+    *combos = 0;
+    if (o.need_dd)
+        return pbo_refuse_dd(err);
+    if (s_blocks < 2 || s_blocks > PBO_MAX_BLOCKS || (s_blocks & 1) || m < 2)
+        return EV_OK;
+    if (!(oos = (uint64_t *)malloc((size_t)m * sizeof *oos)))
+        return ev_fail(err, EV_ENOMEM, "out of memory computing the PBO");
     for (uint32_t mask = 0; mask < (1u << s_blocks); mask++) {
         uint32_t best = 0, r = 1;
         uint64_t best_key = 0;
@@ -76,7 +93,6 @@ ev_status pbo_cscv(const fit_problem_t *p, const fit_tables_t *t, const ranked_g
         }
         n_comb++;
     }
-    free(a);
     free(oos);
     *combos = n_comb;
     *pbo = n_comb ? (double)below / (double)n_comb : NAN;

@@ -32,6 +32,14 @@ extern "C" {
 ev_status pbo_cscv(const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e, uint32_t m,
                    const int32_t *block, int32_t s_blocks, double *pbo, uint64_t *combos, ev_error *err);
 
+/* The CSCV itself, from every candidate's exact sums per block
+ * a[i * s_blocks + b] (an evaluator without tables: a strategy's
+ * backtests), objective o; pbo_cscv's arguments and refusal otherwise. */
+ev_status pbo_of_sums(const accum_t *a, uint32_t m, int32_t s_blocks, const objective_prep_t *o, double *pbo,
+                      uint64_t *combos, ev_error *err);
+/* The refusal of an objective with equity-curve terms. */
+ev_status pbo_refuse_dd(ev_error *err);
+
 #ifdef __cplusplus
 }
 #endif

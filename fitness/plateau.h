@@ -23,6 +23,13 @@ typedef struct {
 
 void plateau_score(const fit_problem_t *p, const fit_tables_t *t, const uint16_t *genes, plateau_t *out);
 
+/* Its parts, for an evaluator without tables (a strategy's backtests): the
+ * neighbours of genes in parameter order, down then up, into nb (at most
+ * PLATEAU_MAX; returns their count), and the score of their results r[n]. */
+#define PLATEAU_MAX (2 * EV_MAX_PARAMS)
+int32_t plateau_neighbours(const lattice_t *lat, const uint16_t *genes, uint16_t (*nb)[EV_MAX_PARAMS]);
+void plateau_of(const fit_problem_t *p, const eval_result_t *r, int32_t n, plateau_t *out);
+
 #ifdef __cplusplus
 }
 #endif

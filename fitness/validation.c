@@ -84,7 +84,8 @@ static int32_t find_day(const val_split_t *s, int64_t d)
     return lo < s->n_days && s->day[lo] == d ? lo : -1;
 }
 
-static ev_status pick_holdout(val_split_t *s, const validation_cfg_t *cfg, uint64_t seed, ev_error *err)
+static ev_status pick_holdout(val_split_t *s, const validation_cfg_t *cfg, const char *unit, uint64_t seed,
+                              ev_error *err)
 {
     int32_t n = s->n_days, k = 0;
     int32_t *idx;
@@ -112,9 +113,9 @@ static ev_status pick_holdout(val_split_t *s, const validation_cfg_t *cfg, uint6
             int32_t at = find_day(s, cfg->days[i]);
             if (at < 0)
                 return ev_fail(err, EV_ECONFIG,
-                               "validation.holdout.days: no trade of the dataset enters on day %lld (days since "
-                               "1970-01-01); list only trading days of the data",
-                               (long long)cfg->days[i]);
+                               "validation.holdout.days: %s on day %lld (days since 1970-01-01); list only "
+                               "trading days of the data",
+                               unit, (long long)cfg->days[i]);
             s->part[at] = VAL_HOLDOUT;
         }
         break;
@@ -177,39 +178,50 @@ static ev_status assign_folds(val_split_t *s, const validation_cfg_t *cfg, uint6
     return EV_OK;
 }
 
-ev_status val_days(const dataset_t *ds, int64_t **days, int32_t *n_days, ev_error *err)
+ev_status val_days_of(const int64_t *ts, int64_t n_ts, int64_t **days, int32_t *n_days, ev_error *err)
 {
-    int64_t *d = (int64_t *)malloc(((size_t)ds->n_trades + 1) * sizeof *d);
+    int64_t *d = (int64_t *)malloc(((size_t)n_ts + 1) * sizeof *d);
     int32_t n = 0;
     *days = d;
     *n_days = 0;
     if (!d)
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    for (int64_t j = 0; j < ds->n_trades; j++)
-        d[j] = val_day_of(ds->entry_ts[j]);
-    qsort(d, (size_t)ds->n_trades, sizeof *d, cmp_i64);
-    for (int64_t j = 0; j < ds->n_trades; j++)
+    for (int64_t j = 0; j < n_ts; j++)
+        d[j] = val_day_of(ts[j]);
+    qsort(d, (size_t)n_ts, sizeof *d, cmp_i64);
+    for (int64_t j = 0; j < n_ts; j++)
         if (n == 0 || d[n - 1] != d[j])
             d[n++] = d[j];
     *n_days = n;
     return EV_OK;
 }
 
-ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const dataset_t *ds, uint64_t seed, ev_error *err)
+ev_status val_days(const dataset_t *ds, int64_t **days, int32_t *n_days, ev_error *err)
+{
+    return val_days_of(ds->entry_ts, ds->n_trades, days, n_days, err);
+}
+
+ev_status val_split_of(val_split_t *s, const validation_cfg_t *cfg, const int64_t *ts, int64_t n_ts, const char *unit,
+                       uint64_t seed, ev_error *err)
 {
     int32_t n;
     ev_status st;
     memset(s, 0, sizeof *s);
-    if ((st = val_days(ds, &s->day, &s->n_days, err)) != EV_OK)
+    if ((st = val_days_of(ts, n_ts, &s->day, &s->n_days, err)) != EV_OK)
         return st;
     n = s->n_days;
     if (!(s->part = (int32_t *)calloc((size_t)n + 1, sizeof *s->part))) {
         val_split_free(s);
         return ev_fail(err, EV_ENOMEM, "out of memory");
     }
-    if ((st = pick_holdout(s, cfg, seed, err)) != EV_OK || (st = assign_folds(s, cfg, seed, err)) != EV_OK)
+    if ((st = pick_holdout(s, cfg, unit, seed, err)) != EV_OK || (st = assign_folds(s, cfg, seed, err)) != EV_OK)
         val_split_free(s);
     return st;
+}
+
+ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const dataset_t *ds, uint64_t seed, ev_error *err)
+{
+    return val_split_of(s, cfg, ds->entry_ts, ds->n_trades, "no trade of the dataset enters", seed, err);
 }
 
 void val_split_free(val_split_t *s)
@@ -219,10 +231,20 @@ void val_split_free(val_split_t *s)
     memset(s, 0, sizeof *s);
 }
 
+int32_t val_day_index(const val_split_t *s, int64_t ts)
+{
+    return find_day(s, val_day_of(ts));
+}
+
+int32_t val_ts_part(const val_split_t *s, int64_t ts)
+{
+    int32_t at = find_day(s, val_day_of(ts));
+    return at < 0 ? VAL_HOLDOUT : s->part[at];
+}
+
 int32_t val_trade_part(const val_split_t *s, const dataset_t *ds, int64_t j)
 {
-    int32_t at = find_day(s, val_day_of(ds->entry_ts[j]));
-    return at < 0 ? VAL_HOLDOUT : s->part[at];
+    return val_ts_part(s, ds->entry_ts[j]);
 }
 
 static void cell_finish(val_cell_t *c, const accum_t *a, const fit_problem_t *p)
@@ -240,19 +262,15 @@ static double cell_rank_value(const val_cell_t *c)
 
 /* compound's reported value per part (as fitness/reported.c computes it for
  * the whole list): (prod(1 + q_j / 1e8) - 1) * 100 over the part's kept
- * trades in dataset order (at[j]: trade j's table row), -100 on ruin.
- * prod[n_folds]: in-sample, prod[n_folds + 1]: the holdout. */
-static void compound_parts(const fit_tables_t *t, const int64_t *at, const int32_t *trade_part, int32_t n_folds,
-                           const tables_genome_t *g, double *prod)
+ * trades tr[m] in the product's order, -100 on ruin. prod[n_folds]:
+ * in-sample, prod[n_folds + 1]: the holdout. */
+static void compound_parts(const val_trade_t *tr, int64_t m, int32_t n_folds, double *prod)
 {
     for (int32_t f = 0; f < n_folds + 2; f++)
         prod[f] = 1.0;
-    for (int64_t j = 0; j < t->n_trades; j++) {
-        int32_t part = trade_part[j];
-        int64_t q, lf;
-        if (!tables_kept(t, at[j], g))
-            continue;
-        tables_outcome(t, at[j], g->ti, g->si, &q, &lf);
+    for (int64_t j = 0; j < m; j++) {
+        int32_t part = tr[j].part;
+        int64_t q = tr[j].q;
         if (part == VAL_HOLDOUT) {
             prod[n_folds + 1] = q <= EV_RUIN_Q ? 0.0 : prod[n_folds + 1] * (1.0 + (double)q / 1e8);
         } else {
@@ -268,83 +286,120 @@ static void compound_value(val_cell_t *c, double prod)
         c->value = prod == 0.0 ? -100.0 : (prod - 1.0) * 100.0;
 }
 
-ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_tables_t *t, const int32_t *trade_part,
-                        int32_t n_folds, const ranked_genome_t *e, uint32_t n, ev_error *err)
+ev_status val_rows_alloc(val_rows_t *out, int32_t n_folds, uint32_t n, ev_error *err)
 {
-    accum_t *acc = (accum_t *)malloc(((size_t)n_folds + 2) * sizeof *acc);
-    int compound = p->obj_cfg.kind == OBJ_COMPOUND;
-    int64_t *at = compound ? (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at) : NULL;
-    double *prod = compound ? (double *)malloc(((size_t)n_folds + 2) * sizeof *prod) : NULL;
-    int64_t *qis = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *qis), nis;
     memset(out, 0, sizeof *out);
     out->n = n;
     out->n_folds = n_folds;
     out->row = (val_row_t *)calloc((size_t)n + 1, sizeof *out->row);
     out->cells = (val_cell_t *)calloc((size_t)n * (size_t)n_folds + 1, sizeof *out->cells);
-    if (!acc || !qis || !out->row || !out->cells || (compound && (!at || !prod))) {
-        free(acc);
-        free(qis);
-        free(at);
-        free(prod);
+    if (!out->row || !out->cells) {
         val_rows_free(out);
         return ev_fail(err, EV_ENOMEM, "out of memory scoring the reported genomes per part");
     }
-    for (int64_t jj = 0; at && jj < t->n_trades; jj++)
-        at[p->order[jj]] = jj;
-    for (uint32_t i = 0; i < n; i++) {
-        val_row_t *r = &out->row[i];
-        accum_t *is = &acc[n_folds], *oos = &acc[n_folds + 1];
-        tables_genome_t g;
-        int64_t q, lf;
-        int32_t profitable = 0;
-        for (int32_t f = 0; f < n_folds + 2; f++)
-            accum_init(&acc[f]);
-        tables_genome(t, e[i].genes, &g);
-        nis = 0;
-        /* Rows in equity order, as the search's evaluators add them. */
-        for (int64_t jj = 0; jj < t->n_trades; jj++) {
-            int32_t part = trade_part[p->order[jj]];
-            if (!tables_kept(t, jj, &g))
-                continue;
-            tables_outcome(t, jj, g.ti, g.si, &q, &lf);
-            if (part == VAL_HOLDOUT) {
-                accum_add(oos, &p->obj, q, lf);
-            } else {
-                qis[nis++] = q;
-                accum_add(is, &p->obj, q, lf);
-                accum_add(&acc[part], &p->obj, q, lf);
-            }
-        }
-        r->fold = out->cells + (size_t)i * (size_t)n_folds;
-        trade_moments(qis, nis, &r->moments);
-        cell_finish(&r->in_sample, is, p);
-        cell_finish(&r->out_of_sample, oos, p);
-        if (compound) {
-            compound_parts(t, at, trade_part, n_folds, &g, prod);
-            compound_value(&r->in_sample, prod[n_folds]);
-            compound_value(&r->out_of_sample, prod[n_folds + 1]);
-        }
-        r->worst_fold = HUGE_VAL;
-        for (int32_t f = 0; f < n_folds; f++) {
-            double v;
-            cell_finish(&r->fold[f], &acc[f], p);
-            if (compound)
-                compound_value(&r->fold[f], prod[f]);
-            v = cell_rank_value(&r->fold[f]);
-            if (v < r->worst_fold)
-                r->worst_fold = v;
-            profitable += r->fold[f].sum > 0;
-        }
-        r->fold_profitable = n_folds ? (double)profitable / (double)n_folds : 0.0;
-        r->search = r->in_sample.r;
-        if (p->obj_cfg.aggregate != AGG_ALL && n_folds >= 1 && n_folds <= EV_AGG_MAX_FOLDS)
-            r->search = fold_aggregate(acc, n_folds, p->obj_cfg.aggregate, &p->obj);
+    for (uint32_t i = 0; i < n; i++)
+        out->row[i].fold = out->cells + (size_t)i * (size_t)n_folds;
+    return EV_OK;
+}
+
+ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const val_trade_t *tr, int64_t m,
+                       const val_trade_t *ctr, ev_error *err)
+{
+    const int32_t n_folds = v->n_folds;
+    accum_t *acc = (accum_t *)malloc(((size_t)n_folds + 2) * sizeof *acc);
+    double *prod = (double *)malloc(((size_t)n_folds + 2) * sizeof *prod);
+    int64_t *qis = (int64_t *)malloc(((size_t)m + 1) * sizeof *qis), nis = 0;
+    val_row_t *r = &v->row[i];
+    accum_t *is, *oos;
+    int32_t profitable = 0;
+    if (!acc || !qis || !prod) {
+        free(acc);
+        free(qis);
+        free(prod);
+        return ev_fail(err, EV_ENOMEM, "out of memory scoring the reported genomes per part");
     }
+    is = &acc[n_folds];
+    oos = &acc[n_folds + 1];
+    for (int32_t f = 0; f < n_folds + 2; f++)
+        accum_init(&acc[f]);
+    for (int64_t j = 0; j < m; j++) {
+        if (tr[j].part == VAL_HOLDOUT) {
+            accum_add(oos, &p->obj, tr[j].q, tr[j].lf);
+        } else {
+            qis[nis++] = tr[j].q;
+            accum_add(is, &p->obj, tr[j].q, tr[j].lf);
+            accum_add(&acc[tr[j].part], &p->obj, tr[j].q, tr[j].lf);
+        }
+    }
+    trade_moments(qis, nis, &r->moments);
+    cell_finish(&r->in_sample, is, p);
+    cell_finish(&r->out_of_sample, oos, p);
+    if (p->obj_cfg.kind == OBJ_COMPOUND) {
+        compound_parts(ctr ? ctr : tr, m, n_folds, prod);
+        compound_value(&r->in_sample, prod[n_folds]);
+        compound_value(&r->out_of_sample, prod[n_folds + 1]);
+    }
+    r->worst_fold = HUGE_VAL;
+    for (int32_t f = 0; f < n_folds; f++) {
+        double x;
+        cell_finish(&r->fold[f], &acc[f], p);
+        if (p->obj_cfg.kind == OBJ_COMPOUND)
+            compound_value(&r->fold[f], prod[f]);
+        x = cell_rank_value(&r->fold[f]);
+        if (x < r->worst_fold)
+            r->worst_fold = x;
+        profitable += r->fold[f].sum > 0;
+    }
+    r->fold_profitable = n_folds ? (double)profitable / (double)n_folds : 0.0;
+    r->search = r->in_sample.r;
+    if (p->obj_cfg.aggregate != AGG_ALL && n_folds >= 1 && n_folds <= EV_AGG_MAX_FOLDS)
+        r->search = fold_aggregate(acc, n_folds, p->obj_cfg.aggregate, &p->obj);
     free(acc);
     free(qis);
-    free(at);
     free(prod);
     return EV_OK;
+}
+
+ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_tables_t *t, const int32_t *trade_part,
+                        int32_t n_folds, const ranked_genome_t *e, uint32_t n, ev_error *err)
+{
+    const int64_t nt = t->n_trades;
+    const int compound = p->obj_cfg.kind == OBJ_COMPOUND;
+    val_trade_t *tr = (val_trade_t *)malloc(((size_t)nt + 1) * sizeof *tr);
+    val_trade_t *ctr = (val_trade_t *)malloc(((size_t)nt + 1) * sizeof *ctr);
+    int64_t *at = (int64_t *)malloc(((size_t)nt + 1) * sizeof *at);
+    ev_status st;
+    memset(out, 0, sizeof *out);
+    st = tr && ctr && at ? val_rows_alloc(out, n_folds, n, err)
+                         : ev_fail(err, EV_ENOMEM, "out of memory scoring the reported genomes per part");
+    for (int64_t jj = 0; st == EV_OK && jj < nt; jj++)
+        at[p->order[jj]] = jj;
+    for (uint32_t i = 0; st == EV_OK && i < n; i++) {
+        tables_genome_t g;
+        int64_t m = 0, mc = 0;
+        tables_genome(t, e[i].genes, &g);
+        /* rows in equity order, as the search's evaluators add them */
+        for (int64_t jj = 0; jj < nt; jj++) {
+            if (!tables_kept(t, jj, &g))
+                continue;
+            tables_outcome(t, jj, g.ti, g.si, &tr[m].q, &tr[m].lf);
+            tr[m++].part = trade_part[p->order[jj]];
+        }
+        /* compound's product in dataset order (fitness/reported.c) */
+        for (int64_t j = 0; compound && j < nt; j++) {
+            if (!tables_kept(t, at[j], &g))
+                continue;
+            tables_outcome(t, at[j], g.ti, g.si, &ctr[mc].q, &ctr[mc].lf);
+            ctr[mc++].part = trade_part[j];
+        }
+        st = val_row_fill(out, i, p, tr, m, ctr, err);
+    }
+    if (st != EV_OK)
+        val_rows_free(out);
+    free(tr);
+    free(ctr);
+    free(at);
+    return st;
 }
 
 void val_rows_free(val_rows_t *v)

@@ -62,8 +62,9 @@ void validation_cfg_free(validation_cfg_t *v);
 /* The day of a timestamp: floor(ts / 86400). */
 int64_t val_day_of(int64_t ts);
 
-/* The distinct entry days of ds's trades, ascending: *days[*n_days], a new
- * array (free it). */
+/* The distinct days of ts[n_ts], ascending: *days[*n_days], a new array
+ * (free it). val_days: those of ds's trades' entries. */
+ev_status val_days_of(const int64_t *ts, int64_t n_ts, int64_t **days, int32_t *n_days, ev_error *err);
 ev_status val_days(const dataset_t *ds, int64_t **days, int32_t *n_days, ev_error *err);
 
 /* The parts of a dataset's days. */
@@ -82,9 +83,17 @@ typedef struct {
  * are left. */
 ev_status val_split_make(val_split_t *s, const validation_cfg_t *cfg, const dataset_t *ds, uint64_t seed,
                          ev_error *err);
+/* The same over the days of ts[n_ts] (a strategy's bars); unit completes an
+ * unlisted holdout day's message ("no bar of the data falls"). */
+ev_status val_split_of(val_split_t *s, const validation_cfg_t *cfg, const int64_t *ts, int64_t n_ts, const char *unit,
+                       uint64_t seed, ev_error *err);
 void val_split_free(val_split_t *s);
 
-/* The part of trade j of ds. */
+/* The part of the day of timestamp ts (VAL_HOLDOUT for a day not split), and
+ * of trade j of ds (its entry's). */
+int32_t val_ts_part(const val_split_t *s, int64_t ts);
+/* The index in s->day of the day of ts, -1 when not there. */
+int32_t val_day_index(const val_split_t *s, int64_t ts);
 int32_t val_trade_part(const val_split_t *s, const dataset_t *ds, int64_t j);
 
 /* One genome on one set of trades. */
@@ -118,6 +127,22 @@ typedef struct {
     uint32_t pbo_genomes, pbo_blocks;
     double trials; /* the DSR's N for the terminal table, set by the mode once known (0: unknown) */
 } val_rows_t;
+
+/* One kept trade of a reported genome: its outcome (micro-percent), log
+ * factor (accum.h) and part. */
+typedef struct {
+    int64_t q, lf;
+    int32_t part, pad_;
+} val_trade_t;
+
+/* out's storage for n genomes on n_folds folds (val_rows_free). */
+ev_status val_rows_alloc(val_rows_t *out, int32_t n_folds, uint32_t n, ev_error *err);
+
+/* Row i of v from a genome's kept trades tr[m] in the order the search sums
+ * them (p: the objective); ctr: the same trades in the order compound's
+ * product takes them (NULL: tr's). The one arithmetic of every row. */
+ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const val_trade_t *tr, int64_t m,
+                       const val_trade_t *ctr, ev_error *err);
 
 /* Scores e[n] on every part. p/t: the problem and tables of the WHOLE
  * dataset (rows in p->order); trade_part[j]: the part of trade j (dataset

@@ -77,7 +77,7 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     cJSON *arr;
     jcell(c, item, "in_sample", &r->in_sample);
     jcell(c, item, "out_of_sample", &r->out_of_sample);
-    if (top->split->n_holdout > 0)
+    if (top->split->n_holdout > 0 && top->stats) /* trader statistics: trade logs only */
         row_stats(c, item, "out_of_sample_stats", &r->oos_stats);
     {
         double d = trials >= 1.0 ? deflated_sharpe(&r->moments, trials, top->val->var_sr) : NAN;

@@ -5,6 +5,7 @@
 
 #include "common/parallel.h"
 #include "common/platform.h"
+#include "fitness/fold_accum.h"
 #include "fitness/objective_prep.h"
 #include "io/ingest.h"
 #include "signals/atc_ops.h"
@@ -18,6 +19,8 @@ struct strategy {
     objective_cfg_t obj_cfg;
     objective_prep_t obj;
     int32_t n_params;
+    int32_t *bar_part; /* strategy_set_split: the part of each bar's day; NULL: every trade counts, fold 0 */
+    int32_t n_folds, agg;
     uint64_t budget;
     double prepare_s, backtest_s;
 };
@@ -65,7 +68,24 @@ void strategy_close(strategy_t *s)
     if (!s)
         return;
     s->ops->close(s->state);
+    free(s->bar_part);
     free(s);
+}
+
+ev_status strategy_set_split(strategy_t *s, const val_split_t *split, int32_t agg, ev_error *err)
+{
+    const int64_t n = s->ops->n_bars(s->state);
+    const int64_t *ts = s->ops->bar_ts(s->state);
+    int32_t *part = (int32_t *)malloc(((size_t)n + 1) * sizeof *part);
+    if (!part)
+        return ev_fail(err, EV_ENOMEM, "out of memory splitting the bars' days");
+    for (int64_t k = 0; k < n; k++)
+        part[k] = val_ts_part(split, ts[k]);
+    free(s->bar_part);
+    s->bar_part = part;
+    s->n_folds = split->n_folds;
+    s->agg = agg;
+    return EV_OK;
 }
 
 const strategy_ops_t *strategy_ops(const strategy_t *s)
@@ -100,15 +120,39 @@ static int64_t quantise(double pct, double cost_pct)
     return outcome_quantise(at, cost_pct);
 }
 
+/* The part of a trade entered at bar (strategy_set_split). */
+static int32_t trade_part(const strategy_t *s, int64_t bar)
+{
+    return s->bar_part ? s->bar_part[bar] : 0;
+}
+
+/* The fitness of trades pct[n] entered at bar[n] (NULL: no split) by prep:
+ * the in-sample trades' sums, whole or per fold (agg). */
+static eval_result_t score(const strategy_t *s, const double *pct, const int64_t *bar, int64_t n, double cost_pct,
+                           const objective_prep_t *prep, int32_t agg)
+{
+    accum_t all, fold[EV_AGG_MAX_FOLDS];
+    const int folds = agg != AGG_ALL && s && s->n_folds >= 1 && s->n_folds <= EV_AGG_MAX_FOLDS;
+    accum_init(&all);
+    for (int32_t f = 0; folds && f < s->n_folds; f++)
+        accum_init(&fold[f]);
+    for (int64_t k = 0; k < n; k++) {
+        const int32_t part = bar && s ? trade_part(s, bar[k]) : 0;
+        int64_t q, lf;
+        if (part == VAL_HOLDOUT)
+            continue;
+        q = quantise(pct[k], cost_pct);
+        lf = prep->need_log ? outcome_log_factor(q) : 0;
+        accum_add(&all, prep, q, lf);
+        if (folds)
+            accum_add(&fold[part], prep, q, lf);
+    }
+    return folds ? fold_aggregate(fold, s->n_folds, agg, prep) : accum_finish(&all, prep);
+}
+
 eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep)
 {
-    accum_t a;
-    accum_init(&a);
-    for (int64_t k = 0; k < n; k++) {
-        const int64_t q = quantise(pct[k], cfg->cost_pct);
-        accum_add(&a, prep, q, prep->need_log ? outcome_log_factor(q) : 0);
-    }
-    return accum_finish(&a, prep);
+    return score(NULL, pct, NULL, n, cfg->cost_pct, prep, AGG_ALL);
 }
 
 static eval_result_t infeasible(void)
@@ -127,7 +171,8 @@ static void genome_at(const uint16_t *genes, uint64_t n, int32_t np, uint64_t i,
 
 /* Genomes [from, to) of the batch, all prepared: the backtests in parallel. */
 static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
-                           const uint8_t *feasible, eval_result_t *out, ev_error *err)
+                           const uint8_t *feasible, const objective_prep_t *prep, int32_t agg, eval_result_t *out,
+                           ev_error *err)
 {
     const int64_t cap = s->ops->max_trades(s->state);
     const size_t scratch = s->ops->scratch_bytes(s->state);
@@ -139,8 +184,9 @@ static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uin
 #endif
     {
         double *pct = (double *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pct);
+        int64_t *bar = (int64_t *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof *bar);
         void *scr = malloc(scratch ? scratch : 1);
-        if (!pct || !scr) {
+        if (!pct || !bar || !scr) {
 #ifdef _OPENMP
 #pragma omp atomic write
 #endif
@@ -152,17 +198,18 @@ static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uin
         for (int64_t i = (int64_t)from; i < (int64_t)to; i++) {
             uint16_t g[EV_MAX_PARAMS];
             int64_t k;
-            if (!pct || !scr)
+            if (!pct || !bar || !scr)
                 continue;
             if (!feasible[i - (int64_t)from]) {
                 out[i] = infeasible();
                 continue;
             }
             genome_at(genes, n, s->n_params, (uint64_t)i, g);
-            k = s->ops->outcomes(s->state, g, pct, scr);
-            out[i] = strategy_fitness(pct, k, &s->obj_cfg, &s->obj);
+            k = s->ops->outcomes(s->state, g, pct, bar, scr);
+            out[i] = score(s, pct, bar, k, s->obj_cfg.cost_pct, prep, agg);
         }
         free(pct);
+        free(bar);
         free(scr);
     }
     return failed ? ev_fail(err, EV_ENOMEM, "out of memory for the backtest scratch") : EV_OK;
@@ -179,15 +226,22 @@ static ev_status timed_prepare(strategy_t *s, const uint16_t *g, int *ok, ev_err
 
 /* run_chunk, its wall time counted as backtests */
 static ev_status timed_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
-                             const uint8_t *feasible, eval_result_t *out, ev_error *err)
+                             const uint8_t *feasible, const objective_prep_t *prep, int32_t agg, eval_result_t *out,
+                             ev_error *err)
 {
     const double t = plat_now();
-    ev_status st = run_chunk(s, genes, n, from, to, feasible, out, err);
+    ev_status st = run_chunk(s, genes, n, from, to, feasible, prep, agg, out, err);
     s->backtest_s += plat_now() - t;
     return st;
 }
 
 ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
+{
+    return strategy_evaluate_as(s, genes, n, &s->obj, s->agg, out, err);
+}
+
+ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n, const objective_prep_t *prep,
+                               int32_t agg, eval_result_t *out, ev_error *err)
 {
     uint8_t *feasible = (uint8_t *)malloc(n ? n : 1); /* [i - from]: genome i's constraints hold */
     uint64_t from = 0;
@@ -202,7 +256,7 @@ ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, ev
         if (st == EV_OK && i > from && s->ops->cache_bytes(s->state) > s->budget) {
             /* over budget: finish the chunk before i with what it prepared,
              * then start afresh with genome i */
-            st = timed_chunk(s, genes, n, from, i, feasible, out, err);
+            st = timed_chunk(s, genes, n, from, i, feasible, prep, agg, out, err);
             s->ops->cache_clear(s->state);
             from = i;
             if (st == EV_OK)
@@ -211,36 +265,86 @@ ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, ev
         feasible[i - from] = (uint8_t)ok;
     }
     if (st == EV_OK)
-        st = timed_chunk(s, genes, n, from, n, feasible, out, err);
+        st = timed_chunk(s, genes, n, from, n, feasible, prep, agg, out, err);
     free(feasible);
     return st;
 }
 
-ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int64_t *n, int *feasible,
-                                   ev_error *err)
+/* One genome's quantised outcomes *q and entry bars *bar (both malloc'ed). */
+static ev_status genome_trades(strategy_t *s, const uint16_t *genes, int64_t **q, int64_t **bar, int64_t *n,
+                               int *feasible, ev_error *err)
 {
-    const int64_t cap = s->ops->max_trades(s->state);
+    const size_t cap = (size_t)(s->ops->max_trades(s->state) > 0 ? s->ops->max_trades(s->state) : 1);
     double *pct;
     void *scr;
     ev_status st;
     *q = NULL;
+    *bar = NULL;
     *n = 0;
     if ((st = s->ops->prepare(s->state, genes, feasible, err)) != EV_OK || !*feasible)
         return st;
-    pct = (double *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pct);
+    pct = (double *)malloc(cap * sizeof *pct);
     scr = malloc(s->ops->scratch_bytes(s->state) + 1);
-    *q = (int64_t *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof **q);
-    if (!pct || !scr || !*q) {
+    *q = (int64_t *)malloc(cap * sizeof **q);
+    *bar = (int64_t *)malloc(cap * sizeof **bar);
+    if (!pct || !scr || !*q || !*bar) {
         free(pct);
         free(scr);
         free(*q);
-        *q = NULL;
+        free(*bar);
+        *q = *bar = NULL;
         return ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
     }
-    *n = s->ops->outcomes(s->state, genes, pct, scr);
+    *n = s->ops->outcomes(s->state, genes, pct, *bar, scr);
     for (int64_t k = 0; k < *n; k++)
         (*q)[k] = quantise(pct[k], s->obj_cfg.cost_pct);
     free(pct);
     free(scr);
     return EV_OK;
+}
+
+ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int32_t **part, int64_t *n,
+                                   int *feasible, ev_error *err)
+{
+    int64_t *bar;
+    ev_status st = genome_trades(s, genes, q, &bar, n, feasible, err);
+    if (part)
+        *part = NULL;
+    if (st != EV_OK || !part) {
+        free(bar);
+        return st;
+    }
+    if (!(*part = (int32_t *)malloc(((size_t)*n + 1) * sizeof **part))) {
+        free(bar);
+        free(*q);
+        *q = NULL;
+        return ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
+    }
+    for (int64_t k = 0; k < *n; k++)
+        (*part)[k] = trade_part(s, bar[k]);
+    free(bar);
+    return EV_OK;
+}
+
+ev_status strategy_block_sums(strategy_t *s, const ranked_genome_t *e, uint32_t m, const int32_t *bar_block,
+                              int32_t s_blocks, accum_t *a, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (uint32_t i = 0; i < m && st == EV_OK; i++) {
+        int64_t *q, *bar, n;
+        int feasible;
+        for (int32_t b = 0; b < s_blocks; b++)
+            accum_init(&a[(size_t)i * (size_t)s_blocks + (size_t)b]);
+        if ((st = genome_trades(s, e[i].genes, &q, &bar, &n, &feasible, err)) != EV_OK)
+            break;
+        for (int64_t k = 0; k < n; k++) {
+            const int32_t b = bar_block[bar[k]];
+            if (b >= 0)
+                accum_add(&a[(size_t)i * (size_t)s_blocks + (size_t)b], &s->obj, q[k],
+                          s->obj.need_log ? outcome_log_factor(q[k]) : 0);
+        }
+        free(q);
+        free(bar);
+    }
+    return st;
 }

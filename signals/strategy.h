@@ -26,6 +26,8 @@
 #include "fitness/accum.h"
 #include "fitness/lattice.h"
 #include "fitness/objective_cfg.h"
+#include "fitness/ranked.h"
+#include "fitness/validation.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +47,8 @@ typedef struct {
     /* Bars read, and a fingerprint of them (a resumed run must see the same). */
     int64_t (*n_bars)(const void *state);
     uint64_t (*fingerprint)(const void *state);
+    /* The bars' timestamps [n_bars] (their days split a validation:). */
+    const int64_t *(*bar_ts)(const void *state);
     /* The most trades one genome can make, and the scratch bytes one thread
      * needs for `outcomes`. */
     int64_t (*max_trades)(const void *state);
@@ -53,8 +57,9 @@ typedef struct {
      * indicator series made ready (each distinct one computed once). */
     ev_status (*prepare)(void *state, const uint16_t *genes, int *feasible, ev_error *err);
     /* Thread-safe once the genome is prepared: its trades' outcomes in
-     * percent, in trade order, into pct[max_trades]; returns the count. */
-    int64_t (*outcomes)(const void *state, const uint16_t *genes, double *pct, void *scratch);
+     * percent, in trade order, into pct[max_trades], and each trade's entry
+     * bar (an index into the bars) into bar[max_trades]; returns the count. */
+    int64_t (*outcomes)(const void *state, const uint16_t *genes, double *pct, int64_t *bar, void *scratch);
     /* Bytes held by cached series; drop them all (between chunks). */
     uint64_t (*cache_bytes)(const void *state);
     void (*cache_clear)(void *state);
@@ -84,19 +89,38 @@ void *strategy_state(strategy_t *s);
 /* A smaller budget (tests, benchmarks); 0 keeps nothing between genomes. */
 void strategy_set_cache_budget(strategy_t *s, uint64_t bytes);
 
+/* A validation: split of the bars' days (fitness/validation.h): from now on
+ * a trade counts by the part of its entry bar's day (val_ts_part): holdout
+ * trades are left out of every fitness, and with agg != AGG_ALL the fitness
+ * is that fold statistic over split->n_folds folds (fitness/fold_accum.h).
+ * The one place that decides which of a strategy's trades count. */
+ev_status strategy_set_split(strategy_t *s, const val_split_t *split, int32_t agg, ev_error *err);
+
 /* Fitness of n genomes given as SoA genes (gene k of genome i at
  * genes[k * n + i]); OpenMP across the genomes of a chunk. The result does
  * not depend on the thread count or the budget. */
 ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err);
+/* The same scored by another objective (prep; cost_pct stays the config's)
+ * and fold statistic agg. */
+ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n, const objective_prep_t *prep,
+                               int32_t agg, eval_result_t *out, ev_error *err);
 
 /* One genome's fitness from its trades' outcomes in percent (quantised as
  * fitness/accum.h does): the one definition strategy_evaluate uses. */
 eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep);
 
 /* One genome's quantised outcomes (micro-percent, costs subtracted), in
- * trade order: *q malloc'ed (free it), *n; *feasible 0 when a constraint fails. */
-ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int64_t *n, int *feasible,
-                                   ev_error *err);
+ * trade order: *q malloc'ed (free it), *n; *feasible 0 when a constraint
+ * fails. part (NULL: not wanted): each trade's part, malloc'ed (free it):
+ * its entry day's under strategy_set_split, else 0. */
+ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int32_t **part, int64_t *n,
+                                   int *feasible, ev_error *err);
+
+/* The PBO's sums (fitness/pbo.h): candidate i's in-sample trades by the
+ * block of their entry bar, bar_block[bar] (-1: none), into
+ * a[i * s_blocks + b], scored by the config's objective. */
+ev_status strategy_block_sums(strategy_t *s, const ranked_genome_t *e, uint32_t m, const int32_t *bar_block,
+                              int32_t s_blocks, accum_t *a, ev_error *err);
 
 /* Thread-count-independent timing split of the last strategy_evaluate calls:
  * seconds preparing (indicators) and seconds in the backtest loops (wall). */

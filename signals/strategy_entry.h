@@ -68,63 +68,70 @@
     static uint64_t P##_fingerprint(const void *state)                                                    \
     {                                                                                                     \
         return bars_fingerprint(&((const P##_entry_t *)state)->b.bars);                                   \
+    }                                                                                                     \
+    static const int64_t *P##_bar_ts(const void *state)                                                   \
+    {                                                                                                     \
+        return ((const P##_entry_t *)state)->b.bars.ts;                                                   \
     }
 
-#define STRATEGY_ENTRY_OPS(P, NAME)                                                                   \
-    static size_t P##_scratch_bytes(const void *state)                                                \
-    {                                                                                                 \
-        return (size_t)P##_max_trades(state) * sizeof(P##_trade_t);                                   \
-    }                                                                                                 \
-    static ev_status P##_prepare(void *state, const uint16_t *genes, int *feasible, ev_error *err)    \
-    {                                                                                                 \
-        P##_entry_t *s = (P##_entry_t *)state;                                                        \
-        P##_params_t p;                                                                               \
-        P##_series_t ser;                                                                             \
-        P##_genome_params(s, genes, &p);                                                              \
-        *feasible = P##_params_feasible(&p);                                                          \
-        return *feasible ? P##_features_series(s->feat, &p, &ser, err) : EV_OK;                       \
-    }                                                                                                 \
-    /* each trade's pnl in percent of its entry (an atc short's pnl is its gain) */                   \
-    static int64_t P##_outcomes(const void *state, const uint16_t *genes, double *pct, void *scratch) \
-    {                                                                                                 \
-        const P##_entry_t *s = (const P##_entry_t *)state;                                            \
-        P##_trade_t *t = (P##_trade_t *)scratch;                                                      \
-        P##_params_t p;                                                                               \
-        P##_series_t ser;                                                                             \
-        int64_t n;                                                                                    \
-        P##_genome_params(s, genes, &p);                                                              \
-        if (!P##_features_find(s->feat, &p, &ser))                                                    \
-            return 0; /* not prepared: a caller's bug, answered with no trades */                     \
-        n = P##_backtest(&ser, &p, t, P##_max_trades(state));                                         \
-        for (int64_t k = 0; k < n; k++)                                                               \
-            pct[k] = t[k].pnl / t[k].entry * 100.0;                                                   \
-        return n;                                                                                     \
-    }                                                                                                 \
-    static uint64_t P##_cache_bytes(const void *state)                                                \
-    {                                                                                                 \
-        return P##_features_bytes(((const P##_entry_t *)state)->feat);                                \
-    }                                                                                                 \
-    static void P##_cache_clear(void *state)                                                          \
-    {                                                                                                 \
-        P##_features_clear(((P##_entry_t *)state)->feat);                                             \
-    }                                                                                                 \
-    static int64_t P##_series_computed(const void *state)                                             \
-    {                                                                                                 \
-        return P##_features_computed(((const P##_entry_t *)state)->feat);                             \
-    }                                                                                                 \
-    const strategy_ops_t P##_strategy_ops = {                                                         \
-        .name = NAME,                                                                                 \
-        .open = P##_open,                                                                             \
-        .close = P##_close,                                                                           \
-        .n_bars = P##_n_bars,                                                                         \
-        .fingerprint = P##_fingerprint,                                                               \
-        .max_trades = P##_max_trades,                                                                 \
-        .scratch_bytes = P##_scratch_bytes,                                                           \
-        .prepare = P##_prepare,                                                                       \
-        .outcomes = P##_outcomes,                                                                     \
-        .cache_bytes = P##_cache_bytes,                                                               \
-        .cache_clear = P##_cache_clear,                                                               \
-        .series_computed = P##_series_computed,                                                       \
+#define STRATEGY_ENTRY_OPS(P, NAME)                                                                                 \
+    static size_t P##_scratch_bytes(const void *state)                                                              \
+    {                                                                                                               \
+        return (size_t)P##_max_trades(state) * sizeof(P##_trade_t);                                                 \
+    }                                                                                                               \
+    static ev_status P##_prepare(void *state, const uint16_t *genes, int *feasible, ev_error *err)                  \
+    {                                                                                                               \
+        P##_entry_t *s = (P##_entry_t *)state;                                                                      \
+        P##_params_t p;                                                                                             \
+        P##_series_t ser;                                                                                           \
+        P##_genome_params(s, genes, &p);                                                                            \
+        *feasible = P##_params_feasible(&p);                                                                        \
+        return *feasible ? P##_features_series(s->feat, &p, &ser, err) : EV_OK;                                     \
+    }                                                                                                               \
+    /* each trade's pnl in percent of its entry (an atc short's pnl is its gain) and entry bar */                   \
+    static int64_t P##_outcomes(const void *state, const uint16_t *genes, double *pct, int64_t *bar, void *scratch) \
+    {                                                                                                               \
+        const P##_entry_t *s = (const P##_entry_t *)state;                                                          \
+        P##_trade_t *t = (P##_trade_t *)scratch;                                                                    \
+        P##_params_t p;                                                                                             \
+        P##_series_t ser;                                                                                           \
+        int64_t n;                                                                                                  \
+        P##_genome_params(s, genes, &p);                                                                            \
+        if (!P##_features_find(s->feat, &p, &ser))                                                                  \
+            return 0; /* not prepared: a caller's bug, answered with no trades */                                   \
+        n = P##_backtest(&ser, &p, t, P##_max_trades(state));                                                       \
+        for (int64_t k = 0; k < n; k++) {                                                                           \
+            pct[k] = t[k].pnl / t[k].entry * 100.0;                                                                 \
+            bar[k] = t[k].entry_bar;                                                                                \
+        }                                                                                                           \
+        return n;                                                                                                   \
+    }                                                                                                               \
+    static uint64_t P##_cache_bytes(const void *state)                                                              \
+    {                                                                                                               \
+        return P##_features_bytes(((const P##_entry_t *)state)->feat);                                              \
+    }                                                                                                               \
+    static void P##_cache_clear(void *state)                                                                        \
+    {                                                                                                               \
+        P##_features_clear(((P##_entry_t *)state)->feat);                                                           \
+    }                                                                                                               \
+    static int64_t P##_series_computed(const void *state)                                                           \
+    {                                                                                                               \
+        return P##_features_computed(((const P##_entry_t *)state)->feat);                                           \
+    }                                                                                                               \
+    const strategy_ops_t P##_strategy_ops = {                                                                       \
+        .name = NAME,                                                                                               \
+        .open = P##_open,                                                                                           \
+        .close = P##_close,                                                                                         \
+        .n_bars = P##_n_bars,                                                                                       \
+        .fingerprint = P##_fingerprint,                                                                             \
+        .bar_ts = P##_bar_ts,                                                                                       \
+        .max_trades = P##_max_trades,                                                                               \
+        .scratch_bytes = P##_scratch_bytes,                                                                         \
+        .prepare = P##_prepare,                                                                                     \
+        .outcomes = P##_outcomes,                                                                                   \
+        .cache_bytes = P##_cache_bytes,                                                                             \
+        .cache_clear = P##_cache_clear,                                                                             \
+        .series_computed = P##_series_computed,                                                                     \
     };
 
 #endif

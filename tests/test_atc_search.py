@@ -10,6 +10,9 @@ random-walk bars:
   sharpe and calmar, in the grid's order; the same list on one thread.
 - The GA finds the grid's best on the small lattice (--validate: grid rank 1),
   and `evolve trades CONFIG --run RUN --rank 1` lists trades worth that best.
+- validation: by the entry bar's day, as test_strategy_search.py checks it for
+  seller_exhaustion: holdout days and folds, and aggregate: worst_fold (rows
+  per part, the grid's list and its top-1 against the test's own scoring).
 
 Needs numpy, pandas and h5py (else skipped with 77)."""
 import os
@@ -24,7 +27,7 @@ if not cli.have_modules("numpy", "pandas", "h5py"):
     sys.exit(77)
 
 from test_strategy_search import (MIN_TRADES, brute_force, grid_matches, grid_rows,  # noqa: E402
-                                  validate_finds_grid_best)
+                                  validate_finds_grid_best, validation_by_day)
 from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
 args = cli.parse_args()
@@ -83,6 +86,9 @@ def main():
         write_bars(random_walk_bars(1500, 21), os.path.join(work, "walk.csv"))
         grid_equals_brute_force(work, "walk.csv")
         ga_finds_grid_best(work, "walk.csv")
+        validation_by_day(work, SMALL, feasible, write_config, check,
+                          (("total_return", MIN_TRADES, "", "{holdout: {days: [DAYS]}, folds: 4}"),
+                           ("sharpe", 2, "worst_fold", "{holdout: {last: 5}, folds: 3}")))
     sys.exit(check.exit())
 
 

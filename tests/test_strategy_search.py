@@ -13,11 +13,21 @@ random-walk bars.
 - A GA run killed with SIGKILL and resumed ends with the uninterrupted run's file;
   a resume on other bars is refused (the bars' fingerprint).
 - The run file records the strategy; evolve report reads it.
-- Refusals: --backend cuda; validation:, ga.local_search and data: in a
+- validation: by day (docs/signals.md "Validation"): on bars of 30 days, the
+  split's days are the bars' days (holdout days / share / last as asked);
+  every reported row's in-sample, holdout and per-fold fitness and trades
+  (run file) equal the objective over that genome's trades entered on the
+  part's days (UTC date of entry_time in `evolve trades --genomes`); the
+  grid lists exactly the genomes feasible by the search's fitness (in-sample,
+  or the fold statistic of objective.aggregate: worst, median, mean), with
+  that fitness, and its top-1 is the test's argmax over the whole lattice.
+- Refusals: --backend cuda; validation.walk_forward, objective.aggregate
+  without folds, bad holdout / folds, ga.local_search and data: in a
   strategy config; --backend auto on a device says it runs on the CPU.
 
 Needs numpy, pandas and h5py (else skipped with 77)."""
 import csv
+import datetime
 import itertools
 import json
 import math
@@ -59,10 +69,10 @@ def llround(x):
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
-def fitness(q, objective):
+def fitness(q, objective, min_trades=MIN_TRADES):
     """SPEC sec. 5 on the quantised outcomes q (micro-percent), as fitness/accum.h."""
     n, s = len(q), sum(q)
-    if n < MIN_TRADES:
+    if n < min_trades:
         return None
     if objective == "total_return":
         return s / 1e6
@@ -97,8 +107,9 @@ def se_feasible(p):
     return int(p["ema_slow"]) > int(p["ema_fast"])
 
 
-def brute_force(work, cfg, params=SMALL, is_feasible=se_feasible, chk=check):
-    """Every feasible lattice point's outcomes through evolve trades --genomes."""
+def brute_force(work, cfg, params=SMALL, is_feasible=se_feasible, chk=check, days=None):
+    """Every feasible lattice point's outcomes through evolve trades --genomes
+    (days: a dict to fill with each point's trades' entry days, UTC)."""
     names = [n for n, _ in params]
     points = [dict(zip(names, vals)) for vals in itertools.product(*[v for _, v in params])]
     feasible = [p for p in points if is_feasible(p)]
@@ -110,10 +121,14 @@ def brute_force(work, cfg, params=SMALL, is_feasible=se_feasible, chk=check):
     r = cli.run(args.evolve, ["trades", cfg, "--genomes", gpath, "--csv", tpath])
     chk(r.returncode == 0, f"evolve trades --genomes: {r.stderr}")
     q = {i: [] for i in range(len(feasible))}
+    d = {i: [] for i in range(len(feasible))}
     with open(tpath) as f:
         for row in csv.DictReader(f):
             q[int(row["genome"])].append(llround(float(row["pnl"]) / float(row["entry"]) * 100.0 * 1e6))
+            d[int(row["genome"])].append(int(row["entry_time"]) // 86400)
     key = lambda p: tuple(str(p[n]) for n in names)  # noqa: E731
+    if days is not None:
+        days.update({key(p): d[i] for i, p in enumerate(feasible)})
     return len(points), {key(p): q[i] for i, p in enumerate(feasible)}
 
 
@@ -261,14 +276,206 @@ def refusals(work, bars):
                 {"EVOLVE_TEST_DEVICE": "exact"})
     check(r.returncode == 0 and "runs on the CPU backend" in r.stderr, f"--backend auto on a device: {r.stderr}")
     bad, out = os.path.join(work, "bad.yaml"), os.path.join(work, "never.h5")
-    for extra, expect in (("validation: {holdout: {share: 0.2}}\n",
-                           "validation: not supported for strategy seller_exhaustion yet"),
+    for extra, expect in (("validation: {walk_forward: {train_days: 3, test_days: 1}}\n",
+                           "validation.walk_forward: not supported for strategy seller_exhaustion yet"),
+                          ("objective: {name: total_return, aggregate: worst_fold}\n",
+                           "objective.aggregate needs a validation: block with folds"),
+                          ("objective: {name: total_return, aggregate: mean_fold}\nvalidation: {holdout: {last: 1}}\n",
+                           "objective.aggregate needs validation.folds (or fold_by) giving 2 to 16 folds; there are 0"),
+                          ("validation: {holdout: {days: [2001-01-01]}}\n",
+                           "validation.holdout.days: no bar of the data falls on day 11323"),
+                          ("validation: {holdout: {last: 100}}\n", "validation.holdout takes all"),
+                          ("validation: {folds: 100}\n", "validation.folds: 100 folds need at least 100 in-sample"),
                           ("ga: {local_search: {every: 2}}\n", "bad.yaml:"),
                           ("data: {dataset: x.h5}\n", "drop data: or strategy:")):
         write_config(bad, bars, SMALL, extra)
         r = cli.run(args.evolve, [bad, "--grid", "--output", out])
         check(r.returncode in (1, 2) and expect in r.stderr and not os.path.exists(out),
               f"{extra.strip()}: exit {r.returncode}: {r.stderr}")
+
+
+def day_bars(n, seed, per_day):
+    """Random-walk bars, per_day a day from 09:00 UTC, five days a week: the
+    days a validation: block splits."""
+    import numpy as np
+    df = random_walk_bars(n, seed)
+    day = np.arange(n) // per_day
+    df["ts"] = 19675 * 86400 + 9 * 3600 + 86400 * (day + 2 * (day // 5)) + 60 * (np.arange(n) % per_day)
+    return df
+
+
+def part_value(q, d, part_of, keep, objective, min_trades):
+    """(fitness or None when infeasible, trades) of the trades q whose entry
+    day (d) is in a part kept (keep(part)); part_of: day -> part (-1: holdout)."""
+    v = [x for x, day in zip(q, d) if keep(part_of[day])]
+    return (fitness(v, objective, min_trades), len(v))
+
+
+def close(a, b):
+    return a == b or abs(a - b) <= 1e-12 * max(1.0, abs(b))
+
+
+def plateau(g, search, params):
+    """(mean, worst, neighbours, feasible) of g's lattice neighbours (one
+    step down, one up, parameter order) on the search's fitness (search:
+    genome -> value, the feasible ones)."""
+    values = [v for _, v in params]
+    at = [[str(x) for x in v].index(t) for v, t in zip(values, g)]
+    total, worst, n, ok = 0.0, math.inf, 0, 0
+    for k in range(len(g)):
+        for d in (-1, 1):
+            if 0 <= at[k] + d < len(values[k]):
+                nb = tuple(str(values[j][at[j] + (d if j == k else 0)]) for j in range(len(g)))
+                n += 1
+                x = search.get(nb, -math.inf)
+                if nb in search:
+                    ok += 1
+                    total += x
+                worst = min(worst, x)
+    return (total / ok if ok else -math.inf, worst if n else -math.inf, n, ok)
+
+
+def validation_rows(path, group):
+    """The reported rows (grid: its top, ga: its hall of fame) with their
+    validation columns (run file)."""
+    with h5py.File(path, "r") as f:
+        names = list(f["lattice/name"].asstr())
+        texts = list(f["lattice/value_text"].asstr())
+        off = f["lattice/value_offset"][:]
+        t = f["grid/top" if group == "grid" else "ga/hall_of_fame"]
+        rows = [(tuple(texts[off[k] + g[k]] for k in range(len(names))), float(t["fitness"][i]), int(t["trades"][i]))
+                for i, g in enumerate(t["genes"][:])]
+        v = f[group + "/validation"]
+        days, part = [int(x) for x in v["days"][:]], [int(x) for x in v["day_part"][:]]
+        cols = {k: v[k][:] for k in ("in_sample_fitness", "in_sample_trades", "in_sample_feasible",
+                                     "out_of_sample_fitness", "out_of_sample_trades", "out_of_sample_feasible",
+                                     "plateau_mean", "plateau_worst", "plateau_neighbours", "plateau_feasible")}
+        cols["pbo"] = float(v.attrs["pbo"])
+        if "fold_fitness" in v:
+            cols.update({k: v[k][:] for k in ("fold_fitness", "fold_trades", "fold_feasible")})
+    return rows, dict(zip(days, part)), cols
+
+
+def check_cell(chk, what, got_fit, got_n, got_ok, want):
+    """One part of one row against the test's (value or None, trades)."""
+    value, n = want
+    ok = int(got_n) == n and bool(got_ok) == (value is not None)
+    if ok and value is not None:
+        ok = close(float(got_fit), value)
+    return chk(ok, f"{what}: run file ({got_fit}, {got_n} trades, feasible {got_ok}), test ({value}, {n} trades)")
+
+
+VALIDATION_CASES = (("total_return", MIN_TRADES, "", "{holdout: {days: [DAYS]}, folds: 4}"),
+                    ("compound", MIN_TRADES, "", "{holdout: {share: 0.2}, folds: 3}\nseed: 5"),
+                    ("total_return", 1, "worst_fold", "{holdout: {last: 5}, folds: 3}"),
+                    ("sharpe", 2, "median_fold", "{fold_by: week}"),
+                    ("profit_factor", MIN_TRADES, "mean_fold", "{folds: 5}"),
+                    ("sharpe", MIN_TRADES, "",
+                     "{holdout: {share: 0.25}, folds: 3}\nga: {population: 32, generations: 8}"),
+                    ("total_return", MIN_TRADES, "", "{holdout: {last: 3}, rank_by: plateau}"))
+
+
+def validation_by_day(work, params=SMALL, is_feasible=se_feasible, write=None, chk=check, cases=VALIDATION_CASES):
+    """validation: on bars, by the entry bar's day: the split's days are the
+    bars' days; every reported row's in-sample, holdout and fold scores equal
+    the objective over that genome's trades (evolve trades --genomes) entered
+    on the part's days; aggregate: worst_fold ranks the whole lattice by the
+    test's own worst fold."""
+    d = os.path.join(work, "val")
+    os.makedirs(d)
+    bars = os.path.join(d, "bars.csv")
+    df = day_bars(3000, 11, 100)
+    write_bars(df, bars)
+    bar_days = sorted({int(t) // 86400 for t in df["ts"]})
+    listed = [bar_days[3], bar_days[10], bar_days[17], bar_days[25]]
+    iso = [(datetime.date(1970, 1, 1) + datetime.timedelta(days=x)).isoformat() for x in listed]
+    cfg = os.path.join(d, "v.yaml")
+    write = write or (lambda path, bars, extra="": write_config(path, bars, params, extra))
+    write(cfg, "bars.csv")
+    days = {}
+    size, outcomes = brute_force(d, cfg, params, is_feasible, chk, days=days)
+    for objective, min_trades, agg, validation in cases:
+        validation = validation.replace("DAYS", ", ".join(iso))
+        group = "ga" if "ga:" in validation else "grid"
+        what = f"{objective} {agg} {validation}".replace("\n", " ")
+        write(cfg, "bars.csv", f"objective: {{name: {objective}, min_trades: {min_trades}"
+                               f"{', aggregate: ' + agg if agg else ''}}}\nvalidation: {validation}\ntop: {size}\n")
+        out = os.path.join(d, "grid.h5")
+        if os.path.exists(out):
+            os.remove(out)
+        r = cli.run(args.evolve, [cfg] + (["--grid"] if group == "grid" else []) + ["--output", out, "--quiet"])
+        if not chk(r.returncode == 0, f"{what}: {r.stderr}"):
+            continue
+        rows, part_of, cols = validation_rows(out, group)
+        chk(sorted(part_of) == bar_days, f"{what}: the split's days are not the bars' days")
+        n_folds = max(part_of.values()) + 1 if "fold_fitness" in cols else 0
+        held = sorted(x for x, p in part_of.items() if p < 0)
+        if "days:" in validation:
+            chk(held == listed, f"{what}: held out {held}, listed {listed}")
+        if "share" in validation:
+            share = float(validation.split("share: ")[1].split("}")[0])
+            chk(len(held) == round(share * len(bar_days)), f"{what}: {len(held)} days held out")
+        if "last" in validation:
+            last = int(validation.split("last: ")[1].split("}")[0])
+            chk(held == bar_days[-last:], f"{what}: held out {held}, not the last {last} days")
+
+        def value(g, keep):
+            return part_value(outcomes[g], days[g], part_of, keep, objective, min_trades)
+
+        bad = 0
+        for i, (g, _, _) in enumerate(rows):
+            if bad > 3:
+                break
+            bad += not check_cell(chk, f"{what}: {g} in-sample", cols["in_sample_fitness"][i],
+                                  cols["in_sample_trades"][i], cols["in_sample_feasible"][i],
+                                  value(g, lambda p: p >= 0))
+            bad += not check_cell(chk, f"{what}: {g} holdout", cols["out_of_sample_fitness"][i],
+                                  cols["out_of_sample_trades"][i], cols["out_of_sample_feasible"][i],
+                                  value(g, lambda p: p < 0))
+            for f in range(n_folds):
+                bad += not check_cell(chk, f"{what}: {g} fold {f}", cols["fold_fitness"][i][f],
+                                      cols["fold_trades"][i][f], cols["fold_feasible"][i][f],
+                                      value(g, lambda p, f=f: p == f))
+        # the search's own list: every genome feasible under its fitness, by it, best first
+        search = {}
+        for g in outcomes:
+            if not agg:
+                v = value(g, lambda p: p >= 0)[0]
+                if v is not None:
+                    search[g] = v
+                continue
+            fv = [value(g, lambda p, f=f: p == f)[0] for f in range(n_folds)]
+            if None in fv:
+                continue
+            m, mean = len(fv), sum(fv) / len(fv)  # summed in fold order, as fitness/fold_accum.h
+            fv.sort()
+            search[g] = {"worst_fold": fv[0], "mean_fold": mean,
+                         "median_fold": fv[m // 2] if m % 2 else (fv[m // 2 - 1] + fv[m // 2]) / 2}[agg]
+        got = {g: v for g, v, _ in rows}
+        want = {g: v for g, v in search.items() if g in got} if group == "ga" else search  # the GA: some
+        chk(set(got) == set(want), f"{what}: the {group} lists {len(got)} genomes, the test {len(want)}; "
+                                     f"first differences {sorted(set(got) ^ set(want))[:3]}")
+        tol = 1e-12
+        diff = [g for g in got if g in search and got[g] != search[g]
+                and not abs(got[g] - search[g]) <= tol * max(1.0, abs(search[g]))]
+        chk(not diff, f"{what}: the search's fitness differs for {len(diff)} genomes, e.g. "
+                        f"{[(g, got[g], search[g]) for g in diff[:2]]}")
+        if objective != "compound":  # (compound's neighbours read as exp of their log sums)
+            bad = [g for i, (g, _, _) in enumerate(rows)
+                   if plateau(g, search, params) != (cols["plateau_mean"][i], cols["plateau_worst"][i],
+                                             cols["plateau_neighbours"][i], cols["plateau_feasible"][i])]
+            chk(not bad, f"{what}: plateau differs for {len(bad)} rows, e.g. {bad[:1]}: "
+                           f"{[plateau(g, search, params) for g in bad[:1]]}")
+        chk(group != "grid" or 0.0 <= cols["pbo"] <= 1.0, f"{what}: PBO {cols['pbo']}")
+        if "rank_by: plateau" in validation:
+            means = list(cols["plateau_mean"])
+            chk(means == sorted(means, reverse=True), f"{what}: the rows are not in plateau order")
+        if agg and group == "grid" and chk(rows, f"{what}: no row"):
+            best = max(search.values())
+            chk(rows[0][1] == best and search[rows[0][0]] == best,
+                  f"{what}: grid top-1 {rows[0]} is not the test's argmax of the {agg} ({best})")
+        print(f"validation {what}: {len(rows)} rows, each part scored as the test scores it"
+              + (f"; top-1 {rows[0][0]} = the test's argmax of the {agg} over the lattice" if agg and rows else ""))
 
 
 def main():
@@ -278,6 +485,7 @@ def main():
         ga_finds_grid_best(work, "walk.csv")
         killed_and_resumed(work)
         refusals(work, "walk.csv")
+        validation_by_day(work)
     sys.exit(check.exit())
 
 

@@ -4,11 +4,10 @@
 
 #include "fitness/objective_prep.h"
 
-void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops, void *own)
+void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops)
 {
     memset(w, 0, sizeof *w);
     w->ops = ops;
-    w->own = own;
     accum_init(&w->acc);
     w->prod = 1.0;
 }

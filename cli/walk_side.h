@@ -1,6 +1,6 @@
 /* What one walk-forward window's days are to the search and the scoring
  * (cli/mode_walk.c): a trade log's days become a dataset of their own (a
- * span, cli/mode_walk.c); a strategy's bars stay whole and only the trades
+ * span, cli/walk_span.c); a strategy's bars stay whole and only the trades
  * entered on those days count (cli/walk_strategy.c, strategy_set_split).
  * One window loop drives either through these ops. */
 #ifndef EVOLVE_WALK_SIDE_H
@@ -42,11 +42,13 @@ struct walk_side {
     void *own;                  /* the side's own state */
 };
 
-/* The strategy side (cli/walk_strategy.c). */
+/* The trade-log side (cli/walk_span.c) and the strategy side
+ * (cli/walk_strategy.c). */
+extern const walk_side_ops_t walk_span_ops;
 extern const walk_side_ops_t walk_strategy_ops;
 
 /* An empty chain on ops. */
-void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops, void *own);
+void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops);
 /* One kept test trade (micro-percent) onto the chain, by the session's objective. */
 void walk_side_push(walk_side_t *w, const session_t *s, int64_t q);
 /* The chain's result and reported value into r. */

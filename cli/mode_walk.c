@@ -6,62 +6,15 @@
 
 #include "archive/run_walk.h"
 #include "cli/run_output.h"
+#include "cli/walk_side.h"
 #include "common/platform.h"
-#include "fitness/objective_prep.h"
 #include "fitness/validation.h"
 #include "io/json_summary.h"
 #include "io/timeparse.h"
 
-/* The trades of a span of days as a problem of its own: its dataset, problem,
- * tables, and (to search it) a backend opened on them. */
-typedef struct {
-    dataset_t ds;
-    fit_problem_t p;
-    tables_host_t t;
-    backend_t *b;
-    int64_t *map; /* [ds.n_trades]: each trade's index in the session's dataset */
-} span_t;
-
-static void span_close(span_t *sp, const session_t *s)
-{
-    if (sp->b)
-        s->ops->close(sp->b);
-    tables_free(&sp->t);
-    problem_free(&sp->p);
-    dataset_free(&sp->ds);
-    free(sp->map);
-    memset(sp, 0, sizeof *sp);
-}
-
-/* Days [first, last] of the session's dataset; search: open a backend. */
-static ev_status span_open(span_t *sp, session_t *s, int64_t first, int64_t last, int search, ev_error *err)
-{
-    const dataset_t *ds = &s->ds;
-    uint8_t *keep = (uint8_t *)malloc((size_t)ds->n_trades + 1);
-    ev_status st;
-    memset(sp, 0, sizeof *sp);
-    if (!keep || !(sp->map = (int64_t *)malloc(((size_t)ds->n_trades + 1) * sizeof *sp->map))) {
-        free(keep);
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    }
-    for (int64_t j = 0, k = 0; j < ds->n_trades; j++) {
-        int64_t d = val_day_of(ds->entry_ts[j]);
-        keep[j] = d >= first && d <= last;
-        if (keep[j])
-            sp->map[k++] = j;
-    }
-    st = dataset_subset(&sp->ds, ds, keep, err);
-    free(keep);
-    if (st == EV_OK && (st = lattice_bind(&s->cfg.lattice, &sp->ds, err)) == EV_OK &&
-        (st = problem_init(&sp->p, &sp->ds, &s->cfg.lattice, &s->cfg.objective, err)) == EV_OK &&
-        (st = tables_build(&sp->t, &sp->p, err)) == EV_OK && search)
-        st = s->ops->open(&sp->b, &sp->p, &sp->t, err);
-    return st;
-}
-
-/* The configured search on sp: its top-1 into *best (found: 0 when nothing
- * is feasible). */
-static ev_status search(session_t *s, const run_args_t *a, span_t *sp, ranked_genome_t *best, int *found,
+/* The configured search on w's open days: its top-1 into *best (found: 0
+ * when nothing is feasible). */
+static ev_status search(session_t *s, const run_args_t *a, walk_side_t *w, ranked_genome_t *best, int *found,
                         uint64_t *evaluated, ev_error *err)
 {
     ranked_genome_t *ranked = NULL;
@@ -76,7 +29,7 @@ static ev_status search(session_t *s, const run_args_t *a, span_t *sp, ranked_ge
         go.batch = a->batch ? a->batch : s->cfg.grid_batch;
         if ((st = topk_init(&top, 1, err)) != EV_OK)
             return st;
-        st = grid_run(s->ops, sp->b, &sp->p, &go, &top, &gs, err);
+        st = grid_run(s->ops, w->b, w->p, &go, &top, &gs, err);
         *evaluated += gs.evaluated;
     } else {
         ga_run_opts_t o;
@@ -85,8 +38,8 @@ static ev_status search(session_t *s, const run_args_t *a, span_t *sp, ranked_ge
         memset(&res, 0, sizeof res);
         o.seed = s->cfg.seed;
         o.top = s->cfg.top;
-        o.tables = &sp->t.view;
-        st = ga_run(s->ops, sp->b, &sp->p, &s->cfg.ga, &o, &res, err);
+        o.tables = w->tables;
+        st = ga_run(s->ops, w->b, w->p, &s->cfg.ga, &o, &res, err);
         if (st == EV_OK && res.reason == GA_STOP_INTERRUPTED)
             st = ev_fail(err, EV_EINTR, "walk-forward interrupted (a walk-forward run is not resumable)");
         top = res.hof; /* moved */
@@ -94,7 +47,7 @@ static ev_status search(session_t *s, const run_args_t *a, span_t *sp, ranked_ge
         *evaluated += res.evaluations;
         ga_result_free(&res);
     }
-    if (st == EV_OK && top.n && !(ranked = topk_ranked_new(&top, &sp->p.shape)))
+    if (st == EV_OK && top.n && !(ranked = topk_ranked_new(&top, &w->p->shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK && top.n) {
         *best = ranked[0];
@@ -103,55 +56,6 @@ static ev_status search(session_t *s, const run_args_t *a, span_t *sp, ranked_ge
     free(ranked);
     topk_free(&top);
     return st;
-}
-
-/* genes' value on sp as reported (fitness/reported.h), its result and
- * trader statistics. */
-static ev_status score(const span_t *sp, ranked_genome_t *g, double *value, trade_stats_t *stats, ev_error *err)
-{
-    reported_t rep;
-    ev_status st;
-    g->r = tables_eval(&sp->t.view, g->genes);
-    g->key = rank_key(g->r);
-    if ((st = reported_make(&rep, &sp->p, &sp->t.view, g, 1, err)) != EV_OK)
-        return st;
-    *value = rep.value[0];
-    if (stats)
-        *stats = rep.stats[0];
-    reported_free(&rep);
-    return EV_OK;
-}
-
-/* The test span's kept trades under the window's winner, appended to the
- * chain (indices into the session's dataset) and its sums. */
-typedef struct {
-    kept_trade_t *k;
-    int64_t n;
-    accum_t acc;
-    double prod; /* compound: prod(1 + q / 1e8), 0 on ruin */
-} chain_t;
-
-static ev_status chain_add(chain_t *c, const session_t *s, const span_t *sp, const uint16_t *genes, ev_error *err)
-{
-    kept_trade_t *k, *grown;
-    int64_t n;
-    ev_status st = kept_trades(&sp->p, &sp->t.view, genes, &k, &n, err);
-    if (st != EV_OK)
-        return st;
-    if (!(grown = (kept_trade_t *)realloc(c->k, ((size_t)(c->n + n) + 1) * sizeof *grown))) {
-        free(k);
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    }
-    c->k = grown;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t q = k[i].q;
-        c->k[c->n] = k[i];
-        c->k[c->n++].trade = sp->map[k[i].trade];
-        accum_add(&c->acc, &s->prob.obj, q, s->prob.obj.need_log ? outcome_log_factor(q) : 0);
-        c->prod = q <= EV_RUIN_Q ? 0.0 : c->prod * (1.0 + (double)q / 1e8);
-    }
-    free(k);
-    return EV_OK;
 }
 
 static void day_text(int64_t day, char *buf, size_t n)
@@ -195,59 +99,45 @@ static void print_table(FILE *out, const session_t *s, const wf_result_t *r, con
  * chain the test trades. */
 static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, FILE *log, ev_error *err)
 {
-    chain_t c;
-    ev_status st = EV_OK;
-    memset(&c, 0, sizeof c);
-    accum_init(&c.acc);
-    c.prod = 1.0;
-    for (int32_t w = 0; w < r->n && st == EV_OK; w++) {
-        const wf_window_t *win = &r->win[w];
-        span_t train, test;
+    walk_side_t w;
+    ev_error ignored; /* finish after a failure: the first error stands */
+    ev_status st = EV_OK, fst;
+    walk_side_init(&w, s->strategy ? &walk_strategy_ops : &walk_span_ops);
+    for (int32_t i = 0; i < r->n && st == EV_OK; i++) {
+        const wf_window_t *win = &r->win[i];
         int found = 0;
         char first[16];
-        if ((st = span_open(&train, s, r->days[win->train_begin], r->days[win->train_end - 1], 1, err)) == EV_OK &&
-            (st = search(s, a, &train, &r->winner[w], &found, &r->evaluated, err)) == EV_OK && !found) {
+        if ((st = w.ops->open(&w, s, r->days, win->train_begin, win->train_end, 1, err)) == EV_OK &&
+            (st = search(s, a, &w, &r->winner[i], &found, &r->evaluated, err)) == EV_OK && !found) {
             day_text(r->days[win->train_begin], first, sizeof first);
             st = ev_fail(err, EV_EDATA,
                          "%s: walk-forward window %d (train from %s, %u days): no feasible genome; lower "
                          "objective.min_trades or lengthen train_days",
-                         s->cfg.path, w + 1, first, r->train_days);
+                         s->cfg.path, i + 1, first, r->train_days);
         }
         if (st == EV_OK)
-            st = score(&train, &r->winner[w], &r->train_value[w], NULL, err);
-        span_close(&train, s);
+            st = w.ops->score(&w, s, &r->winner[i], &r->train_value[i], NULL, err);
+        w.ops->close(&w, s);
         if (st != EV_OK)
             break;
-        r->test[w] = r->winner[w];
-        if ((st = span_open(&test, s, r->days[win->test_begin], r->days[win->test_end - 1], 0, err)) == EV_OK &&
-            (st = score(&test, &r->test[w], &r->test_value[w], &r->test_stats[w], err)) == EV_OK)
-            st = chain_add(&c, s, &test, r->test[w].genes, err);
-        span_close(&test, s);
+        r->test[i] = r->winner[i];
+        if ((st = w.ops->open(&w, s, r->days, win->test_begin, win->test_end, 0, err)) == EV_OK &&
+            (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], r->has_stats ? &r->test_stats[i] : NULL, err)) ==
+                EV_OK)
+            st = w.ops->chain(&w, s, r->test[i].genes, err);
+        w.ops->close(&w, s);
         if (log && st == EV_OK)
-            fprintf(log, "walk-forward: window %d of %d done\n", w + 1, r->n);
+            fprintf(log, "walk-forward: window %d of %d done\n", i + 1, r->n);
     }
-    if (st == EV_OK) {
-        r->chained = accum_finish(&c.acc, &s->prob.obj);
-        r->chained_value = objective_display(&s->cfg.objective, r->chained.fitness);
-        if (s->cfg.objective.kind == OBJ_COMPOUND && r->chained.feasible)
-            r->chained_value = c.prod == 0.0 ? -100.0 : (c.prod - 1.0) * 100.0;
-        st = trade_stats_of(c.k, c.n, &s->ds, &r->chained_stats, err);
-    }
-    free(c.k);
-    /* the session's problem is bound to its own dataset again */
     if (st == EV_OK)
-        st = lattice_bind(&s->cfg.lattice, &s->ds, err);
-    return st;
+        walk_side_chained(&w, s, r);
+    fst = w.ops->finish(&w, s, st == EV_OK ? r : NULL, st == EV_OK ? err : &ignored);
+    return st == EV_OK ? fst : st;
 }
 
 static ev_status refuse_mixed(const session_t *s, ev_error *err)
 {
     const validation_cfg_t *v = &s->cfg.validation;
-    if (s->strategy)
-        return ev_fail(err, EV_EUSAGE,
-                       "%s: --walk-forward re-optimises a trade-log config (data:) per window; a strategy config "
-                       "(strategy:) has no walk-forward yet",
-                       s->cfg.path);
     if (!v->wf_train)
         return ev_fail(err, EV_EUSAGE,
                        "%s: --walk-forward needs validation.walk_forward: {train_days, test_days, step_days} "
@@ -260,6 +150,17 @@ static ev_status refuse_mixed(const session_t *s, ev_error *err)
                        "folds / fold_by and objective.aggregate for it",
                        s->cfg.path);
     return EV_OK;
+}
+
+/* The trading days: the entry days of a trade log's trades, the days a
+ * strategy's bars fall on. */
+static ev_status walk_days(const session_t *s, wf_result_t *r, ev_error *err)
+{
+    const strategy_ops_t *so = s->strategy ? strategy_ops(s->strategy) : NULL;
+    if (so)
+        return val_days_of(so->bar_ts(strategy_state(s->strategy)), so->n_bars(strategy_state(s->strategy)), &r->days,
+                           &r->n_days, err);
+    return val_days(&s->ds, &r->days, &r->n_days, err);
 }
 
 ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev_error *err)
@@ -277,7 +178,8 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
     r.train_days = v->wf_train;
     r.test_days = v->wf_test;
     r.step_days = v->wf_step;
-    if ((st = val_days(&s->ds, &r.days, &r.n_days, err)) != EV_OK ||
+    r.has_stats = !s->strategy; /* a strategy reports no trader statistics */
+    if ((st = walk_days(s, &r, err)) != EV_OK ||
         (st = wf_windows(r.n_days, r.train_days, r.test_days, r.step_days, &r.win, &r.n, err)) != EV_OK ||
         (st = wf_result_alloc(&r, r.n, err)) != EV_OK) {
         ev_error_prefix(err, "%s: ", s->cfg.path);

@@ -80,7 +80,7 @@ void session_strategy_note(const session_t *s, FILE *log)
 }
 
 /* (prod(1 + q_j / 1e8) - 1) * 100 over the genome's trades (reported.c's
- * rule), the in-sample ones with a validation: block. */
+ * rule), those that count (not VAL_HOLDOUT under strategy_set_split). */
 static ev_status compound_value(strategy_t *st, const uint16_t *genes, double *value, ev_error *err)
 {
     int64_t *q, n;
@@ -105,21 +105,29 @@ static ev_status compound_value(strategy_t *st, const uint16_t *genes, double *v
     return EV_OK;
 }
 
-ev_status session_strategy_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r,
-                                    ev_error *err)
+ev_status session_strategy_values(const session_t *s, const ranked_genome_t *e, uint32_t n, double *value,
+                                  ev_error *err)
 {
     const int compound = s->cfg.objective.kind == OBJ_COMPOUND;
     ev_status st = EV_OK;
+    for (uint32_t i = 0; i < n && st == EV_OK; i++) {
+        value[i] = objective_display(&s->cfg.objective, e[i].r.fitness);
+        if (compound && e[i].r.feasible)
+            st = compound_value(s->strategy, e[i].genes, &value[i], err);
+    }
+    return st;
+}
+
+ev_status session_strategy_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r,
+                                    ev_error *err)
+{
+    ev_status st;
     memset(r, 0, sizeof *r);
     r->e = e;
     r->n = n;
     if (!(r->value = (double *)malloc((n ? n : 1) * sizeof *r->value)))
         return ev_fail(err, EV_ENOMEM, "out of memory computing the reported values");
-    for (uint32_t i = 0; i < n && st == EV_OK; i++) {
-        r->value[i] = objective_display(&s->cfg.objective, e[i].r.fitness);
-        if (compound && e[i].r.feasible)
-            st = compound_value(s->strategy, e[i].genes, &r->value[i], err);
-    }
+    st = session_strategy_values(s, e, n, r->value, err);
     if (st == EV_OK && s->cfg.validation.enabled)
         st = strategy_validation_rows(s, r, err);
     if (st != EV_OK)

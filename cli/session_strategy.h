@@ -23,6 +23,10 @@ void session_strategy_note(const session_t *s, FILE *log);
  * over kept trades. */
 ev_status session_strategy_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r,
                                     ev_error *err);
+/* Only those values, into value[n], over the trades that count now
+ * (strategy_set_split). */
+ev_status session_strategy_values(const session_t *s, const ranked_genome_t *e, uint32_t n, double *value,
+                                  ev_error *err);
 
 #ifdef __cplusplus
 }

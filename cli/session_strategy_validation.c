@@ -11,18 +11,9 @@
 
 ev_status strategy_validation_refuse(const session_t *s, ev_error *err)
 {
-    const validation_cfg_t *v = &s->cfg.validation;
-    if (!v->enabled)
-        return s->cfg.objective.aggregate == AGG_ALL
-                   ? EV_OK
-                   : ev_fail(err, EV_ECONFIG, "%s: objective.aggregate needs a validation: block with folds",
-                             s->cfg.path);
-    if (v->wf_train)
-        return ev_fail(err, EV_ECONFIG,
-                       "%s: validation.walk_forward: not supported for strategy %s yet (walk-forward re-optimises "
-                       "trade-log windows); remove validation.walk_forward",
-                       s->cfg.path, s->cfg.strategy_type);
-    return EV_OK;
+    if (s->cfg.validation.enabled || s->cfg.objective.aggregate == AGG_ALL)
+        return EV_OK;
+    return ev_fail(err, EV_ECONFIG, "%s: objective.aggregate needs a validation: block with folds", s->cfg.path);
 }
 
 /* The Sharpe ratio's variance over a sample of the lattice, each point

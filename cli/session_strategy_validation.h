@@ -16,8 +16,8 @@
 extern "C" {
 #endif
 
-/* The keys a strategy cannot validate with yet, refused by name; without a
- * validation: block, objective.aggregate is refused as for trade logs. */
+/* Without a validation: block, objective.aggregate is refused as for trade
+ * logs. */
 ev_status strategy_validation_refuse(const session_t *s, ev_error *err);
 
 /* After the strategy is open: splits the bars' days with the config's seed,

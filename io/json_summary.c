@@ -186,7 +186,8 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         jcount(&c, item, "test_trades", (uint64_t)r->test[w].r.trades);
         if (!r->test[w].r.feasible)
             c.failed |= cJSON_AddBoolToObject(item, "test_feasible", 0) == NULL;
-        row_stats(&c, item, "test_stats", &r->test_stats[w]);
+        if (r->has_stats)
+            row_stats(&c, item, "test_stats", &r->test_stats[w]);
     }
     ch = o ? jchild(&c, o, "chained", 0) : NULL;
     if (ch) {
@@ -195,7 +196,8 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         jcount(&c, ch, "trades", (uint64_t)r->chained.trades);
         if (!r->chained.feasible)
             c.failed |= cJSON_AddBoolToObject(ch, "feasible", 0) == NULL;
-        row_stats(&c, ch, "stats", &r->chained_stats);
+        if (r->has_stats)
+            row_stats(&c, ch, "stats", &r->chained_stats);
     }
     if (c.failed) {
         cJSON_Delete(root);

@@ -21,8 +21,15 @@ random-walk bars.
   grid lists exactly the genomes feasible by the search's fitness (in-sample,
   or the fold statistic of objective.aggregate: worst, median, mean), with
   that fitness, and its top-1 is the test's argmax over the whole lattice.
-- Refusals: --backend cuda; validation.walk_forward, objective.aggregate
-  without folds, bad holdout / folds, ga.local_search and data: in a
+- --walk-forward (grid: total_return, calmar; GA: total_return) on those
+  bars, train 10 / test 5 days: each window's winner is the test's argmax
+  over the lattice of the objective on its train days' trades (ties: the
+  lower linear index), or for the GA a separate GA run holding out every
+  other day; its test fitness / trades are the objective on the test days'
+  trades; the chained result the objective over every test window's trades
+  of its winner, in order; JSON and run file carry no trader statistics;
+  evolve report summarises it.
+- Refusals: --backend cuda; objective.aggregate without folds, bad holdout / folds, ga.local_search and data: in a
   strategy config; --backend auto on a device says it runs on the CPU.
 
 Needs numpy, pandas and h5py (else skipped with 77)."""
@@ -276,9 +283,7 @@ def refusals(work, bars):
                 {"EVOLVE_TEST_DEVICE": "exact"})
     check(r.returncode == 0 and "runs on the CPU backend" in r.stderr, f"--backend auto on a device: {r.stderr}")
     bad, out = os.path.join(work, "bad.yaml"), os.path.join(work, "never.h5")
-    for extra, expect in (("validation: {walk_forward: {train_days: 3, test_days: 1}}\n",
-                           "validation.walk_forward: not supported for strategy seller_exhaustion yet"),
-                          ("objective: {name: total_return, aggregate: worst_fold}\n",
+    for extra, expect in (("objective: {name: total_return, aggregate: worst_fold}\n",
                            "objective.aggregate needs a validation: block with folds"),
                           ("objective: {name: total_return, aggregate: mean_fold}\nvalidation: {holdout: {last: 1}}\n",
                            "objective.aggregate needs validation.folds (or fold_by) giving 2 to 16 folds; there are 0"),
@@ -478,6 +483,117 @@ def validation_by_day(work, params=SMALL, is_feasible=se_feasible, write=None, c
               + (f"; top-1 {rows[0][0]} = the test's argmax of the {agg} over the lattice" if agg and rows else ""))
 
 
+def walk_rows(path):
+    """The run file's /walk_forward: per window (winner genome as texts,
+    train fitness, train trades, test fitness, test trades, test feasible,
+    train days (first, last), test days (first, last)), and its attributes."""
+    with h5py.File(path, "r") as f:
+        names = list(f["lattice/name"].asstr())
+        texts = list(f["lattice/value_text"].asstr())
+        off = f["lattice/value_offset"][:]
+        g = f["walk_forward"]
+        win, test = g["winners"], g["test"]
+        check("trader_stats" not in test, f"{path}: a strategy's walk-forward has no test/trader_stats")
+        spans = [g[k][:] for k in ("train_first_day", "train_last_day", "test_first_day", "test_last_day")]
+        rows = [(tuple(texts[off[k] + gn[k]] for k in range(len(names))), float(win["fitness"][i]),
+                 int(win["trades"][i]), float(test["fitness"][i]), int(test["trades"][i]), bool(test["feasible"][i]),
+                 (int(spans[0][i]), int(spans[1][i])), (int(spans[2][i]), int(spans[3][i])))
+                for i, gn in enumerate(win["genes"][:])]
+        return rows, dict(g.attrs)
+
+
+def walk_forward(work):
+    """--walk-forward on a strategy: the bars' days cut into windows; each
+    window's winner is the test's argmax over the lattice of the objective on
+    its train days' trades (grid ties: the lower linear index, i.e. the
+    earlier point of itertools.product) or, for the GA, a separate GA run with
+    every other day held out; its test score is the objective on the test
+    days' trades; the chained result the objective over every test window's
+    trades under its own winner, in order."""
+    d = os.path.join(work, "wf")
+    os.makedirs(d)
+    df = day_bars(3000, 11, 100)
+    write_bars(df, os.path.join(d, "bars.csv"))
+    bar_days = sorted({int(t) // 86400 for t in df["ts"]})
+    cfg = os.path.join(d, "w.yaml")
+    write_config(cfg, "bars.csv", SMALL)
+    days = {}
+    _, outcomes = brute_force(d, cfg, SMALL, se_feasible, check, days=days)
+    iso = lambda x: (datetime.date(1970, 1, 1) + datetime.timedelta(days=x)).isoformat()  # noqa: E731
+    train_n, test_n = 10, 5
+    want_spans = [((bar_days[b], bar_days[b + train_n - 1]),
+                   (bar_days[b + train_n], bar_days[b + train_n + test_n - 1]))
+                  for b in range(0, len(bar_days) - train_n - test_n + 1, test_n)]
+    ga = "ga: {population: 12, generations: 3}\n"
+    for objective, mode, extra in (("total_return", "grid", ""), ("calmar", "grid", ""),
+                                   ("total_return", "ga", ga)):
+        what = f"walk-forward {mode} {objective}"
+        obj = f"objective: {{name: {objective}, min_trades: {MIN_TRADES}}}\n"
+        write_config(cfg, "bars.csv", SMALL, obj + extra + f"validation: {{walk_forward: "
+                                                        f"{{train_days: {train_n}, test_days: {test_n}}}}}\n")
+        out, js = os.path.join(d, f"{mode}_{objective}.h5"), os.path.join(d, f"{mode}_{objective}.json")
+        r = cli.run(args.evolve, [cfg, "--walk-forward", "--output", out, "--json", js]
+                    + (["--grid"] if mode == "grid" else []))
+        if not check(r.returncode == 0, f"{what}: exit {r.returncode}: {r.stderr}"):
+            continue
+        check("chained out-of-sample" in r.stdout and f"{len(want_spans)} windows" in r.stdout,
+              f"{what}: the terminal table: {r.stdout[-400:]}")
+        rows, attrs = walk_rows(out)
+        with open(js) as f:
+            doc = json.load(f)
+        w = doc.get("walk_forward", {})
+        check(doc.get("mode") == "walk_forward" and w.get("search") == mode and len(w.get("windows", [])) == len(rows),
+              f"{what}: JSON mode {doc.get('mode')}, search {w.get('search')}")
+        check(all("test_stats" not in x for x in w.get("windows", [])) and "stats" not in w.get("chained", {}),
+              f"{what}: a strategy's walk-forward JSON has trader statistics")
+        check([(a, b) for *_, a, b in rows] == want_spans, f"{what}: windows {[(a, b) for *_, a, b in rows]}, "
+                                                          f"expected {want_spans}")
+        chain = []
+        for i, (g, train_fit, train_trades, test_fit, test_trades, test_ok, tr, te) in enumerate(rows):
+            where = f"{what} window {i + 1}"
+            in_train = {x: (0 if tr[0] <= x <= tr[1] else -1) for x in bar_days}
+            in_test = {x: (0 if te[0] <= x <= te[1] else -1) for x in bar_days}
+
+            def value(p, part_of, gen=None):
+                return part_value(outcomes[gen or g], days[gen or g], part_of, lambda q: q >= 0, objective,
+                                  MIN_TRADES)
+            if mode == "grid":
+                scored = [(value(None, in_train, k)[0], k) for k in outcomes]
+                scored = [(v, k) for v, k in scored if v is not None]
+                best = max(v for v, _ in scored)
+                first = next(k for v, k in scored if v == best)  # product order = the grid's tie order
+                check(g == first and close(train_fit, best),
+                      f"{where}: winner {g} ({train_fit}), the test's argmax {first} ({best})")
+            else:
+                held = [iso(x) for x in bar_days if not tr[0] <= x <= tr[1]]
+                sep = os.path.join(d, "sep.yaml")
+                write_config(sep, "bars.csv", SMALL, obj + extra + "validation: {holdout: {days: ["
+                             + ", ".join(held) + "]}}\n")
+                sep_out = os.path.join(d, f"sep{i}.h5")
+                r = cli.run(args.evolve, [sep, "--output", sep_out, "--quiet"])
+                if check(r.returncode == 0, f"{where}: separate GA run: {r.stderr}"):
+                    rows_sep, _, _ = validation_rows(sep_out, "ga")
+                    check(rows_sep[0] == (g, train_fit, train_trades),
+                          f"{where}: winner {g} ({train_fit}, {train_trades}), separate run {rows_sep[0]}")
+            v, n = value(None, in_train)
+            check(v is not None and close(train_fit, v) and train_trades == n,
+                  f"{where}: train ({train_fit}, {train_trades}), the test ({v}, {n})")
+            v, n = value(None, in_test)
+            check(test_trades == n and test_ok == (v is not None) and (v is None or close(test_fit, v)),
+                  f"{where}: test ({test_fit}, {test_trades}, feasible {test_ok}), the test's ({v}, {n})")
+            chain += [q for q, x in zip(outcomes[g], days[g]) if te[0] <= x <= te[1]]
+        want = fitness(chain, objective)
+        c = w.get("chained", {})
+        check(c.get("trades") == len(chain) == int(attrs["chained_trades"]) and want is not None
+              and close(c.get("fitness"), want) and float(attrs["chained_fitness"]) == c.get("fitness"),
+              f"{what}: chained {c.get('fitness')} ({c.get('trades')}), the test's {want} ({len(chain)})")
+        r = cli.run(args.evolve, ["report", out, "--out", os.path.join(d, f"rep_{mode}_{objective}")])
+        check(r.returncode == 0 and f"walk-forward ({mode}): {len(rows)} windows" in r.stdout,
+              f"{what}: evolve report: {r.returncode} {r.stdout[-400:]} {r.stderr}")
+        print(f"{what}: {len(rows)} windows, each winner and its test score as the test computes them; chained "
+              f"{c.get('fitness')} over {len(chain)} trades")
+
+
 def main():
     with cli.scratch_dir("evolve-strategy-") as work:
         write_bars(random_walk_bars(2500, 11), os.path.join(work, "walk.csv"))
@@ -486,6 +602,7 @@ def main():
         killed_and_resumed(work)
         refusals(work, "walk.csv")
         validation_by_day(work)
+        walk_forward(work)
     sys.exit(check.exit())
 
 

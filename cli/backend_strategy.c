@@ -2,31 +2,62 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "ga/backend_twin.h"
 #include "ga/grid.h"
+#include "signals/strategy_pack.h"
+
+#ifdef EVOLVE_HAVE_CUDA
+#include "kernels/cuda_api.h"
+#include "kernels/strategy_cuda.h"
+#endif
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 struct backend {
+    const backend_ops_t *ops; /* which of the three */
     strategy_t *st;
     const fit_problem_t *p;
+    strategy_packed_runner_t runner; /* twin and cuda: what runs the packed jobs */
 };
 
 /* Genomes per grid batch: a few seconds at most on the sample's bars, and a
- * chunk of neighbours that share their indicator series. */
+ * chunk of neighbours that share their indicator series. A device takes
+ * larger batches (its launches are sized apart, kernels/strategy_cuda.h). */
 #define STRATEGY_GRID_BATCH 4096u
+#define STRATEGY_GRID_BATCH_DEVICE 65536u
 
-ev_status backend_strategy_open(backend_t **out, strategy_t *st, const fit_problem_t *p, ev_error *err)
+ev_status backend_strategy_open(const backend_ops_t *ops, backend_t **out, strategy_t *st, const fit_problem_t *p,
+                                ev_error *err)
 {
     backend_t *b = (backend_t *)calloc(1, sizeof *b);
     if (!b)
         return ev_fail(err, EV_ENOMEM, "out of memory");
+    b->ops = ops;
     b->st = st;
     b->p = p;
+    if (ops == &backend_strategy_twin_ops)
+        strategy_pack_host_runner(&b->runner, st);
+#ifdef EVOLVE_HAVE_CUDA
+    if (ops == &backend_strategy_cuda_ops)
+        strategy_cuda_runner(&b->runner);
+#endif
     *out = b;
     return EV_OK;
+}
+
+const backend_ops_t *backend_strategy_for(const backend_ops_t *found)
+{
+    if (found == &backend_twin_ops)
+        return &backend_strategy_twin_ops;
+#ifdef EVOLVE_HAVE_CUDA
+    if (!strcmp(found->name, "cuda"))
+        return &backend_strategy_cuda_ops;
+#endif
+    return &backend_strategy_ops;
 }
 
 static void strategy_backend_close(backend_t *b)
@@ -36,19 +67,36 @@ static void strategy_backend_close(backend_t *b)
 
 static void strategy_describe(backend_t *b, char *buf, size_t n)
 {
-    int threads = 1;
     const strategy_ops_t *ops = strategy_ops(b->st);
+    char dev[320];
+    int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
 #endif
-    snprintf(buf, n, "CPU, %d thread%s; strategy %s on %lld bars", threads, threads == 1 ? "" : "s", ops->name,
-             (long long)ops->n_bars(strategy_state(b->st)));
+    snprintf(dev, sizeof dev, "CPU, %d thread%s", threads, threads == 1 ? "" : "s");
+    if (b->ops == &backend_strategy_twin_ops)
+        snprintf(dev, sizeof dev, "test twin of the device path on the CPU (EVOLVE_TEST_DEVICE=%s), not a GPU",
+                 backend_twin_mode());
+#ifdef EVOLVE_HAVE_CUDA
+    if (b->ops == &backend_strategy_cuda_ops) {
+        ev_error e;
+        if (cuda_device_describe(dev, sizeof dev, &e) != EV_OK)
+            snprintf(dev, sizeof dev, "CUDA device 0 (%.200s)", e.msg);
+    }
+#endif
+    snprintf(buf, n, "%s; strategy %s on %lld bars", dev, ops->name, (long long)ops->n_bars(strategy_state(b->st)));
 }
 
 static ev_status strategy_backend_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out,
                                            ev_error *err)
 {
-    return strategy_evaluate(b->st, genes, n, out, err);
+    ev_status st;
+    if (b->ops == &backend_strategy_ops)
+        return strategy_evaluate(b->st, genes, n, out, err);
+    st = strategy_evaluate_with(b->st, genes, n, strategy_pack_chunk, &b->runner, out, err);
+    if (st == EV_OK && b->ops == &backend_strategy_twin_ops)
+        backend_twin_corrupt_results(out, n);
+    return st;
 }
 
 /* Lattice points [first, first + count) evaluated as one batch, each offered
@@ -69,7 +117,7 @@ static ev_status grid_pass(backend_t *b, uint64_t first, uint64_t count, grid_si
             genes[(uint64_t)k * count + i] = g[k];
     }
     if (st == EV_OK)
-        st = strategy_evaluate(b->st, genes, count, r, err);
+        st = strategy_backend_evaluate(b, genes, count, r, err);
     for (uint64_t i = 0; st == EV_OK && i < count; i++) {
         uint16_t g[EV_MAX_PARAMS];
         for (int32_t k = 0; k < np; k++)
@@ -85,7 +133,10 @@ static ev_status strategy_grid_batch_heat(backend_t *b, uint64_t first, uint64_t
                                           ev_error *err)
 {
     grid_sink_t sink = grid_sink_of(top, heat);
-    return grid_pass(b, first, count, &sink, err);
+    ev_status st = grid_pass(b, first, count, &sink, err);
+    if (st == EV_OK && top && b->ops == &backend_strategy_twin_ops)
+        backend_twin_corrupt_topk(top);
+    return st;
 }
 
 static ev_status strategy_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
@@ -95,13 +146,12 @@ static ev_status strategy_grid_batch(backend_t *b, uint64_t first, uint64_t coun
 
 static uint64_t strategy_grid_batch_max(backend_t *b)
 {
-    (void)b;
-    return STRATEGY_GRID_BATCH;
+    return b->ops == &backend_strategy_ops ? STRATEGY_GRID_BATCH : STRATEGY_GRID_BATCH_DEVICE;
 }
 
 static ev_status strategy_grid_count_better(backend_t *b, uint64_t key, uint64_t *count, ev_error *err)
 {
-    return grid_count_better_passes(b, b->p->lat, STRATEGY_GRID_BATCH, grid_pass, key, count, err);
+    return grid_count_better_passes(b, b->p->lat, strategy_grid_batch_max(b), grid_pass, key, count, err);
 }
 
 /* Opened by backend_strategy_open, never through `open`: a strategy is not a
@@ -114,14 +164,17 @@ static ev_status strategy_open_tables(backend_t **b, const fit_problem_t *p, con
     return ev_fail(err, EV_EINTERNAL, "the strategy backend opens on a strategy (backend_strategy_open)");
 }
 
-const backend_ops_t backend_strategy_ops = {
-    .name = "cpu",
-    .open = strategy_open_tables,
-    .close = strategy_backend_close,
-    .describe = strategy_describe,
-    .evaluate = strategy_backend_evaluate,
-    .grid_batch = strategy_grid_batch,
-    .grid_batch_max = strategy_grid_batch_max,
-    .grid_batch_heat = strategy_grid_batch_heat,
-    .grid_count_better = strategy_grid_count_better,
-};
+/* The three differ in name only: the functions look at b->ops. */
+#define STRATEGY_BACKEND_OPS(NAME)                                                                                  \
+    {                                                                                                               \
+        .name = NAME, .open = strategy_open_tables, .close = strategy_backend_close, .describe = strategy_describe, \
+        .evaluate = strategy_backend_evaluate, .grid_batch = strategy_grid_batch,                                   \
+        .grid_batch_max = strategy_grid_batch_max, .grid_batch_heat = strategy_grid_batch_heat,                     \
+        .grid_count_better = strategy_grid_count_better                                                             \
+    }
+
+const backend_ops_t backend_strategy_ops = STRATEGY_BACKEND_OPS("cpu");
+const backend_ops_t backend_strategy_twin_ops = STRATEGY_BACKEND_OPS("twin");
+#ifdef EVOLVE_HAVE_CUDA
+const backend_ops_t backend_strategy_cuda_ops = STRATEGY_BACKEND_OPS("cuda");
+#endif

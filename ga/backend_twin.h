@@ -28,6 +28,16 @@ extern const backend_ops_t backend_twin_ops;
  * EV_EUSAGE for another name. */
 ev_status backend_twin_select(const char *mode, ev_error *err);
 
+/* The selected mode's fault planted into another backend's results, for
+ * that backend's own twin (the strategy backend's, cli/backend_strategy.c):
+ * an evaluate call's n results (modes fitness and trades), a grid batch's
+ * top-K (mode topk); the other modes leave them alone. */
+void backend_twin_corrupt_results(eval_result_t *out, uint64_t n);
+void backend_twin_corrupt_topk(topk_t *top);
+
+/* The selected mode's name ("exact", ...). */
+const char *backend_twin_mode(void);
+
 #ifdef __cplusplus
 }
 #endif

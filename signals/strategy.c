@@ -111,6 +111,16 @@ eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg
     return accum_finish(&a, prep);
 }
 
+eval_result_t strategy_result(const strategy_t *s, const double *pct, int64_t n)
+{
+    return strategy_fitness(pct, n, &s->obj_cfg, &s->obj);
+}
+
+int32_t strategy_n_params(const strategy_t *s)
+{
+    return s->n_params;
+}
+
 static eval_result_t infeasible(void)
 {
     eval_result_t r;
@@ -126,13 +136,14 @@ static void genome_at(const uint16_t *genes, uint64_t n, int32_t np, uint64_t i,
 }
 
 /* Genomes [from, to) of the batch, all prepared: the backtests in parallel. */
-static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
+static ev_status run_chunk(void *ctx, strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
                            const uint8_t *feasible, eval_result_t *out, ev_error *err)
 {
     const int64_t cap = s->ops->max_trades(s->state);
     const size_t scratch = s->ops->scratch_bytes(s->state);
     const double work = (double)(to - from) * (double)s->ops->n_bars(s->state);
     int failed = 0;
+    (void)ctx;
     (void)work;
 #ifdef _OPENMP
 #pragma omp parallel if (work >= EV_PARALLEL_MIN_WORK)
@@ -160,7 +171,7 @@ static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uin
             }
             genome_at(genes, n, s->n_params, (uint64_t)i, g);
             k = s->ops->outcomes(s->state, g, pct, scr);
-            out[i] = strategy_fitness(pct, k, &s->obj_cfg, &s->obj);
+            out[i] = strategy_result(s, pct, k);
         }
         free(pct);
         free(scr);
@@ -177,18 +188,30 @@ static ev_status timed_prepare(strategy_t *s, const uint16_t *g, int *ok, ev_err
     return st;
 }
 
-/* run_chunk, its wall time counted as backtests */
-static ev_status timed_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
-                             const uint8_t *feasible, eval_result_t *out, ev_error *err)
+/* The chunk's runner, its wall time counted as backtests */
+typedef struct {
+    strategy_chunk_fn fn;
+    void *ctx;
+} chunk_runner_t;
+
+static ev_status timed_chunk(strategy_t *s, const chunk_runner_t *run, const uint16_t *genes, uint64_t n, uint64_t from,
+                             uint64_t to, const uint8_t *feasible, eval_result_t *out, ev_error *err)
 {
     const double t = plat_now();
-    ev_status st = run_chunk(s, genes, n, from, to, feasible, out, err);
+    ev_status st = run->fn(run->ctx, s, genes, n, from, to, feasible, out, err);
     s->backtest_s += plat_now() - t;
     return st;
 }
 
 ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
+    return strategy_evaluate_with(s, genes, n, run_chunk, NULL, out, err);
+}
+
+ev_status strategy_evaluate_with(strategy_t *s, const uint16_t *genes, uint64_t n, strategy_chunk_fn chunk, void *ctx,
+                                 eval_result_t *out, ev_error *err)
+{
+    const chunk_runner_t run = {chunk, ctx};
     uint8_t *feasible = (uint8_t *)malloc(n ? n : 1); /* [i - from]: genome i's constraints hold */
     uint64_t from = 0;
     ev_status st = EV_OK;
@@ -202,7 +225,7 @@ ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, ev
         if (st == EV_OK && i > from && s->ops->cache_bytes(s->state) > s->budget) {
             /* over budget: finish the chunk before i with what it prepared,
              * then start afresh with genome i */
-            st = timed_chunk(s, genes, n, from, i, feasible, out, err);
+            st = timed_chunk(s, &run, genes, n, from, i, feasible, out, err);
             s->ops->cache_clear(s->state);
             from = i;
             if (st == EV_OK)
@@ -211,7 +234,7 @@ ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, ev
         feasible[i - from] = (uint8_t)ok;
     }
     if (st == EV_OK)
-        st = timed_chunk(s, genes, n, from, n, feasible, out, err);
+        st = timed_chunk(s, &run, genes, n, from, n, feasible, out, err);
     free(feasible);
     return st;
 }

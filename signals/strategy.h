@@ -61,7 +61,26 @@ typedef struct {
     /* Distinct series computed so far (a series computed again after a
      * clear counts again). */
     int64_t (*series_computed)(const void *state);
+    /* ---- The device's view (signals/strategy_pack.h, kernels/): which
+     * EV_HD backtest the strategy's genomes run (STRATEGY_DEVICE_*), its
+     * series as n_slots buffers (slot k: slot_bytes(state, k) bytes), and
+     * its materialised parameters (params_bytes bytes). */
+    int32_t device_kind;
+    int32_t n_slots;
+    size_t params_bytes;
+    uint64_t (*slot_bytes)(const void *state, int32_t k);
+    /* A prepared genome's slots (host addresses in the store: genomes that
+     * read the same series get the same address) and parameters; 0 when it
+     * was not prepared. */
+    int (*device_view)(const void *state, const uint16_t *genes, const void **slots, void *params);
+    /* `outcomes` over a view: the series bound from slots (any copy of the
+     * store's buffers) and the parameters device_view gave. Thread-safe. */
+    int64_t (*view_outcomes)(const void *state, const void *const *slots, const void *params, double *pct,
+                             void *scratch);
 } strategy_ops_t;
+
+/* The EV_HD backtests a device runs (strategy_ops_t.device_kind). */
+enum { STRATEGY_DEVICE_SE = 0, STRATEGY_DEVICE_ATC = 1 };
 
 typedef struct strategy strategy_t;
 
@@ -92,6 +111,25 @@ ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, ev
 /* One genome's fitness from its trades' outcomes in percent (quantised as
  * fitness/accum.h does): the one definition strategy_evaluate uses. */
 eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep);
+
+/* strategy_fitness with s's objective: what every evaluator of s (the CPU's,
+ * the device's) makes of a genome's outcomes. */
+eval_result_t strategy_result(const strategy_t *s, const double *pct, int64_t n);
+
+/* The lattice parameters (genes per genome). */
+int32_t strategy_n_params(const strategy_t *s);
+
+/* What runs the backtests of genomes [from, to) of a batch of n (SoA genes),
+ * all prepared (feasible[i - from]: genome i's constraints hold), into
+ * out[from, to): the CPU's (OpenMP) in strategy_evaluate; a device's in
+ * strategy_evaluate_with. */
+typedef ev_status (*strategy_chunk_fn)(void *ctx, strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from,
+                                       uint64_t to, const uint8_t *feasible, eval_result_t *out, ev_error *err);
+
+/* strategy_evaluate with the chunks' backtests run by `chunk`: the same
+ * preparing, chunking and store budget on the host. */
+ev_status strategy_evaluate_with(strategy_t *s, const uint16_t *genes, uint64_t n, strategy_chunk_fn chunk, void *ctx,
+                                 eval_result_t *out, ev_error *err);
 
 /* One genome's quantised outcomes (micro-percent, costs subtracted), in
  * trade order: *q malloc'ed (free it), *n; *feasible 0 when a constraint fails. */

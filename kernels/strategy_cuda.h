@@ -1,0 +1,34 @@
+/* The device's runner of packed strategy jobs (signals/strategy_pack.h): a
+ * job runs on the GPU (cuda_strategy_run, kernels/strategy_device.cu) in
+ * launches sized for the display watchdog, and a job that runs out of device
+ * memory is retried with half the genomes (kernels/mem_retry.h), noted once.
+ * Compiled only with CUDA. */
+#ifndef EVOLVE_KERNELS_STRATEGY_CUDA_H
+#define EVOLVE_KERNELS_STRATEGY_CUDA_H
+
+#include <stdint.h>
+
+#include "signals/strategy_pack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Genome x bar steps one launch may take (the count and write passes are
+ * launches of their own), weighted by the strategy's cost per bar: far below
+ * the ~2 s after which Windows resets a GPU that drives a display (a
+ * budgeted estimate, not a measured figure: tune it with the bench on the
+ * card). */
+#define STRATEGY_LAUNCH_STEPS ((uint64_t)1 << 25)
+
+/* Genomes per launch for strategy kind `kind` (signals/strategy.h) on
+ * n_bars bars: at least 1, at most 2^20. Needs no device (tests). */
+uint32_t strategy_cuda_launch_genomes(int32_t kind, int64_t n_bars);
+
+/* r runs packed jobs on device 0. */
+void strategy_cuda_runner(strategy_packed_runner_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -24,35 +24,24 @@
 enum { STRAT_THREADS = 128 };
 
 /* The strategies' device views: series, parameters, trades, slots, bind, backtest. */
-struct se_kind {
-    typedef se_series_t S;
-    typedef se_params_t P;
-    typedef se_trade_t T;
-    enum { slots = SE_SLOTS };
-    static __device__ void bind(S *s, int64_t n, const void *const *slot)
-    {
-        se_series_bind(s, n, slot);
-    }
-    static __device__ int64_t run(const S *s, const P *p, T *out, int64_t cap)
-    {
-        return se_backtest(s, p, out, cap);
-    }
-};
+#define DEVICE_KIND(X, SLOTS)                                                      \
+    struct X##_kind {                                                              \
+        typedef X##_series_t S;                                                    \
+        typedef X##_params_t P;                                                    \
+        typedef X##_trade_t T;                                                     \
+        enum { slots = SLOTS };                                                    \
+        static __device__ void bind(S *s, int64_t n, const void *const *slot)      \
+        {                                                                          \
+            X##_series_bind(s, n, slot);                                           \
+        }                                                                          \
+        static __device__ int64_t run(const S *s, const P *p, T *out, int64_t cap) \
+        {                                                                          \
+            return X##_backtest(s, p, out, cap);                                   \
+        }                                                                          \
+    };
 
-struct atc_kind {
-    typedef atc_series_t S;
-    typedef atc_params_t P;
-    typedef atc_trade_t T;
-    enum { slots = ATC_SLOTS };
-    static __device__ void bind(S *s, int64_t n, const void *const *slot)
-    {
-        atc_series_bind(s, n, slot);
-    }
-    static __device__ int64_t run(const S *s, const P *p, T *out, int64_t cap)
-    {
-        return atc_backtest(s, p, out, cap);
-    }
-};
+DEVICE_KIND(se, SE_SLOTS)
+DEVICE_KIND(atc, ATC_SLOTS)
 
 /* Genome g's series and parameters out of the packed job. */
 template <class K>

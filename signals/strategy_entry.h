@@ -99,13 +99,18 @@
             pct[k] = strategy_trade_pct(t[k].pnl, t[k].entry);                                                     \
         return n;                                                                                                  \
     }                                                                                                              \
-    static int64_t P##_outcomes(const void *state, const uint16_t *genes, double *pct, void *scratch)              \
+    /* a prepared genome's parameters and series (0: not prepared) */                                              \
+    static int P##_genome_series(const void *state, const uint16_t *genes, P##_params_t *p, P##_series_t *ser)     \
     {                                                                                                              \
         const P##_entry_t *s = (const P##_entry_t *)state;                                                         \
+        P##_genome_params(s, genes, p);                                                                            \
+        return P##_features_find(s->feat, p, ser);                                                                 \
+    }                                                                                                              \
+    static int64_t P##_outcomes(const void *state, const uint16_t *genes, double *pct, void *scratch)              \
+    {                                                                                                              \
         P##_params_t p;                                                                                            \
         P##_series_t ser;                                                                                          \
-        P##_genome_params(s, genes, &p);                                                                           \
-        if (!P##_features_find(s->feat, &p, &ser))                                                                 \
+        if (!P##_genome_series(state, genes, &p, &ser))                                                            \
             return 0; /* not prepared: a caller's bug, answered with no trades */                                  \
         return P##_trades_pct(state, &ser, &p, pct, scratch);                                                      \
     }                                                                                                              \
@@ -115,11 +120,9 @@
     }                                                                                                              \
     static int P##_device_view(const void *state, const uint16_t *genes, const void **slots, void *params)         \
     {                                                                                                              \
-        const P##_entry_t *s = (const P##_entry_t *)state;                                                         \
         P##_params_t p;                                                                                            \
         P##_series_t ser;                                                                                          \
-        P##_genome_params(s, genes, &p);                                                                           \
-        if (!P##_features_find(s->feat, &p, &ser))                                                                 \
+        if (!P##_genome_series(state, genes, &p, &ser))                                                            \
             return 0;                                                                                              \
         P##_series_slots(&ser, slots);                                                                             \
         memcpy(params, &p, sizeof p);                                                                              \

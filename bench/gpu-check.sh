@@ -9,8 +9,8 @@
 #   4. a small grid (tables and dominance) and a small GA under
 #      compute-sanitizer memcheck and racecheck
 #   5. CPU and CUDA runs print the same results; the GPU probe's line and cost;
-#      the same for the strategies (seller_exhaustion, atc: grid and GA), and
-#      their backtest kernels under memcheck
+#      the same for the strategies (seller_exhaustion, atc: grid and GA), their
+#      backtest kernels under memcheck, and the probe stopping a corrupted one
 #   6. the GPU benchmarks (grid evaluators, GA generation time)
 # Everything is built and run in a scratch folder ($GPU_CHECK_SCRATCH, else a
 # new one under ${TMPDIR:-/tmp}, removed at the end unless KEEP=1). Results go
@@ -262,6 +262,14 @@ for strat in se atc; do
       --output "$WORK/san_$strat.h5"
   fi
 done
+step "GPU probe stops a corrupted CUDA strategy backend (--backend cuda)" probe_stop_se.log bash -c "
+  EVOLVE_TEST_CUDA_CORRUPT=1 '$E' '$WORK/se.yaml' --grid --backend cuda --quiet --output '$WORK/corrupt_se.h5'
+  rc=\$?; [ \$rc = 1 ] || { echo \"exit \$rc, expected 1\"; exit 1; }"
+if [ -s "$LOGS/probe_stop_se.log" ] &&
+  ! grep -q "the GPU probe found the cuda backend disagreeing with the CPU: evaluate: genome (ema_fast=" "$LOGS/probe_stop_se.log"; then
+  note "FAIL  the strategy stop message does not name the genome (log probe_stop_se.log)"
+  FAILED+=("strategy probe stop message")
+fi
 grep -h "^gpu probe:" "$LOGS"/run_se_cuda*.log "$LOGS"/run_atc_cuda*.log 2>/dev/null | head -2 | sed 's/^/      /' |
   tee -a "$SUMMARY"
 

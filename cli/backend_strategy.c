@@ -22,6 +22,10 @@ struct backend {
     strategy_t *st;
     const fit_problem_t *p;
     strategy_packed_runner_t runner; /* twin and cuda: what runs the packed jobs */
+    /* Tests only (bench/gpu-check.sh): EVOLVE_TEST_CUDA_CORRUPT set makes the
+     * cuda one flip the lowest bit of genome 17's fitness in every evaluate
+     * of 18 or more genomes, so the GPU probe must stop a real CUDA run. */
+    int corrupt;
 };
 
 /* Genomes per grid batch: a few seconds at most on the sample's bars, and a
@@ -42,8 +46,10 @@ ev_status backend_strategy_open(const backend_ops_t *ops, backend_t **out, strat
     if (ops == &backend_strategy_twin_ops)
         strategy_pack_host_runner(&b->runner, st);
 #ifdef EVOLVE_HAVE_CUDA
-    if (ops == &backend_strategy_cuda_ops)
+    if (ops == &backend_strategy_cuda_ops) {
         strategy_cuda_runner(&b->runner);
+        b->corrupt = getenv("EVOLVE_TEST_CUDA_CORRUPT") != NULL;
+    }
 #endif
     *out = b;
     return EV_OK;
@@ -96,6 +102,8 @@ static ev_status strategy_backend_evaluate(backend_t *b, const uint16_t *genes, 
     st = strategy_evaluate_with(b->st, genes, n, strategy_pack_chunk, &b->runner, out, err);
     if (st == EV_OK && b->ops == &backend_strategy_twin_ops)
         backend_twin_corrupt_results(out, n);
+    if (st == EV_OK && b->corrupt)
+        backend_twin_flip_fitness(out, n);
     return st;
 }
 

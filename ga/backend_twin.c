@@ -93,6 +93,11 @@ void backend_twin_corrupt_topk(topk_t *top)
     corrupt_topk(mode_now, top);
 }
 
+void backend_twin_flip_fitness(eval_result_t *out, uint64_t n)
+{
+    corrupt_results(TWIN_FITNESS, out, n);
+}
+
 const char *backend_twin_mode(void)
 {
     return twin_modes[mode_now];

@@ -35,6 +35,10 @@ ev_status backend_twin_select(const char *mode, ev_error *err);
 void backend_twin_corrupt_results(eval_result_t *out, uint64_t n);
 void backend_twin_corrupt_topk(topk_t *top);
 
+/* Mode fitness's fault whatever the mode: for a real device made wrong on
+ * purpose (EVOLVE_TEST_CUDA_CORRUPT, bench/gpu-check.sh). */
+void backend_twin_flip_fitness(eval_result_t *out, uint64_t n);
+
 /* The selected mode's name ("exact", ...). */
 const char *backend_twin_mode(void);
 

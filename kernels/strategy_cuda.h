@@ -15,11 +15,14 @@ extern "C" {
 #endif
 
 /* Genome x bar steps one launch may take (the count and write passes are
- * launches of their own), weighted by the strategy's cost per bar: far below
- * the ~2 s after which Windows resets a GPU that drives a display (a
- * budgeted estimate, not a measured figure: tune it with the bench on the
- * card). */
-#define STRATEGY_LAUNCH_STEPS ((uint64_t)1 << 25)
+ * launches of their own), weighted by the strategy's cost per bar (1 for
+ * seller_exhaustion, 32 for atc): 2^27, 0.03 to 0.13 s at the 1e9 to 5e9
+ * weighted steps a second an RTX 4060's FP64 rate and memory bandwidth allow
+ * (an estimate, not a measured figure: tune it with the bench on the card),
+ * far below the ~2 s after which Windows resets a GPU that drives a display.
+ * A launch still takes at least one genome's whole backtest, one thread's
+ * serial loop over every bar (docs/signals.md "What is not done"). */
+#define STRATEGY_LAUNCH_STEPS ((uint64_t)1 << 27)
 
 /* Genomes per launch for strategy kind `kind` (signals/strategy.h) on
  * n_bars bars: at least 1, at most 2^20. Needs no device (tests). */

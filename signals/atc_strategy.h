@@ -56,6 +56,8 @@ typedef struct {
     int32_t pine_sticky_a; /* a keeps its previous value when p == 0 */
     int32_t python_cut;    /* Cut uses long/short_threshold instead of +-cut_threshold */
 } atc_params_t;
+/* copied to the device byte for byte (signals/strategy_pack.h): one layout for C and CUDA */
+EV_STATIC_ASSERT(sizeof(atc_params_t) == 152, "atc_params_t: 8 int32, 13 doubles, 3 int32, padding");
 
 /* The series a genome reads: the bars' open and close, the close's return
  * R[i] (NaN at 0), the growth table of its La (growth[j] = exp(lambda * j),

@@ -34,6 +34,8 @@ typedef struct {
     double vol_z, tr_z, cloc_min, atr_stop_mult, reward_r;
     double fee_bp, slippage_bp; /* fixed by the config, not optimised */
 } se_params_t;
+/* copied to the device byte for byte (signals/strategy_pack.h): one layout for C and CUDA */
+EV_STATIC_ASSERT(sizeof(se_params_t) == 80, "se_params_t: 5 int32, padding, 7 doubles");
 
 /* The series one genome reads: the bars and its indicators (all length n;
  * pointers into the shared feature store). */

@@ -34,6 +34,28 @@ struct backend {
 #define STRATEGY_GRID_BATCH 4096u
 #define STRATEGY_GRID_BATCH_DEVICE 65536u
 
+/* The twin in mode ga-oom: a pretend device whose memory holds no packed job
+ * above TWIN_JOB_MOST genomes, so the retry with fewer genomes is tested
+ * without a GPU (signals/strategy_pack.h). */
+#define TWIN_JOB_MOST 200u
+
+static ev_status twin_oom_run(strategy_packed_runner_t *r, const strategy_pack_t *pk, int64_t *counts, double **pct,
+                              ev_error *err)
+{
+    strategy_packed_runner_t host;
+    *pct = NULL;
+    if (pk->count > TWIN_JOB_MOST)
+        return ev_fail(err, EV_ENOMEM, "a job of %u genomes does not fit the twin's pretend device memory", pk->count);
+    strategy_pack_host_runner(&host, (strategy_t *)r->ctx);
+    return host.run(&host, pk, counts, pct, err);
+}
+
+static uint64_t twin_smaller(strategy_packed_runner_t *r, uint64_t batch)
+{
+    (void)r;
+    return batch > 1 ? batch / 2 : 0;
+}
+
 ev_status backend_strategy_open(const backend_ops_t *ops, backend_t **out, strategy_t *st, const fit_problem_t *p,
                                 ev_error *err)
 {
@@ -45,6 +67,10 @@ ev_status backend_strategy_open(const backend_ops_t *ops, backend_t **out, strat
     b->p = p;
     if (ops == &backend_strategy_twin_ops)
         strategy_pack_host_runner(&b->runner, st);
+    if (ops == &backend_strategy_twin_ops && !strcmp(backend_twin_mode(), "ga-oom")) {
+        b->runner.run = twin_oom_run;
+        b->runner.smaller = twin_smaller;
+    }
 #ifdef EVOLVE_HAVE_CUDA
     if (ops == &backend_strategy_cuda_ops) {
         strategy_cuda_runner(&b->runner);

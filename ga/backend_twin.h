@@ -24,7 +24,9 @@ extern const backend_ops_t backend_twin_ops;
  *   breed    ga_breed: gene 0 of individual 1 moves to the next value
  *   cache    ga_cache_export: the lowest bit of the first entry's fitness
  *   ga-oom   nothing wrong, but ga_open fails out of memory for populations
- *            above 512 (ga_run then keeps the GA on the host)
+ *            above 512 (ga_run then keeps the GA on the host), and the
+ *            strategy twin's packed jobs above 200 genomes fail out of
+ *            memory (retried with fewer, cli/backend_strategy.c)
  * EV_EUSAGE for another name. */
 ev_status backend_twin_select(const char *mode, ev_error *err);
 

@@ -15,6 +15,8 @@ parameters, the series bound back and backtested) run on the CPU.
     its parameter values and both values; `--backend auto` warns, falls back
     to the CPU and gives the CPU's results (provenance backend "cpu",
     backend_probe "failed, ...");
+  - ga-oom: a pretend device that holds no job above 200 genomes; the jobs
+    are retried with fewer genomes and give the CPU's results;
   - --no-gpu-probe runs a faulty twin unchecked and says so in provenance;
   - `--backend cuda` without the twin: the device's results, or (no GPU, no
     CUDA build) the refusal naming why.
@@ -103,6 +105,11 @@ def twin_checks(work, cfg, name):
             check(be == "twin" and probe and probe.startswith("passed: "), f"{name} {mode}: {be} {probe!r}")
         if mode == "grid":
             check(len(cpu[mode]["top"]) > 50, f"{name}: the grid should rank many genomes: {len(cpu[mode]['top'])}")
+    # a pretend device too small for a chunk: jobs retried with fewer genomes, the same results
+    for mode in ("grid", "ga"):
+        r, doc, _ = run(work, cfg, f"{name}-oom-{mode}", "cuda", mode, {"EVOLVE_TEST_DEVICE": "ga-oom"})
+        check(r.returncode == 0 and same_results(cpu[mode], doc),
+              f"{name} ga-oom twin {mode}: exit {r.returncode}, results differ or: {r.stderr}")
     for fault, msgs in FAULTS.items():
         env = {"EVOLVE_TEST_DEVICE": fault}
         for mode in ("grid", "ga"):

@@ -8,7 +8,9 @@
 #      then the rest of the suite
 #   4. a small grid (tables and dominance) and a small GA under
 #      compute-sanitizer memcheck and racecheck
-#   5. CPU and CUDA runs print the same results; the GPU probe's line and cost
+#   5. CPU and CUDA runs print the same results; the GPU probe's line and cost;
+#      the same for the strategies (seller_exhaustion, atc: grid and GA), their
+#      backtest kernels under memcheck, and the probe stopping a corrupted one
 #   6. the GPU benchmarks (grid evaluators, GA generation time)
 # Everything is built and run in a scratch folder ($GPU_CHECK_SCRATCH, else a
 # new one under ${TMPDIR:-/tmp}, removed at the end unless KEEP=1). Results go
@@ -205,6 +207,71 @@ step "GPU probe falls back from a corrupted CUDA backend (--backend auto)" probe
   EVOLVE_TEST_CUDA_CORRUPT=1 '$E' '$WORK/check.yaml' --backend auto --quiet --output '$WORK/fallback.h5' \
     >'$LOGS/auto_fallback.txt' && diff '$LOGS/cpu.txt' '$LOGS/auto_fallback.txt' &&
   grep -q 'falls back to the CPU backend' '$LOGS/probe_auto.log'"
+
+# ---- 5b. strategies: CPU == CUDA (kernels/strategy_device.cu) ----------------------
+# seller_exhaustion and atc on the generated SOXL minute bars, grid and GA on
+# both backends (the GPU probe runs before each CUDA search), then the
+# backtest kernels under compute-sanitizer memcheck.
+cat >"$WORK/se.yaml" <<YAML
+strategy: {type: seller_exhaustion, bars: {market_dir: data/market, ticker: SOXL, timeframe: 1m}, costs: {fee_bp: 5, slippage_bp: 5}}
+parameters:
+  - {name: ema_fast, values: [8, 16]}
+  - {name: ema_slow, values: [40, 80]}
+  - {name: z_window, values: [40, 80]}
+  - {name: atr_window, values: [8, 16]}
+  - {name: vol_z, values: [1.0, 1.5, 2.0]}
+  - {name: tr_z, values: [0.8, 1.2]}
+  - {name: cloc_min, values: [0.4, 0.6]}
+  - {name: max_hold, values: [16, 32]}
+objective: {name: total_return, min_trades: 2}
+ga: {population: 128, generations: 5, islands: 2}
+top: 20
+seed: 1
+YAML
+cat >"$WORK/atc.yaml" <<YAML
+strategy: {type: atc, bars: {market_dir: data/market, ticker: SOXL, timeframe: 1m}, costs: {fee_bp: 5, slippage_bp: 5}}
+parameters:
+  - {name: ema_len, values: [10, 20]}
+  - {name: hull_len, values: [12, 30]}
+  - {name: wma_len, values: [14]}
+  - {name: dema_len, values: [16, 40]}
+  - {name: lsma_len, values: [18]}
+  - {name: kama_len, values: [20, 24]}
+  - {name: robustness, values: [Narrow, Wide]}
+  - {name: La, values: [0.02, 0.05]}
+  - {name: De, values: [0.03, 0.1]}
+  - {name: long_threshold, values: [0.1, 0.3]}
+  - {name: short_threshold, values: [-0.3, -0.1]}
+objective: {name: total_return, min_trades: 2}
+ga: {population: 128, generations: 5, islands: 2}
+top: 20
+seed: 1
+YAML
+for strat in se atc; do
+  for mode in "--grid" ""; do
+    for be in cpu cuda; do
+      step "strategy $strat ${mode:-ga} --backend $be" "run_${strat}_${be}${mode//-/_}.log" \
+        bash -c "'$E' '$WORK/$strat.yaml' $mode --backend $be --output '$WORK/$strat-$be.h5' >'$LOGS/$strat-$be$mode.txt'"
+    done
+    step "strategy $strat: CPU == CUDA output (${mode:-ga})" "diff_${strat}${mode//-/_}.log" \
+      diff "$LOGS/$strat-cpu$mode.txt" "$LOGS/$strat-cuda$mode.txt"
+  done
+  if command -v compute-sanitizer >/dev/null 2>&1; then
+    step "compute-sanitizer memcheck: strategy $strat grid" "san_memcheck_$strat.log" --sanitizer \
+      compute-sanitizer --tool memcheck --error-exitcode 99 "$E" "$WORK/$strat.yaml" --grid --backend cuda --quiet \
+      --output "$WORK/san_$strat.h5"
+  fi
+done
+step "GPU probe stops a corrupted CUDA strategy backend (--backend cuda)" probe_stop_se.log bash -c "
+  EVOLVE_TEST_CUDA_CORRUPT=1 '$E' '$WORK/se.yaml' --grid --backend cuda --quiet --output '$WORK/corrupt_se.h5'
+  rc=\$?; [ \$rc = 1 ] || { echo \"exit \$rc, expected 1\"; exit 1; }"
+if [ -s "$LOGS/probe_stop_se.log" ] &&
+  ! grep -q "the GPU probe found the cuda backend disagreeing with the CPU: evaluate: genome (ema_fast=" "$LOGS/probe_stop_se.log"; then
+  note "FAIL  the strategy stop message does not name the genome (log probe_stop_se.log)"
+  FAILED+=("strategy probe stop message")
+fi
+grep -h "^gpu probe:" "$LOGS"/run_se_cuda*.log "$LOGS"/run_atc_cuda*.log 2>/dev/null | head -2 | sed 's/^/      /' |
+  tee -a "$SUMMARY"
 
 # ---- 6. benchmarks ------------------------------------------------------------
 step "bench_grid (seed, 1e8, 1.2e9 lattices; 50,000 synthetic trades)" bench_grid.log \

@@ -7,6 +7,10 @@
 # Each prints evolve's own accounting: unique evaluations, seconds, indicator
 # series computed, seconds in indicators vs backtests, scratch per thread.
 #
+# BACKENDS="cpu cuda" runs each case on each backend in turn (default cpu), so
+# the GPU's strategy evaluator (docs/signals.md "Backends") is timed beside
+# the CPU's in one call; the `gpu probe:` line says what its check cost.
+#
 #   bash bench/strategy_ga.sh [EVOLVE]   (default build/evolve; data/sample is made when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,9 +42,12 @@ objective: {name: sharpe, min_trades: 10}
 ga: {population: 1024, generations: 20}
 YAML
 run() {
-  echo "== $1"
-  /usr/bin/time -f "process: %e s wall, %M KiB max resident" "$E" "$2" --output "$OUT/$1.h5" 2>&1 >/dev/null |
-    grep -E "^(ga: stopped|strategy |process:)"
+  local be
+  for be in ${BACKENDS:-cpu}; do
+    echo "== $1 (--backend $be)"
+    /usr/bin/time -f "process: %e s wall, %M KiB max resident" "$E" "$2" --backend "$be" \
+      --output "$OUT/$1-$be.h5" 2>&1 >/dev/null | grep -E "^(ga: stopped|strategy |gpu probe|process:|evolve: )"
+  done
 }
 run exhaustion_1m configs/exhaustion.yaml
 run exhaustion_15s "$OUT/exhaustion_15s.yaml"

@@ -26,7 +26,7 @@ static void run_usage(FILE *out)
             "(SPEC: filters keep a trade iff feature >= threshold; target/stop re-simulated second by second).\n"
             "Without --grid or --validate it runs the genetic algorithm (GA). A strategy config (strategy:\n"
             "instead of data:, docs/signals.md) searches an indicator-signal strategy's parameters on bars\n"
-            "the same way, on the CPU.\n"
+            "the same way (its backtests on the CPU or, with --backend cuda or auto, the GPU).\n"
             "\n"
             "Every mode writes a run file (HDF5; layout in results/README.md) to the config's output\n"
             "(default results/<config>.h5); 'evolve report RUN.h5' summarises and plots it. A GA run is\n"

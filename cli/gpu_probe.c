@@ -4,11 +4,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/backend_strategy.h"
 #include "ga/backend_probe.h"
+
+/* A strategy's probe: each genome is a backtest over all the bars on both
+ * sides, so fewer than a trade log's: 256 random lattice points, the corners
+ * (at most 256) and three top-K selections over 128 points each. */
+#define GPU_PROBE_STRATEGY_RANDOM 256u
+#define GPU_PROBE_STRATEGY_TOPK 128u
+
+/* The CPU backend the device is checked against (and falls back to): the
+ * trade-log CPU backend on the session's tables, or a strategy's CPU backend
+ * on the session's strategy (the same store: the same series on both sides). */
+static ev_status open_reference(session_t *s, const backend_ops_t **ops, backend_t **cpu, ev_error *err)
+{
+    if (s->strategy) {
+        *ops = &backend_strategy_ops;
+        return backend_strategy_open(*ops, cpu, s->strategy, &s->prob, err);
+    }
+    *ops = &backend_cpu_ops;
+    return backend_cpu_ops.open(cpu, &s->prob, &s->tables, err);
+}
 
 ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *err)
 {
-    const backend_ops_t *dev = s->ops;
+    const backend_ops_t *dev = s->ops, *ref = NULL;
     backend_t *cpu = NULL;
     backend_probe_opts_t po;
     backend_probe_t r;
@@ -21,18 +41,21 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
             fprintf(opts->log, "gpu probe: skipped (--no-gpu-probe): the %s backend is trusted unchecked\n", dev->name);
         return EV_OK;
     }
-    if ((st = backend_cpu_ops.open(&cpu, &s->prob, &s->tables, err)) != EV_OK)
+    if ((st = open_reference(s, &ref, &cpu, err)) != EV_OK)
         return st;
     memset(&po, 0, sizeof po);
     po.seed = s->cfg.seed;
-    st = backend_probe_run(&backend_cpu_ops, cpu, dev, s->backend, &s->prob, &s->tables.view, &s->cfg.ga, &po, &r, err);
+    po.random_points = s->strategy ? GPU_PROBE_STRATEGY_RANDOM : 0;
+    po.topk_range = s->strategy ? GPU_PROBE_STRATEGY_TOPK : 0;
+    st = backend_probe_run(ref, cpu, dev, s->backend, &s->prob, s->strategy ? NULL : &s->tables.view, &s->cfg.ga, &po,
+                           &r, err);
     if (st != EV_OK) {
-        backend_cpu_ops.close(cpu);
+        ref->close(cpu);
         ev_error_prefix(err, "gpu probe: ");
         return st;
     }
     if (r.match) {
-        backend_cpu_ops.close(cpu);
+        ref->close(cpu);
         snprintf(s->probe, sizeof s->probe, "passed: the %s backend equals the cpu backend bit for bit on %s (%.1f ms)",
                  dev->name, r.summary, r.seconds * 1e3);
         if (opts->log)
@@ -40,7 +63,7 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
         return EV_OK;
     }
     if (!asked_auto) {
-        backend_cpu_ops.close(cpu);
+        ref->close(cpu);
         return ev_fail(err, EV_ECUDA,
                        "--backend %s: the GPU probe found the %s backend disagreeing with the CPU: %s. Nothing was "
                        "run: its results cannot be trusted. Run with --backend cpu (or --backend auto, which falls "
@@ -57,7 +80,7 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
              "failed, the run fell back to the cpu backend: the %s backend (%s) disagreed: %s", dev->name, s->device,
              r.what);
     dev->close(s->backend);
-    s->ops = &backend_cpu_ops;
+    s->ops = ref;
     s->backend = cpu;
     s->ops->describe(s->backend, s->device, sizeof s->device);
     return EV_OK;

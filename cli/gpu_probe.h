@@ -8,7 +8,11 @@
  *   mismatch, --backend auto   a loud warning on stderr (even with --quiet),
  *                         the run continues on the CPU backend and
  *                         backend_probe says "failed: ...; fell back to the CPU"
- *   --no-gpu-probe        nothing is checked (unsafe); backend_probe says so */
+ *   --no-gpu-probe        nothing is checked (unsafe); backend_probe says so
+ * A strategy run (s->strategy) is checked against the strategy's CPU backend
+ * (cli/backend_strategy.h) on the same store: 256 random genomes, the
+ * lattice's corners and three top-K selections of 128 points, fitness and
+ * trade counts bit for bit; the verdicts are the same. */
 #ifndef EVOLVE_GPU_PROBE_H
 #define EVOLVE_GPU_PROBE_H
 

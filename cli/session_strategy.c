@@ -5,39 +5,20 @@
 
 #include "cli/backend_registry.h"
 #include "cli/backend_strategy.h"
+#include "cli/gpu_probe.h"
 #include "cli/session_strategy_validation.h"
 #include "common/platform.h"
 #include "fitness/objective_prep.h"
-
-/* What a strategy cannot do yet: refused before any bar is read. */
-static ev_status refuse_unsupported(const session_t *s, const session_opts_t *opts, ev_error *err)
-{
-    const char *type = s->cfg.strategy_type;
-    const backend_ops_t *found;
-    ev_status st;
-    if ((st = strategy_validation_refuse(s, err)) != EV_OK)
-        return st;
-    if (!strcmp(opts->backend, "cuda"))
-        return ev_fail(err, EV_EUSAGE,
-                       "--backend cuda: the CUDA backend cannot evaluate strategy %s yet; use --backend cpu (or auto, "
-                       "which runs strategies on the CPU)",
-                       type);
-    if ((st = backend_find(opts->backend, &found, err)) != EV_OK)
-        return st;
-    if (found != &backend_cpu_ops) /* even when quiet: the user asked for a device */
-        fprintf(stderr,
-                "evolve: --backend %s: strategy %s runs on the CPU backend (the %s backend has no strategy "
-                "evaluator yet)\n",
-                opts->backend, type, found->name);
-    return EV_OK;
-}
 
 ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_error *err)
 {
     double t0 = plat_now();
     const strategy_ops_t *so;
+    const backend_ops_t *found;
     ev_status st;
-    if ((st = refuse_unsupported(s, opts, err)) != EV_OK ||
+    /* what a strategy cannot do yet is refused before any bar is read */
+    if ((st = strategy_validation_refuse(s, err)) != EV_OK ||
+        (st = backend_find(opts->backend, &found, err)) != EV_OK ||
         (st = strategy_open(s->cfg.strategy_type, s->cfg.path, &s->cfg.lattice, &s->cfg.objective, &s->strategy,
                             err)) != EV_OK)
         return st;
@@ -47,8 +28,8 @@ ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_err
     if ((st = problem_init(&s->prob, &s->ds, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK ||
         (st = strategy_validation_open(s, opts->log, err)) != EV_OK)
         return st;
-    s->ops = &backend_strategy_ops;
-    if ((st = backend_strategy_open(&s->backend, s->strategy, &s->prob, err)) != EV_OK)
+    s->ops = backend_strategy_for(found);
+    if ((st = backend_strategy_open(s->ops, &s->backend, s->strategy, &s->prob, err)) != EV_OK)
         return st;
     s->ops->describe(s->backend, s->device, sizeof s->device);
     if (opts->log)
@@ -56,6 +37,9 @@ ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_err
                 (long long)so->n_bars(strategy_state(s->strategy)), s->cfg.path,
                 (unsigned long long)s->cfg.lattice.size);
     s->seconds_load = plat_now() - t0;
+    /* a device proves itself against the CPU before the first generation or grid batch */
+    if (s->ops != &backend_strategy_ops && (st = gpu_probe_session(s, opts, err)) != EV_OK)
+        return st;
     return EV_OK;
 }
 

@@ -26,6 +26,7 @@ static ev_status sharpe_sample(session_t *s, ev_error *err)
     uint16_t *genes = (uint16_t *)calloc((size_t)n * (size_t)np + 1, sizeof *genes);
     eval_result_t *r = (eval_result_t *)malloc(((size_t)n + 1) * sizeof *r);
     objective_prep_t prep = p->obj;
+    const strategy_score_t sc = {&prep, AGG_ALL}; /* prep: the sample's objective, below */
     ev_status st = EV_OK;
     if (!genes || !r)
         st = ev_fail(err, EV_ENOMEM, "out of memory sampling the lattice's Sharpe ratios");
@@ -36,7 +37,7 @@ static ev_status sharpe_sample(session_t *s, ev_error *err)
             genes[(uint64_t)k * n + i] = g[k];
     }
     sharpe_sample_objective(&prep);
-    if (st == EV_OK && (st = strategy_evaluate_as(s->strategy, genes, n, &prep, AGG_ALL, r, err)) == EV_OK)
+    if (st == EV_OK && (st = strategy_evaluate_as(s->strategy, genes, n, &sc, r, err)) == EV_OK)
         s->var_sr = sharpe_variance_of(r, n, &s->var_sr_points);
     free(genes);
     free(r);

@@ -181,7 +181,7 @@ static int build_set(probe_t *x, const backend_probe_opts_t *o, genome_list_t *l
     int32_t np = x->p->shape.n_params, first[EV_MAX_PARAMS];
     uint16_t genes[EV_MAX_PARAMS];
     uint32_t randoms = PROBE_RANDOM_DEFAULT;
-    double trades = (double)(x->t->n_trades > 0 ? x->t->n_trades : 1);
+    double trades = (double)(x->t && x->t->n_trades > 0 ? x->t->n_trades : 1);
     if ((double)randoms * trades > PROBE_TRADE_EVALS)
         randoms =
             PROBE_TRADE_EVALS / trades < PROBE_RANDOM_MIN ? PROBE_RANDOM_MIN : (uint32_t)(PROBE_TRADE_EVALS / trades);
@@ -189,9 +189,10 @@ static int build_set(probe_t *x, const backend_probe_opts_t *o, genome_list_t *l
         randoms = o->random_points;
     memset(l, 0, sizeof *l);
     l->np = np;
-    /* the no-filter genome, with the first and the last target and stop */
+    /* the no-filter genome, with the first and the last target and stop
+     * (trade logs: a strategy's lattice has no filters) */
     ga_first_genome(lat, first);
-    for (int end = 0; end < 2; end++) {
+    for (int end = 0; x->t && end < 2; end++) {
         for (int32_t k = 0; k < np; k++)
             genes[k] = (uint16_t)(first[k] >= 0 ? first[k] : end ? (int32_t)lat->params[k].n_values - 1 : 0);
         if (!list_push(l, genes))
@@ -214,7 +215,7 @@ static int build_set(probe_t *x, const backend_probe_opts_t *o, genome_list_t *l
                 return 0;
         }
     }
-    if (!push_one_trade_candidates(x, l))
+    if (x->t && !push_one_trade_candidates(x, l))
         return 0;
     for (uint32_t r = 0; r < randoms; r++) {
         for (int32_t k = 0; k < np; k++)
@@ -304,11 +305,11 @@ static int compare_lists(probe_t *x, const char *step, const topk_t *a, const to
     return 0;
 }
 
-static ev_status probe_topk(probe_t *x, ev_error *err)
+static ev_status probe_topk(probe_t *x, const backend_probe_opts_t *o, ev_error *err)
 {
     static const uint32_t ks[] = {1, PROBE_TOP, 128};
     const lattice_t *lat = x->p->lat;
-    uint64_t m = PROBE_TOPK_RANGE, size, most;
+    uint64_t m = o && o->topk_range ? o->topk_range : PROBE_TOPK_RANGE, size, most;
     ev_status st = EV_OK;
     if (!lat->size_fits || !x->ops[0]->grid_batch || !x->ops[1]->grid_batch)
         return EV_OK;
@@ -744,14 +745,14 @@ ev_status backend_probe_run(const backend_ops_t *ref_ops, backend_t *ref, const 
     st = probe_evaluate(&x, &l, err);
     free(l.aos);
     if (st == EV_OK && out->match)
-        st = probe_topk(&x, err);
+        st = probe_topk(&x, o, err);
     if (st == EV_OK && out->match)
         st = probe_ga(&x, s, seed, err);
     out->seconds = plat_now() - t0;
     if (st == EV_OK)
         snprintf(out->summary, sizeof out->summary,
-                 "%llu genomes (the no-filter genome, corners, %s%srandom points), %u top-K selections%s",
-                 (unsigned long long)out->genomes, out->kept0 ? "a genome keeping 0 trades, " : "",
+                 "%llu genomes (%scorners, %s%srandom points), %u top-K selections%s", (unsigned long long)out->genomes,
+                 t ? "the no-filter genome, " : "", out->kept0 ? "a genome keeping 0 trades, " : "",
                  out->kept1 ? "one keeping 1, " : "", out->topk_lists,
                  out->ga_checked ? ", one GA generation, a breed step and a dedup round trip" : "");
     return st;

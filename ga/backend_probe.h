@@ -39,6 +39,7 @@ extern "C" {
 typedef struct {
     uint32_t random_points; /* random lattice points to evaluate (0: 2,048, fewer on large datasets) */
     uint64_t seed;          /* of the random points and the probe's GA */
+    uint32_t topk_range;    /* lattice points per top-K selection (0: 512) */
 } backend_probe_opts_t;
 
 typedef struct {
@@ -54,7 +55,8 @@ typedef struct {
 } backend_probe_t;
 
 /* Runs the probe of `test` (opened on p, whose tables t are the reference's
- * too) against `ref`; s: the run's GA settings (operators and islands; the
+ * too; t NULL for backends that evaluate no trade log, the strategies':
+ * then no genome is built from the trades' cells) against `ref`; s: the run's GA settings (operators and islands; the
  * probe's population is at most 4 islands of 128). EV_OK with out->match
  * telling the verdict; an error of the backend under test is a mismatch
  * (out->what), an error of the reference or of host memory is returned. */

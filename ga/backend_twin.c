@@ -69,21 +69,53 @@ static void twin_describe(backend_t *b, char *buf, size_t n)
     snprintf(buf, n, "test twin of the CPU backend (EVOLVE_TEST_DEVICE=%s), not a GPU", twin_modes[b->mode]);
 }
 
+static void corrupt_results(twin_mode mode, eval_result_t *out, uint64_t n)
+{
+    if (n > TWIN_GENOME && mode == TWIN_FITNESS)
+        flip_low_bit(&out[TWIN_GENOME].fitness);
+    if (n > TWIN_GENOME && mode == TWIN_TRADES)
+        out[TWIN_GENOME].trades += 1;
+}
+
+static void corrupt_topk(twin_mode mode, topk_t *top)
+{
+    if (mode == TWIN_TOPK && top->n > 0)
+        flip_low_bit(&top->e[top->n - 1].r.fitness);
+}
+
+void backend_twin_corrupt_results(eval_result_t *out, uint64_t n)
+{
+    corrupt_results(mode_now, out, n);
+}
+
+void backend_twin_corrupt_topk(topk_t *top)
+{
+    corrupt_topk(mode_now, top);
+}
+
+void backend_twin_flip_fitness(eval_result_t *out, uint64_t n)
+{
+    corrupt_results(TWIN_FITNESS, out, n);
+}
+
+const char *backend_twin_mode(void)
+{
+    return twin_modes[mode_now];
+}
+
 static ev_status twin_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
     ev_status st = backend_cpu_ops.evaluate(b->cpu, genes, n, out, err);
-    if (st == EV_OK && n > TWIN_GENOME && b->mode == TWIN_FITNESS)
-        flip_low_bit(&out[TWIN_GENOME].fitness);
-    if (st == EV_OK && n > TWIN_GENOME && b->mode == TWIN_TRADES)
-        out[TWIN_GENOME].trades += 1;
+    if (st == EV_OK)
+        corrupt_results(b->mode, out, n);
     return st;
 }
 
 static ev_status twin_grid_batch(backend_t *b, uint64_t first, uint64_t count, topk_t *top, ev_error *err)
 {
     ev_status st = backend_cpu_ops.grid_batch(b->cpu, first, count, top, err);
-    if (st == EV_OK && b->mode == TWIN_TOPK && top->n > 0)
-        flip_low_bit(&top->e[top->n - 1].r.fitness);
+    if (st == EV_OK)
+        corrupt_topk(b->mode, top);
     return st;
 }
 

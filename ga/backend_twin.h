@@ -24,9 +24,25 @@ extern const backend_ops_t backend_twin_ops;
  *   breed    ga_breed: gene 0 of individual 1 moves to the next value
  *   cache    ga_cache_export: the lowest bit of the first entry's fitness
  *   ga-oom   nothing wrong, but ga_open fails out of memory for populations
- *            above 512 (ga_run then keeps the GA on the host)
+ *            above 512 (ga_run then keeps the GA on the host), and the
+ *            strategy twin's packed jobs above 200 genomes fail out of
+ *            memory (retried with fewer, cli/backend_strategy.c)
  * EV_EUSAGE for another name. */
 ev_status backend_twin_select(const char *mode, ev_error *err);
+
+/* The selected mode's fault planted into another backend's results, for
+ * that backend's own twin (the strategy backend's, cli/backend_strategy.c):
+ * an evaluate call's n results (modes fitness and trades), a grid batch's
+ * top-K (mode topk); the other modes leave them alone. */
+void backend_twin_corrupt_results(eval_result_t *out, uint64_t n);
+void backend_twin_corrupt_topk(topk_t *top);
+
+/* Mode fitness's fault whatever the mode: for a real device made wrong on
+ * purpose (EVOLVE_TEST_CUDA_CORRUPT, bench/gpu-check.sh). */
+void backend_twin_flip_fitness(eval_result_t *out, uint64_t n);
+
+/* The selected mode's name ("exact", ...). */
+const char *backend_twin_mode(void);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 #include "fitness/tables.h"
 #include "fitness/topk.h"
 #include "operators/ga_types.h"
+#include "signals/strategy_pack.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -186,6 +187,17 @@ uint64_t cuda_ga_cache_count(cuda_ga_t *g);
 ev_status cuda_ga_cache_export(cuda_ga_t *g, uint64_t *index, eval_result_t *results, ev_error *err);
 ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, const eval_result_t *results, uint64_t n,
                                ev_error *err);
+
+/* ---- strategy backtests (kernels/strategy_device.cu) ---------------------- */
+
+/* One packed job of strategy genomes (signals/strategy_pack.h): its distinct
+ * series uploaded once, then one thread per genome runs the strategy's EV_HD
+ * backtest, in launches of at most per_launch genomes; counts[pk->count]
+ * trades per genome, *pct (malloc'ed, NULL without trades) their
+ * outcomes in percent and *bar (likewise) their entry bars, genome after genome. EV_ENOMEM when the device's
+ * memory cannot hold the job (retry with fewer genomes). */
+ev_status cuda_strategy_run(const strategy_pack_t *pk, uint32_t per_launch, int64_t *counts, double **pct,
+                            int64_t **bar, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -14,4 +14,4 @@ static int64_t atc_max_trades(const void *state)
     return atc_n_bars(state) + 1;
 }
 
-STRATEGY_ENTRY_OPS(atc, "atc")
+STRATEGY_ENTRY_OPS(atc, "atc", STRATEGY_DEVICE_ATC, ATC_SLOTS)

@@ -56,6 +56,8 @@ typedef struct {
     int32_t pine_sticky_a; /* a keeps its previous value when p == 0 */
     int32_t python_cut;    /* Cut uses long/short_threshold instead of +-cut_threshold */
 } atc_params_t;
+/* copied to the device byte for byte (signals/strategy_pack.h): one layout for C and CUDA */
+EV_STATIC_ASSERT(sizeof(atc_params_t) == 152, "atc_params_t: 8 int32, 13 doubles, 3 int32, padding");
 
 /* The series a genome reads: the bars' open and close, the close's return
  * R[i] (NaN at 0), the growth table of its La (growth[j] = exp(lambda * j),
@@ -75,6 +77,41 @@ typedef struct {
     int32_t reason;                          /* ATC_SIGNAL */
     double entry, exit, pnl;
 } atc_trade_t;
+
+/* The series as slots, the device's view of them (signals/strategy.h
+ * device_view, kernels/strategy_device.cu): slot k's address, and the series
+ * bound back from the slots' addresses (inverses, in this order): open,
+ * close, ret and growth (n doubles each), then the 54 cross states (n bytes
+ * each) family by family. */
+enum { ATC_SLOTS = 4 + ATC_FAMILIES * ATC_MEMBERS };
+
+EV_HD void atc_series_slots(const atc_series_t *s, const void **slot)
+{
+    slot[0] = s->open;
+    slot[1] = s->close;
+    slot[2] = s->ret;
+    slot[3] = s->growth;
+    for (int f = 0; f < ATC_FAMILIES; f++)
+        for (int k = 0; k < ATC_MEMBERS; k++)
+            slot[4 + f * ATC_MEMBERS + k] = s->state[f][k];
+}
+
+EV_HD void atc_series_bind(atc_series_t *s, int64_t n, const void *const *slot)
+{
+    s->n = n;
+    s->open = (const double *)slot[0];
+    s->close = (const double *)slot[1];
+    s->ret = (const double *)slot[2];
+    s->growth = (const double *)slot[3];
+    for (int f = 0; f < ATC_FAMILIES; f++)
+        for (int k = 0; k < ATC_MEMBERS; k++)
+            s->state[f][k] = (const int8_t *)slot[4 + f * ATC_MEMBERS + k];
+}
+
+EV_HD uint64_t atc_series_slot_bytes(int32_t k, int64_t n)
+{
+    return (uint64_t)n * (k < 4 ? sizeof(double) : sizeof(int8_t));
+}
 
 /* Member k's length for family length L: [L, L+a1..L+a4, L-a1..L-a4]. */
 EV_HD int32_t atc_member_len(int32_t L, int32_t robustness, int k)

@@ -14,4 +14,4 @@ static int64_t se_max_trades(const void *state)
     return se_n_bars(state) / 2 + 1;
 }
 
-STRATEGY_ENTRY_OPS(se, "seller_exhaustion")
+STRATEGY_ENTRY_OPS(se, "seller_exhaustion", STRATEGY_DEVICE_SE, SE_SLOTS)

@@ -34,6 +34,8 @@ typedef struct {
     double vol_z, tr_z, cloc_min, atr_stop_mult, reward_r;
     double fee_bp, slippage_bp; /* fixed by the config, not optimised */
 } se_params_t;
+/* copied to the device byte for byte (signals/strategy_pack.h): one layout for C and CUDA */
+EV_STATIC_ASSERT(sizeof(se_params_t) == 80, "se_params_t: 5 int32, padding, 7 doubles");
 
 /* The series one genome reads: the bars and its indicators (all length n;
  * pointers into the shared feature store). */
@@ -52,6 +54,41 @@ typedef struct {
     double entry, exit, stop, tp, risk, pnl, r_mult;
     int32_t reason;
 } se_trade_t;
+
+/* The series as slots, the device's view of them (signals/strategy.h
+ * device_view, kernels/strategy_device.cu): slot k's address, and the series
+ * bound back from the slots' addresses (inverses, in this order), every slot
+ * n doubles. */
+enum { SE_SLOTS = 10 };
+
+EV_HD void se_series_slots(const se_series_t *s, const void **slot)
+{
+    const double *const at[SE_SLOTS] = {s->open,     s->high, s->low,   s->close, s->ema_fast,
+                                        s->ema_slow, s->atr,  s->vol_z, s->tr_z,  s->cloc};
+    for (int k = 0; k < SE_SLOTS; k++)
+        slot[k] = at[k];
+}
+
+EV_HD void se_series_bind(se_series_t *s, int64_t n, const void *const *slot)
+{
+    s->n = n;
+    s->open = (const double *)slot[0];
+    s->high = (const double *)slot[1];
+    s->low = (const double *)slot[2];
+    s->close = (const double *)slot[3];
+    s->ema_fast = (const double *)slot[4];
+    s->ema_slow = (const double *)slot[5];
+    s->atr = (const double *)slot[6];
+    s->vol_z = (const double *)slot[7];
+    s->tr_z = (const double *)slot[8];
+    s->cloc = (const double *)slot[9];
+}
+
+EV_HD uint64_t se_series_slot_bytes(int32_t k, int64_t n)
+{
+    (void)k;
+    return (uint64_t)n * sizeof(double);
+}
 
 EV_HD int se_exhaustion(const se_series_t *s, const se_params_t *p, int64_t i)
 {

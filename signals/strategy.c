@@ -155,6 +155,20 @@ eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg
     return score(NULL, pct, NULL, n, cfg->cost_pct, prep, AGG_ALL);
 }
 
+eval_result_t strategy_result(const strategy_t *s, const strategy_score_t *sc, const double *pct, const int64_t *bar,
+                              int64_t n)
+{
+    const strategy_score_t own = {&s->obj, s->agg};
+    if (!sc)
+        sc = &own;
+    return score(s, pct, bar, n, s->obj_cfg.cost_pct, sc->prep, sc->agg);
+}
+
+int32_t strategy_n_params(const strategy_t *s)
+{
+    return s->n_params;
+}
+
 static eval_result_t infeasible(void)
 {
     eval_result_t r;
@@ -170,14 +184,14 @@ static void genome_at(const uint16_t *genes, uint64_t n, int32_t np, uint64_t i,
 }
 
 /* Genomes [from, to) of the batch, all prepared: the backtests in parallel. */
-static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
-                           const uint8_t *feasible, const objective_prep_t *prep, int32_t agg, eval_result_t *out,
-                           ev_error *err)
+static ev_status run_chunk(void *ctx, strategy_t *s, const strategy_score_t *sc, const uint16_t *genes, uint64_t n,
+                           uint64_t from, uint64_t to, const uint8_t *feasible, eval_result_t *out, ev_error *err)
 {
     const int64_t cap = s->ops->max_trades(s->state);
     const size_t scratch = s->ops->scratch_bytes(s->state);
     const double work = (double)(to - from) * (double)s->ops->n_bars(s->state);
     int failed = 0;
+    (void)ctx;
     (void)work;
 #ifdef _OPENMP
 #pragma omp parallel if (work >= EV_PARALLEL_MIN_WORK)
@@ -206,7 +220,7 @@ static ev_status run_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uin
             }
             genome_at(genes, n, s->n_params, (uint64_t)i, g);
             k = s->ops->outcomes(s->state, g, pct, bar, scr);
-            out[i] = score(s, pct, bar, k, s->obj_cfg.cost_pct, prep, agg);
+            out[i] = strategy_result(s, sc, pct, bar, k);
         }
         free(pct);
         free(bar);
@@ -224,25 +238,38 @@ static ev_status timed_prepare(strategy_t *s, const uint16_t *g, int *ok, ev_err
     return st;
 }
 
-/* run_chunk, its wall time counted as backtests */
-static ev_status timed_chunk(strategy_t *s, const uint16_t *genes, uint64_t n, uint64_t from, uint64_t to,
-                             const uint8_t *feasible, const objective_prep_t *prep, int32_t agg, eval_result_t *out,
-                             ev_error *err)
+/* The chunk's runner, its wall time counted as backtests */
+typedef struct {
+    strategy_chunk_fn fn;
+    void *ctx;
+    const strategy_score_t *sc;
+} chunk_runner_t;
+
+static ev_status timed_chunk(strategy_t *s, const chunk_runner_t *run, const uint16_t *genes, uint64_t n, uint64_t from,
+                             uint64_t to, const uint8_t *feasible, eval_result_t *out, ev_error *err)
 {
     const double t = plat_now();
-    ev_status st = run_chunk(s, genes, n, from, to, feasible, prep, agg, out, err);
+    ev_status st = run->fn(run->ctx, s, run->sc, genes, n, from, to, feasible, out, err);
     s->backtest_s += plat_now() - t;
     return st;
 }
 
 ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
-    return strategy_evaluate_as(s, genes, n, &s->obj, s->agg, out, err);
+    return strategy_evaluate_with(s, NULL, genes, n, run_chunk, NULL, out, err);
 }
 
-ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n, const objective_prep_t *prep,
-                               int32_t agg, eval_result_t *out, ev_error *err)
+ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n, const strategy_score_t *sc,
+                               eval_result_t *out, ev_error *err)
 {
+    return strategy_evaluate_with(s, sc, genes, n, run_chunk, NULL, out, err);
+}
+
+ev_status strategy_evaluate_with(strategy_t *s, const strategy_score_t *sc, const uint16_t *genes, uint64_t n,
+                                 strategy_chunk_fn chunk, void *ctx, eval_result_t *out, ev_error *err)
+{
+    const strategy_score_t own = {&s->obj, s->agg};
+    const chunk_runner_t run = {chunk, ctx, sc ? sc : &own};
     uint8_t *feasible = (uint8_t *)malloc(n ? n : 1); /* [i - from]: genome i's constraints hold */
     uint64_t from = 0;
     ev_status st = EV_OK;
@@ -256,7 +283,7 @@ ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n,
         if (st == EV_OK && i > from && s->ops->cache_bytes(s->state) > s->budget) {
             /* over budget: finish the chunk before i with what it prepared,
              * then start afresh with genome i */
-            st = timed_chunk(s, genes, n, from, i, feasible, prep, agg, out, err);
+            st = timed_chunk(s, &run, genes, n, from, i, feasible, out, err);
             s->ops->cache_clear(s->state);
             from = i;
             if (st == EV_OK)
@@ -265,7 +292,7 @@ ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n,
         feasible[i - from] = (uint8_t)ok;
     }
     if (st == EV_OK)
-        st = timed_chunk(s, genes, n, from, n, feasible, prep, agg, out, err);
+        st = timed_chunk(s, &run, genes, n, from, n, feasible, out, err);
     free(feasible);
     return st;
 }

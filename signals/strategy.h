@@ -66,7 +66,26 @@ typedef struct {
     /* Distinct series computed so far (a series computed again after a
      * clear counts again). */
     int64_t (*series_computed)(const void *state);
+    /* ---- The device's view (signals/strategy_pack.h, kernels/): which
+     * EV_HD backtest the strategy's genomes run (STRATEGY_DEVICE_*), its
+     * series as n_slots buffers (slot k: slot_bytes(state, k) bytes), and
+     * its materialised parameters (params_bytes bytes). */
+    int32_t device_kind;
+    int32_t n_slots;
+    size_t params_bytes;
+    uint64_t (*slot_bytes)(const void *state, int32_t k);
+    /* A prepared genome's slots (host addresses in the store: genomes that
+     * read the same series get the same address) and parameters; 0 when it
+     * was not prepared. */
+    int (*device_view)(const void *state, const uint16_t *genes, const void **slots, void *params);
+    /* `outcomes` over a view: the series bound from slots (any copy of the
+     * store's buffers) and the parameters device_view gave. Thread-safe. */
+    int64_t (*view_outcomes)(const void *state, const void *const *slots, const void *params, double *pct, int64_t *bar,
+                             void *scratch);
 } strategy_ops_t;
+
+/* The EV_HD backtests a device runs (strategy_ops_t.device_kind). */
+enum { STRATEGY_DEVICE_SE = 0, STRATEGY_DEVICE_ATC = 1 };
 
 typedef struct strategy strategy_t;
 
@@ -96,18 +115,48 @@ void strategy_set_cache_budget(strategy_t *s, uint64_t bytes);
  * The one place that decides which of a strategy's trades count. */
 ev_status strategy_set_split(strategy_t *s, const val_split_t *split, int32_t agg, ev_error *err);
 
+/* How a batch's trades become fitness: the objective (prep; cost_pct stays
+ * the config's) and the fold statistic (agg) over the split's parts. */
+typedef struct {
+    const objective_prep_t *prep;
+    int32_t agg;
+} strategy_score_t;
+
 /* Fitness of n genomes given as SoA genes (gene k of genome i at
- * genes[k * n + i]); OpenMP across the genomes of a chunk. The result does
- * not depend on the thread count or the budget. */
+ * genes[k * n + i]) by the config's objective and the split's fold
+ * statistic; OpenMP across the genomes of a chunk. The result does not
+ * depend on the thread count or the budget. */
 ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err);
-/* The same scored by another objective (prep; cost_pct stays the config's)
- * and fold statistic agg. */
-ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n, const objective_prep_t *prep,
-                               int32_t agg, eval_result_t *out, ev_error *err);
+/* The same scored by another objective and fold statistic (on the CPU). */
+ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n, const strategy_score_t *sc,
+                               eval_result_t *out, ev_error *err);
 
 /* One genome's fitness from its trades' outcomes in percent (quantised as
  * fitness/accum.h does): the one definition strategy_evaluate uses. */
 eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep);
+
+/* What every evaluator of s (the CPU's, the device's) makes of a genome's
+ * trades: outcomes pct[n] entered at bar[n], the holdout's left out, scored
+ * by sc (NULL: the config's objective and the split's fold statistic). */
+eval_result_t strategy_result(const strategy_t *s, const strategy_score_t *sc, const double *pct, const int64_t *bar,
+                              int64_t n);
+
+/* The lattice parameters (genes per genome). */
+int32_t strategy_n_params(const strategy_t *s);
+
+/* What runs the backtests of genomes [from, to) of a batch of n (SoA genes),
+ * all prepared (feasible[i - from]: genome i's constraints hold), into
+ * out[from, to): the CPU's (OpenMP) in strategy_evaluate; a device's in
+ * strategy_evaluate_with. */
+typedef ev_status (*strategy_chunk_fn)(void *ctx, strategy_t *s, const strategy_score_t *sc, const uint16_t *genes,
+                                       uint64_t n, uint64_t from, uint64_t to, const uint8_t *feasible,
+                                       eval_result_t *out, ev_error *err);
+
+/* strategy_evaluate with the chunks' backtests run by `chunk` and scored by
+ * sc (NULL: as strategy_evaluate): the same preparing, chunking and store
+ * budget on the host. */
+ev_status strategy_evaluate_with(strategy_t *s, const strategy_score_t *sc, const uint16_t *genes, uint64_t n,
+                                 strategy_chunk_fn chunk, void *ctx, eval_result_t *out, ev_error *err);
 
 /* One genome's quantised outcomes (micro-percent, costs subtracted), in
  * trade order: *q malloc'ed (free it), *n; *feasible 0 when a constraint

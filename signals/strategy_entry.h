@@ -8,18 +8,23 @@
  *                                    store, base genome), open, close, n_bars,
  *                                    fingerprint, a genome's parameters
  *   static int64_t P_max_trades(const void *state) { ... }   its trade rule's bound
- *   STRATEGY_ENTRY_OPS(P, "type")    prepare, outcomes (pnl in percent of the
+ *   STRATEGY_ENTRY_OPS(P, "type", STRATEGY_DEVICE_X, P_SLOTS)
+ *                                    prepare, outcomes (pnl in percent of the
  *                                    entry), the store's bytes/clear/count,
- *                                    and `const strategy_ops_t P_strategy_ops`
+ *                                    the device's view (P_series_slots/bind,
+ *                                    P_series_slot_bytes), and
+ *                                    `const strategy_ops_t P_strategy_ops`
  */
 #ifndef EVOLVE_SIGNALS_STRATEGY_ENTRY_H
 #define EVOLVE_SIGNALS_STRATEGY_ENTRY_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "signals/bars.h"
 #include "signals/se_config.h"
 #include "signals/strategy.h"
+#include "signals/strategy_hd.h"
 
 #define STRATEGY_ENTRY_STATE(P)                                                                           \
     typedef struct {                                                                                      \
@@ -74,7 +79,7 @@
         return ((const P##_entry_t *)state)->b.bars.ts;                                                   \
     }
 
-#define STRATEGY_ENTRY_OPS(P, NAME)                                                                                 \
+#define STRATEGY_ENTRY_OPS(P, NAME, KIND, SLOTS)                                                                    \
     static size_t P##_scratch_bytes(const void *state)                                                              \
     {                                                                                                               \
         return (size_t)P##_max_trades(state) * sizeof(P##_trade_t);                                                 \
@@ -89,22 +94,54 @@
         return *feasible ? P##_features_series(s->feat, &p, &ser, err) : EV_OK;                                     \
     }                                                                                                               \
     /* each trade's pnl in percent of its entry (an atc short's pnl is its gain) and entry bar */                   \
-    static int64_t P##_outcomes(const void *state, const uint16_t *genes, double *pct, int64_t *bar, void *scratch) \
+    static int64_t P##_trades_pct(const void *state, const P##_series_t *ser, const P##_params_t *p, double *pct,   \
+                                  int64_t *bar, void *scratch)                                                      \
     {                                                                                                               \
-        const P##_entry_t *s = (const P##_entry_t *)state;                                                          \
         P##_trade_t *t = (P##_trade_t *)scratch;                                                                    \
-        P##_params_t p;                                                                                             \
-        P##_series_t ser;                                                                                           \
-        int64_t n;                                                                                                  \
-        P##_genome_params(s, genes, &p);                                                                            \
-        if (!P##_features_find(s->feat, &p, &ser))                                                                  \
-            return 0; /* not prepared: a caller's bug, answered with no trades */                                   \
-        n = P##_backtest(&ser, &p, t, P##_max_trades(state));                                                       \
+        const int64_t n = P##_backtest(ser, p, t, P##_max_trades(state));                                           \
         for (int64_t k = 0; k < n; k++) {                                                                           \
-            pct[k] = t[k].pnl / t[k].entry * 100.0;                                                                 \
+            pct[k] = strategy_trade_pct(t[k].pnl, t[k].entry);                                                      \
             bar[k] = t[k].entry_bar;                                                                                \
         }                                                                                                           \
         return n;                                                                                                   \
+    }                                                                                                               \
+    /* a prepared genome's parameters and series (0: not prepared) */                                               \
+    static int P##_genome_series(const void *state, const uint16_t *genes, P##_params_t *p, P##_series_t *ser)      \
+    {                                                                                                               \
+        const P##_entry_t *s = (const P##_entry_t *)state;                                                          \
+        P##_genome_params(s, genes, p);                                                                             \
+        return P##_features_find(s->feat, p, ser);                                                                  \
+    }                                                                                                               \
+    static int64_t P##_outcomes(const void *state, const uint16_t *genes, double *pct, int64_t *bar, void *scratch) \
+    {                                                                                                               \
+        P##_params_t p;                                                                                             \
+        P##_series_t ser;                                                                                           \
+        if (!P##_genome_series(state, genes, &p, &ser))                                                             \
+            return 0; /* not prepared: a caller's bug, answered with no trades */                                   \
+        return P##_trades_pct(state, &ser, &p, pct, bar, scratch);                                                  \
+    }                                                                                                               \
+    static uint64_t P##_slot_bytes(const void *state, int32_t k)                                                    \
+    {                                                                                                               \
+        return P##_series_slot_bytes(k, P##_n_bars(state));                                                         \
+    }                                                                                                               \
+    static int P##_device_view(const void *state, const uint16_t *genes, const void **slots, void *params)          \
+    {                                                                                                               \
+        P##_params_t p;                                                                                             \
+        P##_series_t ser;                                                                                           \
+        if (!P##_genome_series(state, genes, &p, &ser))                                                             \
+            return 0;                                                                                               \
+        P##_series_slots(&ser, slots);                                                                              \
+        memcpy(params, &p, sizeof p);                                                                               \
+        return 1;                                                                                                   \
+    }                                                                                                               \
+    static int64_t P##_view_outcomes(const void *state, const void *const *slots, const void *params, double *pct,  \
+                                     int64_t *bar, void *scratch)                                                   \
+    {                                                                                                               \
+        P##_params_t p;                                                                                             \
+        P##_series_t ser;                                                                                           \
+        memcpy(&p, params, sizeof p);                                                                               \
+        P##_series_bind(&ser, P##_n_bars(state), slots);                                                            \
+        return P##_trades_pct(state, &ser, &p, pct, bar, scratch);                                                  \
     }                                                                                                               \
     static uint64_t P##_cache_bytes(const void *state)                                                              \
     {                                                                                                               \
@@ -132,6 +169,12 @@
         .cache_bytes = P##_cache_bytes,                                                                             \
         .cache_clear = P##_cache_clear,                                                                             \
         .series_computed = P##_series_computed,                                                                     \
+        .device_kind = KIND,                                                                                        \
+        .n_slots = SLOTS,                                                                                           \
+        .params_bytes = sizeof(P##_params_t),                                                                       \
+        .slot_bytes = P##_slot_bytes,                                                                               \
+        .device_view = P##_device_view,                                                                             \
+        .view_outcomes = P##_view_outcomes,                                                                         \
     };
 
 #endif

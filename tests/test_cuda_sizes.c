@@ -6,12 +6,14 @@
  * (kernels/ga_state.cu's one list): the need cuda_ga_open checks against free
  * memory is the sum of the buffers it allocates, each of the size its
  * kernels index. The retry sizes after out of device memory
- * (kernels/mem_retry.h): halving to a floor, then an error. */
+ * (kernels/mem_retry.h): halving to a floor, then an error. The strategy
+ * backtest launches (kernels/strategy_cuda.h): bounded genome x bar steps. */
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels/backend_cuda.h"
 #include "kernels/mem_retry.h"
+#include "kernels/strategy_cuda.h"
 #include "operators/dedup_table.h"
 #include "tests/check.h"
 
@@ -180,8 +182,27 @@ static void test_mem_retry(void)
     CHECK_EQ_I64(2, mem_retry_notes());
 }
 
+/* Strategy launches (kernels/strategy_cuda.h): genomes x bars x the bar cost
+ * within STRATEGY_LAUNCH_STEPS, at least one genome, at most 2^20. */
+static void test_strategy_launches(void)
+{
+    static const int64_t bars[] = {0, 1, 1950, 100000, 5000000, (int64_t)1 << 40};
+    for (int kind = STRATEGY_DEVICE_SE; kind <= STRATEGY_DEVICE_ATC; kind++)
+        for (size_t i = 0; i < sizeof bars / sizeof bars[0]; i++) {
+            const uint32_t g = strategy_cuda_launch_genomes(kind, bars[i]);
+            const uint64_t n = (uint64_t)(bars[i] > 0 ? bars[i] : 1);
+            CHECK(g >= 1 && g <= (1u << 20));
+            CHECK(g == 1 || (uint64_t)g * n <= STRATEGY_LAUNCH_STEPS);
+        }
+    /* atc costs more per bar than seller_exhaustion: fewer genomes per launch */
+    CHECK(strategy_cuda_launch_genomes(STRATEGY_DEVICE_ATC, 100000) <
+          strategy_cuda_launch_genomes(STRATEGY_DEVICE_SE, 100000));
+    CHECK_EQ_I64(STRATEGY_LAUNCH_STEPS / 1950, strategy_cuda_launch_genomes(STRATEGY_DEVICE_SE, 1950));
+}
+
 int main(void)
 {
+    test_strategy_launches();
     test_mem_retry();
     test_bound();
     test_plans();

@@ -33,6 +33,7 @@
 #include "signals/se_strategy.h"
 #include "tests/support/walk_bars.h"
 #include "signals/strategy.h"
+#include "signals/strategy_pack.h"
 
 /* ---- indicators ------------------------------------------------------------- */
 
@@ -541,6 +542,69 @@ static double own_total_return(const bars_t *b, const se_params_t *p, int64_t *n
     return (double)q / 1e6;
 }
 
+/* The device's packed path (signals/strategy_pack.h) run by the host runner,
+ * its test twin: the same results as strategy_evaluate (r), in one job or in
+ * jobs of 3, with the store's budget or with none; a chunk's distinct series
+ * packed once each (the 4 bars, the close location and the 11 series of
+ * test_strategy_evaluator), each genome's slots bound back to the store's
+ * values. */
+static void test_packed_path(strategy_t *st, strategy_t *st0, const uint16_t *genes, const eval_result_t *r)
+{
+    const strategy_ops_t *ops = strategy_ops(st);
+    strategy_t *both[2] = {st, st0};
+    uint64_t which[32], m = 0;
+    strategy_pack_t pk;
+    ev_error err;
+    for (int k = 0; k < 2; k++)
+        for (uint64_t batch = 3; batch <= 32; batch += 29) {
+            strategy_packed_runner_t run;
+            eval_result_t rp[32];
+            memset(rp, 0xA5, sizeof rp);
+            strategy_pack_host_runner(&run, both[k]);
+            run.batch = batch;
+            CHECK(strategy_evaluate_with(both[k], NULL, genes, 32, strategy_pack_chunk, &run, rp, &err) == EV_OK);
+            CHECK(memcmp(rp, r, sizeof rp) == 0);
+            CHECK(run.jobs >= 1);
+        }
+    for (uint64_t i = 0; i < 32; i++) {
+        int ok = 0;
+        uint16_t g[7];
+        for (int k = 0; k < 7; k++)
+            g[k] = genes[k * 32 + i];
+        CHECK(ops->prepare(strategy_state(st), g, &ok, &err) == EV_OK);
+        if (ok)
+            which[m++] = i;
+    }
+    CHECK(m > 16);
+    CHECK(strategy_pack_build(&pk, st, genes, 32, which, (uint32_t)m, &err) == EV_OK);
+    CHECK_EQ_I64(5 + 11, pk.n_bufs);
+    CHECK_EQ_I64(16 * ((1500 * 8 + 63) / 64 * 64), pk.arena_bytes);
+    CHECK_EQ_I64(SE_SLOTS, pk.n_slots);
+    for (uint32_t g = 0; g < pk.count; g++) { /* slot k of genome g is its series' buffer */
+        const void *view[SE_SLOTS];
+        se_params_t p;
+        uint16_t gg[7];
+        for (int k = 0; k < 7; k++)
+            gg[k] = genes[k * 32 + which[g]];
+        CHECK(ops->device_view(strategy_state(st), gg, view, &p));
+        for (int k = 0; k < SE_SLOTS; k++) {
+            uint32_t b = 0;
+            while (b < pk.n_bufs && pk.buf[b] != view[k])
+                b++;
+            CHECK(b < pk.n_bufs && pk.buf_off[b] == pk.slot_off[(uint64_t)g * SE_SLOTS + (uint64_t)k]);
+        }
+        { /* field by field: the struct's padding is not part of it */
+            se_params_t q;
+            memcpy(&q, pk.params + (size_t)g * pk.params_bytes, sizeof q);
+            CHECK(p.ema_fast == q.ema_fast && p.ema_slow == q.ema_slow && p.z_window == q.z_window &&
+                  p.atr_window == q.atr_window && p.max_hold == q.max_hold && p.vol_z == q.vol_z && p.tr_z == q.tr_z &&
+                  p.cloc_min == q.cloc_min && p.atr_stop_mult == q.atr_stop_mult && p.reward_r == q.reward_r &&
+                  p.fee_bp == q.fee_bp && p.slippage_bp == q.slippage_bp);
+        }
+    }
+    strategy_pack_free(&pk);
+}
+
 static void test_strategy_evaluator(void)
 {
     const char *cfg_path = "test_signals_strategy.yaml";
@@ -605,6 +669,7 @@ static void test_strategy_evaluator(void)
         traded += n > 0;
     }
     CHECK(traded >= 8);
+    test_packed_path(st, st0, genes, r);
     { /* outcomes in percent, quantised; one beyond +-1e5 % counts as 1e5 % */
         const double pct[3] = {1.5, -0.25, 2e5};
         objective_prep_t prep;

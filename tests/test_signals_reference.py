@@ -275,15 +275,12 @@ def config_runs(work, bars_path):
             ema_fast=8, ema_slow=40, z_window=30, atr_window=12, vol_z=0.7, tr_z=0.3, cloc_min=0.4, fee_bp=3.0,
             slippage_bp=2.5))
         check(len(want) == ta.count("\n") - 1, f"trades CONFIG: {ta.count(chr(10)) - 1} trades, reference {len(want)}")
-    # errors: off the lattice, infeasible, a bad config, the CUDA backend (no strategy evaluator yet)
+    # errors: off the lattice, infeasible, a bad config (the device backends: test_strategy_backends.py)
     for extra, expect in ((["--set", "ema_fast=6"], "not on the lattice"),
                           (["--set", "ema_fast=20", "--set", "ema_slow=20"], "infeasible"),
                           (["--set", "max_hold=7"], "max_hold")):
         r = cli.run(args.evolve, ["trades", cfg] + sum((["--set", x] for x in sets), []) + extra + ["--csv", a])
         check(r.returncode == 2 and expect in r.stderr, f"trades CONFIG {extra}: exit {r.returncode}: {r.stderr}")
-    r = cli.run(args.evolve, [cfg, "--backend", "cuda"])
-    check(r.returncode == 2 and "CUDA backend cannot evaluate strategy seller_exhaustion" in r.stderr,
-          f"evolve CONFIG --backend cuda (strategy): {r.returncode} {r.stderr}")
     bad = os.path.join(work, "bad.yaml")
     for text, expect in (
             ("strategy:\n  type: seller_exhaustion\n  bars: {csv: x.csv}\n" + lattice.replace("vol_z", "volz"),

@@ -29,8 +29,8 @@ random-walk bars.
   trades; the chained result the objective over every test window's trades
   of its winner, in order; JSON and run file carry no trader statistics;
   evolve report summarises it.
-- Refusals: --backend cuda; objective.aggregate without folds, bad holdout / folds, ga.local_search and data: in a
-  strategy config; --backend auto on a device says it runs on the CPU.
+- Refusals: objective.aggregate without folds, bad holdout / folds, ga.local_search and data: in a
+  strategy config (the device backends: tests/test_strategy_backends.py).
 
 Needs numpy, pandas and h5py (else skipped with 77)."""
 import csv
@@ -274,14 +274,8 @@ def refusals(work, bars):
     cfg = os.path.join(work, "small.yaml")
     write_config(cfg, bars, SMALL)
     out = os.path.join(work, "refused.h5")
-    r = cli.run(args.evolve, [cfg, "--grid", "--backend", "cuda", "--output", out])
-    check(r.returncode == 2 and "CUDA backend cannot evaluate strategy seller_exhaustion" in r.stderr,
-          f"--backend cuda: {r.returncode} {r.stderr}")
     r = cli.run(args.evolve, [cfg, "--grid", "--evaluator", "reference", "--output", out])
     check(r.returncode == 2 and "one evaluator" in r.stderr, f"--evaluator reference: {r.returncode} {r.stderr}")
-    r = cli.run(args.evolve, [cfg, "--grid", "--backend", "auto", "--output", out, "--quiet"],
-                {"EVOLVE_TEST_DEVICE": "exact"})
-    check(r.returncode == 0 and "runs on the CPU backend" in r.stderr, f"--backend auto on a device: {r.stderr}")
     bad, out = os.path.join(work, "bad.yaml"), os.path.join(work, "never.h5")
     for extra, expect in (("objective: {name: total_return, aggregate: worst_fold}\n",
                            "objective.aggregate needs a validation: block with folds"),

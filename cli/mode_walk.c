@@ -122,7 +122,7 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, FILE *l
             break;
         r->test[i] = r->winner[i];
         if ((st = w.ops->open(&w, s, r->days, win->test_begin, win->test_end, 0, err)) == EV_OK &&
-            (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], r->has_stats ? &r->test_stats[i] : NULL, err)) ==
+            (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], &r->test_stats[i], err)) ==
                 EV_OK)
             st = w.ops->chain(&w, s, r->test[i].genes, err);
         w.ops->close(&w, s);
@@ -178,7 +178,6 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
     r.train_days = v->wf_train;
     r.test_days = v->wf_test;
     r.step_days = v->wf_step;
-    r.has_stats = !s->strategy; /* a strategy reports no trader statistics */
     if ((st = walk_days(s, &r, err)) != EV_OK ||
         (st = wf_windows(r.n_days, r.train_days, r.test_days, r.step_days, &r.win, &r.n, err)) != EV_OK ||
         (st = wf_result_alloc(&r, r.n, err)) != EV_OK) {

@@ -126,7 +126,7 @@ static ev_status span_chain(walk_side_t *w, const session_t *s, const uint16_t *
 static ev_status span_finish(walk_side_t *w, session_t *s, wf_result_t *r, ev_error *err)
 {
     span_side_t *o = (span_side_t *)w->own;
-    ev_status st = r && o ? trade_stats_of(o->k, o->n, &s->ds, &r->chained_stats, err) : EV_OK;
+    ev_status st = r && o ? trade_stats_of(o->k, o->n, &r->chained_stats, err) : EV_OK;
     if (o)
         free(o->k);
     free(o);

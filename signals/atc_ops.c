@@ -4,6 +4,7 @@
 #include "signals/atc_features.h"
 #include "signals/atc_params.h"
 #include "signals/strategy_entry.h"
+#include "signals/strategy_trades_entry.h"
 
 STRATEGY_ENTRY_STATE(atc)
 
@@ -13,5 +14,7 @@ static int64_t atc_max_trades(const void *state)
 {
     return atc_n_bars(state) + 1;
 }
+
+STRATEGY_ENTRY_TRADES(atc)
 
 STRATEGY_ENTRY_OPS(atc, "atc")

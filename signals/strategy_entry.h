@@ -129,6 +129,7 @@
         .scratch_bytes = P##_scratch_bytes,                                                                         \
         .prepare = P##_prepare,                                                                                     \
         .outcomes = P##_outcomes,                                                                                   \
+        .trades = P##_trades,                                                                                       \
         .cache_bytes = P##_cache_bytes,                                                                             \
         .cache_clear = P##_cache_clear,                                                                             \
         .series_computed = P##_series_computed,                                                                     \

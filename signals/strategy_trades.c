@@ -8,13 +8,10 @@
 int32_t strategy_exit_reason(int32_t reason)
 {
     switch (reason) {
-    case SE_TP:
-        return EXIT_TARGET;
+    case SE_TP: return EXIT_TARGET;
     case SE_STOP:
-    case SE_STOP_GAP:
-        return EXIT_STOP;
-    default: /* SE_TIME, ATC_SIGNAL */
-        return EXIT_LOGGED;
+    case SE_STOP_GAP: return EXIT_STOP;
+    default: /* SE_TIME, ATC_SIGNAL */ return EXIT_LOGGED;
     }
 }
 

@@ -173,7 +173,7 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
 #undef W
     cols_free(&c);
     h5u_close(g);
-    if (st == EV_OK && sp->n_holdout > 0 && r->stats) /* trader statistics: trade logs only */
+    if (st == EV_OK && sp->n_holdout > 0)
         st = write_holdout_stats(rf, path, v, err);
     return st;
 }

@@ -122,16 +122,16 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, FILE *l
             break;
         r->test[i] = r->winner[i];
         if ((st = w.ops->open(&w, s, r->days, win->test_begin, win->test_end, 0, err)) == EV_OK &&
-            (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], r->has_stats ? &r->test_stats[i] : NULL, err)) ==
-                EV_OK)
+            (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], &r->test_stats[i], err)) == EV_OK)
             st = w.ops->chain(&w, s, r->test[i].genes, err);
         w.ops->close(&w, s);
         if (log && st == EV_OK)
             fprintf(log, "walk-forward: window %d of %d done\n", i + 1, r->n);
     }
     if (st == EV_OK)
-        walk_side_chained(&w, s, r);
-    fst = w.ops->finish(&w, s, st == EV_OK ? r : NULL, st == EV_OK ? err : &ignored);
+        st = walk_side_chained(&w, s, r, err);
+    walk_side_free(&w);
+    fst = w.ops->finish(&w, s, st == EV_OK ? err : &ignored);
     return st == EV_OK ? fst : st;
 }
 
@@ -178,7 +178,6 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
     r.train_days = v->wf_train;
     r.test_days = v->wf_test;
     r.step_days = v->wf_step;
-    r.has_stats = !s->strategy; /* a strategy reports no trader statistics */
     if ((st = walk_days(s, &r, err)) != EV_OK ||
         (st = wf_windows(r.n_days, r.train_days, r.test_days, r.step_days, &r.win, &r.n, err)) != EV_OK ||
         (st = wf_result_alloc(&r, r.n, err)) != EV_OK) {

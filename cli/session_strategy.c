@@ -9,6 +9,7 @@
 #include "cli/session_strategy_validation.h"
 #include "common/platform.h"
 #include "fitness/objective_prep.h"
+#include "signals/strategy_trades.h"
 
 ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_error *err)
 {
@@ -111,7 +112,13 @@ ev_status session_strategy_reported(const session_t *s, const ranked_genome_t *e
     r->n = n;
     if (!(r->value = (double *)malloc((n ? n : 1) * sizeof *r->value)))
         return ev_fail(err, EV_ENOMEM, "out of memory computing the reported values");
+    if (!(r->stats = (trade_stats_t *)calloc((size_t)n + 1, sizeof *r->stats))) {
+        reported_free(r);
+        return ev_fail(err, EV_ENOMEM, "out of memory computing trade statistics");
+    }
     st = session_strategy_values(s, e, n, r->value, err);
+    for (uint32_t i = 0; st == EV_OK && i < n; i++) /* over the trades that count, as the values */
+        st = strategy_genome_stats(s->strategy, e[i].genes, &r->stats[i], NULL, err);
     if (st == EV_OK && s->cfg.validation.enabled)
         st = strategy_validation_rows(s, r, err);
     if (st != EV_OK)

@@ -20,7 +20,8 @@ void session_strategy_note(const session_t *s, FILE *log);
 
 /* reported_t for e[n]: objective_display of each fitness, and for compound
  * (prod(1 + o/100) - 1) * 100 over the genome's trades, as reported_make does
- * over kept trades. */
+ * over kept trades; each genome's trader statistics over the trades that
+ * count (signals/strategy_trades.h). */
 ev_status session_strategy_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r,
                                     ev_error *err);
 /* Only those values, into value[n], over the trades that count now

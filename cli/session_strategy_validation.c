@@ -8,6 +8,7 @@
 #include "fitness/dsr.h"
 #include "fitness/objective_prep.h"
 #include "fitness/plateau.h"
+#include "signals/strategy_trades.h"
 
 ev_status strategy_validation_refuse(const session_t *s, ev_error *err)
 {
@@ -138,7 +139,8 @@ ev_status strategy_validation_rows(const session_t *s, reported_t *r, ev_error *
         return ev_fail(err, EV_ENOMEM, "out of memory");
     st = val_rows_alloc(v, s->split.n_folds, r->n, err);
     for (uint32_t i = 0; st == EV_OK && i < r->n; i++)
-        st = row_of(s, v, i, &r->e[i], err);
+        if ((st = row_of(s, v, i, &r->e[i], err)) == EV_OK && s->split.n_holdout > 0)
+            st = strategy_genome_stats(s->strategy, r->e[i].genes, NULL, &v->row[i].oos_stats, err);
     if (st == EV_OK)
         st = plateaus(s, r, v, err);
     if (st != EV_OK) {

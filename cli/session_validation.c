@@ -120,11 +120,9 @@ static ev_status by_plateau(reported_t *r, ev_error *err)
         e[i] = r->e[ord[i]];
         value[i] = r->value[ord[i]];
         row[i] = r->val->row[ord[i]];
-        if (r->stats) /* a strategy's list has none */
-            stats[i] = r->stats[ord[i]];
+        stats[i] = r->stats[ord[i]];
     }
-    if (r->stats)
-        memcpy(r->stats, stats, (size_t)n * sizeof *stats);
+    memcpy(r->stats, stats, (size_t)n * sizeof *stats);
     free(stats);
     memcpy(r->value, value, (size_t)n * sizeof *value);
     memcpy(r->val->row, row, (size_t)n * sizeof *row);
@@ -149,7 +147,7 @@ static ev_status holdout_stats(const session_t *s, const reported_t *r, val_rows
         for (int64_t j = 0; j < n; j++)
             if (s->trade_part[k[j].trade] == VAL_HOLDOUT)
                 k[m++] = k[j];
-        st = trade_stats_of(k, m, &s->ds_full, &v->row[i].oos_stats, err);
+        st = trade_stats_of(k, m, &v->row[i].oos_stats, err);
         free(k);
     }
     return st;

@@ -27,9 +27,8 @@ typedef struct {
     /* The open days' kept trades under genes onto the chain (walk_side_push). */
     ev_status (*chain)(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err);
     void (*close)(walk_side_t *w, session_t *s);
-    /* After the last window (r) or a failure (r NULL): the chain's trader
-     * statistics into r when the side has them, the session as before. */
-    ev_status (*finish)(walk_side_t *w, session_t *s, wf_result_t *r, ev_error *err);
+    /* After the last window or a failure: the session as before. */
+    ev_status (*finish)(walk_side_t *w, session_t *s, ev_error *err);
 } walk_side_ops_t;
 
 struct walk_side {
@@ -39,7 +38,9 @@ struct walk_side {
     const fit_tables_t *tables; /* the GA's tables option */
     accum_t acc;                /* the chain: every test window's kept trades, in order */
     double prod;                /* compound: prod(1 + q / 1e8), 0 on ruin */
-    void *own;                  /* the side's own state */
+    kept_trade_t *k;            /* the chain's trades [n_k] (cap_k), for its trader statistics */
+    int64_t n_k, cap_k;
+    void *own; /* the side's own state */
 };
 
 /* The trade-log side (cli/walk_span.c) and the strategy side
@@ -47,12 +48,13 @@ struct walk_side {
 extern const walk_side_ops_t walk_span_ops;
 extern const walk_side_ops_t walk_strategy_ops;
 
-/* An empty chain on ops. */
+/* An empty chain on ops; walk_side_free. */
 void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops);
-/* One kept test trade (micro-percent) onto the chain, by the session's objective. */
-void walk_side_push(walk_side_t *w, const session_t *s, int64_t q);
-/* The chain's result and reported value into r. */
-void walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r);
+void walk_side_free(walk_side_t *w);
+/* One kept test trade onto the chain, by the session's objective. */
+ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t *k, ev_error *err);
+/* The chain's result, reported value and trader statistics into r. */
+ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err);
 
 #ifdef __cplusplus
 }

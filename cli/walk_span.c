@@ -1,6 +1,5 @@
 /* A walk-forward window of a trade log (cli/walk_side.h): its days' trades
- * cut out as a dataset of their own, searched and scored there; the chain
- * keeps the test trades for their trader statistics. */
+ * cut out as a dataset of their own, searched and scored there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,21 +17,12 @@ typedef struct {
     int64_t *map; /* [ds.n_trades]: each trade's index in the session's dataset */
 } span_t;
 
-/* The trade-log side's state over the whole walk: the open span and the
- * chain's kept trades (indices into the session's dataset), for its trader
- * statistics. */
-typedef struct {
-    span_t sp;
-    kept_trade_t *k;
-    int64_t n;
-} span_side_t;
-
 static void span_close(walk_side_t *w, session_t *s)
 {
     span_t *sp;
     if (!w->own)
         return;
-    sp = &((span_side_t *)w->own)->sp;
+    sp = (span_t *)w->own;
     if (sp->b)
         s->ops->close(sp->b);
     tables_free(&sp->t);
@@ -52,9 +42,9 @@ static ev_status span_open(walk_side_t *w, session_t *s, const int64_t *days, in
     uint8_t *keep;
     span_t *sp;
     ev_status st;
-    if (!w->own && !(w->own = calloc(1, sizeof(span_side_t))))
+    if (!w->own && !(w->own = calloc(1, sizeof(span_t))))
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    sp = &((span_side_t *)w->own)->sp;
+    sp = (span_t *)w->own;
     keep = (uint8_t *)malloc((size_t)ds->n_trades + 1);
     if (!keep || !(sp->map = (int64_t *)malloc(((size_t)ds->n_trades + 1) * sizeof *sp->map))) {
         free(keep);
@@ -83,7 +73,7 @@ static ev_status span_open(walk_side_t *w, session_t *s, const int64_t *days, in
 static ev_status span_score(walk_side_t *w, const session_t *s, ranked_genome_t *g, double *value, trade_stats_t *stats,
                             ev_error *err)
 {
-    const span_t *sp = &((span_side_t *)w->own)->sp;
+    const span_t *sp = (span_t *)w->own;
     reported_t rep;
     ev_status st;
     (void)s;
@@ -98,42 +88,28 @@ static ev_status span_score(walk_side_t *w, const session_t *s, ranked_genome_t 
     return EV_OK;
 }
 
-/* The span's kept trades under genes onto the chain, and onto its list. */
+/* The span's kept trades under genes onto the chain (indices into the
+ * session's dataset). */
 static ev_status span_chain(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err)
 {
-    span_side_t *o = (span_side_t *)w->own;
-    kept_trade_t *k, *grown;
+    const span_t *sp = (span_t *)w->own;
+    kept_trade_t *k;
     int64_t n;
-    ev_status st = kept_trades(&o->sp.p, &o->sp.t.view, genes, &k, &n, err);
-    if (st != EV_OK)
-        return st;
-    if (!(grown = (kept_trade_t *)realloc(o->k, ((size_t)(o->n + n) + 1) * sizeof *grown))) {
-        free(k);
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    }
-    o->k = grown;
-    for (int64_t i = 0; i < n; i++) {
-        o->k[o->n] = k[i];
-        o->k[o->n++].trade = o->sp.map[k[i].trade];
-        walk_side_push(w, s, k[i].q);
+    ev_status st = kept_trades(&sp->p, &sp->t.view, genes, &k, &n, err);
+    for (int64_t i = 0; st == EV_OK && i < n; i++) {
+        k[i].trade = sp->map[k[i].trade];
+        st = walk_side_push(w, s, &k[i], err);
     }
     free(k);
-    return EV_OK;
+    return st;
 }
 
-/* The chain's trader statistics; the session's problem is bound to its own
- * dataset again. */
-static ev_status span_finish(walk_side_t *w, session_t *s, wf_result_t *r, ev_error *err)
+/* The session's problem bound to its own dataset again. */
+static ev_status span_finish(walk_side_t *w, session_t *s, ev_error *err)
 {
-    span_side_t *o = (span_side_t *)w->own;
-    ev_status st = r && o ? trade_stats_of(o->k, o->n, &s->ds, &r->chained_stats, err) : EV_OK;
-    if (o)
-        free(o->k);
-    free(o);
+    free(w->own);
     w->own = NULL;
-    if (st == EV_OK)
-        st = lattice_bind(&s->cfg.lattice, &s->ds, err);
-    return st;
+    return lattice_bind(&s->cfg.lattice, &s->ds, err);
 }
 
 const walk_side_ops_t walk_span_ops = {

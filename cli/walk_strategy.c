@@ -7,6 +7,7 @@
 
 #include "cli/session_strategy.h"
 #include "cli/walk_side.h"
+#include "signals/strategy_trades.h"
 
 static ev_status strategy_side_open(walk_side_t *w, session_t *s, const int64_t *days, int32_t begin, int32_t end,
                                     int search, ev_error *err)
@@ -37,25 +38,24 @@ static ev_status strategy_side_score(walk_side_t *w, const session_t *s, ranked_
 {
     ev_status st = strategy_evaluate(s->strategy, g->genes, 1, &g->r, err);
     (void)w;
-    (void)stats; /* a strategy reports no trader statistics */
     g->key = rank_key(g->r);
+    if (st == EV_OK && stats)
+        st = strategy_genome_stats(s->strategy, g->genes, stats, NULL, err);
     return st == EV_OK ? session_strategy_values(s, g, 1, value, err) : st;
 }
 
 static ev_status strategy_side_chain(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err)
 {
-    int64_t *q, n;
+    kept_trade_t *k;
     int32_t *part;
-    int feasible;
-    ev_status st = strategy_genome_outcomes(s->strategy, genes, &q, &part, &n, &feasible, err);
-    if (st != EV_OK)
-        return st;
-    for (int64_t k = 0; k < n; k++)
-        if (part[k] != VAL_HOLDOUT)
-            walk_side_push(w, s, q[k]);
-    free(q);
+    int64_t n;
+    ev_status st = strategy_genome_kept(s->strategy, genes, &k, &part, &n, err);
+    for (int64_t j = 0; st == EV_OK && j < n; j++)
+        if (part[j] != VAL_HOLDOUT)
+            st = walk_side_push(w, s, &k[j], err);
+    free(k);
     free(part);
-    return EV_OK;
+    return st;
 }
 
 static void strategy_side_close(walk_side_t *w, session_t *s)
@@ -65,10 +65,9 @@ static void strategy_side_close(walk_side_t *w, session_t *s)
 }
 
 /* The session's own split again (every other mode's view of the bars). */
-static ev_status strategy_side_finish(walk_side_t *w, session_t *s, wf_result_t *r, ev_error *err)
+static ev_status strategy_side_finish(walk_side_t *w, session_t *s, ev_error *err)
 {
     (void)w;
-    (void)r;
     return strategy_set_split(s->strategy, &s->split, s->cfg.objective.aggregate, err);
 }
 

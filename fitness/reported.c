@@ -33,7 +33,7 @@ static ev_status stats_make(reported_t *r, const fit_problem_t *p, const fit_tab
         kept_trade_t *k;
         int64_t n;
         if ((st = kept_trades(p, t, r->e[i].genes, &k, &n, err)) == EV_OK)
-            st = trade_stats_of(k, n, p->ds, &r->stats[i], err);
+            st = trade_stats_of(k, n, &r->stats[i], err);
         free(k);
     }
     return st;

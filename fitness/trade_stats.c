@@ -31,6 +31,7 @@ ev_status kept_trades(const fit_problem_t *p, const fit_tables_t *t, const uint1
         k[m].trade = j;
         tables_outcome(t, jj, g.ti, g.si, &k[m].q, &lf);
         k[m].reason = tables_exit(t, jj, g.ti, g.si, &offset);
+        k[m].entry_ts = ds->entry_ts[j];
         k[m].exit_ts = k[m].reason == EXIT_LOGGED ? ds->exit_ts[j] : ds->ts[ds->start[j] + offset];
         k[m].pad_ = 0;
         m++;
@@ -40,7 +41,7 @@ ev_status kept_trades(const fit_problem_t *p, const fit_tables_t *t, const uint1
     return EV_OK;
 }
 
-ev_status trade_stats_of(const kept_trade_t *k, int64_t n, const dataset_t *ds, trade_stats_t *s, ev_error *err)
+ev_status trade_stats_of(const kept_trade_t *k, int64_t n, trade_stats_t *s, ev_error *err)
 {
     int64_t sum = 0, pos = 0, neg = 0, cum = 0, peak = 0, dd = 0, best = INT64_MIN, worst = INT64_MAX;
     double down = 0.0, hold = 0.0, mean;
@@ -65,7 +66,7 @@ ev_status trade_stats_of(const kept_trade_t *k, int64_t n, const dataset_t *ds, 
         best = v > best ? v : best;
         worst = v < worst ? v : worst;
         down += v < 0 ? ((double)v / 1e6) * ((double)v / 1e6) : 0.0;
-        hold += (double)(k[i].exit_ts - ds->entry_ts[k[i].trade]);
+        hold += (double)(k[i].exit_ts - k[i].entry_ts);
     }
     trade_moments(q, n, &m);
     free(q);

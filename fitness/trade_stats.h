@@ -23,12 +23,14 @@ typedef enum { EXIT_LOGGED = 0, EXIT_TARGET = 1, EXIT_STOP = 2, EXIT_REASONS = 3
 /* "logged", "target", "stop". */
 const char *exit_reason_name(int32_t reason);
 
-/* One kept trade. */
+/* One kept trade: what the statistics read, a trade log's or a strategy's
+ * (signals/strategy_trades.h). */
 typedef struct {
-    int64_t trade;   /* dataset index */
-    int64_t q;       /* outcome, micro-percent, after costs */
-    int64_t exit_ts; /* the hit second (target, stop), else the log's exit time */
-    int32_t reason;  /* exit_reason */
+    int64_t trade;    /* dataset index (a strategy's: the trade's number) */
+    int64_t q;        /* outcome, micro-percent, after costs */
+    int64_t entry_ts; /* the entry second */
+    int64_t exit_ts;  /* the hit second (target, stop), else the log's exit time */
+    int32_t reason;   /* exit_reason */
     int32_t pad_;
 } kept_trade_t;
 
@@ -51,8 +53,8 @@ typedef struct {
     double best, worst;           /* the best and worst outcome, percent */
 } trade_stats_t;
 
-/* Statistics of k[n] (equity order), trades of ds; NaN where undefined (no trade). */
-ev_status trade_stats_of(const kept_trade_t *k, int64_t n, const dataset_t *ds, trade_stats_t *s, ev_error *err);
+/* Statistics of k[n] (equity order); NaN where undefined (no trade). */
+ev_status trade_stats_of(const kept_trade_t *k, int64_t n, trade_stats_t *s, ev_error *err);
 
 /* The statistics by name, for the JSON, the run file and the report. */
 typedef struct {

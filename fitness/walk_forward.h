@@ -37,7 +37,6 @@ typedef struct {
     ranked_genome_t *winner;          /* [n] the search's top-1 on the train days (its r: there) */
     ranked_genome_t *test;            /* [n] the same genomes scored on the test days */
     double *train_value, *test_value; /* [n] as reported (fitness/reported.h) */
-    int has_stats;                    /* the statistics below are the run's (a strategy has none) */
     trade_stats_t *test_stats;        /* [n] on the test days */
     eval_result_t chained;            /* every test window's kept trades under its winner, in order */
     double chained_value;

@@ -77,7 +77,7 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     cJSON *arr;
     jcell(c, item, "in_sample", &r->in_sample);
     jcell(c, item, "out_of_sample", &r->out_of_sample);
-    if (top->split->n_holdout > 0 && top->stats) /* trader statistics: trade logs only */
+    if (top->split->n_holdout > 0)
         row_stats(c, item, "out_of_sample_stats", &r->oos_stats);
     {
         double d = trials >= 1.0 ? deflated_sharpe(&r->moments, trials, top->val->var_sr) : NAN;
@@ -186,8 +186,7 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         jcount(&c, item, "test_trades", (uint64_t)r->test[w].r.trades);
         if (!r->test[w].r.feasible)
             c.failed |= cJSON_AddBoolToObject(item, "test_feasible", 0) == NULL;
-        if (r->has_stats)
-            row_stats(&c, item, "test_stats", &r->test_stats[w]);
+        row_stats(&c, item, "test_stats", &r->test_stats[w]);
     }
     ch = o ? jchild(&c, o, "chained", 0) : NULL;
     if (ch) {
@@ -196,8 +195,7 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         jcount(&c, ch, "trades", (uint64_t)r->chained.trades);
         if (!r->chained.feasible)
             c.failed |= cJSON_AddBoolToObject(ch, "feasible", 0) == NULL;
-        if (r->has_stats)
-            row_stats(&c, ch, "stats", &r->chained_stats);
+        row_stats(&c, ch, "stats", &r->chained_stats);
     }
     if (c.failed) {
         cJSON_Delete(root);

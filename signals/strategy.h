@@ -33,6 +33,13 @@
 extern "C" {
 #endif
 
+/* A trade's bars and exit, as the `trades` op lists them. */
+typedef struct {
+    int64_t entry_bar, exit_bar; /* indices into the bars */
+    int32_t reason;              /* the strategy's exit reason (SE_*, ATC_SIGNAL) */
+    int32_t pad_;
+} strategy_trade_t;
+
 /* One strategy type. `state` is the strategy's own (opaque here). */
 typedef struct {
     const char *name; /* strategy.type */
@@ -60,6 +67,10 @@ typedef struct {
      * percent, in trade order, into pct[max_trades], and each trade's entry
      * bar (an index into the bars) into bar[max_trades]; returns the count. */
     int64_t (*outcomes)(const void *state, const uint16_t *genes, double *pct, int64_t *bar, void *scratch);
+    /* Host only, once the genome is prepared: the same trades with their exit
+     * bars and reasons, into t[max_trades]; returns the count. For the
+     * reported genomes' statistics (signals/strategy_trades.h), never the search. */
+    int64_t (*trades)(const void *state, const uint16_t *genes, strategy_trade_t *t, void *scratch);
     /* Bytes held by cached series; drop them all (between chunks). */
     uint64_t (*cache_bytes)(const void *state);
     void (*cache_clear)(void *state);

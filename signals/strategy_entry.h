@@ -120,6 +120,24 @@
             return 0; /* not prepared: a caller's bug, answered with no trades */                                   \
         return P##_trades_pct(state, &ser, &p, pct, bar, scratch);                                                  \
     }                                                                                                               \
+    /* the same backtest's trades read for their bars and exits: the reported genomes' statistics */                \
+    static int64_t P##_trades(const void *state, const uint16_t *genes, strategy_trade_t *out, void *scratch)       \
+    {                                                                                                               \
+        P##_trade_t *t = (P##_trade_t *)scratch;                                                                    \
+        P##_params_t p;                                                                                             \
+        P##_series_t ser;                                                                                           \
+        int64_t n;                                                                                                  \
+        if (!P##_genome_series(state, genes, &p, &ser))                                                             \
+            return 0; /* not prepared: no trades, as outcomes */                                                    \
+        n = P##_backtest(&ser, &p, t, P##_max_trades(state));                                                       \
+        for (int64_t k = 0; k < n; k++) {                                                                           \
+            out[k].entry_bar = t[k].entry_bar;                                                                      \
+            out[k].exit_bar = t[k].exit_bar;                                                                        \
+            out[k].reason = t[k].reason;                                                                            \
+            out[k].pad_ = 0;                                                                                        \
+        }                                                                                                           \
+        return n;                                                                                                   \
+    }                                                                                                               \
     static uint64_t P##_slot_bytes(const void *state, int32_t k)                                                    \
     {                                                                                                               \
         return P##_series_slot_bytes(k, P##_n_bars(state));                                                         \
@@ -166,6 +184,7 @@
         .scratch_bytes = P##_scratch_bytes,                                                                         \
         .prepare = P##_prepare,                                                                                     \
         .outcomes = P##_outcomes,                                                                                   \
+        .trades = P##_trades,                                                                                       \
         .cache_bytes = P##_cache_bytes,                                                                             \
         .cache_clear = P##_cache_clear,                                                                             \
         .series_computed = P##_series_computed,                                                                     \

@@ -27,8 +27,16 @@ random-walk bars.
   lower linear index), or for the GA a separate GA run holding out every
   other day; its test fitness / trades are the objective on the test days'
   trades; the chained result the objective over every test window's trades
-  of its winner, in order; JSON and run file carry no trader statistics;
-  evolve report summarises it.
+  of its winner, in order; each window's test trader statistics (JSON
+  test_stats, run file test/trader_stats) are those of its test days'
+  trades, the chained ones those of the chain's trades; evolve report
+  summarises it.
+- Trader statistics (docs/signals.md): every reported row of a grid, a GA,
+  a validation: run (and its "out_of_sample_stats" on the holdout days) and
+  a walk-forward carries docs/config.md's statistics as computed here from
+  its trades in `evolve trades --genomes` (tests/test_trade_stats.py's
+  formulas; exits tp -> target, stop / stop_gap -> stop, time / signal ->
+  logged), in the JSON and the run file; evolve report prints them.
 - Refusals: objective.aggregate without folds, bad holdout / folds, ga.local_search and data: in a
   strategy config (the device backends: tests/test_strategy_backends.py).
 
@@ -41,6 +49,7 @@ import math
 import os
 import signal
 import sys
+import types
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import evolve_cli as cli  # noqa: E402
@@ -53,6 +62,8 @@ import h5py  # noqa: E402
 
 import runfile  # noqa: E402
 from walk_bars import random_walk_bars, write_bars  # noqa: E402
+
+import test_trade_stats as tts  # noqa: E402  (the trade-log test's statistics, docs/config.md)
 
 args = cli.parse_args()
 check = cli.Checker()
@@ -114,9 +125,10 @@ def se_feasible(p):
     return int(p["ema_slow"]) > int(p["ema_fast"])
 
 
-def brute_force(work, cfg, params=SMALL, is_feasible=se_feasible, chk=check, days=None):
+def brute_force(work, cfg, params=SMALL, is_feasible=se_feasible, chk=check, days=None, trades=None):
     """Every feasible lattice point's outcomes through evolve trades --genomes
-    (days: a dict to fill with each point's trades' entry days, UTC)."""
+    (days: a dict to fill with each point's trades' entry days, UTC; trades:
+    with each point's trades as (q, reason, entry second, exit second))."""
     names = [n for n, _ in params]
     points = [dict(zip(names, vals)) for vals in itertools.product(*[v for _, v in params])]
     feasible = [p for p in points if is_feasible(p)]
@@ -129,27 +141,37 @@ def brute_force(work, cfg, params=SMALL, is_feasible=se_feasible, chk=check, day
     chk(r.returncode == 0, f"evolve trades --genomes: {r.stderr}")
     q = {i: [] for i in range(len(feasible))}
     d = {i: [] for i in range(len(feasible))}
+    t = {i: [] for i in range(len(feasible))}
     with open(tpath) as f:
         for row in csv.DictReader(f):
             q[int(row["genome"])].append(llround(float(row["pnl"]) / float(row["entry"]) * 100.0 * 1e6))
             d[int(row["genome"])].append(int(row["entry_time"]) // 86400)
+            t[int(row["genome"])].append((q[int(row["genome"])][-1], row["reason"], int(row["entry_time"]),
+                                          int(row["exit_time"])))
     key = lambda p: tuple(str(p[n]) for n in names)  # noqa: E731
     if days is not None:
         days.update({key(p): d[i] for i, p in enumerate(feasible)})
+    if trades is not None:
+        trades.update({key(p): t[i] for i, p in enumerate(feasible)})
     return len(points), {key(p): q[i] for i, p in enumerate(feasible)}
+
+
+def ranked_rows(f, table):
+    """A run file's ranked list (grid/top, ga/hall_of_fame): (genome as
+    texts, fitness, trades) per row."""
+    names = list(f["lattice/name"].asstr())
+    texts = list(f["lattice/value_text"].asstr())
+    off = f["lattice/value_offset"][:]
+    t = f[table]
+    return [(tuple(texts[off[k] + g[k]] for k in range(len(names))), float(t["fitness"][i]), int(t["trades"][i]))
+            for i, g in enumerate(t["genes"][:])]
 
 
 def grid_rows(path):
     with h5py.File(path, "r") as f:
-        names = list(f["lattice/name"].asstr())
-        texts = list(f["lattice/value_text"].asstr())
-        off = f["lattice/value_offset"][:]
-        t = f["grid/top"]
-        genes, fit, trades = t["genes"][:], t["fitness"][:], t["trades"][:]
+        rows = ranked_rows(f, "grid/top")
         strategy = f["provenance"].attrs.get("strategy")
         check(f["grid"].attrs.get("evaluator") == "backtest", f"{path}: grid evaluator {f['grid'].attrs.get('evaluator')}")
-    rows = [(tuple(texts[off[k] + g[k]] for k in range(len(names))), float(fit[i]), int(trades[i]))
-            for i, g in enumerate(genes)]
     return rows, strategy
 
 
@@ -171,10 +193,83 @@ def grid_matches(chk, objective, rows, outcomes):
     return order
 
 
+# A strategy's exits as the trader statistics count them (docs/signals.md "Trader statistics").
+EXIT_AS = {"tp": "target", "stop": "stop", "stop_gap": "stop", "time": "logged", "signal": "logged"}
+
+
+def stats_of(trades):
+    """docs/config.md's trader statistics of trades [(q, reason, entry second,
+    exit second)], computed as tests/test_trade_stats.py computes a trade log's."""
+    return tts.stats_want([(types.SimpleNamespace(entry_ts=e), q, EXIT_AS[r], x) for q, r, e, x in trades])
+
+
+def stats_agree(chk, where, got, column, trades):
+    """A reported row's statistics in the JSON (got) and the run file (column:
+    name -> that row's value) against the test's over its trades."""
+    want = stats_of(trades)
+    got = got or {}
+    bad = {k: (got.get(k), w) for k, w in want.items() if not tts.close(got.get(k), w)}
+    in_file = {k: None if math.isnan(float(v)) else float(v) for k, v in column.items()}  # NaN: JSON's null
+    bad_file = {k: (in_file.get(k), w) for k, w in want.items() if not tts.close(in_file.get(k), w)}
+    return chk(set(got) == set(want) == set(in_file) and not bad and not bad_file,
+               f"{where}: trader statistics (reported, test's): JSON {bad} {sorted(got)}, run file {bad_file}")
+
+
+def row_column(group, i):
+    """Row i of a run file's trader-statistics group (GROUP/trader_stats)."""
+    return {k: group[k][i] for k in group}
+
+
+def stats_rows(chk, what, h5, group, doc, rows, trades, part_of=None):
+    """Every reported row's "stats" (JSON and GROUP/trader_stats) over its
+    trades that count (part_of: entry day -> part, the holdout's < 0), and
+    with a holdout its "out_of_sample_stats" over the holdout's. rows: the
+    run file's rows (genome first), in the JSON's order. Returns the rows
+    checked."""
+    day = lambda t: t[2] // 86400  # noqa: E731
+    with h5py.File(h5, "r") as f:
+        st = f[group + "/trader_stats"]
+        oos = f.get(group + "/validation/out_of_sample_trader_stats")
+        held = part_of is not None and any(p < 0 for p in part_of.values())
+        chk((oos is not None) == held, f"{what}: out_of_sample_trader_stats {'missing' if held else 'without a holdout'}")
+        for i, (row, r) in enumerate(zip(doc["top"], rows)):
+            g = r[0]
+            ins = [t for t in trades[g] if part_of is None or part_of[day(t)] >= 0]
+            if not stats_agree(chk, f"{what} rank {i + 1} {g}", row.get("stats"), row_column(st, i), ins):
+                return i
+            if held and not stats_agree(chk, f"{what} rank {i + 1} {g} holdout", row.get("out_of_sample_stats"),
+                                        row_column(oos, i), [t for t in trades[g] if part_of[day(t)] < 0]):
+                return i
+            chk(row["stats"]["trades"] == row["trades"], f"{what}: stats trades != trades")
+    return len(rows)
+
+
+def stats_of_runs(work, cfg, bars, size, trades):
+    """A grid and a GA run's reported rows carry the statistics of their
+    trades; evolve report prints them."""
+    for mode, extra in (("grid", f"top: {size}\n"), ("ga", "ga: {population: 32, generations: 6}\ntop: 12\n")):
+        write_config(cfg, bars, SMALL, f"objective: {{name: sharpe, min_trades: {MIN_TRADES}}}\n" + extra)
+        out, js = os.path.join(work, f"stats_{mode}.h5"), os.path.join(work, f"stats_{mode}.json")
+        r = cli.run(args.evolve, [cfg, "--output", out, "--json", js, "--quiet"] + (["--grid"] if mode == "grid" else []))
+        if not check(r.returncode == 0, f"stats {mode}: {r.stderr}"):
+            continue
+        with open(js) as f:
+            doc = json.load(f)
+        with h5py.File(out, "r") as f:
+            rows = ranked_rows(f, "grid/top" if mode == "grid" else "ga/hall_of_fame")
+        check(len(rows) == len(doc["top"]) > 5, f"stats {mode}: {len(rows)} rows, JSON {len(doc['top'])}")
+        n = stats_rows(check, f"stats {mode}", out, mode, doc, rows, trades)
+        r = cli.run(args.evolve, ["report", out, "--out", os.path.join(work, f"stats_rep_{mode}")])
+        check(r.returncode == 0 and "trader statistics (per trade" in r.stdout and "  target  stop  logged" in r.stdout,
+              f"stats {mode}: evolve report prints no trader statistics: {r.stdout[-600:]} {r.stderr}")
+        print(f"trader statistics ({mode}): {n} reported rows, each as the test computes it from its trades")
+
+
 def grid_equals_brute_force(work, bars):
     cfg = os.path.join(work, "small.yaml")
     write_config(cfg, bars, SMALL, f"objective: {{name: total_return, min_trades: {MIN_TRADES}}}\n")
-    size, outcomes = brute_force(work, cfg)
+    trades = {}
+    size, outcomes = brute_force(work, cfg, trades=trades)
     trading = sum(1 for q in outcomes.values() if len(q) >= MIN_TRADES)
     check(trading > 50, f"the small lattice should trade: {trading} genomes with {MIN_TRADES}+ trades")
     for objective in ("total_return", "sharpe", "profit_factor", "calmar", "compound"):
@@ -193,6 +288,7 @@ def grid_equals_brute_force(work, bars):
             r = cli.run(args.evolve, [cfg, "--grid", "--output", one, "--quiet"], {"OMP_NUM_THREADS": "1"})
             check(r.returncode == 0 and grid_rows(one)[0] == rows, f"one thread: a different grid list {r.stderr}")
         print(f"{objective}: grid = brute force over {len(rows)} feasible genomes of {size}; best {order[0]!r}")
+    stats_of_runs(work, cfg, bars, size, trades)
 
 
 def validate_finds_grid_best(chk, work, cfg, strategy):
@@ -338,12 +434,7 @@ def validation_rows(path, group):
     """The reported rows (grid: its top, ga: its hall of fame) with their
     validation columns (run file)."""
     with h5py.File(path, "r") as f:
-        names = list(f["lattice/name"].asstr())
-        texts = list(f["lattice/value_text"].asstr())
-        off = f["lattice/value_offset"][:]
-        t = f["grid/top" if group == "grid" else "ga/hall_of_fame"]
-        rows = [(tuple(texts[off[k] + g[k]] for k in range(len(names))), float(t["fitness"][i]), int(t["trades"][i]))
-                for i, g in enumerate(t["genes"][:])]
+        rows = ranked_rows(f, "grid/top" if group == "grid" else "ga/hall_of_fame")
         v = f[group + "/validation"]
         days, part = [int(x) for x in v["days"][:]], [int(x) for x in v["day_part"][:]]
         cols = {k: v[k][:] for k in ("in_sample_fitness", "in_sample_trades", "in_sample_feasible",
@@ -391,21 +482,28 @@ def validation_by_day(work, params=SMALL, is_feasible=se_feasible, write=None, c
     cfg = os.path.join(d, "v.yaml")
     write = write or (lambda path, bars, extra="": write_config(path, bars, params, extra))
     write(cfg, "bars.csv")
-    days = {}
-    size, outcomes = brute_force(d, cfg, params, is_feasible, chk, days=days)
+    days, trades = {}, {}
+    size, outcomes = brute_force(d, cfg, params, is_feasible, chk, days=days, trades=trades)
     for objective, min_trades, agg, validation in cases:
         validation = validation.replace("DAYS", ", ".join(iso))
         group = "ga" if "ga:" in validation else "grid"
         what = f"{objective} {agg} {validation}".replace("\n", " ")
         write(cfg, "bars.csv", f"objective: {{name: {objective}, min_trades: {min_trades}"
                                f"{', aggregate: ' + agg if agg else ''}}}\nvalidation: {validation}\ntop: {size}\n")
-        out = os.path.join(d, "grid.h5")
+        out, js = os.path.join(d, "grid.h5"), os.path.join(d, "grid.json")
         if os.path.exists(out):
             os.remove(out)
-        r = cli.run(args.evolve, [cfg] + (["--grid"] if group == "grid" else []) + ["--output", out, "--quiet"])
+        r = cli.run(args.evolve, [cfg] + (["--grid"] if group == "grid" else []) + ["--output", out, "--json", js,
+                                                                                    "--quiet"])
         if not chk(r.returncode == 0, f"{what}: {r.stderr}"):
             continue
         rows, part_of, cols = validation_rows(out, group)
+        with open(js) as f:
+            stats_rows(chk, what, out, group, json.load(f), rows, trades, part_of)
+        if "days:" in validation:
+            r = cli.run(args.evolve, ["report", out, "--out", os.path.join(d, "report")])
+            chk(r.returncode == 0 and "trader statistics on the holdout days" in r.stdout,
+                f"{what}: evolve report prints no holdout statistics: {r.stdout[-600:]} {r.stderr}")
         chk(sorted(part_of) == bar_days, f"{what}: the split's days are not the bars' days")
         n_folds = max(part_of.values()) + 1 if "fold_fitness" in cols else 0
         held = sorted(x for x, p in part_of.items() if p < 0)
@@ -480,18 +578,19 @@ def validation_by_day(work, params=SMALL, is_feasible=se_feasible, write=None, c
 def walk_rows(path):
     """The run file's /walk_forward: per window (winner genome as texts,
     train fitness, train trades, test fitness, test trades, test feasible,
-    train days (first, last), test days (first, last)), and its attributes."""
+    train days (first, last), test days (first, last), test trader
+    statistics), and its attributes."""
     with h5py.File(path, "r") as f:
         names = list(f["lattice/name"].asstr())
         texts = list(f["lattice/value_text"].asstr())
         off = f["lattice/value_offset"][:]
         g = f["walk_forward"]
         win, test = g["winners"], g["test"]
-        check("trader_stats" not in test, f"{path}: a strategy's walk-forward has no test/trader_stats")
         spans = [g[k][:] for k in ("train_first_day", "train_last_day", "test_first_day", "test_last_day")]
         rows = [(tuple(texts[off[k] + gn[k]] for k in range(len(names))), float(win["fitness"][i]),
                  int(win["trades"][i]), float(test["fitness"][i]), int(test["trades"][i]), bool(test["feasible"][i]),
-                 (int(spans[0][i]), int(spans[1][i])), (int(spans[2][i]), int(spans[3][i])))
+                 (int(spans[0][i]), int(spans[1][i])), (int(spans[2][i]), int(spans[3][i])),
+                 row_column(test["trader_stats"], i))
                 for i, gn in enumerate(win["genes"][:])]
         return rows, dict(g.attrs)
 
@@ -511,8 +610,8 @@ def walk_forward(work):
     bar_days = sorted({int(t) // 86400 for t in df["ts"]})
     cfg = os.path.join(d, "w.yaml")
     write_config(cfg, "bars.csv", SMALL)
-    days = {}
-    _, outcomes = brute_force(d, cfg, SMALL, se_feasible, check, days=days)
+    days, trades = {}, {}
+    _, outcomes = brute_force(d, cfg, SMALL, se_feasible, check, days=days, trades=trades)
     iso = lambda x: (datetime.date(1970, 1, 1) + datetime.timedelta(days=x)).isoformat()  # noqa: E731
     train_n, test_n = 10, 5
     want_spans = [((bar_days[b], bar_days[b + train_n - 1]),
@@ -538,12 +637,10 @@ def walk_forward(work):
         w = doc.get("walk_forward", {})
         check(doc.get("mode") == "walk_forward" and w.get("search") == mode and len(w.get("windows", [])) == len(rows),
               f"{what}: JSON mode {doc.get('mode')}, search {w.get('search')}")
-        check(all("test_stats" not in x for x in w.get("windows", [])) and "stats" not in w.get("chained", {}),
-              f"{what}: a strategy's walk-forward JSON has trader statistics")
-        check([(a, b) for *_, a, b in rows] == want_spans, f"{what}: windows {[(a, b) for *_, a, b in rows]}, "
+        check([(a, b) for *_, a, b, _ in rows] == want_spans, f"{what}: windows {[(a, b) for *_, a, b, _ in rows]}, "
                                                           f"expected {want_spans}")
-        chain = []
-        for i, (g, train_fit, train_trades, test_fit, test_trades, test_ok, tr, te) in enumerate(rows):
+        chain, chain_trades = [], []
+        for i, (g, train_fit, train_trades, test_fit, test_trades, test_ok, tr, te, st) in enumerate(rows):
             where = f"{what} window {i + 1}"
             in_train = {x: (0 if tr[0] <= x <= tr[1] else -1) for x in bar_days}
             in_test = {x: (0 if te[0] <= x <= te[1] else -1) for x in bar_days}
@@ -576,11 +673,18 @@ def walk_forward(work):
             check(test_trades == n and test_ok == (v is not None) and (v is None or close(test_fit, v)),
                   f"{where}: test ({test_fit}, {test_trades}, feasible {test_ok}), the test's ({v}, {n})")
             chain += [q for q, x in zip(outcomes[g], days[g]) if te[0] <= x <= te[1]]
+            tested = [t for t in trades[g] if te[0] <= t[2] // 86400 <= te[1]]
+            chain_trades += tested
+            stats_agree(check, f"{where} test", (w.get("windows") or [{}] * len(rows))[i].get("test_stats"), st,
+                        tested)
         want = fitness(chain, objective)
         c = w.get("chained", {})
         check(c.get("trades") == len(chain) == int(attrs["chained_trades"]) and want is not None
               and close(c.get("fitness"), want) and float(attrs["chained_fitness"]) == c.get("fitness"),
               f"{what}: chained {c.get('fitness')} ({c.get('trades')}), the test's {want} ({len(chain)})")
+        want = stats_of(chain_trades)
+        check(set(c.get("stats", {})) == set(want) and all(tts.close(c["stats"][k], v) for k, v in want.items()),
+              f"{what}: chained stats {c.get('stats')}, the test's {want}")
         r = cli.run(args.evolve, ["report", out, "--out", os.path.join(d, f"rep_{mode}_{objective}")])
         check(r.returncode == 0 and f"walk-forward ({mode}): {len(rows)} windows" in r.stdout,
               f"{what}: evolve report: {r.returncode} {r.stdout[-400:]} {r.stderr}")

@@ -201,6 +201,7 @@ static int64_t hand_trades(const int8_t *st, const double *open, const atc_param
 {
     static double ret[NT], close[NT], growth[NT];
     atc_series_t s;
+    int64_t n;
     for (int i = 0; i < NT; i++) {
         close[i] = 100;
         ret[i] = i ? 0.0 : NAN;
@@ -214,7 +215,9 @@ static int64_t hand_trades(const int8_t *st, const double *open, const atc_param
     for (int f = 0; f < ATC_FAMILIES; f++)
         for (int k = 0; k < ATC_MEMBERS; k++)
             s.state[f][k] = st;
-    return atc_backtest(&s, p, out, 8);
+    n = atc_backtest(&s, p, out, 8);
+    CHECK_EQ_I64(n, atc_backtest(&s, p, NULL, 0)); /* the device's counting pass: no room, the same count */
+    return n;
 }
 
 static void test_trade_rule(void)

@@ -477,8 +477,9 @@ static void test_seed001_bugs(void)
         own_series(&b, &gs[g], 0, &o, &s);
         n = se_backtest(&s, &gs[g], alone, CAP);
         CHECK(same_trades(t, nt, alone, n));
-        CHECK(warmup_ok(&s, &gs[g], t, nt)); /* bug 2 */
-        CHECK(no_overlap(t, nt));            /* bug 3 */
+        CHECK_EQ_I64(n, se_backtest(&s, &gs[g], NULL, 0)); /* the device's counting pass */
+        CHECK(warmup_ok(&s, &gs[g], t, nt));               /* bug 2 */
+        CHECK(no_overlap(t, nt));                          /* bug 3 */
         /* bug 3's mutant on evolve's own series */
         n = mutant_overlapping(&s, &gs[g], alone, CAP);
         bug3_caught += !no_overlap(alone, n < CAP ? n : CAP);

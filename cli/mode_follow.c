@@ -36,7 +36,7 @@ static ev_status follow_ga(session_t *s, ev_error *err)
     if ((st = dist_ga_share(&o.seed, &o.resume, &s->prob, &shared, err)) != EV_OK)
         return st;
     o.top = s->cfg.top;
-    o.tables = &s->tables.view;
+    session_ls_sweeps(s, &o);
     dist_ga_opts(&o);
     dist_ga_ops(s->ops, &s->prob, &ops);
     if ((st = ga_run(&ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err)) == EV_OK)

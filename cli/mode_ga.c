@@ -294,7 +294,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     o.top = s->cfg.top;
     o.progress = log;
     o.observer = &obs;
-    o.tables = &s->tables.view;
+    session_ls_sweeps(s, &o);
     dist_ga_opts(&o);
     if (log)
         fprintf(log, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n", s->cfg.ga.population,

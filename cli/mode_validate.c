@@ -30,7 +30,7 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, FILE *log, ga_result_
     o.top = s->cfg.top;
     o.progress = log;
     o.observer = &obs;
-    o.tables = &s->tables.view;
+    session_ls_sweeps(s, &o);
     if (log)
         fprintf(log, "validate: the GA (population %u, up to %u generations, seed %llu) on %s\n", s->cfg.ga.population,
                 s->cfg.ga.generations, (unsigned long long)s->cfg.seed, s->device);

@@ -39,6 +39,7 @@ static ev_status search(session_t *s, const run_args_t *a, walk_side_t *w, ranke
         o.seed = s->cfg.seed;
         o.top = s->cfg.top;
         o.tables = w->tables;
+        o.ls_batch = s->strategy != NULL; /* a strategy has no tables: batch sweeps */
         st = ga_run(s->ops, w->b, w->p, &s->cfg.ga, &o, &res, err);
         if (st == EV_OK && res.reason == GA_STOP_INTERRUPTED)
             st = ev_fail(err, EV_EINTR, "walk-forward interrupted (a walk-forward run is not resumable)");

@@ -93,6 +93,12 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
     return EV_OK;
 }
 
+void session_ls_sweeps(const session_t *s, ga_run_opts_t *o)
+{
+    o->tables = s->strategy ? NULL : &s->tables.view;
+    o->ls_batch = s->strategy != NULL;
+}
+
 void session_close(session_t *s)
 {
     if (s->backend)

@@ -12,6 +12,7 @@
 #include "fitness/reported.h"
 #include "fitness/tables.h"
 #include "ga/backend.h"
+#include "ga/ga_run.h"
 #include "io/config.h"
 #include "signals/strategy.h"
 
@@ -65,6 +66,11 @@ typedef struct {
 ev_status session_load_config(session_t *s, const char *config_path, ev_error *err);
 ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err);
 void session_close(session_t *s);
+
+/* What the GA's local search sweeps (o->tables, o->ls_batch): a trade log's
+ * first-hit tables, or for a strategy batches of backtests through the
+ * session's backend (docs/ga.md "Local search"). */
+void session_ls_sweeps(const session_t *s, ga_run_opts_t *o);
 
 /* The values a run reports for e[n] (fitness/reported.h); reported_free. */
 ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r, ev_error *err);

@@ -20,13 +20,13 @@ typedef struct {
     const fit_problem_t *p;
     const ga_settings_t *s;
     const ga_run_opts_t *o;
-    const fit_tables_t *tables; /* host tables for local search */
-    ga_hof_entry_t *top;        /* [top_k] */
-    uint32_t *island_unique;    /* [islands] */
-    uint32_t *gene_counts;      /* [gene_values] */
-    double *entropy;            /* [n_genes] */
-    breed_island_t *islands;    /* [islands] */
-    uint16_t *dl_genes;         /* observer downloads, when asked for */
+    ls_sweep_t sweep;        /* what local search climbs with */
+    ga_hof_entry_t *top;     /* [top_k] */
+    uint32_t *island_unique; /* [islands] */
+    uint32_t *gene_counts;   /* [gene_values] */
+    double *entropy;         /* [n_genes] */
+    breed_island_t *islands; /* [islands] */
+    uint16_t *dl_genes;      /* observer downloads, when asked for */
     eval_result_t *dl_results;
     int32_t *dl_parents;
     uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
@@ -267,8 +267,8 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
 
 /* The memetic step (docs/ga.md "Local search"), in generations gen with
  * (gen + 1) % ls_every == 0: climbs the generation's ls_members best new
- * genomes on the host tables (shared out between processes where the run
- * has several: ga_run_opts_t.climb_parts); the improved ones (distinct) wait
+ * genomes with r->sweep (tables climbs shared out between processes where
+ * the run has several: ga_run_opts_t.climb_parts); the improved ones (distinct) wait
  * in ls_genes for the next generation. Their sweeps count in ls_evaluations. */
 static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error *err)
 {
@@ -276,6 +276,9 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
     const ga_run_opts_t *o = r->o;
     int32_t ng = r->plan.ctx.n_genes;
     uint32_t n = r->n_top < s->ls_members ? r->n_top : s->ls_members;
+    /* batch sweeps go through the backend's evaluate, which several
+     * processes share out (dist/): every process climbs every member */
+    uint32_t parts = o->ls_batch ? 1 : o->climb_parts;
     r->n_ls = 0;
     if (!s->ls_every || (gen + 1) % s->ls_every != 0)
         return EV_OK;
@@ -283,16 +286,16 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
         ga_climb_t *c = &r->climbs[j];
         ls_tally_t tl;
         ev_status e;
-        if (o->climb_parts > 1 && j % o->climb_parts != o->climb_part)
+        if (parts > 1 && j % parts != o->climb_part)
             continue;
         memset(&tl, 0, sizeof tl);
         memcpy(c->genes, r->top[j].genes, (size_t)ng * sizeof *c->genes);
         c->r = r->top[j].r;
-        if ((e = ls_climb(r->tables, ng, s->ls_depth, c->genes, &c->r, &tl, err)) != EV_OK)
+        if ((e = ls_climb(&r->sweep, ng, s->ls_depth, c->genes, &c->r, &tl, err)) != EV_OK)
             return e;
         c->cost = tl.cost;
     }
-    if (o->climb_parts > 1)
+    if (parts > 1)
         o->share_climbs(r->climbs, n);
     for (uint32_t j = 0; j < n; j++) {
         const ga_climb_t *c = &r->climbs[j];
@@ -420,11 +423,16 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.t0 = plat_now();
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
-    r.tables = o->tables ? o->tables : ops->host_tables ? ops->host_tables(b) : NULL;
-    if (s->ls_every && !r.tables)
-        return ev_fail(err, EV_ECONFIG,
-                       "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
-                       "host_tables)");
+    if (o->ls_batch) {
+        r.sweep = ls_sweep_batch(r.plan.ctx.n_genes, r.plan.ctx.n_values, ops->evaluate, b);
+    } else {
+        const fit_tables_t *t = o->tables ? o->tables : ops->host_tables ? ops->host_tables(b) : NULL;
+        if (s->ls_every && !t)
+            return ev_fail(err, EV_ECONFIG,
+                           "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
+                           "host_tables) or batch sweeps (ga_run_opts_t.ls_batch)");
+        r.sweep = ls_sweep_tables(t, r.plan.ctx.n_genes);
+    }
     r.plan.evaluate = ops->evaluate;
     r.plan.evaluate_b = b;
     /* A backend without GA ops still evaluates: the CPU's GA drives it. */

@@ -107,13 +107,18 @@ typedef struct {
     const ga_observer_t *observer; /* or NULL */
     const ga_resume_t *resume;     /* or NULL: start from generation 0 */
     const fit_tables_t *tables;    /* host tables of the problem: local search sweeps them (ga.local_search) */
+    /* 1: local search sweeps batches of genomes through the backend's
+     * evaluate op (ga/ls_sweep.h), for problems without tables (strategies);
+     * tables is then unused. */
+    int ls_batch;
     /* Several processes running one GA (dist/): given this process's stop
      * reason after each generation, answers the one every process takes
      * (the clock and Ctrl-C differ between processes). NULL: one process. */
     ga_stop_reason (*agree_stop)(ga_stop_reason mine);
     /* Several processes (dist/): this one climbs only local search's members
      * j with j % climb_parts == climb_part, then share_climbs(climbs, n)
-     * gives every process all n climbs. climb_parts 0 or 1: it climbs all. */
+     * gives every process all n climbs. climb_parts 0 or 1, or ls_batch
+     * (whose sweeps evaluate shares out): it climbs all. */
     uint32_t climb_part, climb_parts;
     void (*share_climbs)(ga_climb_t *climbs, uint32_t n);
 } ga_run_opts_t;

@@ -2,8 +2,6 @@
 
 #include <stdlib.h>
 
-#include "fitness/sweep.h"
-
 /* The value with the highest rank_key in out[n]; *key gets it. Ties: the
  * first (lowest) value. */
 static uint64_t best_of(const eval_result_t *out, uint64_t n, uint64_t *key)
@@ -21,19 +19,19 @@ static uint64_t best_of(const eval_result_t *out, uint64_t n, uint64_t *key)
 }
 
 /* One pass of 1-gene moves; *moved when one was taken. */
-static ev_status pass_genes(const fit_tables_t *t, int32_t n_genes, uint16_t *genes, eval_result_t *r,
+static ev_status pass_genes(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
                             eval_result_t *out, ls_tally_t *tally, int *moved, ev_error *err)
 {
     for (int32_t k = 0; k < n_genes; k++) {
-        uint32_t n = sweep_gene_values(t, k);
+        uint32_t n = sw->ops->n_values(sw, k);
         uint64_t key, v;
         ev_status st;
         if (n < 2)
             continue;
-        if ((st = sweep_gene(t, genes, k, out, err)) != EV_OK)
+        if ((st = sw->ops->gene(sw, genes, k, out, err)) != EV_OK)
             return st;
         tally->sweeps++;
-        tally->cost += sweep_cost(t, k, -1);
+        tally->cost += sw->ops->cost(sw, k, -1);
         v = best_of(out, n, &key);
         if (key > rank_key(*r)) {
             genes[k] = (uint16_t)v;
@@ -46,22 +44,22 @@ static ev_status pass_genes(const fit_tables_t *t, int32_t n_genes, uint16_t *ge
 }
 
 /* Pair moves until the first improvement; *moved when one was taken. */
-static ev_status pass_pairs(const fit_tables_t *t, int32_t n_genes, uint16_t *genes, eval_result_t *r,
+static ev_status pass_pairs(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
                             eval_result_t *out, ls_tally_t *tally, int *moved, ev_error *err)
 {
     for (int32_t k1 = 0; k1 < n_genes; k1++)
         for (int32_t k2 = k1 + 1; k2 < n_genes; k2++) {
-            uint32_t n1 = sweep_gene_values(t, k1), n2 = sweep_gene_values(t, k2);
+            uint32_t n1 = sw->ops->n_values(sw, k1), n2 = sw->ops->n_values(sw, k2);
             uint64_t key, v;
             ev_status st;
-            /* a pair that would fall back to plain evaluation (a filter under a
-             * drawdown objective) costs n1 x n2 evaluations: skipped */
-            if (n1 < 2 || n2 < 2 || (uint64_t)n1 * n2 > LS_PAIR_MAX || !sweep_uses_sums(t, k1, k2))
+            /* a tables pair that would fall back to plain evaluation (a filter
+             * under a drawdown objective) costs n1 x n2 evaluations: skipped */
+            if (n1 < 2 || n2 < 2 || (uint64_t)n1 * n2 > LS_PAIR_MAX || !sw->ops->pair_worth(sw, k1, k2))
                 continue;
-            if ((st = sweep_pair(t, genes, k1, k2, out, err)) != EV_OK)
+            if ((st = sw->ops->pair(sw, genes, k1, k2, out, err)) != EV_OK)
                 return st;
             tally->sweeps++;
-            tally->cost += sweep_cost(t, k1, k2);
+            tally->cost += sw->ops->cost(sw, k1, k2);
             v = best_of(out, (uint64_t)n1 * n2, &key);
             if (key > rank_key(*r)) {
                 genes[k1] = (uint16_t)(v / n2);
@@ -75,18 +73,18 @@ static ev_status pass_pairs(const fit_tables_t *t, int32_t n_genes, uint16_t *ge
     return EV_OK;
 }
 
-ev_status ls_climb(const fit_tables_t *t, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
+ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
                    ls_tally_t *tally, ev_error *err)
 {
     uint64_t most = 1;
     eval_result_t *out;
     ev_status st = EV_OK;
     for (int32_t k = 0; k < n_genes; k++) {
-        uint64_t n = sweep_gene_values(t, k);
+        uint64_t n = sw->ops->n_values(sw, k);
         if (n > most)
             most = n;
         for (int32_t k2 = k + 1; depth >= 2 && k2 < n_genes; k2++) {
-            uint64_t nn = n * sweep_gene_values(t, k2);
+            uint64_t nn = n * sw->ops->n_values(sw, k2);
             if (nn > most && nn <= LS_PAIR_MAX)
                 most = nn;
         }
@@ -95,11 +93,11 @@ ev_status ls_climb(const fit_tables_t *t, int32_t n_genes, uint32_t depth, uint1
         return ev_fail(err, EV_ENOMEM, "out of memory for local search (%llu values)", (unsigned long long)most);
     for (;;) {
         int moved = 0;
-        if ((st = pass_genes(t, n_genes, genes, r, out, tally, &moved, err)) != EV_OK)
+        if ((st = pass_genes(sw, n_genes, genes, r, out, tally, &moved, err)) != EV_OK)
             break;
         if (moved)
             continue;
-        if (depth < 2 || (st = pass_pairs(t, n_genes, genes, r, out, tally, &moved, err)) != EV_OK || !moved)
+        if (depth < 2 || (st = pass_pairs(sw, n_genes, genes, r, out, tally, &moved, err)) != EV_OK || !moved)
             break;
     }
     free(out);

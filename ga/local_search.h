@@ -1,5 +1,6 @@
 /* The GA's memetic step (docs/ga.md "Local search"): hill-climbing a genome
- * with exact neighbourhood sweeps (fitness/sweep.h) on host tables. */
+ * with exact neighbourhood sweeps (ga/ls_sweep.h): of host tables, or batches
+ * through a backend's evaluate op. */
 #ifndef EVOLVE_LOCAL_SEARCH_H
 #define EVOLVE_LOCAL_SEARCH_H
 
@@ -7,7 +8,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
-#include "fitness/tables.h"
+#include "ga/ls_sweep.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,12 +28,12 @@ typedef struct {
  * strictly higher than the current one; at depth 2, once no 1-gene move
  * improves, sweeps every pair of genes (first gene ascending, then second)
  * and takes the first pair whose best is strictly better, then returns to
- * 1-gene moves (pairs that would fall back to plain evaluation, i.e. a
- * filter under a drawdown objective or constraint, are skipped: they would
- * cost n1 x n2 evaluations each). Ends when nothing improves. *r: the genome's result on entry
+ * 1-gene moves (pairs the sweep says are not worth it, i.e. a tables pair
+ * that would fall back to plain evaluation, are skipped, as are pairs over
+ * LS_PAIR_MAX values). Ends when nothing improves. *r: the genome's result on entry
  * (its fitness), the climbed genome's on return. Deterministic: same genome,
  * same climb. */
-ev_status ls_climb(const fit_tables_t *t, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
+ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
                    ls_tally_t *tally, ev_error *err);
 
 #ifdef __cplusplus

@@ -266,22 +266,19 @@ static ev_status parse_strategy(const ymap_t *root, config_t *cfg, ev_error *err
     return ydoc_fail(root->doc, err, s, "strategy.type", "required key is missing; expected a strategy name");
 }
 
-/* ga.local_search sweeps a trade log's first-hit tables: off for strategies
- * (the default every 5 would fail), and refused where asked for. */
-static ev_status strategy_no_local_search(const ymap_t *root, config_t *cfg, ev_error *err)
+/* A strategy's local search sweeps backtests (n_values of them per gene
+ * sweep): off unless ga.local_search is given. */
+static void strategy_local_search_default(const ymap_t *root, config_t *cfg)
 {
     yaml_node_t *ga = ymap_get(root, "ga");
     ymap_t m;
+    if (ga && ga->type == YAML_MAPPING_NODE) {
+        m = *root;
+        m.node = ga;
+        if (ymap_key(&m, "local_search"))
+            return;
+    }
     cfg->ga.ls_every = 0;
-    if (!ga || ga->type != YAML_MAPPING_NODE)
-        return EV_OK;
-    m = *root;
-    m.node = ga;
-    snprintf(m.path, sizeof m.path, "ga");
-    if (!ymap_key(&m, "local_search"))
-        return EV_OK;
-    return ydoc_fail(root->doc, err, ymap_key(&m, "local_search"), "ga.local_search",
-                     "not supported for strategy %s yet (it sweeps trade-log tables); remove it", cfg->strategy_type);
 }
 
 static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
@@ -301,13 +298,14 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = config_parse_parameters(&root, &cfg->lattice, strategy, err)) != EV_OK ||
         (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, &cfg->checkpoint_every_s, err)) != EV_OK ||
-        (strategy && (st = strategy_no_local_search(&root, cfg, err)) != EV_OK) ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
         (st = config_parse_validation(&root, &cfg->validation, err)) != EV_OK ||
         (st = ymap_u32(&root, "top", 1, CONFIG_TOP_MAX, &cfg->top, err)) != EV_OK ||
         (st = ymap_string(&root, "output", &cfg->output, &has_output, err)) != EV_OK)
         return st;
+    if (strategy)
+        strategy_local_search_default(&root, cfg);
     if (!has_output && (st = default_output(cfg, err)) != EV_OK)
         return st;
     if ((st = resolve(cfg, &cfg->output, err)) != EV_OK)

@@ -422,7 +422,7 @@ static void test_examples(void)
             CHECK_EQ_I64(sc.n_params, cfg.lattice.n_params);
             CHECK_STR(sc.type == STRATEGY_ATC ? "atc" : "seller_exhaustion", cfg.strategy_type);
             CHECK_EQ_I64(PARAM_STRATEGY, cfg.lattice.params[0].role);
-            CHECK_EQ_I64(0, cfg.ga.ls_every); /* local search is for trade logs */
+            CHECK_EQ_I64(0, cfg.ga.ls_every); /* a strategy climbs only when asked: sweeps are backtests */
             se_config_free(&sc);
             config_free(&cfg);
             loaded++;

@@ -14,7 +14,8 @@
   `mpirun -n 3 ... --resume` (another K) finishes with the uninterrupted run's
   file, continuing from the checkpoint's generation; a rank whose fitness
   fails mid-run (EVOLVE_TEST_FAIL) likewise, and one process resumes it;
-- a strategy config's grid and GA on 2 ranks equal one process;
+- a strategy config's grid and GA (also with local search, whose batch
+  sweeps are sliced between the ranks) on 2 ranks equal one process;
 - a failure every rank meets alike is printed once, by rank 0; a failure of
   one rank alone by that rank, naming it.
 
@@ -168,21 +169,26 @@ def test_kill_resume(evolve, mpirun, cfg, d, ref):
 
 def test_strategy(evolve, mpirun, d):
     """A strategy config (seller_exhaustion on random-walk bars, calmar): its
-    grid and 4-island GA on 2 ranks equal one process."""
+    grid and 4-island GA, with and without local search, on 2 ranks equal one
+    process."""
     from walk_bars import random_walk_bars, write_bars
     write_bars(random_walk_bars(2500, 11), os.path.join(d, "walk.csv"))
     cfg = os.path.join(d, "strategy.yaml")
     small = [("ema_fast", "4, 8, 16"), ("ema_slow", "8, 24, 48"), ("z_window", "20, 40"), ("atr_window", "8, 16"),
              ("vol_z", "0.5, 1.0, 1.5"), ("tr_z", "0.0, 0.5"), ("cloc_min", "0.3, 0.6"), ("reward_r", "1.5, 2.5")]
-    with open(cfg, "w") as f:
-        f.write("strategy:\n  type: seller_exhaustion\n  bars: {csv: walk.csv}\n  costs: {fee_bp: 2, slippage_bp: 1}\n"
-                "parameters:\n" + "".join(f"  - {{name: {n}, values: [{v}]}}\n" for n, v in small) +
-                "objective: {name: calmar, min_trades: 3}\nga: {population: 64, generations: 20, islands: 4}\n"
-                "top: 5\nseed: 7\n")
-    for mode, extra in (("grid", ["--grid"]), ("ga", [])):
+    ls = "local_search: {every: 2, members: 3, depth: 2}, "
+    for mode, extra, ga in (("grid", ["--grid"], ""), ("ga", [], ""), ("ga_ls", [], ls)):
+        with open(cfg, "w") as f:
+            f.write("strategy:\n  type: seller_exhaustion\n  bars: {csv: walk.csv}\n"
+                    "  costs: {fee_bp: 2, slippage_bp: 1}\n"
+                    "parameters:\n" + "".join(f"  - {{name: {n}, values: [{v}]}}\n" for n, v in small) +
+                    f"objective: {{name: calmar, min_trades: 3}}\nga: {{{ga}population: 64, generations: 20, "
+                    "islands: 4}\ntop: 5\nseed: 7\n")
         ref = one_run(evolve, mpirun, 0, cfg, d, f"strategy-{mode}1", extra)
         got = one_run(evolve, mpirun, 2, cfg, d, f"strategy-{mode}2", extra)
         same_run(ref, got, f"a strategy config's {mode} on 2 ranks vs one process")
+        if ga:
+            check(json_core(got["json"]).get("ls_evaluations", 0) > 0, "a strategy's local search on 2 ranks: no sweep")
 
 
 def test_rank_error(evolve, mpirun, cfg, d, ref):

@@ -24,8 +24,10 @@ parameters, the series bound back and backtested) run on the CPU.
   - --no-gpu-probe runs a faulty twin unchecked and says so in provenance;
   - `--backend cuda` without the twin: the device's results, or (no GPU, no
     CUDA build) the refusal naming why.
+  - ga.local_search: the GA's climbs (batches through the device's evaluate)
+    on the exact twin equal the CPU's, ls_evaluations included.
 With --gpu (label gpu): `--backend cuda` on the real device against
-`--backend cpu`, grid and GA, bit for bit; exit 77 where no GPU exists.
+`--backend cpu`, grid and GA (also a GA with local search), bit for bit; exit 77 where no GPU exists.
 Needs h5py (else skipped with 77)."""
 import json
 import os
@@ -58,7 +60,8 @@ FAULTS = {"fitness": ["evaluate: genome (", "cpu: fitness ", "twin: fitness "],
           "topk": ["top-1 of lattice points", "genome ("]}
 
 
-def write_config(path, bars, strategy, extra="", objective="{name: total_return, min_trades: 2}"):
+def write_config(path, bars, strategy, extra="", objective="{name: total_return, min_trades: 2}",
+                 ga="{population: 48, generations: 6}"):
     name, block, params = strategy
     size = 1
     for _, v in params:
@@ -69,7 +72,7 @@ def write_config(path, bars, strategy, extra="", objective="{name: total_return,
         for p, values in params:
             f.write(f"  - {{name: {p}, values: [{', '.join(str(v) for v in values)}]}}\n")
         f.write(f"objective: {objective}\ntop: {size}\n"
-                "ga: {population: 48, generations: 6}\nseed: 5\n" + extra)
+                f"ga: {ga}\nseed: 5\n" + extra)
 
 
 def provenance(path):
@@ -161,8 +164,28 @@ def validation_checks(work, bars, strategy):
             check(provenance(out)[1].startswith("passed: "), f"{name} validation {mode}: {provenance(out)}")
 
 
-def gpu_checks(work, cfg, name):
-    for mode in ("grid", "ga"):
+LOCAL_SEARCH = "{population: 24, generations: 6, local_search: {every: 2, members: 2, depth: 2}}"
+
+
+def local_search_checks(work, bars, strategy):
+    """ga.local_search: the climbs' batches of backtests go through the
+    device backend's evaluate; its GA equals the CPU's, climbs included."""
+    name = strategy[0]
+    cfg = os.path.join(work, f"{name}-ls.yaml")
+    write_config(cfg, bars, strategy, ga=LOCAL_SEARCH)
+    r, cpu, _ = run(work, cfg, f"{name}-ls-cpu", "cpu", "ga")
+    if not check(r.returncode == 0 and cpu, f"{name} local search cpu: {r.stderr}"):
+        return
+    check(cpu.get("ls_evaluations", 0) > 0, f"{name} local search cpu: no sweep: {cpu.get('ls_evaluations')}")
+    r, doc, _ = run(work, cfg, f"{name}-ls-exact", "cuda", "ga", {"EVOLVE_TEST_DEVICE": "exact"})
+    if check(r.returncode == 0, f"{name} local search exact twin: {r.stderr}"):
+        check(same_results(cpu, doc) and doc.get("ls_evaluations") == cpu["ls_evaluations"],
+              f"{name} local search exact twin: results differ from the CPU's")
+    print(f"{name}: local search ({cpu['ls_evaluations']} evaluations of sweeps) on the twin = the CPU's")
+
+
+def gpu_checks(work, cfg, name, modes=("grid", "ga")):
+    for mode in modes:
         docs = {}
         for backend in ("cpu", "cuda"):
             r, docs[backend], out = run(work, cfg, f"{name}-gpu-{backend}-{mode}", backend, mode)
@@ -186,9 +209,13 @@ def main():
             write_config(cfg, "walk.csv", strategy)
             if args.gpu:
                 gpu_checks(work, cfg, strategy[0])
+                ls = os.path.join(work, f"{strategy[0]}-ls.yaml")
+                write_config(ls, "walk.csv", strategy, ga=LOCAL_SEARCH)
+                gpu_checks(work, ls, strategy[0] + "-ls", ("ga",))
             else:
                 twin_checks(work, cfg, strategy[0])
                 validation_checks(work, "walk.csv", strategy)
+                local_search_checks(work, "walk.csv", strategy)
     sys.exit(check.exit())
 
 

@@ -37,7 +37,11 @@ random-walk bars.
   its trades in `evolve trades --genomes` (tests/test_trade_stats.py's
   formulas; exits tp -> target, stop / stop_gap -> stop, time / signal ->
   logged), in the JSON and the run file; evolve report prints them.
-- Refusals: objective.aggregate without folds, bad holdout / folds, ga.local_search and data: in a
+- ga.local_search on a strategy (batches of backtests): ls_evaluations > 0,
+  every hall of fame row's fitness is brute force's, the GA that climbs
+  finds the grid's best (--validate), and a killed + resumed run that
+  climbs ends with the uninterrupted run's file.
+- Refusals: objective.aggregate without folds, bad holdout / folds and data: in a
   strategy config (the device backends: tests/test_strategy_backends.py).
 
 Needs numpy, pandas and h5py (else skipped with 77)."""
@@ -334,13 +338,39 @@ WIDE = [("ema_fast", list(range(4, 40, 4))), ("ema_slow", list(range(20, 200, 20
         ("reward_r", [f"{k / 4}" for k in range(6, 17)]), ("max_hold", list(range(8, 72, 8)))]
 
 
-def killed_and_resumed(work):
-    d = os.path.join(work, "kill")
+def local_search(work, bars):
+    """ga.local_search on a strategy (docs/ga.md "Local search"): the climbs
+    are batches of backtests, counted in ls_evaluations; every hall of fame
+    row is the genome's fitness as brute force computes it; and a small GA
+    that climbs finds the grid's best (--validate)."""
+    cfg = os.path.join(work, "ls.yaml")
+    write_config(cfg, bars, SMALL, f"objective: {{name: total_return, min_trades: {MIN_TRADES}}}\n")
+    _, outcomes = brute_force(work, cfg)
+    want = {g: fitness(q, "total_return") for g, q in outcomes.items()}
+    write_config(cfg, bars, SMALL, f"objective: {{name: total_return, min_trades: {MIN_TRADES}}}\n"
+                                   "ga: {population: 16, generations: 8, islands: 1,\n"
+                                   "     local_search: {every: 2, members: 2, depth: 2}}\ntop: 20\nseed: 3\n")
+    out, js = os.path.join(work, "ls.h5"), os.path.join(work, "ls.json")
+    r = cli.run(args.evolve, [cfg, "--output", out, "--json", js, "--quiet"])
+    if not check(r.returncode == 0, f"GA with local search: {r.stderr}"):
+        return
+    with h5py.File(out, "r") as f:
+        ls = int(f["ga"].attrs["ls_evaluations"])
+        rows = ranked_rows(f, "ga/hall_of_fame")
+    check(ls > 0, f"local search ran no sweep: ls_evaluations {ls}")
+    bad = [(g, v, want.get(g)) for g, v, _ in rows if want.get(g) is None or abs(v - want[g]) > 1e-12 * abs(want[g])]
+    check(rows and not bad, f"local search: hall of fame rows differ from brute force: {bad[:3]}")
+    validate_finds_grid_best(check, work, cfg, "seller_exhaustion")
+    print(f"local search: {ls} evaluations of sweeps; {len(rows)} hall of fame rows = brute force")
+
+
+def killed_and_resumed(work, ga="{population: 96, generations: 12}", name="kill"):
+    d = os.path.join(work, name)
     os.makedirs(d)
     bars = os.path.join(d, "bars.csv")
     write_bars(random_walk_bars(2500, 11), bars)
     cfg = os.path.join(d, "run.yaml")
-    write_config(cfg, "bars.csv", WIDE, "objective: {name: sharpe, min_trades: 2}\nga: {population: 96, generations: 12}\n")
+    write_config(cfg, "bars.csv", WIDE, f"objective: {{name: sharpe, min_trades: 2}}\nga: {ga}\n")
     ref, out = os.path.join(d, "ref.h5"), os.path.join(d, "run.h5")
     r = cli.run(args.evolve, [cfg, "--output", ref, "--quiet"])
     if not check(r.returncode == 0, f"uninterrupted GA: {r.stderr}"):
@@ -360,7 +390,8 @@ def killed_and_resumed(work):
         with h5py.File(out, "r") as f:
             sessions = list(f["provenance/sessions"].asstr())
         check(any("resumed at generation" in s for s in sessions), f"the resume started over: {sessions}")
-        print(f"resume: killed at generation 6, resumed, identical to the uninterrupted run ({sessions[-1]})")
+        print(f"resume ({ga}): killed at generation 6, resumed, identical to the uninterrupted run "
+              f"({sessions[-1]})")
     r = cli.run(args.evolve, ["report", ref, "--out", os.path.join(d, "report")])
     check(r.returncode == 0 and "hall of fame" in r.stdout and "strategy:   seller_exhaustion" in r.stdout,
           f"evolve report: {r.returncode} {r.stdout} {r.stderr}")
@@ -381,7 +412,6 @@ def refusals(work, bars):
                            "validation.holdout.days: no bar of the data falls on day 11323"),
                           ("validation: {holdout: {last: 100}}\n", "validation.holdout takes all"),
                           ("validation: {folds: 100}\n", "validation.folds: 100 folds need at least 100 in-sample"),
-                          ("ga: {local_search: {every: 2}}\n", "bad.yaml:"),
                           ("data: {dataset: x.h5}\n", "drop data: or strategy:")):
         write_config(bad, bars, SMALL, extra)
         r = cli.run(args.evolve, [bad, "--grid", "--output", out])
@@ -698,6 +728,9 @@ def main():
         grid_equals_brute_force(work, "walk.csv")
         ga_finds_grid_best(work, "walk.csv")
         killed_and_resumed(work)
+        local_search(work, "walk.csv")
+        killed_and_resumed(work, "{population: 32, generations: 10, local_search: {every: 2, members: 2, depth: 2}}",
+                           "kill_ls")
         refusals(work, "walk.csv")
         validation_by_day(work)
         walk_forward(work)

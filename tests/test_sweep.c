@@ -15,19 +15,7 @@
 #include "tests/support/fitness_harness.h"
 #include "tests/support/planted.h"
 #include "tests/support/random_problem.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int same(eval_result_t a, eval_result_t b)
-{
-    return memcmp(&a.fitness, &b.fitness, sizeof a.fitness) == 0 && a.trades == b.trades && a.feasible == b.feasible;
-}
+#include "tests/support/sweep_check.h"
 
 typedef struct {
     uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference;

@@ -72,7 +72,7 @@ static ev_status compound_value(strategy_t *st, const uint16_t *genes, double *v
     int32_t *part;
     int feasible;
     double prod = 1.0;
-    ev_status e = strategy_genome_outcomes(st, genes, &q, &part, &n, &feasible, err);
+    ev_status e = strategy_genome_outcomes(st, genes, &q, &part, NULL, &n, &feasible, err);
     if (e != EV_OK)
         return e;
     for (int64_t k = 0; k < n; k++) {

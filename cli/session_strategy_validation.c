@@ -79,7 +79,7 @@ static ev_status row_of(const session_t *s, val_rows_t *v, uint32_t i, const ran
     int32_t *part;
     int feasible;
     val_trade_t *tr;
-    ev_status st = strategy_genome_outcomes(s->strategy, e->genes, &q, &part, &n, &feasible, err);
+    ev_status st = strategy_genome_outcomes(s->strategy, e->genes, &q, &part, NULL, &n, &feasible, err);
     if (st != EV_OK)
         return st;
     if (!(tr = (val_trade_t *)calloc((size_t)n + 1, sizeof *tr))) {

@@ -297,60 +297,57 @@ ev_status strategy_evaluate_with(strategy_t *s, const strategy_score_t *sc, cons
     return st;
 }
 
-/* One genome's quantised outcomes *q and entry bars *bar (both malloc'ed). */
-static ev_status genome_trades(strategy_t *s, const uint16_t *genes, int64_t **q, int64_t **bar, int64_t *n,
+/* One genome's trades *t and their quantised outcomes *q (both malloc'ed):
+ * one backtest. */
+static ev_status genome_trades(strategy_t *s, const uint16_t *genes, strategy_trade_t **t, int64_t **q, int64_t *n,
                                int *feasible, ev_error *err)
 {
     const size_t cap = (size_t)(s->ops->max_trades(s->state) > 0 ? s->ops->max_trades(s->state) : 1);
-    double *pct;
     void *scr;
     ev_status st;
+    *t = NULL;
     *q = NULL;
-    *bar = NULL;
     *n = 0;
     if ((st = s->ops->prepare(s->state, genes, feasible, err)) != EV_OK || !*feasible)
         return st;
-    pct = (double *)malloc(cap * sizeof *pct);
     scr = malloc(s->ops->scratch_bytes(s->state) + 1);
+    *t = (strategy_trade_t *)malloc(cap * sizeof **t);
     *q = (int64_t *)malloc(cap * sizeof **q);
-    *bar = (int64_t *)malloc(cap * sizeof **bar);
-    if (!pct || !scr || !*q || !*bar) {
-        free(pct);
+    if (!scr || !*t || !*q) {
         free(scr);
+        free(*t);
         free(*q);
-        free(*bar);
-        *q = *bar = NULL;
+        *t = NULL;
+        *q = NULL;
         return ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
     }
-    *n = s->ops->outcomes(s->state, genes, pct, *bar, scr);
+    *n = s->ops->trades(s->state, genes, *t, scr);
     for (int64_t k = 0; k < *n; k++)
-        (*q)[k] = quantise(pct[k], s->obj_cfg.cost_pct);
-    free(pct);
+        (*q)[k] = quantise((*t)[k].pct, s->obj_cfg.cost_pct);
     free(scr);
     return EV_OK;
 }
 
-ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int32_t **part, int64_t *n,
-                                   int *feasible, ev_error *err)
+ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int32_t **part,
+                                   strategy_trade_t **t, int64_t *n, int *feasible, ev_error *err)
 {
-    int64_t *bar;
-    ev_status st = genome_trades(s, genes, q, &bar, n, feasible, err);
+    strategy_trade_t *tr;
+    ev_status st = genome_trades(s, genes, &tr, q, n, feasible, err);
     if (part)
         *part = NULL;
-    if (st != EV_OK || !part) {
-        free(bar);
-        return st;
-    }
-    if (!(*part = (int32_t *)malloc(((size_t)*n + 1) * sizeof **part))) {
-        free(bar);
+    if (st == EV_OK && part && !(*part = (int32_t *)malloc(((size_t)*n + 1) * sizeof **part))) {
         free(*q);
         *q = NULL;
-        return ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
+        st = ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
     }
-    for (int64_t k = 0; k < *n; k++)
-        (*part)[k] = trade_part(s, bar[k]);
-    free(bar);
-    return EV_OK;
+    for (int64_t k = 0; st == EV_OK && part && k < *n; k++)
+        (*part)[k] = trade_part(s, tr[k].entry_bar);
+    if (st == EV_OK && t) {
+        *t = tr;
+        return EV_OK;
+    }
+    free(tr);
+    return st;
 }
 
 ev_status strategy_block_sums(strategy_t *s, const ranked_genome_t *e, uint32_t m, const int32_t *bar_block,
@@ -358,20 +355,21 @@ ev_status strategy_block_sums(strategy_t *s, const ranked_genome_t *e, uint32_t 
 {
     ev_status st = EV_OK;
     for (uint32_t i = 0; i < m && st == EV_OK; i++) {
-        int64_t *q, *bar, n;
+        strategy_trade_t *t;
+        int64_t *q, n;
         int feasible;
         for (int32_t b = 0; b < s_blocks; b++)
             accum_init(&a[(size_t)i * (size_t)s_blocks + (size_t)b]);
-        if ((st = genome_trades(s, e[i].genes, &q, &bar, &n, &feasible, err)) != EV_OK)
+        if ((st = genome_trades(s, e[i].genes, &t, &q, &n, &feasible, err)) != EV_OK)
             break;
         for (int64_t k = 0; k < n; k++) {
-            const int32_t b = bar_block[bar[k]];
+            const int32_t b = bar_block[t[k].entry_bar];
             if (b >= 0)
                 accum_add(&a[(size_t)i * (size_t)s_blocks + (size_t)b], &s->obj, q[k],
                           s->obj.need_log ? outcome_log_factor(q[k]) : 0);
         }
         free(q);
-        free(bar);
+        free(t);
     }
     return st;
 }

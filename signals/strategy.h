@@ -33,8 +33,9 @@
 extern "C" {
 #endif
 
-/* A trade's bars and exit, as the `trades` op lists them. */
+/* A trade as the `trades` op lists it. */
 typedef struct {
+    double pct;                  /* its outcome in percent, as `outcomes` gives it */
     int64_t entry_bar, exit_bar; /* indices into the bars */
     int32_t reason;              /* the strategy's exit reason (SE_*, ATC_SIGNAL) */
     int32_t pad_;
@@ -67,9 +68,9 @@ typedef struct {
      * percent, in trade order, into pct[max_trades], and each trade's entry
      * bar (an index into the bars) into bar[max_trades]; returns the count. */
     int64_t (*outcomes)(const void *state, const uint16_t *genes, double *pct, int64_t *bar, void *scratch);
-    /* Host only, once the genome is prepared: the same trades with their exit
-     * bars and reasons, into t[max_trades]; returns the count. For the
-     * reported genomes' statistics (signals/strategy_trades.h), never the search. */
+    /* Host only, once the genome is prepared: the same trades whole (outcome,
+     * bars, exit reason), into t[max_trades]; returns the count. For the
+     * reported genomes (strategy_genome_outcomes), never the search. */
     int64_t (*trades)(const void *state, const uint16_t *genes, strategy_trade_t *t, void *scratch);
     /* Bytes held by cached series; drop them all (between chunks). */
     uint64_t (*cache_bytes)(const void *state);
@@ -170,11 +171,12 @@ ev_status strategy_evaluate_with(strategy_t *s, const strategy_score_t *sc, cons
                                  strategy_chunk_fn chunk, void *ctx, eval_result_t *out, ev_error *err);
 
 /* One genome's quantised outcomes (micro-percent, costs subtracted), in
- * trade order: *q malloc'ed (free it), *n; *feasible 0 when a constraint
- * fails. part (NULL: not wanted): each trade's part, malloc'ed (free it):
- * its entry day's under strategy_set_split, else 0. */
-ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int32_t **part, int64_t *n,
-                                   int *feasible, ev_error *err);
+ * trade order, from one host backtest: *q malloc'ed (free it), *n; *feasible
+ * 0 when a constraint fails. Each NULL when not wanted, else malloc'ed (free
+ * it): part, each trade's part (its entry day's under strategy_set_split,
+ * else 0); t, the trades themselves (bars and exits). */
+ev_status strategy_genome_outcomes(strategy_t *s, const uint16_t *genes, int64_t **q, int32_t **part,
+                                   strategy_trade_t **t, int64_t *n, int *feasible, ev_error *err);
 
 /* The PBO's sums (fitness/pbo.h): candidate i's in-sample trades by the
  * block of their entry bar, bar_block[bar] (-1: none), into

@@ -120,7 +120,7 @@
             return 0; /* not prepared: a caller's bug, answered with no trades */                                   \
         return P##_trades_pct(state, &ser, &p, pct, bar, scratch);                                                  \
     }                                                                                                               \
-    /* the same backtest's trades read for their bars and exits: the reported genomes' statistics */                \
+    /* the same backtest's trades whole: the reported genomes' outcomes, bars and exits */                          \
     static int64_t P##_trades(const void *state, const uint16_t *genes, strategy_trade_t *out, void *scratch)       \
     {                                                                                                               \
         P##_trade_t *t = (P##_trade_t *)scratch;                                                                    \
@@ -131,6 +131,7 @@
             return 0; /* not prepared: no trades, as outcomes */                                                    \
         n = P##_backtest(&ser, &p, t, P##_max_trades(state));                                                       \
         for (int64_t k = 0; k < n; k++) {                                                                           \
+            out[k].pct = strategy_trade_pct(t[k].pnl, t[k].entry);                                                  \
             out[k].entry_bar = t[k].entry_bar;                                                                      \
             out[k].exit_bar = t[k].exit_bar;                                                                        \
             out[k].reason = t[k].reason;                                                                            \

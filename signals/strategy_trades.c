@@ -15,32 +15,6 @@ int32_t strategy_exit_reason(int32_t reason)
     }
 }
 
-/* The bars and exits of the trades strategy_genome_outcomes just listed (the
- * genome is prepared): t[n] malloc'd. */
-static ev_status genome_exits(strategy_t *s, const uint16_t *genes, int64_t n, strategy_trade_t **t, ev_error *err)
-{
-    const strategy_ops_t *so = strategy_ops(s);
-    const void *state = strategy_state(s);
-    const int64_t cap = so->max_trades(state);
-    void *scr = malloc(so->scratch_bytes(state) + 1);
-    int64_t m;
-    *t = (strategy_trade_t *)malloc((size_t)(cap > 0 ? cap : 1) * sizeof **t);
-    if (!scr || !*t) {
-        free(scr);
-        free(*t);
-        *t = NULL;
-        return ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
-    }
-    m = so->trades(state, genes, *t, scr);
-    free(scr);
-    if (m == n)
-        return EV_OK;
-    free(*t);
-    *t = NULL;
-    return ev_fail(err, EV_EINTERNAL, "strategy %s: a genome's backtest listed %lld trades, then %lld", so->name,
-                   (long long)n, (long long)m);
-}
-
 ev_status strategy_genome_kept(strategy_t *s, const uint16_t *genes, kept_trade_t **out, int32_t **part, int64_t *n,
                                ev_error *err)
 {
@@ -48,12 +22,11 @@ ev_status strategy_genome_kept(strategy_t *s, const uint16_t *genes, kept_trade_
     strategy_trade_t *t = NULL;
     int64_t *q;
     int feasible;
-    ev_status st = strategy_genome_outcomes(s, genes, &q, part, n, &feasible, err);
+    ev_status st = strategy_genome_outcomes(s, genes, &q, part, &t, n, &feasible, err);
     *out = NULL;
     if (st != EV_OK)
         return st;
-    if (feasible && (st = genome_exits(s, genes, *n, &t, err)) == EV_OK &&
-        !(*out = (kept_trade_t *)malloc(((size_t)*n + 1) * sizeof **out)))
+    if (feasible && !(*out = (kept_trade_t *)malloc(((size_t)*n + 1) * sizeof **out)))
         st = ev_fail(err, EV_ENOMEM, "out of memory for a genome's trades");
     for (int64_t k = 0; st == EV_OK && *out && k < *n; k++) {
         (*out)[k].trade = k;

@@ -373,15 +373,25 @@ ev_status h5u_write_attr(const char *file, hid_t loc, const char *name, hid_t me
     return st;
 }
 
+/* 1 when attribute a holds exactly one element: H5Aread writes every element
+   the file claims into the caller's single-element buffer. */
+static int attr_is_single(hid_t a)
+{
+    hid_t space = H5Aget_space(a);
+    hssize_t n = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
+    h5u_close(space);
+    return n == 1;
+}
+
 ev_status h5u_read_attr(const char *file, hid_t loc, const char *name, hid_t mem_type, void *value, ev_error *err)
 {
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT), stored = a < 0 ? -1 : H5Aget_type(a);
     ev_status st = EV_OK;
     if (a < 0 || stored < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "open attribute");
-    else if (!h5u_type_matches(stored, mem_type))
+    else if (!h5u_type_matches(stored, mem_type) || !attr_is_single(a))
         st = ev_fail(err, EV_EDATA,
-                     "%s: attribute %s has an unexpected type; the file is not a "
+                     "%s: attribute %s has an unexpected type or shape; the file is not a "
                      "dataset written by 'evolve ingest'",
                      file, name);
     else if (H5Aread(a, mem_type, value) < 0)
@@ -412,9 +422,9 @@ ev_status h5u_read_attr_str(const char *file, hid_t loc, const char *name, char 
     *s = NULL;
     if (type < 0 || a < 0 || stored < 0)
         st = h5u_fail(err, EV_EHDF5, file, loc, name, "open attribute");
-    else if (H5Tget_class(stored) != H5T_STRING || !H5Tis_variable_str(stored))
+    else if (H5Tget_class(stored) != H5T_STRING || !H5Tis_variable_str(stored) || !attr_is_single(a))
         st = ev_fail(err, EV_EDATA,
-                     "%s: attribute %s is not a string; the file is not a dataset "
+                     "%s: attribute %s is not a single string; the file is not a dataset "
                      "written by 'evolve ingest'",
                      file, name);
     else if (H5Aread(a, type, &raw) < 0)

@@ -14,8 +14,8 @@
 #
 # The HDF5 harnesses (fuzz_dataset_h5, fuzz_run_file, fuzz_checkpoint) run in libFuzzer's fork
 # mode and keep going after a crash or timeout; each one is then run again and
-# sorted by its stack: where the first frame outside the sanitizer and libFuzzer
-# runtimes lies in libhdf5 (HDF5 1.10 crashing or looping on a damaged file), it
+# sorted by its stack: where the first frame that lies in libhdf5 or in evolve's
+# sources lies in libhdf5 (HDF5 1.10 crashing or looping on a damaged file), it
 # is reported as HDF5's and does not fail the run; anything else does. A broken
 # invariant of ours (an abort from fuzz_common.h), a leak, and a memory error on
 # a buffer evolve allocated always count as evolve's.
@@ -68,6 +68,20 @@ cmake --build "$BUILD" --target fuzz_all -j"${FUZZ_JOBS:-$(nproc)}"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=1024:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+# "hdf5", "evolve" or "" (no such stack): the owner of the first stack after the
+# line matching $2 in report $1 (see whose below).
+stack_owner() {
+  awk -v root="$PWD/" -v start="$2" '
+    $0 ~ start { on = 1; next }
+    on && /^ *#[0-9]+ / {
+      if (index($0, "libhdf5")) { print "hdf5"; exit }
+      if ($0 ~ /__sanitizer|__asan|__ubsan|__interceptor|fuzzer::/) next
+      if (index($0, root) && $0 ~ /\.c:[0-9]+/) { print "evolve"; exit }
+      next
+    }
+    on && /^$/ { print "evolve"; exit }' "$1"
+}
+
 # "evolve", "hdf5" or "none" (not reproduced): whose fault the report in file $1 is.
 whose() {
   local log=$1
@@ -92,12 +106,16 @@ whose() {
       echo hdf5 || echo evolve
     return
   fi
-  # Otherwise the first stack frame outside the runtimes (libFuzzer, ASan/UBSan,
-  # libc's signal return), and the first of the allocation stack of a heap error.
-  local first alloc
-  first=$(awk '/^ *#[0-9]+ /{ if ($0 ~ /__sanitizer|__asan|__ubsan|__interceptor|fuzzer::|libc\.so|in (malloc|calloc|realloc|free|memcpy|memmove|memset|strlen|strcpy|strdup) /) next; print; exit }' "$log")
-  alloc=$(awk '/allocated by thread/{a=1; next} a && /^ *#[0-9]+ /{ if ($0 ~ /__sanitizer|__asan|__interceptor|in (malloc|calloc|realloc|strdup) /) next; print; exit }' "$log")
-  if [[ $first == *libhdf5* ]] && { [ -z "$alloc" ] || [[ $alloc == *libhdf5* ]]; }; then
+  # Otherwise each stack (the crash's, then the allocation's and the free's of a
+  # heap error) belongs to whoever owns its first frame that is either in libhdf5
+  # or in evolve's own sources; runtime frames (libFuzzer, the sanitizers, libc,
+  # whether printed as libc.so or by its source file) own nothing. The report is
+  # HDF5's when the crash stack is and no stack is evolve's; a stack with no such
+  # frame counts as evolve's.
+  local crash others
+  crash=$(stack_owner "$log" '^==[0-9]+== ?ERROR')
+  others=$(stack_owner "$log" 'allocated by thread')$(stack_owner "$log" 'freed by thread')
+  if [ "$crash" = hdf5 ] && [[ $others != *evolve* ]]; then
     echo hdf5
   else
     echo evolve
@@ -153,6 +171,8 @@ for h in "${HARNESSES[@]}"; do
         ours=$((ours + 1))
         echo "fuzz: $h: FAILURE: $(basename "$a") (report: $r)"
         grep -m3 -E 'ERROR|invariant|runtime error|fuzz:' "$r" || true
+        # the stacks too (crash, then allocation / free), so a CI log alone says where
+        grep -E '^ *#[0-9]+ |allocated by|freed by' "$r" | head -40 || true
         ;;
     esac
   done

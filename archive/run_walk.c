@@ -43,6 +43,7 @@ ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, cons
                                     err)) != EV_OK ||
         (st = run_file_write_stats(rf, "walk_forward/test/trader_stats", r->test_stats, (uint32_t)r->n, err)) !=
             EV_OK ||
+        (st = run_file_write_stats(rf, "walk_forward/chained_trader_stats", &r->chained_stats, 1, err)) != EV_OK ||
         (st = write_spans(rf, r, err)) != EV_OK)
         return st;
     if ((st = run_file_attr_str(rf, "walk_forward", "search", search, err)) == EV_OK &&

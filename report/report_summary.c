@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive/run_stats.h"
 #include "report/top_table.h"
 #include "report/validate.h"
 #include "report/report.h"
@@ -107,6 +108,19 @@ static void print_validate(FILE *out, report_run_t *r)
     free(method);
 }
 
+/* The trader statistics of each window's winner on its test days, and of the
+ * chained result (files written before they were stored have none). */
+static void print_walk_stats(FILE *out, report_run_t *r, uint32_t windows)
+{
+    trade_stats_t *test = NULL, *chained = NULL;
+    if (run_file_read_stats(&r->rf, "walk_forward/test/trader_stats", windows, &test, NULL) == EV_OK)
+        print_stats(out, "the winners' trader statistics on their test days (rank = window)", test, test ? windows : 0);
+    if (run_file_read_stats(&r->rf, "walk_forward/chained_trader_stats", 1, &chained, NULL) == EV_OK)
+        print_stats(out, "trader statistics of the chained test windows", chained, chained ? 1 : 0);
+    free(test);
+    free(chained);
+}
+
 /* /walk_forward: each window's winner on its train days, then on its test
  * days, and the chained result. */
 static void print_walk(FILE *out, report_run_t *r)
@@ -128,6 +142,7 @@ static void print_walk(FILE *out, report_run_t *r)
         print_table(out, r, e[0], v[0], n[0]);
         fprintf(out, "the same winners on their test days:\n");
         print_table(out, r, e[1], v[1], n[1]);
+        print_walk_stats(out, r, n[1]);
     }
     for (int i = 0; i < 2; i++) {
         free(e[i]);

@@ -10,7 +10,9 @@
   oracle's sum over every test window's kept trades under its own winner.
 - The windows: train_days then test_days, every step_days, while a whole test
   window fits; the JSON and the run file (/walk_forward) agree.
-- `evolve report` summarises a walk-forward run file.
+- `evolve report` summarises a walk-forward run file, with the trader
+  statistics of each window's winner on its test days and of the chained
+  result (also in the run file).
 - Bad blocks are refused naming the key, and --walk-forward without the block,
   with a holdout, or on too few days is refused.
 """
@@ -84,6 +86,27 @@ def walk(evolve, root, data, ds, all_days, name, wf, mode_args, want_windows, ga
     r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, name + "_rep")])
     check(r.returncode == 0 and f"walk-forward ({w.get('search')}): {len(wins)} windows" in r.stdout,
           f"{name}: report: {r.returncode} {r.stdout[-400:]} {r.stderr}")
+    # the report's trader statistics: a row per window (its test trades), then the chained row
+    rows = report_stats_rows(r.stdout, "the winners' trader statistics on their test days")
+    check(rows == [[i + 1, x["test_trades"]] for i, x in enumerate(wins)],
+          f"{name}: report's per-window stats rows {rows}, expected the windows' test trades")
+    rows = report_stats_rows(r.stdout, "trader statistics of the chained test windows")
+    check(rows == [[1, chained_n]], f"{name}: report's chained stats rows {rows}, expected [[1, {chained_n}]]")
+
+
+def report_stats_rows(text, title):
+    """[rank, trades] of each row of the report's statistics table under `title`."""
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith(title)), None)
+    if at is None:
+        return None
+    rows = []
+    for line in lines[at + 2:]:
+        cells = line.split()
+        if len(cells) < 2 or not cells[0].isdigit():
+            break
+        rows.append([int(cells[0]), int(cells[1])])
+    return rows
 
 
 def run_file(h5, doc):
@@ -99,6 +122,9 @@ def run_file(h5, doc):
         check([day_text(d) for d in g["test_first_day"][:]] == [x["test"]["first"] for x in wins],
               f"{h5}: test_first_day")
         check(float(g.attrs["chained_fitness"]) == doc["walk_forward"]["chained"]["fitness"], f"{h5}: chained")
+        check(list(g["test/trader_stats/trades"][:]) == [x["test_trades"] for x in wins], f"{h5}: test stats")
+        check(list(g["chained_trader_stats/trades"][:]) == [doc["walk_forward"]["chained"]["trades"]],
+              f"{h5}: chained_trader_stats")
 
 
 def bad(evolve, root, data):

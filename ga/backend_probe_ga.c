@@ -1,10 +1,10 @@
-/* The parity probe's GA part (ga/backend_probe_parts.h): generation 0,
- * one breed step, generation 1 and the dedup cache on both backends. */
+/* The parity probe's GA part (ga/backend_probe_ga.h): generation 0, one
+ * breed step, generation 1 and the dedup cache on both backends. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ga/backend_probe_parts.h"
+#include "ga/backend_probe_ga.h"
 #include "ga/ga_plan.h"
 
 #define PROBE_ISLANDS_MAX 4u

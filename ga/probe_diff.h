@@ -1,16 +1,15 @@
-/* What the parity probe's parts share (ga/backend_probe.c: the probe set,
- * evaluate and top-K; ga/backend_probe_ga.c: the GA's steps): the two
- * backends side by side and the texts of a difference. Internal to the probe. */
-#ifndef EVOLVE_BACKEND_PROBE_PARTS_H
-#define EVOLVE_BACKEND_PROBE_PARTS_H
+/* The parity probe's two backends side by side and the texts of a
+ * difference (the first one found, naming the genome with its parameter
+ * values and both backends' values). Internal to the probe
+ * (ga/backend_probe.c, ga/backend_probe_ga.c). */
+#ifndef EVOLVE_PROBE_DIFF_H
+#define EVOLVE_PROBE_DIFF_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/status.h"
 #include "ga/backend_probe.h"
-
-#define PROBE_TOP 16u /* top entries a GA evaluation reports */
 
 typedef struct {
     const backend_ops_t *ops[2]; /* 0: the reference, 1: the backend under test */
@@ -31,10 +30,5 @@ int probe_mismatch(probe_t *x, const char *fmt, ...) EV_PRINTF(2, 3);
 int probe_test_failed(probe_t *x, const char *step, const ev_error *e);
 /* 1 when two results are equal bit for bit. */
 int probe_same_result(const eval_result_t *a, const eval_result_t *b);
-
-/* The GA part (backends with GA ops; others return at once): generation 0
- * evaluated and ranked, one breed step, generation 1, the dedup caches and
- * a round trip, on the run's operators over at most 4 islands of 128. */
-ev_status probe_ga(probe_t *x, const ga_settings_t *s, uint64_t seed, ev_error *err);
 
 #endif

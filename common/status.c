@@ -1,5 +1,7 @@
 #include "common/status.h"
 
+#include "common/strutil.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -23,13 +25,17 @@ const char *ev_status_str(ev_status s)
     return "unknown error";
 }
 
+/* A message may quote text read from a damaged file (a name in a run file,
+ * a field of a CSV row): it reaches the user with no raw bytes. */
 ev_status ev_fail(ev_error *err, ev_status s, const char *fmt, ...)
 {
     if (err) {
+        char raw[EV_ERROR_MSG_MAX];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        ev_show_text(err->msg, sizeof err->msg, raw, 1);
         err->status = s;
     }
     return s;
@@ -37,14 +43,15 @@ ev_status ev_fail(ev_error *err, ev_status s, const char *fmt, ...)
 
 void ev_error_prefix(ev_error *err, const char *fmt, ...)
 {
-    char head[EV_ERROR_MSG_MAX];
+    char head[EV_ERROR_MSG_MAX], raw[EV_ERROR_MSG_MAX];
     char old[EV_ERROR_MSG_MAX];
     va_list ap;
     if (!err)
         return;
     va_start(ap, fmt);
-    vsnprintf(head, sizeof head, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    ev_show_text(head, sizeof head, raw, 1);
     size_t nh;
     memcpy(old, err->msg, sizeof old);
     nh = strlen(head);

@@ -137,65 +137,24 @@ yaml_node_t *ydoc_node(const ydoc_t *d, int id)
 
 /* ---- messages ----------------------------------------------------------- */
 
-/* Length of the UTF-8 character of printable text at s, or 0 for a control
- * byte, a stray or cut-off byte, or a malformed sequence. */
-static size_t printable_char(const unsigned char *s)
-{
-    size_t k = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-    if (s[0] < 0x80)
-        return s[0] >= 0x20 && s[0] != 0x7f;
-    for (size_t i = 1; i < k; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    return k;
-}
-
-/* Rewrites s (a buffer of size bytes) so a terminal shows no raw bytes of
- * the config: keys, names and values quoted in a message may hold control
- * characters (YAML escapes such as "\e") or be cut inside a UTF-8
- * character; those bytes become \xNN, and what no longer fits is cut. */
-static void show_text(char *s, size_t size)
-{
-    char *copy = (char *)malloc(size);
-    const unsigned char *p;
-    size_t w = 0;
-    if (!copy)
-        return;
-    memcpy(copy, s, size);
-    copy[size - 1] = '\0';
-    for (p = (const unsigned char *)copy; *p;) {
-        size_t k = printable_char(p);
-        if (k ? w + k >= size : w + 4 >= size)
-            break;
-        if (k) {
-            memcpy(s + w, p, k);
-            w += k;
-            p += k;
-        } else {
-            snprintf(s + w, size - w, "\\x%02x", (unsigned)*p++);
-            w += 4;
-        }
-    }
-    s[w] = '\0';
-    free(copy);
-}
-
 ev_status ydoc_fail(const ydoc_t *d, ev_error *err, const yaml_node_t *at, const char *path, const char *fmt, ...)
 {
-    char where[YDOC_PATH_MAX + 64] = "";
-    char what[EV_ERROR_MSG_MAX];
+    char where[YDOC_PATH_MAX + 64] = "", shown_where[YDOC_PATH_MAX + 64];
+    char what[EV_ERROR_MSG_MAX], shown_what[EV_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (path && path[0])
         snprintf(where, sizeof where, "key '%s': ", path);
-    show_text(where, sizeof where);
-    show_text(what, sizeof what);
+    /* keys, names and values quoted (YAML escapes such as "\e", a quote cut
+       inside a UTF-8 character): no raw byte, no line break of theirs */
+    ev_show_text(shown_where, sizeof shown_where, where, 0);
+    ev_show_text(shown_what, sizeof shown_what, what, 0);
     if (at)
         return ev_fail(err, EV_ECONFIG, "%s:%zu:%zu: %s%s", d->file, (size_t)at->start_mark.line + 1,
-                       (size_t)at->start_mark.column + 1, where, what);
-    return ev_fail(err, EV_ECONFIG, "%s: %s%s", d->file, where, what);
+                       (size_t)at->start_mark.column + 1, shown_where, shown_what);
+    return ev_fail(err, EV_ECONFIG, "%s: %s%s", d->file, shown_where, shown_what);
 }
 
 const char *ydoc_text(const yaml_node_t *n)

@@ -1,7 +1,8 @@
 /* evolve report on a damaged or hand-edited run file: a stored gene off the
  * lattice (in the grid's top-K, the GA's hall of fame or an archived
  * generation) is an error naming the table, row and parameter, never a read
- * past the value lists or the heatmap (ASan would see one). */
+ * past the value lists or the heatmap (ASan would see one); a name with raw
+ * bytes is quoted with \xNN escapes. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,5 +104,19 @@ int main(void)
     expect_refused(DIR "/ga.h5", 1, "/ga/genes of generation 0, row 0");
     CHECK_EQ_I64(0, damage(DIR "/ga.h5", "ga/hall_of_fame/genes"));
     expect_refused(DIR "/ga.h5", 0, "/ga/hall_of_fame, row 0");
+
+    /* a name with raw bytes (the fuzzer's find): quoted with \xNN, never raw */
+    {
+        hid_t f = h5u_file_open(DIR "/grid.h5", 1, &err), g = f < 0 ? -1 : H5Gopen2(f, "objective", H5P_DEFAULT);
+        CHECK(g >= 0 && h5u_write_attr_str(DIR "/grid.h5", g, "name",
+                                           "tt\x01"
+                                           "al_r\xc3",
+                                           &err) == EV_OK);
+        h5u_close(g);
+        CHECK(f >= 0 && H5Fclose(f) >= 0);
+        CHECK_EQ_I64(EV_EDATA, report_load(&r, DIR "/grid.h5", &err));
+        CHECK_CONTAINS(err.msg, "/objective names an unknown objective 'tt\\x01al_r\\xc3'");
+        report_free(&r);
+    }
     return check_exit();
 }

@@ -19,6 +19,7 @@
 #include "fitness/tables.h"
 #include "fitness/topk.h"
 #include "operators/ga_types.h"
+#include "kernels/strategy_cuda.h"
 #include "signals/strategy_pack.h"
 
 #ifdef __cplusplus
@@ -192,11 +193,13 @@ ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, const eval_r
 
 /* One packed job of strategy genomes (signals/strategy_pack.h): its distinct
  * series uploaded once, then one thread per genome runs the strategy's EV_HD
- * backtest, in launches of at most per_launch genomes; counts[pk->count]
- * trades per genome, *pct (malloc'ed, NULL without trades) their
- * outcomes in percent and *bar (likewise) their entry bars, genome after genome. EV_ENOMEM when the device's
- * memory cannot hold the job (retry with fewer genomes). */
-ev_status cuda_strategy_run(const strategy_pack_t *pk, uint32_t per_launch, int64_t *counts, double **pct,
+ * backtest in slices, as `plan` says (kernels/strategy_cuda.h: groups of
+ * plan->genomes, each advanced plan->steps rows per launch); counts[pk->count]
+ * trades per genome, *pct (malloc'ed, NULL without trades) their outcomes in
+ * percent and *bar (likewise) their entry bars, genome after genome.
+ * EV_ENOMEM when the device's memory cannot hold the job (retry with fewer
+ * genomes). */
+ev_status cuda_strategy_run(const strategy_pack_t *pk, strategy_launch_t plan, int64_t *counts, double **pct,
                             int64_t **bar, ev_error *err);
 
 #ifdef __cplusplus

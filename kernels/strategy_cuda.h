@@ -19,14 +19,32 @@ extern "C" {
  * seller_exhaustion, 32 for atc): 2^27, 0.03 to 0.13 s at the 1e9 to 5e9
  * weighted steps a second an RTX 4060's FP64 rate and memory bandwidth allow
  * (an estimate, not a measured figure: tune it with the bench on the card),
- * far below the ~2 s after which Windows resets a GPU that drives a display.
- * A launch still takes at least one genome's whole backtest, one thread's
- * serial loop over every bar (docs/signals.md "What is not done"). */
+ * far below the ~2 s after which Windows resets a GPU that drives a display. */
 #define STRATEGY_LAUNCH_STEPS ((uint64_t)1 << 27)
 
-/* Genomes per launch for strategy kind `kind` (signals/strategy.h) on
- * n_bars bars: at least 1, at most 2^20. Needs no device (tests). */
-uint32_t strategy_cuda_launch_genomes(int32_t kind, int64_t n_bars);
+/* Weighted rows one genome's thread may take in one launch: a thread's
+ * serial loop, whatever the launch's width (65,536 seller_exhaustion rows,
+ * 2,048 atc bars: tens of milliseconds at a guess of 0.2 to 1 us a row). */
+#define STRATEGY_SLICE_STEPS ((uint64_t)1 << 16)
+
+/* Device memory for the genomes' backtests in progress (se_run_t, atc_run_t). */
+#define STRATEGY_RUNS_BYTES ((uint64_t)256 << 20)
+
+/* How a packed job of `count` genomes over n_bars bars runs: groups of
+ * `genomes` genomes, one after the other; each group's backtests advance
+ * `steps` rows per launch (se_run_steps, atc_run_steps) for `slices`
+ * launches, ceil(n_bars / steps), after which every one has ended. */
+typedef struct {
+    uint32_t genomes; /* 1 to 2^20 */
+    int64_t steps;    /* 1 to n_bars */
+    int64_t slices;
+} strategy_launch_t;
+
+/* The launch plan for strategy kind `kind` (signals/strategy.h): genomes x
+ * steps x the bar cost within STRATEGY_LAUNCH_STEPS, steps x the bar cost
+ * within STRATEGY_SLICE_STEPS (or 1 row), run states within
+ * STRATEGY_RUNS_BYTES. Needs no device (tests). */
+strategy_launch_t strategy_cuda_launch_plan(int32_t kind, int64_t n_bars, uint32_t count);
 
 /* r runs packed jobs on device 0. */
 void strategy_cuda_runner(strategy_packed_runner_t *r);

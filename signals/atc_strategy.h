@@ -290,47 +290,79 @@ EV_HD void atc_close_trade(atc_trade_t *t, const atc_params_t *p, int64_t bar, d
     t->pnl = t->side > 0 ? (price - t->entry) - fee : (t->entry - price) - fee;
 }
 
-/* Runs the backtest; writes the first `cap` trades to out (out may be NULL
- * when cap is 0) and returns the number of trades. */
-EV_HD int64_t atc_backtest(const atc_series_t *s, const atc_params_t *p, atc_trade_t *out, int64_t cap)
+/* A backtest in progress, so one can run in slices: the device advances
+ * every genome of a launch by a bounded number of bars, launch after launch,
+ * to keep each launch under the display watchdog (kernels/strategy_device.cu).
+ * Slices change nothing: the same bars in the same order. */
+typedef struct {
+    atc_state_t st;   /* the equities (set from bar p->cutout on) */
+    atc_trade_t t;    /* the open position's trade */
+    int64_t i;        /* the next bar (s->n: ended) */
+    int64_t n_trades; /* trades closed so far */
+    double prev;      /* the Average signal at bar i - 1 */
+    int32_t dir;      /* the open position's side, 0: none */
+    int32_t pad_;
+} atc_run_t;
+
+EV_HD void atc_run_start(const atc_series_t *s, atc_run_t *r)
+{
+    (void)s; /* the same form as se_run_start */
+    r->t.signal_bar = r->t.entry_bar = r->t.exit_bar = -1;
+    r->t.side = 0;
+    r->t.reason = -1;
+    r->t.entry = r->t.exit = r->t.pnl = 0.0;
+    r->i = r->n_trades = 0;
+    r->prev = 0.0;
+    r->dir = r->pad_ = 0;
+}
+
+/* Advances r by at most `steps` bars; trade k closed is written to out[k]
+ * while k < cap (out may be NULL when cap is 0). Returns 1 once the
+ * backtest has ended (every later call does nothing). */
+EV_HD int atc_run_steps(const atc_series_t *s, const atc_params_t *p, atc_run_t *r, atc_trade_t *out, int64_t cap,
+                        int64_t steps)
 {
     const double d = atc_decay(p->de);
     const int64_t b = atc_warmup_bar(p);
-    atc_state_t st;
-    atc_trade_t t;
-    int64_t n_trades = 0;
-    int32_t dir = 0;
-    double prev = 0.0;
-    t.signal_bar = t.entry_bar = t.exit_bar = -1;
-    t.side = 0;
-    t.reason = -1;
-    t.entry = t.exit = t.pnl = 0.0;
-    for (int64_t i = 0; i < s->n; i++) {
-        const double avg = atc_average_step(s, p, d, i, &st);
+    atc_trade_t *t = &r->t;
+    int64_t i = r->i;
+    for (; i < s->n && steps > 0; i++, steps--) {
+        const double avg = atc_average_step(s, p, d, i, &r->st);
         if (i >= b) {
-            int32_t nd = dir;
-            if (prev <= p->long_threshold && p->long_threshold < avg)
+            int32_t nd = r->dir;
+            if (r->prev <= p->long_threshold && p->long_threshold < avg)
                 nd = 1;
-            if (prev >= p->short_threshold && p->short_threshold > avg)
+            if (r->prev >= p->short_threshold && p->short_threshold > avg)
                 nd = -1;
-            if (nd != dir && i + 1 < s->n) {
+            if (nd != r->dir && i + 1 < s->n) {
                 const double px = s->open[i + 1];
-                if (dir != 0) {
-                    atc_close_trade(&t, p, i + 1, px);
-                    if (n_trades < cap)
-                        out[n_trades] = t;
-                    n_trades++;
+                if (r->dir != 0) {
+                    atc_close_trade(t, p, i + 1, px);
+                    if (r->n_trades < cap)
+                        out[r->n_trades] = *t;
+                    r->n_trades++;
                 }
-                t.signal_bar = i;
-                t.entry_bar = i + 1;
-                t.entry = px;
-                t.side = nd;
-                dir = nd;
+                t->signal_bar = i;
+                t->entry_bar = i + 1;
+                t->entry = px;
+                t->side = nd;
+                r->dir = nd;
             }
         }
-        prev = avg;
+        r->prev = avg;
     }
-    return n_trades;
+    r->i = i;
+    return i >= s->n;
+}
+
+/* Runs the backtest whole; writes the first `cap` trades to out (out may be
+ * NULL when cap is 0) and returns the number of trades. */
+EV_HD int64_t atc_backtest(const atc_series_t *s, const atc_params_t *p, atc_trade_t *out, int64_t cap)
+{
+    atc_run_t r;
+    atc_run_start(s, &r);
+    atc_run_steps(s, p, &r, out, cap, INT64_MAX);
+    return r.n_trades;
 }
 
 #endif

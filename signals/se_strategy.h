@@ -116,62 +116,94 @@ EV_HD void se_close_trade(se_trade_t *t, const se_params_t *p, int64_t bar, doub
     t->r_mult = t->pnl / t->risk;
 }
 
-/* Runs the backtest; writes the first `cap` trades to out (out may be NULL
- * when cap is 0) and returns the number of trades. */
-EV_HD int64_t se_backtest(const se_series_t *s, const se_params_t *p, se_trade_t *out, int64_t cap)
+/* A backtest in progress, so one can run in slices: the device advances
+ * every genome of a launch by a bounded number of rows, launch after launch,
+ * to keep each launch under the display watchdog (kernels/strategy_device.cu).
+ * Slices change nothing: the same rows in the same order. */
+typedef struct {
+    se_trade_t t;     /* the open position's trade */
+    int64_t j;        /* the current kept row (s->n: ended) */
+    int64_t held;     /* rows held so far */
+    int64_t n_trades; /* trades closed so far */
+    int32_t in_pos;
+    int32_t pad_;
+} se_run_t;
+
+EV_HD void se_run_start(const se_series_t *s, se_run_t *r)
 {
-    int64_t n_trades = 0, held = 0;
-    int in_pos = 0;
-    se_trade_t t;
-    int64_t j = -1;
-    t.signal_bar = t.entry_bar = t.exit_bar = -1;
-    t.entry = t.exit = t.stop = t.tp = t.risk = t.pnl = t.r_mult = 0.0;
-    t.reason = -1;
-    j = se_next_kept(s, j);
-    while (j < s->n) {
+    r->t.signal_bar = r->t.entry_bar = r->t.exit_bar = -1;
+    r->t.entry = r->t.exit = r->t.stop = r->t.tp = r->t.risk = r->t.pnl = r->t.r_mult = 0.0;
+    r->t.reason = -1;
+    r->held = r->n_trades = 0;
+    r->in_pos = r->pad_ = 0;
+    r->j = se_next_kept(s, -1);
+}
+
+/* Advances r by at most `steps` kept rows; trade k closed is written to
+ * out[k] while k < cap (out may be NULL when cap is 0). Returns 1 once the
+ * backtest has ended (every later call does nothing). */
+EV_HD int se_run_steps(const se_series_t *s, const se_params_t *p, se_run_t *r, se_trade_t *out, int64_t cap,
+                       int64_t steps)
+{
+    se_trade_t *t = &r->t;
+    int64_t j = r->j;
+    for (; j < s->n && steps > 0; steps--) {
         const int64_t nx = se_next_kept(s, j);
-        if (nx >= s->n)
-            break; /* the last kept row: nothing follows it */
-        if (!in_pos && se_exhaustion(s, p, j)) {
+        if (nx >= s->n) {
+            j = s->n; /* the last kept row: nothing follows it */
+            break;
+        }
+        if (!r->in_pos && se_exhaustion(s, p, j)) {
             const double entry = s->open[nx];
             const double stop = s->low[j] - p->atr_stop_mult * s->atr[j];
             const double gap = entry - stop;
-            t.signal_bar = j;
-            t.entry_bar = nx;
-            t.entry = entry;
-            t.stop = stop;
-            t.risk = gap > 1e-8 ? gap : 1e-8; /* max(1e-8, entry - stop) */
-            t.tp = entry + p->reward_r * t.risk;
-            held = 0;
-            in_pos = 1;
-        } else if (in_pos) {
+            t->signal_bar = j;
+            t->entry_bar = nx;
+            t->entry = entry;
+            t->stop = stop;
+            t->risk = gap > 1e-8 ? gap : 1e-8; /* max(1e-8, entry - stop) */
+            t->tp = entry + p->reward_r * t->risk;
+            r->held = 0;
+            r->in_pos = 1;
+        } else if (r->in_pos) {
             int32_t reason = -1;
             double price = 0.0;
-            held += 1;
-            if (s->open[nx] <= t.stop) {
+            r->held += 1;
+            if (s->open[nx] <= t->stop) {
                 reason = SE_STOP_GAP;
                 price = s->open[nx];
-            } else if (s->low[nx] <= t.stop) {
+            } else if (s->low[nx] <= t->stop) {
                 reason = SE_STOP;
-                price = t.stop;
-            } else if (s->high[nx] >= t.tp) {
+                price = t->stop;
+            } else if (s->high[nx] >= t->tp) {
                 reason = SE_TP;
-                price = t.tp;
-            } else if (held >= p->max_hold) {
+                price = t->tp;
+            } else if (r->held >= p->max_hold) {
                 reason = SE_TIME;
                 price = s->close[nx];
             }
             if (reason >= 0) {
-                se_close_trade(&t, p, nx, price, reason);
-                if (n_trades < cap)
-                    out[n_trades] = t;
-                n_trades++;
-                in_pos = 0;
+                se_close_trade(t, p, nx, price, reason);
+                if (r->n_trades < cap)
+                    out[r->n_trades] = *t;
+                r->n_trades++;
+                r->in_pos = 0;
             }
         }
         j = nx;
     }
-    return n_trades;
+    r->j = j;
+    return j >= s->n;
+}
+
+/* Runs the backtest whole; writes the first `cap` trades to out (out may be
+ * NULL when cap is 0) and returns the number of trades. */
+EV_HD int64_t se_backtest(const se_series_t *s, const se_params_t *p, se_trade_t *out, int64_t cap)
+{
+    se_run_t r;
+    se_run_start(s, &r);
+    se_run_steps(s, p, &r, out, cap, INT64_MAX);
+    return r.n_trades;
 }
 
 /* The source's metrics (SIGNALS.md sec. 1.4.5) over a genome's trades, in

@@ -8,12 +8,15 @@
  * kernels index. The retry sizes after out of device memory
  * (kernels/mem_retry.h): halving to a floor, then an error. The strategy
  * backtest launches (kernels/strategy_cuda.h): bounded genome x bar steps. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels/backend_cuda.h"
 #include "kernels/mem_retry.h"
 #include "kernels/strategy_cuda.h"
+#include "signals/atc_strategy.h"
+#include "signals/se_strategy.h"
 #include "operators/dedup_table.h"
 #include "tests/check.h"
 
@@ -182,22 +185,43 @@ static void test_mem_retry(void)
     CHECK_EQ_I64(2, mem_retry_notes());
 }
 
-/* Strategy launches (kernels/strategy_cuda.h): genomes x bars x the bar cost
- * within STRATEGY_LAUNCH_STEPS, at least one genome, at most 2^20. */
+/* Strategy launch plans (kernels/strategy_cuda.h): genomes x steps x the bar
+ * cost within STRATEGY_LAUNCH_STEPS, steps x the cost within
+ * STRATEGY_SLICE_STEPS (or 1), run states within STRATEGY_RUNS_BYTES, and
+ * enough slices to reach the last bar. */
 static void test_strategy_launches(void)
 {
     static const int64_t bars[] = {0, 1, 1950, 100000, 5000000, (int64_t)1 << 40};
-    for (int kind = STRATEGY_DEVICE_SE; kind <= STRATEGY_DEVICE_ATC; kind++)
-        for (size_t i = 0; i < sizeof bars / sizeof bars[0]; i++) {
-            const uint32_t g = strategy_cuda_launch_genomes(kind, bars[i]);
-            const uint64_t n = (uint64_t)(bars[i] > 0 ? bars[i] : 1);
-            CHECK(g >= 1 && g <= (1u << 20));
-            CHECK(g == 1 || (uint64_t)g * n <= STRATEGY_LAUNCH_STEPS);
-        }
-    /* atc costs more per bar than seller_exhaustion: fewer genomes per launch */
-    CHECK(strategy_cuda_launch_genomes(STRATEGY_DEVICE_ATC, 100000) <
-          strategy_cuda_launch_genomes(STRATEGY_DEVICE_SE, 100000));
-    CHECK_EQ_I64(STRATEGY_LAUNCH_STEPS / 1950, strategy_cuda_launch_genomes(STRATEGY_DEVICE_SE, 1950));
+    static const uint32_t counts[] = {1, 100, 4096, 1u << 20, UINT32_MAX};
+    for (int kind = STRATEGY_DEVICE_SE; kind <= STRATEGY_DEVICE_ATC; kind++) {
+        const uint64_t cost = kind == STRATEGY_DEVICE_ATC ? 32 : 1;
+        const uint64_t run = kind == STRATEGY_DEVICE_ATC ? sizeof(atc_run_t) : sizeof(se_run_t);
+        for (size_t i = 0; i < sizeof bars / sizeof bars[0]; i++)
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                const strategy_launch_t l = strategy_cuda_launch_plan(kind, bars[i], counts[c]);
+                const uint64_t n = (uint64_t)(bars[i] > 0 ? bars[i] : 1);
+                CHECK(l.genomes >= 1 && l.genomes <= (1u << 20) && l.genomes <= counts[c]);
+                CHECK((uint64_t)l.genomes * run <= STRATEGY_RUNS_BYTES);
+                CHECK(l.steps >= 1 && (uint64_t)l.steps <= n);
+                CHECK((uint64_t)l.genomes * (uint64_t)l.steps * cost <= STRATEGY_LAUNCH_STEPS);
+                CHECK(l.steps == 1 || (uint64_t)l.steps * cost <= STRATEGY_SLICE_STEPS);
+                CHECK((uint64_t)l.slices * (uint64_t)l.steps >= n && (uint64_t)(l.slices - 1) * (uint64_t)l.steps < n);
+            }
+    }
+    {
+        /* short series: one slice, every genome at once */
+        const strategy_launch_t l = strategy_cuda_launch_plan(STRATEGY_DEVICE_SE, 1950, 4096);
+        CHECK_EQ_I64(4096, l.genomes);
+        CHECK_EQ_I64(1950, l.steps);
+        CHECK_EQ_I64(1, l.slices);
+    }
+    {
+        /* a million bars of atc: no thread loops over them in one launch */
+        const strategy_launch_t l = strategy_cuda_launch_plan(STRATEGY_DEVICE_ATC, 1000000, 100);
+        CHECK_EQ_I64(100, l.genomes);
+        CHECK_EQ_I64(STRATEGY_SLICE_STEPS / 32, l.steps);
+        CHECK_EQ_I64((1000000 + l.steps - 1) / l.steps, l.slices);
+    }
 }
 
 int main(void)

@@ -70,7 +70,10 @@ static __device__ void genome_view(const unsigned char *arena, const uint64_t *s
 /* One slice of the group of genomes [first, end): each starts its run on the
  * first slice, then advances it by at most `steps` rows; trades (the write
  * pass) go to trades + at[g], at most counts[g] of them; none on the count
- * pass (trades NULL). */
+ * pass (trades NULL). The state is worked on in a local copy (registers and
+ * thread-interleaved local memory, as the whole backtest's was) and stored
+ * back once: in place it would be strided global accesses on every row
+ * (atc's state is ~1.1 KB a genome). */
 template <class K>
 __global__ void __launch_bounds__(STRAT_THREADS)
     strategy_slice_kernel(const unsigned char *arena, const uint64_t *slot_off, const void *params, int64_t n_bars,
@@ -80,17 +83,19 @@ __global__ void __launch_bounds__(STRAT_THREADS)
     const uint64_t g = (uint64_t)first + (uint64_t)blockIdx.x * STRAT_THREADS + threadIdx.x;
     typename K::S s;
     typename K::P p;
-    typename K::R *r;
+    typename K::R r;
     if (g >= end)
         return;
     genome_view<K>(arena, slot_off, params, n_bars, (uint32_t)g, &s, &p);
-    r = &runs[g - first];
     if (start)
-        K::start(&s, r);
-    if (trades)
-        K::steps(&s, &p, r, trades + at[g], counts[g], steps);
+        K::start(&s, &r);
     else
-        K::steps(&s, &p, r, NULL, 0, steps);
+        r = runs[g - first];
+    if (trades)
+        K::steps(&s, &p, &r, trades + at[g], counts[g], steps);
+    else
+        K::steps(&s, &p, &r, NULL, 0, steps);
+    runs[g - first] = r;
 }
 
 /* After a group's slices on the count pass: each genome's trade count, or -1

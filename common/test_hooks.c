@@ -57,3 +57,15 @@ void test_hook_delay(void)
     if (ms)
         plat_sleep_ms((unsigned)ms);
 }
+
+int64_t test_hook_strategy_slice(void)
+{
+    static int read = 0;
+    static int64_t rows = 0;
+    if (!read) {
+        const char *e = getenv("EVOLVE_TEST_STRATEGY_SLICE");
+        read = 1;
+        rows = e ? strtoll(e, NULL, 10) : 0;
+    }
+    return rows > 0 ? rows : 0;
+}

@@ -9,6 +9,10 @@
  *   EVOLVE_TEST_DELAY_MS=N      sleep N ms after archiving each generation,
  *                               so that a kill from outside lands at a
  *                               random generation of a short run
+ *   EVOLVE_TEST_STRATEGY_SLICE=N  the GPU advances strategy backtests at most
+ *                               N rows per launch (kernels/strategy_cuda.c),
+ *                               so the gpu tests' short bar sets take many
+ *                               slices
  *
  * Points (cli/ga_record.c, archive/run_write.c, archive/checkpoint.c):
  *   append      half of a generation's columns written, nothing flushed
@@ -32,6 +36,8 @@ void test_hook_point(const char *point, uint32_t generation);
 void test_hook_delay(void);
 /* 1 when EVOLVE_TEST_FAIL names this point and pass n. */
 int test_hook_fails(const char *point, uint32_t n);
+/* EVOLVE_TEST_STRATEGY_SLICE, or 0 when unset. */
+int64_t test_hook_strategy_slice(void);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* The device's runner of packed strategy jobs (kernels/strategy_cuda.h). */
 #include "kernels/strategy_cuda.h"
 
+#include "common/test_hooks.h"
 #include "kernels/cuda_api.h"
 #include "kernels/mem_retry.h"
 #include "signals/atc_strategy.h"
@@ -47,7 +48,13 @@ static ev_status device_run(strategy_packed_runner_t *r, const strategy_pack_t *
 {
     ev_status st;
     (void)r;
-    st = cuda_strategy_run(pk, strategy_cuda_launch_plan(pk->kind, pk->n_bars, pk->count), counts, pct, bar, err);
+    strategy_launch_t plan = strategy_cuda_launch_plan(pk->kind, pk->n_bars, pk->count);
+    const int64_t test_rows = test_hook_strategy_slice();
+    if (test_rows && test_rows < plan.steps) { /* the gpu tests: many slices on short bar sets */
+        plan.steps = test_rows;
+        plan.slices = ((pk->n_bars > 0 ? pk->n_bars : 1) + test_rows - 1) / test_rows;
+    }
+    st = cuda_strategy_run(pk, plan, counts, pct, bar, err);
     if (st == EV_ENOMEM)
         ev_error_prefix(err, "a job of %u strategy genomes (%.1f MiB of series): ", pk->count,
                         (double)pk->arena_bytes / 1048576.0);

@@ -27,7 +27,9 @@ parameters, the series bound back and backtested) run on the CPU.
   - ga.local_search: the GA's climbs (batches through the device's evaluate)
     on the exact twin equal the CPU's, ls_evaluations included.
 With --gpu (label gpu): `--backend cuda` on the real device against
-`--backend cpu`, grid and GA (also a GA with local search), bit for bit; exit 77 where no GPU exists.
+`--backend cpu`, grid and GA (also a GA with local search), bit for bit, with
+the backtests whole and in slices of 37 rows per launch
+(EVOLVE_TEST_STRATEGY_SLICE); exit 77 where no GPU exists.
 Needs h5py (else skipped with 77)."""
 import json
 import os
@@ -198,7 +200,11 @@ def gpu_checks(work, cfg, name, modes=("grid", "ga")):
                 be, probe = provenance(out)
                 check(be == "cuda" and probe.startswith("passed: "), f"{name} {mode}: {be} {probe!r}")
         check(same_results(docs["cpu"], docs["cuda"]), f"{name} {mode}: the GPU's results differ from the CPU's")
-        print(f"{name} {mode}: cuda == cpu bit for bit")
+        # the backtests in slices of 37 rows (45 launches a group on these bars)
+        r, sliced, _ = run(work, cfg, f"{name}-gpu-sliced-{mode}", "cuda", mode, {"EVOLVE_TEST_STRATEGY_SLICE": "37"})
+        check(r.returncode == 0 and same_results(docs["cpu"], sliced),
+              f"{name} {mode}: the GPU's results in slices of 37 rows differ from the CPU's: {r.stderr}")
+        print(f"{name} {mode}: cuda == cpu bit for bit (whole backtests and slices of 37 rows)")
 
 
 def main():

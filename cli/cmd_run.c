@@ -214,9 +214,11 @@ int cmd_run(int argc, char **argv)
         st = apply_overrides(&s, &a, &err);
     if (st == EV_OK && lead) /* before any data is read or written */
         st = run_guard_outputs(&s.cfg, &a, &lock, &err);
+    memset(&so, 0, sizeof so);
     so.backend = a.backend;
     so.log = a.quiet || !lead ? NULL : stderr;
     so.no_probe = a.no_gpu_probe;
+    so.walk_forward = a.walk_forward;
     if (st == EV_OK)
         st = session_open(&s, &so, &err);
     if (st == EV_OK && dist_size() > 1) { /* the provenance says how many ranks ran it */

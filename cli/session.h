@@ -24,6 +24,7 @@ typedef struct {
     const char *backend; /* "cpu", "cuda", "auto" */
     FILE *log;           /* dataset summary and notes (stderr), NULL when quiet */
     int no_probe;        /* --no-gpu-probe: trust a device backend unchecked (unsafe) */
+    int walk_forward;    /* --walk-forward: no row is reported, so no deflated Sharpe ratio */
 } session_opts_t;
 
 typedef struct {

@@ -27,7 +27,7 @@ ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_err
     /* The run file's dataset identity is the bars': a resume on other bars is refused. */
     s->ds.content_hash = so->fingerprint(strategy_state(s->strategy));
     if ((st = problem_init(&s->prob, &s->ds, &s->cfg.lattice, &s->cfg.objective, err)) != EV_OK ||
-        (st = strategy_validation_open(s, opts->log, err)) != EV_OK)
+        (st = strategy_validation_open(s, opts, err)) != EV_OK)
         return st;
     s->ops = backend_strategy_for(found);
     if ((st = backend_strategy_open(s->ops, &s->backend, s->strategy, &s->prob, err)) != EV_OK)

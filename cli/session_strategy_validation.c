@@ -45,8 +45,9 @@ static ev_status sharpe_sample(session_t *s, ev_error *err)
     return st;
 }
 
-ev_status strategy_validation_open(session_t *s, FILE *log, ev_error *err)
+ev_status strategy_validation_open(session_t *s, const session_opts_t *opts, ev_error *err)
 {
+    FILE *log = opts->log;
     const strategy_ops_t *so = strategy_ops(s->strategy);
     const void *state = strategy_state(s->strategy);
     ev_status st;
@@ -68,6 +69,12 @@ ev_status strategy_validation_open(session_t *s, FILE *log, ev_error *err)
         if (s->split.has_folds)
             fprintf(log, " in %d folds", s->split.n_folds);
         fputc('\n', log);
+    }
+    /* the DSR's variance: thousands of backtests that a walk-forward, which
+       reports no row, never reads */
+    if (opts->walk_forward) {
+        s->var_sr = NAN;
+        return EV_OK;
     }
     return sharpe_sample(s, err);
 }

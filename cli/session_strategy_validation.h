@@ -22,8 +22,9 @@ ev_status strategy_validation_refuse(const session_t *s, ev_error *err);
 
 /* After the strategy is open: splits the bars' days with the config's seed,
  * narrows the strategy's fitness to them and estimates the Sharpe ratio's
- * variance over the lattice. log: a line on the split, or NULL. */
-ev_status strategy_validation_open(session_t *s, FILE *log, ev_error *err);
+ * variance over the lattice (not for a walk-forward: NaN). opts->log: a line
+ * on the split, or NULL. */
+ev_status strategy_validation_open(session_t *s, const session_opts_t *opts, ev_error *err);
 
 /* Scores r's genomes per part, with plateau, into r->val. */
 ev_status strategy_validation_rows(const session_t *s, reported_t *r, ev_error *err);

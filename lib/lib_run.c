@@ -125,6 +125,7 @@ static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run
         st = overrides(&s, o, &e);
     if (st == EV_OK)
         st = run_guard_outputs(&s.cfg, &a, &lock, &e);
+    memset(&so, 0, sizeof so); /* the probe always runs here: no --no-gpu-probe */
     so.backend = a.backend;
     so.log = a.quiet ? NULL : stderr;
     if (st == EV_OK)

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (clang, ASan + UBSan, libFuzzer coverage) and
-# runs each for SECONDS; fails on any crash, sanitizer report, broken
-# invariant, leak or timeout that is evolve's. README.md here has the details.
+# runs each for SECONDS, or for N executions; fails on any crash, sanitizer
+# report, broken invariant, leak or timeout that is evolve's. README.md here
+# has the details.
 #
 #   tests/fuzz/run.sh SECONDS [HARNESS...]     (default: every harness)
+#   tests/fuzz/run.sh --runs N [HARNESS...]    N executions each from seed FUZZ_SEED
+#                                              (default 1), in process: the same
+#                                              inputs on every run from the same
+#                                              corpus (CI's smoke: a red CI is a
+#                                              regression, never a lucky draw)
 #
 #   FUZZ_BUILD_DIR=build-fuzz   the build folder (its own: clang, sanitizers)
 #   FUZZ_WORK=DIR               where corpora, artifacts and logs go
@@ -22,12 +28,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
-  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+usage() {
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
+}
+RUNS=
+SECONDS_EACH=
+if [ "${1:-}" = --runs ]; then
+  [[ ${2:-} =~ ^[0-9]+$ ]] || usage
+  RUNS=$2
+  shift 2
+else
+  [[ ${1:-} =~ ^[0-9]+$ ]] || usage
+  SECONDS_EACH=$1
+  shift
 fi
-SECONDS_EACH=$1
-shift
 ALL=(fuzz_csv_reader fuzz_market fuzz_trades fuzz_ingest fuzz_config fuzz_dataset_h5 fuzz_run_file
   fuzz_checkpoint)
 HARNESSES=("$@")
@@ -122,6 +137,66 @@ whose() {
   fi
 }
 
+# Runs harness $bin (the loop's h, dict, corpus, art) with libFuzzer flags
+# $2..., its output in file $1.
+fuzz_once() {
+  local out=$1
+  shift
+  # shellcheck disable=SC2086
+  "${steady[@]}" "$bin" "$@" -timeout=5 -dict="$dict" -artifact_prefix="$art/" -print_final_stats=1 \
+    ${FUZZ_ARGS:-} "$corpus" "tests/fuzz/corpus/$h" >"$out" 2>&1
+}
+
+# --runs: what else would make two runs differ goes. Coverage that depends
+# on addresses (ASLR) or on OpenMP's scheduling steers libFuzzer to other
+# inputs; with both fixed, two runs from fresh corpora are the same run.
+steady=()
+if [ -n "$RUNS" ]; then
+  export OMP_NUM_THREADS=1
+  if setarch "$(uname -m)" -R true 2>/dev/null; then
+    steady=(setarch "$(uname -m)" -R)
+  else
+    echo "fuzz: setarch -R refused here: addresses are random, runs may differ" >&2
+  fi
+fi
+
+# The executions of a libFuzzer log: its last status line's count.
+last_execs() {
+  local status
+  status=$(grep -aE '^#[0-9]+:?[[:space:]]' "$1" | tail -1 || true)
+  [ -n "$status" ] && sed -E 's/^#([0-9]+).*/\1/' <<<"$status" || echo 0
+}
+
+# Each saved input of $art not sorted yet, run again alone and sorted (whose):
+# counts ours, theirs and lost.
+sort_artifacts() {
+  local a r
+  for a in "$art"/*; do
+    [ -f "$a" ] || continue
+    case $a in *.report) continue ;; esac
+    r=$a.report
+    [ -f "$r" ] && continue
+    ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0 timeout 120 "$bin" -timeout=5 "$a" >"$r" 2>&1 || true
+    case $(whose "$r") in
+      hdf5)
+        theirs=$((theirs + 1))
+        echo "fuzz: $h: HDF5-internal (not counted): $(basename "$a"): $(grep -m1 -E 'ERROR' "$r" | cut -c1-160 || true)"
+        ;;
+      none)
+        lost=$((lost + 1))
+        echo "fuzz: $h: not reproduced alone (not counted): $(basename "$a") ($(wc -c <"$a") bytes)"
+        ;;
+      *)
+        ours=$((ours + 1))
+        echo "fuzz: $h: FAILURE: $(basename "$a") (report: $r)"
+        grep -m3 -E 'ERROR|invariant|runtime error|fuzz:' "$r" || true
+        # the stacks too (crash, then allocation / free), so a CI log alone says where
+        grep -E '^ *#[0-9]+ |allocated by|freed by' "$r" | head -40 || true
+        ;;
+    esac
+  done
+}
+
 mkdir -p "$WORK"
 failed=0
 summary=()
@@ -142,44 +217,64 @@ for h in "${HARNESSES[@]}"; do
   log=$WORK/$h.log
   mkdir -p "$corpus" "$art"
   [ -n "${FUZZ_KEEP_ARTIFACTS:-}" ] || rm -f "$art"/*
-  echo "=== $h: ${SECONDS_EACH}s"
-  rc=0
-  # shellcheck disable=SC2086
-  "$bin" -max_total_time="$SECONDS_EACH" -timeout=5 -dict="$dict" -artifact_prefix="$art/" \
-    -print_final_stats=1 "${fork[@]}" ${FUZZ_ARGS:-} "$corpus" "tests/fuzz/corpus/$h" >"$log" 2>&1 || rc=$?
-  # Executions and coverage: the last status line libFuzzer printed.
+  : >"$log"
+  ours=0 theirs=0 lost=0 execs=0
+  if [ -z "$RUNS" ]; then
+    echo "=== $h: ${SECONDS_EACH}s"
+    rc=0
+    fuzz_once "$log" -max_total_time="$SECONDS_EACH" "${fork[@]}" || rc=$?
+    execs=$(last_execs "$log")
+    sort_artifacts
+    if [ -z "${fork[*]}" ] && [ $rc -ne 0 ] && [ $ours -eq 0 ] && [ $theirs -eq 0 ]; then
+      ours=1 # a failure without an artifact: the log says what
+      echo "fuzz: $h: libFuzzer exited $rc; see $log"
+    fi
+  else
+    # In process and without re-reading the corpus on a timer (-reload=0), so
+    # the same inputs every time (fork mode's jobs are timed).
+    # A stop on an input sorted as HDF5's or not reproduced goes on from the
+    # next seed with the runs left, at most 20 times; an input that stops the
+    # run again (HDF5's state built up over many inputs) leaves the work
+    # corpus first. The HDF5 harnesses check no leaks here: in one process
+    # HDF5's free lists leak on damaged files (the timed, forked runs check).
+    seed=${FUZZ_SEED:-1}
+    leaks=()
+    case $h in fuzz_dataset_h5 | fuzz_run_file | fuzz_checkpoint) leaks=(-detect_leaks=0) ;; esac
+    echo "=== $h: $RUNS runs from seed $seed"
+    for ((try = 0; try < 20 && execs < RUNS; try++)); do
+      part=$log.$try
+      rc=0
+      ASAN_OPTIONS=$ASAN_OPTIONS${leaks[*]:+:detect_leaks=0} fuzz_once "$part" -runs=$((RUNS - execs)) \
+        -seed=$((seed + try)) -reload=0 "${leaks[@]}" || rc=$?
+      cat "$part" >>"$log"
+      n=$(last_execs "$part")
+      execs=$((execs + (n > 0 ? n : 1)))
+      stop=$(grep -aoE 'Test unit written to [^ ]+' "$part" | tail -1 | sed 's/^Test unit written to //' || true)
+      again=
+      [ -n "$stop" ] && [ -f "$stop.report" ] && again=1
+      sort_artifacts
+      rm -f "$part"
+      [ $rc -eq 0 ] && break
+      if [ -z "$stop" ] || [ ! -f "$stop.report" ]; then
+        ours=1 # a stop no saved input explains: the log says what
+        echo "fuzz: $h: libFuzzer exited $rc; see $log"
+      elif [ -n "$again" ]; then
+        case $(whose "$stop.report") in
+          hdf5 | none)
+            # the same input again: out of the work corpus, or (a seed) the end
+            hash=$(basename "$stop" | sed -E 's/^[a-z]+-//')
+            [ -f "$corpus/$hash" ] || break
+            rm -f "$corpus/$hash"
+            ;;
+          *) ours=$((ours + 1)) ;;
+        esac
+      fi
+      [ $ours -gt 0 ] && break
+    done
+  fi
   status=$(grep -aE '^#[0-9]+:?[[:space:]]' "$log" | tail -1 || true)
-  execs=$(sed -E 's/^#([0-9]+).*/\1/' <<<"$status")
   cov=$(grep -oE 'cov: [0-9]+' <<<"$status" || true)
   ft=$(grep -oE 'ft: [0-9]+' <<<"$status" || true)
-  ours=0 theirs=0 lost=0
-  for a in "$art"/*; do
-    [ -f "$a" ] || continue
-    case $a in *.report) continue ;; esac
-    r=$a.report
-    ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0 timeout 120 "$bin" -timeout=5 "$a" >"$r" 2>&1 || true
-    case $(whose "$r") in
-      hdf5)
-        theirs=$((theirs + 1))
-        echo "fuzz: $h: HDF5-internal (not counted): $(basename "$a"): $(grep -m1 -E 'ERROR' "$r" | cut -c1-160 || true)"
-        ;;
-      none)
-        lost=$((lost + 1))
-        echo "fuzz: $h: not reproduced alone (not counted): $(basename "$a") ($(wc -c <"$a") bytes)"
-        ;;
-      *)
-        ours=$((ours + 1))
-        echo "fuzz: $h: FAILURE: $(basename "$a") (report: $r)"
-        grep -m3 -E 'ERROR|invariant|runtime error|fuzz:' "$r" || true
-        # the stacks too (crash, then allocation / free), so a CI log alone says where
-        grep -E '^ *#[0-9]+ |allocated by|freed by' "$r" | head -40 || true
-        ;;
-    esac
-  done
-  if [ -z "${fork[*]}" ] && [ $rc -ne 0 ] && [ $ours -eq 0 ]; then
-    ours=1 # a failure without an artifact: the log says what
-    echo "fuzz: $h: libFuzzer exited $rc; see $log"
-  fi
   result=ok
   if [ $ours -gt 0 ]; then
     result="FAILED ($ours)"
@@ -191,6 +286,6 @@ for h in "${HARNESSES[@]}"; do
   summary+=("$(printf '%-16s %10s execs  %-10s %-10s corpus %5s  %s' "$h" "${execs:-?}" "${cov:-}" "${ft:-}" \
     "$(find "$corpus" -type f | wc -l)" "$result")")
 done
-echo "=== fuzz summary (${SECONDS_EACH}s each; logs, corpora and artifacts in $WORK)"
+echo "=== fuzz summary (${RUNS:+$RUNS runs}${SECONDS_EACH:+${SECONDS_EACH}s} each; logs, corpora and artifacts in $WORK)"
 printf '%s\n' "${summary[@]}"
 exit $failed

@@ -209,3 +209,19 @@ def test_runs_in_threads(sample, soxl):
     assert not errors, errors
     assert tops[1].equals(ref) and tops[3].equals(ref)
     assert len(tops[0]) == len(tops[2]) == 3
+
+
+def test_library_runs_probe_the_device(sample, soxl, monkeypatch):
+    """evolve.run proves a device backend as the CLI does: a planted fault in
+    the test twin standing in for the GPU (EVOLVE_TEST_DEVICE) stops a
+    backend="cuda" run naming the genome, and an exact twin passes the probe
+    (the run file's backend_probe). Its session options were once left
+    uninitialised, so the probe could be skipped at random."""
+    monkeypatch.setenv("EVOLVE_TEST_DEVICE", "fitness")
+    with pytest.raises(evolve.EvolveError) as e:
+        evolve.run(soxl, backend="cuda", output=sample / "faulty.h5", seed=3)
+    assert "GPU probe" in str(e.value) and "genome" in str(e.value)
+    assert not (sample / "faulty.h5").exists()
+    monkeypatch.setenv("EVOLVE_TEST_DEVICE", "exact")
+    res = evolve.run(soxl, backend="cuda", output=sample / "exact.h5", seed=3)
+    assert evolve.RunFile(res.run_file).attr("/provenance", "backend_probe").startswith("passed: ")

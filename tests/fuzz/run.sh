@@ -6,10 +6,9 @@
 #
 #   tests/fuzz/run.sh SECONDS [HARNESS...]     (default: every harness)
 #   tests/fuzz/run.sh --runs N [HARNESS...]    N executions each from seed FUZZ_SEED
-#                                              (default 1), in process: the same
-#                                              inputs on every run from the same
-#                                              corpus (CI's smoke: a red CI is a
-#                                              regression, never a lucky draw)
+#                                              (default 1), in process: a repeatable
+#                                              draw from the same corpus (CI's
+#                                              smoke; README.md says how repeatable)
 #
 #   FUZZ_BUILD_DIR=build-fuzz   the build folder (its own: clang, sanitizers)
 #   FUZZ_WORK=DIR               where corpora, artifacts and logs go
@@ -147,9 +146,9 @@ fuzz_once() {
     ${FUZZ_ARGS:-} "$corpus" "tests/fuzz/corpus/$h" >"$out" 2>&1
 }
 
-# --runs: what else would make two runs differ goes. Coverage that depends
-# on addresses (ASLR) or on OpenMP's scheduling steers libFuzzer to other
-# inputs; with both fixed, two runs from fresh corpora are the same run.
+# --runs: what would make two runs differ goes, as far as known: coverage
+# that depends on addresses (ASLR) or on OpenMP's scheduling steers libFuzzer
+# to other inputs.
 steady=()
 if [ -n "$RUNS" ]; then
   export OMP_NUM_THREADS=1

@@ -10,7 +10,7 @@
  *                               so that a kill from outside lands at a
  *                               random generation of a short run
  *   EVOLVE_TEST_STRATEGY_SLICE=N  the GPU advances strategy backtests at most
- *                               N rows per launch (kernels/strategy_cuda.c),
+ *                               N rows per launch (strategy_cuda_launch_plan),
  *                               so the gpu tests' short bar sets take many
  *                               slices
  *

@@ -23,6 +23,7 @@ strategy_launch_t strategy_cuda_launch_plan(int32_t kind, int64_t n_bars, uint32
 {
     const uint64_t cost = bar_cost(kind), budget = STRATEGY_LAUNCH_STEPS / cost;
     const uint64_t bars = (uint64_t)(n_bars > 0 ? n_bars : 1);
+    const uint64_t test_rows = (uint64_t)test_hook_strategy_slice(); /* gpu tests: many slices */
     uint64_t g = count ? count : 1, steps = STRATEGY_SLICE_STEPS / cost;
     strategy_launch_t l;
     if (g > ((uint64_t)1 << 20))
@@ -35,6 +36,8 @@ strategy_launch_t strategy_cuda_launch_plan(int32_t kind, int64_t n_bars, uint32
         steps = budget / g;
     if (steps > bars)
         steps = bars;
+    if (test_rows && steps > test_rows)
+        steps = test_rows;
     if (steps < 1)
         steps = 1;
     l.genomes = (uint32_t)g;
@@ -48,13 +51,7 @@ static ev_status device_run(strategy_packed_runner_t *r, const strategy_pack_t *
 {
     ev_status st;
     (void)r;
-    strategy_launch_t plan = strategy_cuda_launch_plan(pk->kind, pk->n_bars, pk->count);
-    const int64_t test_rows = test_hook_strategy_slice();
-    if (test_rows && test_rows < plan.steps) { /* the gpu tests: many slices on short bar sets */
-        plan.steps = test_rows;
-        plan.slices = ((pk->n_bars > 0 ? pk->n_bars : 1) + test_rows - 1) / test_rows;
-    }
-    st = cuda_strategy_run(pk, plan, counts, pct, bar, err);
+    st = cuda_strategy_run(pk, strategy_cuda_launch_plan(pk->kind, pk->n_bars, pk->count), counts, pct, bar, err);
     if (st == EV_ENOMEM)
         ev_error_prefix(err, "a job of %u strategy genomes (%.1f MiB of series): ", pk->count,
                         (double)pk->arena_bytes / 1048576.0);

@@ -9,8 +9,9 @@
  * have ended, so no launch holds one thread's loop over every bar and each
  * stays under the display watchdog (kernels/strategy_cuda.c sizes them).
  * Two passes:
- *   count   the backtests with no room for trades: each genome's trade count
- *           (-1 had one not ended: a wrong plan, an internal error);
+ *   count   the backtests with no room for trades: each genome's trade count,
+ *           written by the last slice (-1 had one not ended: a wrong plan, an
+ *           internal error);
  *   write   the trades into a buffer sized by the counts (offsets from a scan
  *           on the host), then each trade's outcome in percent
  *           (signals/strategy_hd.h, the host's formula) and entry bar.
@@ -70,15 +71,17 @@ static __device__ void genome_view(const unsigned char *arena, const uint64_t *s
 /* One slice of the group of genomes [first, end): each starts its run on the
  * first slice, then advances it by at most `steps` rows; trades (the write
  * pass) go to trades + at[g], at most counts[g] of them; none on the count
- * pass (trades NULL). The state is worked on in a local copy (registers and
- * thread-interleaved local memory, as the whole backtest's was) and stored
- * back once: in place it would be strided global accesses on every row
- * (atc's state is ~1.1 KB a genome). */
+ * pass (trades NULL), whose last slice writes each genome's trade count to
+ * ended_counts (-1 when its backtest has not ended: a wrong plan). The state
+ * is worked on in a local copy (registers and thread-interleaved local
+ * memory, as the whole backtest's was) and stored back once: in place it
+ * would be strided global accesses on every row (atc's state is ~1.1 KB a
+ * genome). */
 template <class K>
 __global__ void __launch_bounds__(STRAT_THREADS)
     strategy_slice_kernel(const unsigned char *arena, const uint64_t *slot_off, const void *params, int64_t n_bars,
                           uint32_t first, uint32_t end, typename K::R *runs, int start, int64_t steps,
-                          typename K::T *trades, const uint64_t *at, const int64_t *counts)
+                          typename K::T *trades, const uint64_t *at, const int64_t *counts, int64_t *ended_counts)
 {
     const uint64_t g = (uint64_t)first + (uint64_t)blockIdx.x * STRAT_THREADS + threadIdx.x;
     typename K::S s;
@@ -93,27 +96,12 @@ __global__ void __launch_bounds__(STRAT_THREADS)
         r = runs[g - first];
     if (trades)
         K::steps(&s, &p, &r, trades + at[g], counts[g], steps);
+    else if (!K::steps(&s, &p, &r, NULL, 0, steps) && ended_counts)
+        r.n_trades = -1;
+    if (ended_counts)
+        ended_counts[g] = r.n_trades;
     else
-        K::steps(&s, &p, &r, NULL, 0, steps);
-    runs[g - first] = r;
-}
-
-/* After a group's slices on the count pass: each genome's trade count, or -1
- * when its backtest has not ended (steps 0 only asks). */
-template <class K>
-__global__ void __launch_bounds__(STRAT_THREADS)
-    strategy_count_kernel(const unsigned char *arena, const uint64_t *slot_off, const void *params, int64_t n_bars,
-                          uint32_t first, uint32_t end, typename K::R *runs, int64_t *counts)
-{
-    const uint64_t g = (uint64_t)first + (uint64_t)blockIdx.x * STRAT_THREADS + threadIdx.x;
-    typename K::S s;
-    typename K::P p;
-    typename K::R *r;
-    if (g >= end)
-        return;
-    genome_view<K>(arena, slot_off, params, n_bars, (uint32_t)g, &s, &p);
-    r = &runs[g - first];
-    counts[g] = K::steps(&s, &p, r, NULL, 0, 0) ? r->n_trades : -1;
+        runs[g - first] = r;
 }
 
 /* After a group's slices on the write pass: each trade's outcome in percent
@@ -149,8 +137,8 @@ template <class K> struct job_buffers {
 };
 
 /* One pass over every group: its slices, each launch synchronised before the
- * next (one launch at a time under the watchdog), then the pass's closing
- * kernel (counts, or outcomes). */
+ * next (one launch at a time under the watchdog); the count pass's last slice
+ * writes the counts, the write pass ends with the outcomes. */
 template <class K>
 static ev_status run_pass(const strategy_pack_t *pk, const strategy_launch_t &plan, const job_buffers<K> &d, int write,
                           ev_error *err)
@@ -159,20 +147,19 @@ static ev_status run_pass(const strategy_pack_t *pk, const strategy_launch_t &pl
     for (uint32_t first = 0; first < pk->count; first += plan.genomes) {
         const uint32_t n = pk->count - first < plan.genomes ? pk->count - first : plan.genomes;
         for (int64_t k = 0; k < plan.slices; k++) {
-            strategy_slice_kernel<K><<<strat_blocks(n), STRAT_THREADS>>>(d.arena, d.slot, d.params, pk->n_bars, first,
-                                                                         first + n, d.runs, k == 0, plan.steps,
-                                                                         write ? d.trades : NULL, d.at, d.counts);
+            int64_t *ended_counts = !write && k + 1 == plan.slices ? d.counts : NULL;
+            strategy_slice_kernel<K><<<strat_blocks(n), STRAT_THREADS>>>(
+                d.arena, d.slot, d.params, pk->n_bars, first, first + n, d.runs, k == 0, plan.steps,
+                write ? d.trades : NULL, d.at, d.counts, ended_counts);
             CUDA_TRY_LAUNCH();
             CUDA_TRY(cudaDeviceSynchronize());
         }
-        if (write)
+        if (write) {
             strategy_outcome_kernel<K>
                 <<<strat_blocks(n), STRAT_THREADS>>>(first, first + n, d.counts, d.at, d.trades, d.pct, d.bar);
-        else
-            strategy_count_kernel<K><<<strat_blocks(n), STRAT_THREADS>>>(d.arena, d.slot, d.params, pk->n_bars, first,
-                                                                         first + n, d.runs, d.counts);
-        CUDA_TRY_LAUNCH();
-        CUDA_TRY(cudaDeviceSynchronize());
+            CUDA_TRY_LAUNCH();
+            CUDA_TRY(cudaDeviceSynchronize());
+        }
     }
 fail:
     return st;

@@ -142,6 +142,12 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
     j.p = p;
     j.top = top;
     j.heat = grid_heat_for(ops, opts, j.ev);
+    /* The ranks' backends may differ (a GPU rank beside CPU ranks, docs/scaling.md):
+     * the heatmap is folded into the shards only where every rank can, else none
+     * does and rank 0 computes it after (cli/grid_record.c); its reduction below
+     * is a collective of every rank. */
+    if (mpi_world_sum(opts->heat != NULL && j.heat == NULL))
+        j.heat = NULL;
     /* each rank's own backend batches within a shard; the shards the same for all */
     j.batch = grid_batch_points(ops, b, opts, j.ev);
     j.shard = (p->lat->size + (uint64_t)size * SHARDS_PER_RANK - 1) / ((uint64_t)size * SHARDS_PER_RANK);

@@ -31,7 +31,8 @@ def read_bars_csv(path, symbol=None):
     if ts.str.fullmatch(r"-?\d+").all():
         secs = ts.astype(np.int64)
     else:
-        secs = pd.to_datetime(ts.str.rstrip("Z")).astype("int64") // 10**9
+        # to seconds through numpy's unit conversion: pandas 2+ may keep parsed times in s or us, not ns
+        secs = pd.Series(pd.to_datetime(ts.str.rstrip("Z")).to_numpy().astype("datetime64[s]").astype(np.int64))
     out = pd.DataFrame({"ts": secs.to_numpy(np.int64),
                         "open": df["open"].astype(float).to_numpy(), "high": df["high"].astype(float).to_numpy(),
                         "low": df["low"].astype(float).to_numpy(), "close": df["close"].astype(float).to_numpy(),

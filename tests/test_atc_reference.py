@@ -45,7 +45,7 @@ check = cli.Checker()
 
 def dec(k, scale):
     """k/scale as the decimal text a lattice writes (e.g. 7, 200 -> '0.035')."""
-    return repr(k / scale)
+    return repr(float(k / scale))  # float(): numpy 2's repr of its scalars is 'np.float64(...)'
 
 
 def random_genomes(count, seed):
@@ -171,7 +171,9 @@ def random_walk(path, n, seed):
     with open(path, "w") as f:
         f.write("timestamp,open,high,low,close,volume\n")
         for i in range(n):
-            f.write(f"{1600000000 + 60 * i},{open_[i]!r},{high[i]!r},{low[i]!r},{close[i]!r},100\n")
+            # repr of a Python float: the shortest text that reads back the same (numpy 2's repr is not a number)
+            o, h, lo, c = (float(v[i]) for v in (open_, high, low, close))
+            f.write(f"{1600000000 + 60 * i},{o!r},{h!r},{lo!r},{c!r},100\n")
 
 
 def config_runs(work, bars_path):

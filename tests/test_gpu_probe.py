@@ -11,7 +11,8 @@ same probe and comparison code as a CUDA run:
   - --backend auto warns loudly on stderr even with --quiet, runs on the
     CPU with results equal to a CPU run's, and the run file's /provenance
     records backend "cpu" and backend_probe "failed, ...";
-  - an exact twin passes: one "gpu probe:" line, backend_probe "passed: ...";
+  - an exact twin passes: one "gpu probe:" line, backend_probe "passed: ..."
+    without the probe's timing, so that two runs write the same file;
   - --no-gpu-probe skips the probe, and backend_probe says so;
   - a device whose memory cannot hold the GA (ga-oom) keeps it on the host,
     says so, and gives the CPU's results;
@@ -22,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import evolve_cli as cli  # noqa: E402
+import runfile  # noqa: E402
 
 check = cli.Checker()
 
@@ -104,6 +106,15 @@ def main():
             lines = [ln for ln in r.stderr.splitlines() if ln.startswith("gpu probe:")]
             check(len(lines) == 1 and "twin == cpu on" in lines[0], f"exact {mode}: probe lines {lines}")
             check(r.stdout == cpu[mode], f"exact {mode}: results differ from the CPU run's")
+            # the probe's verdict is recorded without its timing: two runs (or a run and its resume)
+            # write the same file, wall clocks aside
+            r = cli.run(E, [cfg, "--quiet", "--backend", "cuda", "--output", f"exact-{mode}-again.h5"] + extra, env,
+                        cwd=work)
+            check(r.returncode == 0, f"exact {mode} again: {r.stderr}")
+            if h5:
+                diffs = runfile.compare(os.path.join(work, f"exact-{mode}.h5"),
+                                        os.path.join(work, f"exact-{mode}-again.h5"))
+                check(not diffs, f"exact {mode}: two runs wrote different files: {diffs[:3]}")
             r = cli.run(E, [cfg, "--quiet", "--backend", "auto", "--no-gpu-probe", "--output", f"skip-{mode}.h5"]
                         + extra, env, cwd=work)
             check(r.returncode == 0 and r.stdout == cpu[mode], f"--no-gpu-probe {mode}: {r.stderr}")

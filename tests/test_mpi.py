@@ -97,10 +97,28 @@ def test_grid(evolve, mpirun, cfg, d):
             # only the whole lattice, once, is required.
             check(len(points) == n and sum(points) == 11340,
                   f"grid on {n} ranks: the shards should cover the 11340 points once: {points}")
+    test_grid_mixed(evolve, mpirun, cfg, d, ref_tables)
     r = run_mpi(mpirun, 2, evolve, [cfg, "--grid", "--evaluator", "dominance", "--output", os.path.join(d, "no.h5")])
     check(r.returncode == 2 and r.stderr.count("--evaluator dominance") == 1,
           f"dominance under mpirun: one usage error expected, got exit {r.returncode}: {r.stderr}")
     check(not os.path.exists(os.path.join(d, "no.h5")), "dominance under mpirun: an output was written")
+
+
+def test_grid_mixed(evolve, mpirun, cfg, d, ref_tables):
+    """A device rank beside a CPU rank (one GPU, two ranks: docs/scaling.md), MPMD: rank 0 on the
+    test twin, whose grid folds no heatmap, rank 1 on the CPU, which could. The heatmap's reduction
+    is collective, so the ranks must agree to leave it to rank 0 (once an MPI_ERR_TRUNCATE abort on a
+    real GPU); the results, heatmap included, equal one CPU process's."""
+    out = {"h5": os.path.join(d, "mixed.h5"), "json": os.path.join(d, "mixed.json")}
+    args = [cfg, "--grid", "--batch", "300", "--output", out["h5"], "--json", out["json"]]
+    r = subprocess.run([mpirun, "--oversubscribe", "-n", "1", "env", "EVOLVE_TEST_DEVICE=exact", evolve] + args
+                       + [":", "-n", "1", "env", "-u", "EVOLVE_TEST_DEVICE", evolve] + args, capture_output=True,
+                       text=True, timeout=120, env=dict(os.environ, **MPI_ENV))
+    check(r.returncode == 0, f"grid on a twin rank and a CPU rank: exit {r.returncode}: {r.stderr[-2000:]}")
+    if r.returncode == 0:
+        out["txt"] = r.stdout
+        same_run(ref_tables, out, "grid on a twin rank and a CPU rank vs one CPU process",
+                 ignore=IGNORE | {"backend", "backend_probe"}, json_drop=("backend",))
 
 
 def rank_pid(mpirun_pid, rank):

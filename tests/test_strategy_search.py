@@ -574,7 +574,10 @@ def validation_by_day(work, params=SMALL, is_feasible=se_feasible, write=None, c
             fv = [value(g, lambda p, f=f: p == f)[0] for f in range(n_folds)]
             if None in fv:
                 continue
-            m, mean = len(fv), sum(fv) / len(fv)  # summed in fold order, as fitness/fold_accum.h
+            total = 0.0
+            for x in fv:  # summed in fold order, as fitness/fold_accum.h (not sum(): compensated since Python 3.12)
+                total += x
+            m, mean = len(fv), total / len(fv)
             fv.sort()
             search[g] = {"worst_fold": fv[0], "mean_fold": mean,
                          "median_fold": fv[m // 2] if m % 2 else (fv[m // 2 - 1] + fv[m // 2]) / 2}[agg]

@@ -42,36 +42,32 @@ static void gene_histograms(const ga_state_t *g, uint32_t *counts)
     }
 }
 
-/* best, median (exact); mean, std of the finite ones, summed in individual order. */
+/* best, median (exact); mean, std of the finite ones (ga_mean_std_of). */
 static ev_status fitness_summary(const ga_state_t *g, ga_rank_out_t *out, ev_error *err)
 {
     keyed_t *f = (keyed_t *)malloc((size_t)g->pop * sizeof *f);
-    uint64_t n = 0, finite = 0;
-    double sum = 0.0, ss = 0.0, mean;
-    if (!f)
+    double *x = (double *)malloc((size_t)g->pop * sizeof *x);
+    uint64_t n = 0;
+    if (!f || !x) {
+        free(f);
+        free(x);
         return ev_fail(err, EV_ENOMEM, "out of memory for the population's statistics");
+    }
     for (uint32_t i = 0; i < g->pop; i++) {
         eval_result_t r = g->results[i];
+        x[i] = r.feasible ? r.fitness : NAN;
         if (!r.feasible)
             continue;
         f[n].key = rank_key(r);
         f[n++].fitness = r.fitness;
-        if (isfinite(r.fitness)) {
-            sum += r.fitness;
-            finite++;
-        }
     }
-    mean = finite ? sum / (double)finite : 0.0;
-    for (uint32_t i = 0; i < g->pop; i++)
-        if (g->results[i].feasible && isfinite(g->results[i].fitness))
-            ss += (g->results[i].fitness - mean) * (g->results[i].fitness - mean);
+    ga_mean_std_of(x, g->pop, &out->mean, &out->std);
     qsort(f, (size_t)n, sizeof *f, cmp_keyed);
     out->feasible = n;
     out->best = n ? f[n - 1].fitness : 0.0;
     out->median = n == 0 ? 0.0 : ga_median_of(n, f[ga_median_lo(n)].fitness, f[ga_median_hi(n)].fitness);
-    out->mean = mean;
-    out->std = finite ? sqrt(ss / (double)finite) : 0.0;
     free(f);
+    free(x);
     return EV_OK;
 }
 

@@ -27,7 +27,7 @@ typedef struct {
     uint32_t generation;           /* 0 = the initial population */
     uint64_t feasible;             /* feasible individuals */
     double best, median;           /* of the feasible fitness (0 when none); exact */
-    double mean, std;              /* of the finite feasible fitness; for reports (summation order) */
+    double mean, std;              /* of the finite feasible fitness, in individual order (ga_mean_std_of) */
     uint64_t unique;               /* distinct genomes in the population */
     double diversity;              /* unique / population */
     const uint32_t *island_unique; /* [islands]: distinct genomes per island */

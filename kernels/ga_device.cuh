@@ -61,7 +61,7 @@ typedef struct {
 /* ga_rank's fitness summary (ga_rank_out_t without the arrays). */
 typedef struct {
     unsigned long long feasible;
-    double best, median, mean, std;
+    double best, median;
 } ga_summary_t;
 
 struct ga_state {   /* ga_state_t of ga/backend.h: the CUDA GA ops take it as is */
@@ -99,6 +99,7 @@ struct ga_state {   /* ga_state_t of ga/backend.h: the CUDA GA ops take it as is
     uint32_t *gene_counts;    /* [gene_values] */
     ga_hof_entry_t *top;      /* [top_k] the generation's new top-K, best first */
     ga_hof_entry_t *top_host; /* [top_k] host staging for top */
+    double *stats_host;       /* [P] host staging for ga_rank's mean and std */
     void *temp;               /* CUB scratch for P items (ga_cub_temp_bytes) */
     size_t temp_bytes;
 

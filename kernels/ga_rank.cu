@@ -1,6 +1,5 @@
 /* ga_rank on the device: each island in rank order and the generation's
- * summaries, equal to the CPU ops' (ga/cpu_ga_rank.c; mean and std excepted,
- * whose summation order is this file's: docs/ga.md).
+ * summaries, equal to the CPU ops' (ga/cpu_ga_rank.c) bit for bit.
  *
  * The order is (island, rank_key descending, index ascending, individual
  * ascending), built from evaluate's `sorted` (already by index, individual)
@@ -15,9 +14,11 @@
  *   histogram_kernel  thread = individual: gene_counts[offset_k + gene k] += 1,
  *                     lanes with the same bin aggregated first
  *   summary_kernel    one block: feasible count, best and median from pass A
- *                     (feasible keys first, descending), mean and std of the
- *                     finite feasible fitness by a fixed-shape tree reduction
- *                     (so repeatable run to run on one device). */
+ *                     (feasible keys first, descending)
+ *   stats_values_kernel  thread = individual: its fitness, NaN if infeasible,
+ *                     copied back for ga_mean_std_of's sums in individual
+ *                     order (the CPU's order: a tree sum differs in the last
+ *                     bits; P doubles a generation, ~0.5 MB at P = 65,536). */
 #include <cmath>
 
 #include "kernels/ga_table.cuh"
@@ -108,33 +109,14 @@ template <class T> __device__ T block_sum(T v, T *sh)
 static __global__ void __launch_bounds__(SUMMARY_THREADS)
     summary_kernel(const eval_result_t *results, const uint32_t *perm_desc, uint32_t pop, ga_summary_t *out)
 {
-    __shared__ double sh_d[SUMMARY_THREADS];
     __shared__ unsigned long long sh_u[SUMMARY_THREADS];
-    unsigned long long feasible = 0, finite = 0;
-    double sum = 0.0, ss = 0.0, mean;
-    for (uint32_t i = threadIdx.x; i < pop; i += SUMMARY_THREADS) {
-        eval_result_t r = results[i];
-        feasible += r.feasible != 0;
-        if (r.feasible && isfinite(r.fitness)) {
-            finite++;
-            sum += r.fitness;
-        }
-    }
+    unsigned long long feasible = 0;
+    for (uint32_t i = threadIdx.x; i < pop; i += SUMMARY_THREADS)
+        feasible += results[i].feasible != 0;
     feasible = block_sum(feasible, sh_u);
-    finite = block_sum(finite, sh_u);
-    sum = block_sum(sum, sh_d);
-    mean = finite ? sum / (double)finite : 0.0;
-    for (uint32_t i = threadIdx.x; i < pop; i += SUMMARY_THREADS) {
-        eval_result_t r = results[i];
-        if (r.feasible && isfinite(r.fitness))
-            ss += (r.fitness - mean) * (r.fitness - mean);
-    }
-    ss = block_sum(ss, sh_d);
     if (threadIdx.x == 0) {
         uint64_t n = feasible;
         out->feasible = feasible;
-        out->mean = mean;
-        out->std = finite ? sqrt(ss / (double)finite) : 0.0;
         out->best = 0.0;
         out->median = 0.0;
         if (n) {
@@ -145,6 +127,14 @@ static __global__ void __launch_bounds__(SUMMARY_THREADS)
                                        results[perm_desc[n - 1 - ga_median_hi(n)]].fitness);
         }
     }
+}
+
+/* values[i] = individual i's fitness, NaN where infeasible (ga_mean_std_of). */
+static __global__ void stats_values_kernel(const eval_result_t *results, uint32_t pop, double *values)
+{
+    uint32_t i = blockIdx.x * GA_THREADS + threadIdx.x;
+    if (i < pop)
+        values[i] = results[i].feasible ? results[i].fitness : (double)NAN;
 }
 
 extern "C" ev_status cuda_ga_rank(cuda_ga_t *g, ga_rank_out_t *out, ev_error *err)
@@ -180,6 +170,11 @@ extern "C" ev_status cuda_ga_rank(cuda_ga_t *g, ga_rank_out_t *out, ev_error *er
     CUDA_TRY_LAUNCH();
     summary_kernel<<<1, SUMMARY_THREADS>>>(g->results, g->val_b, pop, g->summary);
     CUDA_TRY_LAUNCH();
+    /* key_a is free once pass A has sorted it into key_b: P doubles of room */
+    stats_values_kernel<<<ga_blocks(pop), GA_THREADS>>>(g->results, pop, reinterpret_cast<double *>(g->key_a));
+    CUDA_TRY_LAUNCH();
+    CUDA_TRY(cudaMemcpy(g->stats_host, g->key_a, pop * sizeof *g->stats_host, cudaMemcpyDeviceToHost));
+    ga_mean_std_of(g->stats_host, pop, &out->mean, &out->std);
 
     CUDA_TRY(cudaMemcpy(&sum, g->summary, sizeof sum, cudaMemcpyDeviceToHost)); /* synchronises */
     if (out->island_unique)
@@ -191,8 +186,6 @@ extern "C" ev_status cuda_ga_rank(cuda_ga_t *g, ga_rank_out_t *out, ev_error *er
     out->feasible = sum.feasible;
     out->best = sum.best;
     out->median = sum.median;
-    out->mean = sum.mean;
-    out->std = sum.std;
     g->ranked = 1;
     return EV_OK;
 fail:

@@ -109,6 +109,7 @@ extern "C" void cuda_ga_close(cuda_ga_t *g)
         }
     ga_table_free(&g->table);
     free(g->top_host);
+    free(g->stats_host);
     free(g);
 }
 
@@ -166,7 +167,8 @@ extern "C" ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan
         }
     allocating = NULL;
     g->top_host = (ga_hof_entry_t *)malloc((size_t)plan->top_k * sizeof *g->top_host);
-    if (!g->top_host) {
+    g->stats_host = (double *)malloc((size_t)pop * sizeof *g->stats_host);
+    if (!g->top_host || !g->stats_host) {
         st = ev_fail(err, EV_ENOMEM, "out of host memory for the GA state");
         goto done;
     }

@@ -3,6 +3,7 @@
 #ifndef EVOLVE_GA_TYPES_H
 #define EVOLVE_GA_TYPES_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "common/hd.h"
@@ -47,6 +48,28 @@ EV_HD uint64_t ga_median_hi(uint64_t n)
 EV_HD double ga_median_of(uint64_t n, double at_lo, double at_hi)
 {
     return n % 2 ? at_hi : (at_lo + at_hi) / 2.0;
+}
+
+/* ga_rank_out_t.mean and .std (population) of the finite values among
+ * x[0..n), summed in index order, for every backend: x[i] is individual i's
+ * fitness, NaN where it is infeasible. One order everywhere, so that these
+ * statistics too are equal bit for bit on the CPU and a device (the device
+ * copies its values back for this: tree sums would differ in the last bits). */
+EV_HD void ga_mean_std_of(const double *x, uint32_t n, double *mean, double *std)
+{
+    uint64_t finite = 0;
+    double sum = 0.0, ss = 0.0, m;
+    for (uint32_t i = 0; i < n; i++)
+        if (isfinite(x[i])) {
+            sum += x[i];
+            finite++;
+        }
+    m = finite ? sum / (double)finite : 0.0;
+    for (uint32_t i = 0; i < n; i++)
+        if (isfinite(x[i]))
+            ss += (x[i] - m) * (x[i] - m);
+    *mean = m;
+    *std = finite ? sqrt(ss / (double)finite) : 0.0;
 }
 
 #ifdef __cplusplus

@@ -14,6 +14,7 @@
 #include "common/hd.h"
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/accum_seg.h"
 #include "fitness/fold_accum.h"
 #include "fitness/hits.h"
 #include "fitness/lattice.h"
@@ -137,23 +138,31 @@ EV_HD eval_result_t tables_eval_folds(const fit_tables_t *t, const uint16_t *gen
     return fold_aggregate(a, t->n_folds, t->agg, &t->obj);
 }
 
+/* The kept trades among equity positions [j0, j1), in order, added to s: a
+ * whole genome (tables_eval), or one lane's slice of it (kernels/fitness.cu,
+ * joined in slice order: fitness/accum_seg.h). */
+EV_HD void tables_accum_range(const fit_tables_t *t, const tables_genome_t *g, int64_t j0, int64_t j1, accum_seg_t *s)
+{
+    int64_t q, lf;
+    for (int64_t j = j0; j < j1; j++) {
+        if (!tables_kept(t, j, g))
+            continue;
+        tables_outcome(t, j, g->ti, g->si, &q, &lf);
+        accum_seg_add(s, &t->obj, q, lf);
+    }
+}
+
 /* A genome's fitness: every trade in equity order. */
 EV_HD eval_result_t tables_eval(const fit_tables_t *t, const uint16_t *genes)
 {
     tables_genome_t g;
-    accum_t a;
-    int64_t q, lf;
+    accum_seg_t s;
     if (t->agg != AGG_ALL)
         return tables_eval_folds(t, genes);
     tables_genome(t, genes, &g);
-    accum_init(&a);
-    for (int64_t j = 0; j < t->n_trades; j++) {
-        if (!tables_kept(t, j, &g))
-            continue;
-        tables_outcome(t, j, g.ti, g.si, &q, &lf);
-        accum_add(&a, &t->obj, q, lf);
-    }
-    return accum_finish(&a, &t->obj);
+    accum_seg_init(&s);
+    tables_accum_range(t, &g, 0, t->n_trades, &s);
+    return accum_finish(&s.a, &t->obj);
 }
 
 /* The hit part of the table rows of the trade at equity position jj

@@ -1,8 +1,12 @@
-/* The tables evaluator on the device: one thread per genome walks every trade
- * in equity order through the shared HD functions (tables_eval: tables_genome,
- * tables_kept, tables_outcome, accum_add, accum_finish). All threads of a warp
- * read the same trade row at the same time, so table loads are broadcasts
- * served from L1/L2 (the tables of 50,000 trades are a few MiB).
+/* The tables evaluator on the device. Without fold statistics a warp shares
+ * one genome: lane l walks the l-th of 32 contiguous slices of the trades
+ * (equity order) into a joinable accumulator (fitness/accum_seg.h), and the
+ * lanes join in slice order by shuffles, so the sums, the drawdown included,
+ * are accum_add's sequential ones bit for bit; lane 0 finishes. A genome then
+ * costs 1/32 of a trade walk in latency, which is what bounded a generation
+ * (one thread walking 50,000 trades: ~25 ms on an H100, bench/RESULTS.md).
+ * With fold statistics (16 accumulators a genome) each thread keeps its own
+ * genome and walks every trade (tables_eval_folds).
  *
  * Two entry points: genomes as host SoA genes (GA populations) and lattice
  * ranges [first, first + count) decoded from their 64-bit linear index
@@ -13,40 +17,118 @@
 #include "kernels/eval_device.cuh"
 #include "kernels/mem_retry.h"
 
-enum { FIT_THREADS = 128 };
+enum { FIT_THREADS = 128, FIT_WARP = 32 };
+static_assert(FIT_THREADS % FIT_WARP == 0, "a block holds whole warps: a warp's genome is one");
 
-/* Largest launch: keeps gridDim.x = launch / FIT_THREADS far below 2^31 - 1. */
+/* Largest launch: keeps gridDim.x = launch * lanes / FIT_THREADS far below 2^31 - 1. */
 #define FIT_LAUNCH_MOST ((uint64_t)1 << 30)
+
+/* Threads per genome for these tables: a warp, or one with fold statistics. */
+static __host__ __device__ uint32_t fit_lanes(const fit_tables_t &t)
+{
+    return t.agg == AGG_ALL ? (uint32_t)FIT_WARP : 1u;
+}
+
+static __device__ void shfl_down_i64(int64_t *x, unsigned by)
+{
+    *x = (int64_t)__shfl_down_sync(0xFFFFFFFFu, (long long)*x, by);
+}
+
+static __device__ void shfl_down_seg(accum_seg_t *s, unsigned by)
+{
+    int64_t lo = (int64_t)s->a.sumsq.lo, hi = (int64_t)s->a.sumsq.hi;
+    shfl_down_i64(&s->a.n, by);
+    shfl_down_i64(&s->a.sum, by);
+    shfl_down_i64(&s->a.pos, by);
+    shfl_down_i64(&lo, by);
+    shfl_down_i64(&hi, by);
+    shfl_down_i64(&s->a.lsum, by);
+    shfl_down_i64(&s->a.ruin, by);
+    shfl_down_i64(&s->a.equity, by);
+    shfl_down_i64(&s->a.peak, by);
+    shfl_down_i64(&s->a.maxdd, by);
+    shfl_down_i64(&s->trough, by);
+    s->a.sumsq.lo = (uint64_t)lo;
+    s->a.sumsq.hi = (uint64_t)hi;
+}
+
+/* Genome `genes` by the whole warp (every lane calls it with the same genes);
+ * the result is lane 0's. */
+static __device__ eval_result_t tables_eval_warp(const fit_tables_t *t, const uint16_t *genes)
+{
+    const unsigned lane = threadIdx.x & (FIT_WARP - 1u);
+    tables_genome_t g;
+    accum_seg_t s, next;
+    int64_t j0, j1;
+    tables_genome(t, genes, &g);
+    accum_seg_init(&s);
+    accum_seg_slice(t->n_trades, lane, FIT_WARP, &j0, &j1);
+    tables_accum_range(t, &g, j0, j1, &s);
+    /* a tree in slice order: at step `by`, lane l (a multiple of 2 by) holds
+     * slices [l, l + by) and joins lane l + by's [l + by, l + 2 by) */
+    for (unsigned by = 1; by < FIT_WARP; by *= 2) {
+        next = s;
+        shfl_down_seg(&next, by);
+        if ((lane & (2 * by - 1)) == 0)
+            accum_seg_join(&s, &next, &t->obj);
+    }
+    return accum_finish(&s.a, &t->obj);
+}
+
+/* Genome i of [0, count) and whether this thread writes its result: a warp's
+ * genome (lane 0 writes) or the thread's own. The whole warp leaves together
+ * (i is the same for all its lanes), so the shuffles see every lane. */
+static __device__ bool fit_genome(const fit_tables_t &t, uint64_t count, uint64_t *i, bool *writes)
+{
+    const uint64_t tid = (uint64_t)blockIdx.x * FIT_THREADS + threadIdx.x, lanes = fit_lanes(t);
+    *i = tid / lanes;
+    *writes = tid % lanes == 0;
+    return *i < count;
+}
+
+static __device__ eval_result_t fit_eval(const fit_tables_t *t, const uint16_t *g)
+{
+    return t->agg == AGG_ALL ? tables_eval_warp(t, g) : tables_eval_folds(t, g);
+}
 
 /* Genome i of [0, count): gene k is genes[k * stride + i]; out[i]. */
 __global__ void __launch_bounds__(FIT_THREADS)
     fitness_genes_kernel(fit_tables_t t, const uint16_t *genes, uint64_t stride, int32_t n_params, uint64_t count,
                          eval_result_t *out)
 {
-    uint64_t i = (uint64_t)blockIdx.x * FIT_THREADS + threadIdx.x;
+    uint64_t i;
+    bool writes;
     uint16_t g[EV_MAX_PARAMS];
-    if (i >= count)
+    eval_result_t r;
+    if (!fit_genome(t, count, &i, &writes))
         return;
     for (int32_t k = 0; k < n_params; k++)
         g[k] = genes[(uint64_t)k * stride + i];
-    out[i] = tables_eval(&t, g);
+    r = fit_eval(&t, g);
+    if (writes)
+        out[i] = r;
 }
 
 /* Lattice point first + i for i in [0, count); out[i]. */
 __global__ void __launch_bounds__(FIT_THREADS)
     fitness_lattice_kernel(fit_tables_t t, lattice_shape_t shape, uint64_t first, uint64_t count, eval_result_t *out)
 {
-    uint64_t i = (uint64_t)blockIdx.x * FIT_THREADS + threadIdx.x;
+    uint64_t i;
+    bool writes;
     uint16_t g[EV_MAX_PARAMS];
-    if (i >= count)
+    eval_result_t r;
+    if (!fit_genome(t, count, &i, &writes))
         return;
     shape_decode(&shape, first + i, g);
-    out[i] = tables_eval(&t, g);
+    r = fit_eval(&t, g);
+    if (writes)
+        out[i] = r;
 }
 
-static unsigned fit_blocks(uint64_t count)
+/* Blocks for `count` genomes of these tables (count <= FIT_LAUNCH_MOST). */
+static unsigned fit_blocks(const fit_tables_t &t, uint64_t count)
 {
-    return (unsigned)((count + FIT_THREADS - 1) / FIT_THREADS); /* count <= FIT_LAUNCH_MOST */
+    return (unsigned)((count * fit_lanes(t) + FIT_THREADS - 1) / FIT_THREADS);
 }
 
 /* A grid batch as a top-K source: result x of the batch is lattice point first + x. */
@@ -174,7 +256,7 @@ extern "C" ev_status cuda_eval_time_launch(cuda_eval_t *e, uint64_t count, doubl
     CUDA_TRY(cudaEventCreate(&t0));
     CUDA_TRY(cudaEventCreate(&t1));
     CUDA_TRY(cudaEventRecord(t0));
-    fitness_lattice_kernel<<<fit_blocks(count), FIT_THREADS>>>(e->t->view, e->shape, 0, count, e->results);
+    fitness_lattice_kernel<<<fit_blocks(e->t->view, count), FIT_THREADS>>>(e->t->view, e->shape, 0, count, e->results);
     CUDA_TRY_LAUNCH();
     CUDA_TRY(cudaEventRecord(t1));
     CUDA_TRY(cudaEventSynchronize(t1));
@@ -231,7 +313,8 @@ extern "C" ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint
                                 cudaMemcpyHostToDevice));
         for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {
             uint64_t l = c - l0 < e->sizes.launch_max ? c - l0 : e->sizes.launch_max;
-            fitness_genes_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, e->genes + l0, c, np, l, e->results + l0);
+            fitness_genes_kernel<<<fit_blocks(e->t->view, l), FIT_THREADS>>>(e->t->view, e->genes + l0, c, np, l,
+                                                                             e->results + l0);
             CUDA_TRY_LAUNCH();
         }
         /* synchronous: also reports any fault of the launches above */
@@ -248,8 +331,8 @@ ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t
     ev_status st = EV_OK;
     for (uint64_t l0 = 0; l0 < n; l0 += e->sizes.launch_max) {
         uint64_t l = n - l0 < e->sizes.launch_max ? n - l0 : e->sizes.launch_max;
-        fitness_genes_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, genes + l0, stride, e->shape.n_params, l,
-                                                             out + l0);
+        fitness_genes_kernel<<<fit_blocks(e->t->view, l), FIT_THREADS>>>(e->t->view, genes + l0, stride,
+                                                                         e->shape.n_params, l, out + l0);
         CUDA_TRY_LAUNCH();
     }
     return EV_OK;
@@ -268,8 +351,8 @@ extern "C" ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t cou
         c = count - b0 < e->sizes.batch_max ? count - b0 : e->sizes.batch_max;
         for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {
             uint64_t l = c - l0 < e->sizes.launch_max ? c - l0 : e->sizes.launch_max;
-            fitness_lattice_kernel<<<fit_blocks(l), FIT_THREADS>>>(e->t->view, e->shape, first + b0 + l0, l,
-                                                                   e->results + l0);
+            fitness_lattice_kernel<<<fit_blocks(e->t->view, l), FIT_THREADS>>>(e->t->view, e->shape, first + b0 + l0, l,
+                                                                               e->results + l0);
             CUDA_TRY_LAUNCH();
         }
         src.results = e->results;

@@ -52,6 +52,26 @@ static void grid_ranking(const backend_ops_t *ops, backend_t *b, const fit_probl
         die("grid", &err);
 }
 
+/* The CUDA kernel's warp evaluation of one genome, lane by lane on the CPU
+ * (kernels/fitness.cu, tables_eval_warp): `lanes` slices of the trades, each
+ * accumulated alone, then joined as its shuffle tree joins them. */
+static eval_result_t tables_eval_lanes(const fit_tables_t *t, const uint16_t *genes, uint32_t lanes)
+{
+    accum_seg_t s[64];
+    tables_genome_t g;
+    tables_genome(t, genes, &g);
+    for (uint32_t l = 0; l < lanes; l++) {
+        int64_t j0, j1;
+        accum_seg_init(&s[l]);
+        accum_seg_slice(t->n_trades, l, lanes, &j0, &j1);
+        tables_accum_range(t, &g, j0, j1, &s[l]);
+    }
+    for (uint32_t by = 1; by < lanes; by *= 2)
+        for (uint32_t l = 0; l + by < lanes; l += 2 * by)
+            accum_seg_join(&s[l], &s[l + by], &t->obj);
+    return accum_finish(&s[0].a, &t->obj);
+}
+
 void harness_check_all(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, topk_t *ranking,
                        int *mismatches)
 {
@@ -86,6 +106,10 @@ void harness_check_all(const dataset_t *ds, const lattice_t *lat, const objectiv
         shape_decode(&p.shape, i, g);
         r = reference_eval(&p, g);
         q = tables_eval(&t.view, g);
+        if (t.view.agg == AGG_ALL && !same_result(r, tables_eval_lanes(&t.view, g, 32))) {
+            fprintf(stderr, "genome %llu: 32 lanes joined differ from the reference\n", (unsigned long long)i);
+            (*mismatches)++;
+        }
         if (!same_result(r, q) || !same_result(r, via_backend[i])) {
             fprintf(stderr, "genome %llu: reference %.17g/%lld/%d, tables %.17g/%lld/%d, backend %.17g/%lld/%d\n",
                     (unsigned long long)i, r.fitness, (long long)r.trades, r.feasible, q.fitness, (long long)q.trades,

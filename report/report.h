@@ -68,6 +68,12 @@ void report_print(FILE *out, report_run_t *r);
  * EV_EUSAGE, naming the parameter and listing the run's, when unknown. */
 ev_status report_heat_pair(const report_run_t *r, const char *spec, int32_t *px, int32_t *py, ev_error *err);
 
+/* What `evolve report` checks before it prints or writes anything: dir is
+ * absent or a directory, and each chart it may draw there is absent or one
+ * evolve drew, and is neither the run file nor its dataset (the recorded one,
+ * or `dataset` when not NULL). EV_EIO naming the path otherwise. */
+ev_status report_check_out(const report_run_t *r, const char *dir, const char *dataset, ev_error *err);
+
 /* fitness.svg, diversity.svg (GA) and heatmap.svg into dir (created when
  * missing), each written under a temporary name and renamed; the paths
  * written are printed to log. px < 0: no heatmap. */

@@ -156,11 +156,12 @@ int cmd_run_trades(int argc, char **argv)
     if ((st = report_load(&r, run, &err)) == EV_OK && (!csv || (st = check_csv(csv, &r, dataset, &err)) == EV_OK) &&
         (st = replay_load(&rp, &r, list < 0 ? NULL : lists[list], (uint32_t)rank, dataset, &err)) == EV_OK) {
         if (csv && (st = write_csv(csv, &rp, &err)) == EV_OK)
-            fprintf(stderr, "evolve trades: rank %u of the %s list, %lld trades -> %s\n", rp.rank, rp.list,
-                    (long long)rp.n, csv);
+            fprintf(stderr, "evolve trades: rank %u of the %s list, %lld trades -> %s (dataset %s, found by %s)\n",
+                    rp.rank, rp.list, (long long)rp.n, csv, rp.dataset_path, rp.dataset_how);
         if (!csv) {
-            printf("%s: rank %u of the %s list, %lld kept trades%s\n", r.rf.path, rp.rank, rp.list, (long long)rp.n,
-                   rp.has_holdout ? " (in-sample and holdout)" : "");
+            printf("%s: rank %u of the %s list, %lld kept trades%s; dataset %s (found by %s)\n", r.rf.path, rp.rank,
+                   rp.list, (long long)rp.n, rp.has_holdout ? " (in-sample and holdout)" : "", rp.dataset_path,
+                   rp.dataset_how);
             write_rows(stdout, &rp, 0);
         }
     }

@@ -22,7 +22,8 @@ typedef struct {
     lattice_t lat;
     objective_cfg_t obj;
     char *mode, *status, *config_path, *backend, *device, *tool_version, *created, *dataset_path;
-    char *strategy; /* a strategy run's strategy.type (dataset_hash: its bars' fingerprint), else NULL */
+    char *dataset_from_run; /* provenance/dataset path_from_run: the dataset seen from the run file's folder, or NULL */
+    char *strategy;         /* a strategy run's strategy.type (dataset_hash: its bars' fingerprint), else NULL */
     uint64_t seed, dataset_hash, lattice_size;
     char **sessions;
     size_t n_sessions;

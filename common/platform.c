@@ -415,6 +415,7 @@ static void normalize_abs(char *p)
     char *out = p + 1, *in = p + 1;
     while (*in) {
         size_t n = strcspn(in, "/");
+        const int more = in[n] == '/'; /* read before out may overwrite in[n] */
         if ((n == 1 && in[0] == '.') || n == 0) {
             /* skip */
         } else if (n == 2 && in[0] == '.' && in[1] == '.') {
@@ -428,7 +429,9 @@ static void normalize_abs(char *p)
             out += n;
             *out++ = '/';
         }
-        in += n + (in[n] == '/');
+        if (!more)
+            break;
+        in += n + 1;
     }
     if (out > p + 1)
         out--;

@@ -25,14 +25,34 @@ static ev_status write_strs(run_file_t *rf, const char *object, const str_attr_t
     return st;
 }
 
+/* The dataset's path absolute, and seen from the run file's folder (so a run
+ * moved with its dataset, or read from another folder, still finds it). */
+static void dataset_paths(const run_file_t *rf, const char *dataset, char **abs, char **from_run)
+{
+    char *run = plat_abs_path(rf->path), *abs_dir = run ? plat_dirname(run) : NULL;
+    *abs = dataset ? plat_abs_path(dataset) : NULL;
+    *from_run = *abs && abs_dir ? plat_path_relative(abs_dir, *abs) : NULL;
+    free(run);
+    free(abs_dir);
+}
+
 /* /provenance/dataset: the dataset's identity and its sources table. */
 static ev_status write_dataset(run_file_t *rf, const run_origin_t *o, ev_error *err)
 {
     const dataset_t *ds = o->ds;
-    str_attr_t a[] = {
-        {"path", o->cfg->dataset_path}, {"tool_version", ds->tool_version}, {"created_utc", ds->created_utc}};
+    char *abs, *from_run;
     hid_t g;
-    ev_status st = write_strs(rf, "provenance/dataset", a, (int)(sizeof a / sizeof a[0]), err);
+    ev_status st;
+    dataset_paths(rf, o->cfg->dataset_path, &abs, &from_run);
+    {
+        str_attr_t a[] = {{"path", abs ? abs : o->cfg->dataset_path},
+                          {"path_from_run", from_run},
+                          {"tool_version", ds->tool_version},
+                          {"created_utc", ds->created_utc}};
+        st = write_strs(rf, "provenance/dataset", a, (int)(sizeof a / sizeof a[0]), err);
+    }
+    free(abs);
+    free(from_run);
     if (st == EV_OK &&
         (st = run_file_attr_u64(rf, "provenance/dataset", "content_hash", ds->content_hash, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "provenance/dataset", "input_fingerprint", ds->input_fingerprint, err)) == EV_OK)

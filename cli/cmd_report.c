@@ -91,7 +91,8 @@ int cmd_report(int argc, char **argv)
         return ev_exit_code(st);
     }
     dir = out ? NULL : default_out(run);
-    if ((st = report_heat_pair(&r, heat, &px, &py, &err)) == EV_OK) {
+    if ((st = report_heat_pair(&r, heat, &px, &py, &err)) == EV_OK &&
+        (st = report_check_out(&r, out ? out : dir, dataset, &err)) == EV_OK) {
         report_print(stdout, &r);
         st = report_plots(&r, out ? out : dir, px, py, stderr, &err);
     }

@@ -141,6 +141,24 @@ static int parse_args(int argc, char **argv, run_args_t *a)
     return 0;
 }
 
+/* A defaulted output (results/<stem>.h5, the GA's) becomes
+ * results/<stem>.<mode>.h5 for the other modes, so a grid run never replaces
+ * the GA's run file. */
+static ev_status mode_output(config_t *cfg, const run_args_t *a, ev_error *err)
+{
+    const char *mode = a->walk_forward ? "walk" : a->grid ? "grid" : a->validate ? "validate" : NULL;
+    size_t n = strlen(cfg->output), keep = n >= 3 && !strcmp(cfg->output + n - 3, ".h5") ? n - 3 : n;
+    char *out;
+    if (!cfg->output_defaulted || !mode || a->resume)
+        return EV_OK;
+    if (!(out = (char *)malloc(keep + strlen(mode) + sizeof "..h5")))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    snprintf(out, keep + strlen(mode) + sizeof "..h5", "%.*s.%s.h5", (int)keep, cfg->output, mode);
+    free(cfg->output);
+    cfg->output = out;
+    return EV_OK;
+}
+
 static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *err)
 {
     if (a->top > 0)
@@ -153,8 +171,9 @@ static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *er
         free(s->cfg.output);
         if (!(s->cfg.output = ev_strdup(a->output)))
             return ev_fail(err, EV_ENOMEM, "out of memory");
+        return EV_OK;
     }
-    return EV_OK;
+    return mode_output(&s->cfg, a, err);
 }
 
 /* The search on an open session: rank 0 (or the only process) runs the

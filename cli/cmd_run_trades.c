@@ -10,6 +10,7 @@
 #include "common/options.h"
 #include "common/platform.h"
 #include "fitness/validation.h"
+#include "io/output_guard.h"
 #include "io/timeparse.h"
 #include "report/replay.h"
 
@@ -69,11 +70,13 @@ static void write_row(FILE *f, const replay_t *rp, int64_t i, int64_t cum, int c
                 exit_reason_name(k->reason), (double)k->q / 1e6, (double)cum / 1e6, part_name(rp->part[i]));
 }
 
+#define CSV_HEADER "n,ticker,trade_id,entry_time,entry_price,exit_time,exit_reason,outcome_pct,cumulative_pct,part\n"
+
 static void write_rows(FILE *f, const replay_t *rp, int csv)
 {
     int64_t cum = 0;
     if (csv)
-        fputs("n,ticker,trade_id,entry_time,entry_price,exit_time,exit_reason,outcome_pct,cumulative_pct,part\n", f);
+        fputs(CSV_HEADER, f);
     else
         fprintf(f, "%6s  %-6s  %8s  %-19s  %11s  %-19s  %-6s  %10s  %12s  %s\n", "n", "ticker", "trade id",
                 "entry time", "entry price", "exit time", "exit", "outcome %", "cumulative %", "part");
@@ -81,6 +84,19 @@ static void write_rows(FILE *f, const replay_t *rp, int csv)
         cum += rp->k[i].q;
         write_row(f, rp, i, cum, csv);
     }
+}
+
+/* The --csv output replaces only a trades CSV this command wrote, never the
+ * run file or its dataset (io/output_guard.h). */
+static ev_status check_csv(const char *path, const report_run_t *r, const char *dataset, ev_error *err)
+{
+    static const char *const marks[] = {CSV_HEADER, NULL};
+    ev_status st;
+    if ((st = output_check_distinct(path, "--csv output", r->rf.path, "run file", err)) != EV_OK ||
+        (st = output_check_distinct(path, "--csv output", dataset ? dataset : r->dataset_path, "run's dataset", err)) !=
+            EV_OK)
+        return st;
+    return output_check_text(path, "--csv output", marks, err);
 }
 
 static ev_status write_csv(const char *path, const replay_t *rp, ev_error *err)
@@ -137,14 +153,15 @@ int cmd_run_trades(int argc, char **argv)
     }
     memset(&err, 0, sizeof err);
     memset(&rp, 0, sizeof rp);
-    if ((st = report_load(&r, run, &err)) == EV_OK &&
+    if ((st = report_load(&r, run, &err)) == EV_OK && (!csv || (st = check_csv(csv, &r, dataset, &err)) == EV_OK) &&
         (st = replay_load(&rp, &r, list < 0 ? NULL : lists[list], (uint32_t)rank, dataset, &err)) == EV_OK) {
         if (csv && (st = write_csv(csv, &rp, &err)) == EV_OK)
-            fprintf(stderr, "evolve trades: rank %u of the %s list, %lld trades -> %s\n", rp.rank, rp.list,
-                    (long long)rp.n, csv);
+            fprintf(stderr, "evolve trades: rank %u of the %s list, %lld trades -> %s (dataset %s, found by %s)\n",
+                    rp.rank, rp.list, (long long)rp.n, csv, rp.dataset_path, rp.dataset_how);
         if (!csv) {
-            printf("%s: rank %u of the %s list, %lld kept trades%s\n", r.rf.path, rp.rank, rp.list, (long long)rp.n,
-                   rp.has_holdout ? " (in-sample and holdout)" : "");
+            printf("%s: rank %u of the %s list, %lld kept trades%s; dataset %s (found by %s)\n", r.rf.path, rp.rank,
+                   rp.list, (long long)rp.n, rp.has_holdout ? " (in-sample and holdout)" : "", rp.dataset_path,
+                   rp.dataset_how);
             write_rows(stdout, &rp, 0);
         }
     }

@@ -49,26 +49,18 @@ static ev_status load_bars(const bars_opts_t *o, bars_t *b, ev_error *err)
 }
 
 /* An existing output is replaced only when it is a CSV this command wrote
- * (its first line is the header, or any strategy's trades header), never an
+ * (it begins with the header, or any strategy's trades header), never an
  * input. */
-static ev_status check_output(const char *path, const char *header, const bars_opts_t *o, const char *genomes,
-                              ev_error *err)
+static ev_status check_output(const char *path, const char *what, const char *header, const bars_opts_t *o,
+                              const char *genomes, ev_error *err)
 {
-    FILE *f;
-    char line[256];
+    const char *marks[TRADES_KIND_MARKS_MAX + 2] = {header};
     ev_status st;
-    if ((st = output_check_distinct(path, "--csv output", o->bars, "bars file", err)) != EV_OK ||
-        (st = output_check_distinct(path, "--csv output", genomes, "genomes file", err)) != EV_OK)
+    trades_kind_marks(marks + 1, TRADES_KIND_MARKS_MAX + 1);
+    if ((st = output_check_distinct(path, what, o->bars, "bars file", err)) != EV_OK ||
+        (st = output_check_distinct(path, what, genomes, "genomes file", err)) != EV_OK)
         return st;
-    f = fopen(path, "rb");
-    if (!f)
-        return EV_OK;
-    if (!fgets(line, sizeof line, f))
-        line[0] = '\0';
-    fclose(f);
-    if (line[0] == '\0' || !strcmp(line, header) || trades_kind_is_header(line))
-        return EV_OK;
-    return ev_fail(err, EV_EIO, "%s: exists and is not a file this command wrote; not replacing it (--csv)", path);
+    return output_check_text(path, what, marks, err);
 }
 
 /* ---- evolve bars ---------------------------------------------------------- */
@@ -114,7 +106,8 @@ int cmd_bars(int argc, char **argv)
         fprintf(stderr, "evolve bars: %s\n", err.msg);
         return ev_exit_code(err.status);
     }
-    if (check_output(o.csv, BARS_HEADER, &o, NULL, &err) != EV_OK || bars_write_csv(&b, o.csv, &err) != EV_OK) {
+    if (check_output(o.csv, "--csv output", BARS_HEADER, &o, NULL, &err) != EV_OK ||
+        bars_write_csv(&b, o.csv, &err) != EV_OK) {
         fprintf(stderr, "evolve bars: %s\n", err.msg);
         bars_free(&b);
         return ev_exit_code(err.status);
@@ -448,11 +441,11 @@ int cmd_trades(int argc, char **argv)
             goto fail;
         }
     }
-    if (check_output(o.csv, k->header, &o, genomes, &err) != EV_OK ||
+    if (check_output(o.csv, "--csv output", k->header, &o, genomes, &err) != EV_OK ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", config, "config", &err) != EV_OK) ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", cfg.bars_csv, "bars file", &err) != EV_OK))
         goto fail;
-    if (metrics && (check_output(metrics, k->metrics_header, &o, genomes, &err) != EV_OK ||
+    if (metrics && (check_output(metrics, "--metrics output", k->metrics_header, &o, genomes, &err) != EV_OK ||
                     output_check_distinct(metrics, "--metrics output", o.csv, "--csv output", &err) != EV_OK ||
                     (have_cfg && output_check_distinct(metrics, "--metrics output", config, "config", &err) != EV_OK)))
         goto fail;

@@ -310,8 +310,11 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
             *err = rerr;
             st = rst;
         } else {
-            if (log)
+            if (log) {
                 print_summary(log, s, &res);
+                fprintf(log, "ga: run file %s%s\n", s->cfg.output,
+                        st == EV_EINTR ? RUN_PARTIAL_SUFFIX " (interrupted: --resume continues it)" : "");
+            }
             if (hof.val)
                 hof.val->trials = (double)res.evaluations;
             if (!a->no_table)

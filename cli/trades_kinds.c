@@ -133,10 +133,16 @@ const trades_kind_t *trades_kind_named(const char *name)
     return NULL;
 }
 
-int trades_kind_is_header(const char *line)
+size_t trades_kind_marks(const char **out, size_t cap)
 {
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (!strcmp(line, kinds[k].header))
-            return 1;
-    return 0;
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (n < cap)
+            out[n++] = kinds[k].header;
+        if (kinds[k].metrics_header && n < cap)
+            out[n++] = kinds[k].metrics_header;
+    }
+    if (n < cap)
+        out[n] = NULL;
+    return n;
 }

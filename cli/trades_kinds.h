@@ -39,7 +39,10 @@ typedef struct {
 const trades_kind_t *trades_kind_of(int type);
 const trades_kind_t *trades_kind_named(const char *name);
 
-/* Whether line is the trades header of any strategy (an output evolve wrote). */
-int trades_kind_is_header(const char *line);
+/* The trades and metrics headers of every strategy (outputs `evolve trades`
+ * wrote, io/output_guard.h's marks) into out, NULL-terminated when there is
+ * room; the count. */
+#define TRADES_KIND_MARKS_MAX 8
+size_t trades_kind_marks(const char **out, size_t cap);
 
 #endif

@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "common/platform.h"
 
 #include <errno.h>
@@ -405,6 +406,82 @@ char *plat_path_join(const char *base_dir, const char *rel)
     memcpy(out, base_dir, nb);
     out[nb] = '/';
     memcpy(out + nb + 1, rel, nr + 1);
+    return out;
+}
+
+/* Drops "." and "x/.." components of an absolute '/' path, in place. */
+static void normalize_abs(char *p)
+{
+    char *out = p + 1, *in = p + 1;
+    while (*in) {
+        size_t n = strcspn(in, "/");
+        const int more = in[n] == '/'; /* read before out may overwrite in[n] */
+        if ((n == 1 && in[0] == '.') || n == 0) {
+            /* skip */
+        } else if (n == 2 && in[0] == '.' && in[1] == '.') {
+            if (out > p + 1) {
+                out--; /* the '/' after the last kept component */
+                while (out > p + 1 && out[-1] != '/')
+                    out--;
+            }
+        } else {
+            memmove(out, in, n);
+            out += n;
+            *out++ = '/';
+        }
+        if (!more)
+            break;
+        in += n + 1;
+    }
+    if (out > p + 1)
+        out--;
+    *out = '\0';
+}
+
+char *plat_abs_path(const char *path)
+{
+#ifdef _WIN32
+    return _fullpath(NULL, path, 0);
+#else
+    char *real = realpath(path, NULL), *cwd, *out;
+    if (real || plat_path_is_abs(path)) {
+        out = real ? real : ev_strdup(path);
+    } else {
+        if (!(cwd = getcwd(NULL, 0)))
+            return NULL;
+        out = plat_path_join(cwd, path);
+        free(cwd);
+    }
+    if (out && out[0] == '/')
+        normalize_abs(out);
+    return out;
+#endif
+}
+
+char *plat_path_relative(const char *from_dir, const char *to)
+{
+    size_t common = 0, i, ups = 0, nf = strlen(from_dir);
+    const char *rest;
+    char *out;
+    if (from_dir[0] != '/' || to[0] != '/')
+        return NULL; /* '/' paths only (a Windows drive letter: none) */
+    for (i = 0; from_dir[i] && from_dir[i] == to[i]; i++)
+        if (from_dir[i] == '/')
+            common = i + 1;
+    if (i == nf && (to[i] == '/' || !to[i]))
+        common = i + (to[i] == '/'); /* from_dir is to's folder, or to itself */
+    rest = from_dir + (common < nf ? common : nf);
+    for (i = 0; rest[i]; i++)
+        if (rest[i] != '/' && (i == 0 || rest[i - 1] == '/'))
+            ups++;
+    if (!(out = (char *)malloc(3 * ups + strlen(to + common) + 2)))
+        return NULL;
+    out[0] = '\0';
+    for (i = 0; i < ups; i++)
+        strcat(out, "../");
+    strcat(out, to + common);
+    if (!out[0])
+        strcpy(out, ".");
     return out;
 }
 

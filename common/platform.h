@@ -84,6 +84,13 @@ int plat_path_is_abs(const char *path);
 char *plat_path_join(const char *base_dir, const char *rel);
 char *plat_dirname(const char *path);
 const char *plat_basename(const char *path);
+/* path made absolute (symbolic links resolved when it exists, else against
+ * the working directory, "." and ".." dropped); NULL when out of memory or
+ * the working directory is unknown. plat_path_relative: the path of `to`
+ * seen from the directory from_dir, both absolute ("../data/x.h5"); NULL
+ * when there is none (another drive). Caller frees both. */
+char *plat_abs_path(const char *path);
+char *plat_path_relative(const char *from_dir, const char *to);
 
 /* "<path>.tmp.<pid>": the temporary name an output is written under before
  * plat_rename_replace moves it into place. Caller frees. */

@@ -19,7 +19,6 @@ static const char *const root_keys[] = {"data", "parameters", "objective", "ga",
                                         "top",  "seed",       "output",    "validation", "strategy", NULL};
 static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "cache",
                                         "tickers",    "features", "strict",  NULL};
-static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
 
 ev_status config_read_text(const char *path, char **text, size_t *len, ev_error *err)
 {
@@ -158,17 +157,9 @@ static ev_status parse_data(const ymap_t *root, config_t *cfg, ev_error *err)
     if (ymap_get(&m, "features") && (st = parse_names(&m, "features", "trade-log column names", 1, &cfg->extra_features,
                                                       &cfg->n_extra_features, err)) != EV_OK)
         return st;
-    if (ymap_get(&m, "tickers"))
-        return parse_names(&m, "tickers", "ticker symbols", 0, &cfg->tickers, &cfg->n_tickers, err);
-    cfg->tickers = (char **)calloc(3, sizeof *cfg->tickers);
-    if (!cfg->tickers)
-        return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
-    for (int i = 0; i < 3; i++) {
-        if (!(cfg->tickers[i] = ev_strdup(default_tickers[i])))
-            return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
-        cfg->n_tickers = i + 1;
-    }
-    return EV_OK;
+    if (!ymap_get(&m, "tickers")) /* no hidden default: another trader's data has other tickers */
+        return ymap_missing(&m, "tickers", "the tickers of the trade log to search, e.g. tickers: [SOXL]", err);
+    return parse_names(&m, "tickers", "ticker symbols", 0, &cfg->tickers, &cfg->n_tickers, err);
 }
 
 /* output default: <config dir>/../results/<config stem>.h5, i.e. the
@@ -308,6 +299,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         strategy_local_search_default(&root, cfg);
     if (!has_output && (st = default_output(cfg, err)) != EV_OK)
         return st;
+    cfg->output_defaulted = !has_output;
     if ((st = resolve(cfg, &cfg->output, err)) != EV_OK)
         return st;
     /* The default cache derives from the output, which is already resolved. */

@@ -116,6 +116,21 @@ static ev_status build_once(const ingest_opts_t *o, const char *path, uint64_t f
     return st;
 }
 
+/* A data path of the config that is missing, or of the wrong kind, is named
+ * by its key and the folder it was resolved against. */
+static ev_status check_data_path(const config_t *cfg, const char *key, const char *path, int want_dir, ev_error *err)
+{
+    plat_stat_t ps;
+    const char *what = want_dir ? "directory" : "file";
+    if (plat_stat(path, &ps) == 0 && !ps.is_dir == !want_dir)
+        return EV_OK;
+    return ev_fail(err, EV_EIO,
+                   "%s: key 'data.%s': %s: %s %s (a relative path is resolved against the config's folder, %s)",
+                   cfg->path ? cfg->path : "config", key, path,
+                   plat_stat(path, &ps) == 0 ? (want_dir ? "not a" : "a directory, not a") : "no such", what,
+                   cfg->dir && cfg->dir[0] ? cfg->dir : ".");
+}
+
 ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error *err)
 {
     ingest_opts_t o;
@@ -127,12 +142,17 @@ ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error
                            "%s: no data; expected data.dataset or data.market_dir "
                            "and data.trades",
                            cfg->path ? cfg->path : "config");
+        if ((st = check_data_path(cfg, "dataset", cfg->dataset_path, 0, err)) != EV_OK)
+            return st;
         return dataset_read_h5(cfg->dataset_path, ds, err);
     }
     if (!cfg->market_dir || !cfg->trades_path)
         return ev_fail(err, EV_ECONFIG, "%s: data.%s is set but data.%s is not; expected both",
                        cfg->path ? cfg->path : "config", cfg->market_dir ? "market_dir" : "trades",
                        cfg->market_dir ? "trades" : "market_dir");
+    if ((st = check_data_path(cfg, "market_dir", cfg->market_dir, 1, err)) != EV_OK ||
+        (st = check_data_path(cfg, "trades", cfg->trades_path, 0, err)) != EV_OK)
+        return st;
     o = opts_from_config(cfg, log);
     if (!cfg->dataset_path) { /* nowhere to cache: ingest in memory only */
         st = ingest_build(&o, ds, err);

@@ -94,6 +94,30 @@ ev_status output_check_json(const char *path, const char *what, ev_error *err)
     return ok ? EV_OK : refuse(path, what, "a file without the keys of one (mode, lattice_size)", kind, err);
 }
 
+ev_status output_check_text(const char *path, const char *what, const char *const *marks, ev_error *err)
+{
+    char head[1024];
+    size_t n = 0;
+    FILE *f;
+    int e = existing(path, what, "a file this command wrote", err);
+    if (e)
+        return e > 0 ? EV_OK : EV_EIO;
+    if ((f = fopen(path, "rb")) != NULL) {
+        n = fread(head, 1, sizeof head, f);
+        fclose(f);
+    }
+    if (!f)
+        return ev_fail(err, EV_EIO, "%s: exists and cannot be read; not replacing it (%s)", path, what);
+    if (n == 0)
+        return EV_OK;
+    for (; *marks; marks++) {
+        size_t m = strlen(*marks);
+        if (m <= n && memcmp(head, *marks, m) == 0)
+            return EV_OK;
+    }
+    return ev_fail(err, EV_EIO, "%s: exists and is not a file this command wrote; not replacing it (%s)", path, what);
+}
+
 ev_status output_check_distinct(const char *a, const char *a_what, const char *b, const char *b_what, ev_error *err)
 {
     if (!a || !b || (strcmp(a, b) != 0 && !plat_same_file(a, b)))

@@ -23,6 +23,13 @@ ev_status output_check_h5(const char *path, const char *format, const char *what
  * "lattice_size" keys. */
 ev_status output_check_json(const char *path, const char *what, ev_error *err);
 
+/* The same for a text output (a CSV, an SVG chart): replaced only when it is
+ * empty or begins with one of `marks` (NULL-terminated: the first bytes every
+ * file this command writes starts with, such as its CSV header line); else
+ * EV_EIO: "PATH: exists and is not a file this command wrote; not replacing
+ * it (WHAT)". */
+ev_status output_check_text(const char *path, const char *what, const char *const *marks, ev_error *err);
+
 /* EV_EIO when the output `a` and the file `b` (an input or another output)
  * are the same file or the same path; NULL paths are never the same. */
 ev_status output_check_distinct(const char *a, const char *a_what, const char *b, const char *b_what, ev_error *err);

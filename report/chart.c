@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "io/output_guard.h"
 #include "report/svg.h"
 
 #define W 880.0
@@ -311,11 +312,27 @@ void chart_heatmap(FILE *f, const heatmap_chart_t *c)
     svg_end(f);
 }
 
+static const char *const chart_marks[] = {SVG_MARK, NULL};
+
+ev_status chart_check(const char *dir, const char *name, ev_error *err)
+{
+    char *path = plat_path_join(dir, name);
+    ev_status st =
+        path ? output_check_text(path, "--out chart", chart_marks, err) : ev_fail(err, EV_ENOMEM, "out of memory");
+    free(path);
+    return st;
+}
+
 ev_status chart_write(const char *dir, const char *name, int heat, const void *chart, FILE *log, ev_error *err)
 {
-    char *path = plat_path_join(dir, name), *tmp = path ? plat_temp_name(path) : NULL;
-    FILE *f = tmp ? fopen(tmp, "wb") : NULL;
-    ev_status st = EV_OK;
+    char *path, *tmp;
+    FILE *f;
+    ev_status st = chart_check(dir, name, err);
+    if (st != EV_OK)
+        return st;
+    path = plat_path_join(dir, name);
+    tmp = path ? plat_temp_name(path) : NULL;
+    f = tmp ? fopen(tmp, "wb") : NULL;
     if (!path || !tmp)
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     else if (!f)

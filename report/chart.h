@@ -46,8 +46,11 @@ typedef struct {
 } heatmap_chart_t;
 
 void chart_lines(FILE *f, const line_chart_t *c);
+/* EV_OK when dir/name may be written: absent, or a chart evolve drew
+ * (SVG_MARK); else EV_EIO naming the path (io/output_guard.h). */
+ev_status chart_check(const char *dir, const char *name, ev_error *err);
 /* Writes a chart (heat: a heatmap_chart_t, else a line_chart_t) to dir/name
- * under a temporary name, then renames it; prints the path to log. */
+ * under a temporary name, then renames it (chart_check first); prints the path to log. */
 ev_status chart_write(const char *dir, const char *name, int heat, const void *chart, FILE *log, ev_error *err);
 void chart_heatmap(FILE *f, const heatmap_chart_t *c);
 

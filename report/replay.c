@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "archive/run_validation.h"
+#include "common/platform.h"
+#include "common/strutil.h"
 #include "fitness/validation.h"
 #include "io/dataset_h5.h"
 
@@ -72,10 +74,38 @@ static ev_status parts(replay_t *rp, report_run_t *r, ev_error *err)
     return st;
 }
 
+static int is_file(const char *path)
+{
+    plat_stat_t ps;
+    return plat_stat(path, &ps) == 0 && !ps.is_dir;
+}
+
+/* Where the run's dataset is: rp->dataset_path and how it was found. */
+static ev_status find_dataset(replay_t *rp, const report_run_t *r, const char *dataset, ev_error *err)
+{
+    char *dir = NULL, *beside = NULL;
+    if (dataset) {
+        rp->dataset_path = ev_strdup(dataset);
+        rp->dataset_how = "--dataset";
+    } else if (is_file(r->dataset_path) || !r->dataset_from_run || !r->dataset_from_run[0] ||
+               !(dir = plat_dirname(r->rf.path)) || !(beside = plat_path_join(dir, r->dataset_from_run)) ||
+               !is_file(beside)) {
+        rp->dataset_path = ev_strdup(r->dataset_path);
+        rp->dataset_how = "provenance/dataset path";
+    } else {
+        rp->dataset_path = beside;
+        beside = NULL;
+        rp->dataset_how = "provenance/dataset path_from_run, from the run file's folder";
+    }
+    free(dir);
+    free(beside);
+    return rp->dataset_path ? EV_OK : ev_fail(err, EV_ENOMEM, "out of memory");
+}
+
 ev_status replay_load(replay_t *rp, report_run_t *r, const char *list, uint32_t rank, const char *dataset,
                       ev_error *err)
 {
-    const char *path = dataset ? dataset : r->dataset_path;
+    const char *path;
     int64_t in_sample = 0;
     ev_status st;
     memset(rp, 0, sizeof *rp);
@@ -84,11 +114,12 @@ ev_status replay_load(replay_t *rp, report_run_t *r, const char *list, uint32_t 
                        "%s: a %s strategy run (bars, not a trade log); its trades: 'evolve trades CONFIG --run %s "
                        "--rank N --csv FILE' (docs/signals.md)",
                        r->rf.path, r->strategy, r->rf.path);
-    if ((st = pick(rp, r, list, rank, err)) != EV_OK)
+    if ((st = pick(rp, r, list, rank, err)) != EV_OK || (st = find_dataset(rp, r, dataset, err)) != EV_OK)
         return st;
+    path = rp->dataset_path;
     if ((st = dataset_read_h5(path, &rp->ds, err)) != EV_OK) {
-        ev_error_prefix(err, "the dataset of run %s (%s): ", r->rf.path,
-                        dataset ? "--dataset" : "provenance/dataset path; --dataset FILE names another copy");
+        ev_error_prefix(err, "the dataset of run %s (%s%s): ", r->rf.path, rp->dataset_how,
+                        dataset ? "" : "; --dataset FILE names another copy");
         return st;
     }
     if (rp->ds.content_hash != r->dataset_hash)
@@ -122,5 +153,6 @@ void replay_free(replay_t *rp)
     tables_free(&rp->tables);
     problem_free(&rp->p);
     dataset_free(&rp->ds);
+    free(rp->dataset_path);
     memset(rp, 0, sizeof *rp);
 }

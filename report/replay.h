@@ -31,11 +31,15 @@ typedef struct {
     int64_t n;
     int32_t *part; /* [n]: -1 the holdout (VAL_HOLDOUT), else the in-sample fold (0 without folds) */
     int has_holdout;
+    char *dataset_path;      /* the dataset file read, owned */
+    const char *dataset_how; /* how it was found: "--dataset", "provenance/dataset path", ... */
 } replay_t;
 
 /* list: "grid", "ga" or NULL (the grid's top-K where the run has one, else
- * the hall of fame); dataset: a dataset file instead of the recorded path,
- * or NULL. Fails naming the file when the dataset cannot be read or is not
+ * the hall of fame); dataset: a dataset file instead of the recorded one,
+ * or NULL. Without it the dataset is the recorded absolute path when that
+ * exists, else the recorded path from the run file's folder (a run moved
+ * with its dataset, or older run files' paths relative to where they ran). Fails naming the file when the dataset cannot be read or is not
  * the run's (content hash), when the rank is not in the list, and when the
  * replayed in-sample trades differ from the run's count. */
 ev_status replay_load(replay_t *rp, report_run_t *r, const char *list, uint32_t rank, const char *dataset,

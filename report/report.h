@@ -22,7 +22,8 @@ typedef struct {
     lattice_t lat;
     objective_cfg_t obj;
     char *mode, *status, *config_path, *backend, *device, *tool_version, *created, *dataset_path;
-    char *strategy; /* a strategy run's strategy.type (dataset_hash: its bars' fingerprint), else NULL */
+    char *dataset_from_run; /* provenance/dataset path_from_run: the dataset seen from the run file's folder, or NULL */
+    char *strategy;         /* a strategy run's strategy.type (dataset_hash: its bars' fingerprint), else NULL */
     uint64_t seed, dataset_hash, lattice_size;
     char **sessions;
     size_t n_sessions;
@@ -67,6 +68,12 @@ void report_print(FILE *out, report_run_t *r);
 /* The heatmap's parameters: "X,Y" names, or NULL for the run's own pair.
  * EV_EUSAGE, naming the parameter and listing the run's, when unknown. */
 ev_status report_heat_pair(const report_run_t *r, const char *spec, int32_t *px, int32_t *py, ev_error *err);
+
+/* What `evolve report` checks before it prints or writes anything: dir is
+ * absent or a directory, and each chart it may draw there is absent or one
+ * evolve drew, and is neither the run file nor its dataset (the recorded one,
+ * or `dataset` when not NULL). EV_EIO naming the path otherwise. */
+ev_status report_check_out(const report_run_t *r, const char *dir, const char *dataset, ev_error *err);
 
 /* fitness.svg, diversity.svg (GA) and heatmap.svg into dir (created when
  * missing), each written under a temporary name and renamed; the paths

@@ -156,6 +156,8 @@ ev_status report_equity(report_run_t *r, const char *dataset, const char *dir, F
             fprintf(log, "report: no equity curve (it replays the top-1 on the run's dataset): %s\n", why.msg);
         return EV_OK;
     }
+    if (log)
+        fprintf(log, "report: the top-1 replayed on dataset %s (found by %s)\n", rp.dataset_path, rp.dataset_how);
     if ((st = days_make(&d, &rp, err)) == EV_OK) {
         print_days(out, &rp, &d);
         st = draw(&rp, &d, r, dir, log, err);

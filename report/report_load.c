@@ -22,6 +22,7 @@ static ev_status read_strs(report_run_t *r, ev_error *err)
              {"provenance", "tool_version", &r->tool_version, 0},
              {"provenance", "created_utc", &r->created, 0},
              {"provenance/dataset", "path", &r->dataset_path, 0},
+             {"provenance/dataset", "path_from_run", &r->dataset_from_run, 1},
              {"ga", "stop_reason", &r->stop_reason, 1},
              {"grid", "evaluator", &r->evaluator, 1},
              {"provenance", "strategy", &r->strategy, 1}};
@@ -189,8 +190,8 @@ ev_status report_load(report_run_t *r, const char *path, ev_error *err)
 
 void report_free(report_run_t *r)
 {
-    char **strs[] = {&r->mode,    &r->status,       &r->config_path, &r->backend,   &r->device,  &r->tool_version,
-                     &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator, &r->strategy};
+    char **strs[] = {&r->mode,    &r->status,       &r->config_path, &r->backend,   &r->device,   &r->tool_version,
+                     &r->created, &r->dataset_path, &r->stop_reason, &r->evaluator, &r->strategy, &r->dataset_from_run};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     run_file_free_strings(r->sessions, r->n_sessions);

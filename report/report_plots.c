@@ -8,6 +8,7 @@
 #include "archive/run_heat.h"
 #include "common/platform.h"
 #include "fitness/objective_prep.h"
+#include "io/output_guard.h"
 #include "report/chart.h"
 #include "report/report.h"
 
@@ -203,6 +204,28 @@ static ev_status plot_heat(report_run_t *r, const char *dir, int32_t px, int32_t
     free(xt);
     free(yt);
     free(v);
+    return st;
+}
+
+ev_status report_check_out(const report_run_t *r, const char *dir, const char *dataset, ev_error *err)
+{
+    static const char *const charts[] = {"fitness.svg", "diversity.svg", "heatmap.svg", "equity.svg", "daily.svg"};
+    plat_stat_t ps;
+    ev_status st = EV_OK;
+    if (plat_stat(dir, &ps) != 0)
+        return EV_OK;
+    if (!ps.is_dir)
+        return ev_fail(err, EV_EIO, "%s: not a directory (--out names the folder for the charts)", dir);
+    for (size_t i = 0; st == EV_OK && i < sizeof charts / sizeof charts[0]; i++) {
+        char *path = plat_path_join(dir, charts[i]);
+        if (!path)
+            return ev_fail(err, EV_ENOMEM, "out of memory");
+        if ((st = output_check_distinct(path, "--out chart", r->rf.path, "run file", err)) == EV_OK &&
+            (st = output_check_distinct(path, "--out chart", dataset ? dataset : r->dataset_path, "run's dataset",
+                                        err)) == EV_OK)
+            st = chart_check(dir, charts[i], err);
+        free(path);
+    }
     return st;
 }
 

@@ -20,8 +20,8 @@ static void put_escaped(FILE *f, const char *s)
 
 void svg_begin(FILE *f, double width, double height, const char *title)
 {
+    fputs(SVG_MARK, f);
     fprintf(f,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
             "font-family=\"%s\">\n<title>",
             width, height, width, height, SVG_FONT);

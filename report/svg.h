@@ -11,6 +11,10 @@ extern "C" {
 
 typedef enum { SVG_START, SVG_MIDDLE, SVG_END } svg_anchor;
 
+/* The first bytes of every SVG svg_begin writes: how evolve knows a chart
+ * it may replace (io/output_guard.h). */
+#define SVG_MARK "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- drawn by evolve report -->\n"
+
 void svg_begin(FILE *f, double width, double height, const char *title);
 void svg_end(FILE *f);
 

@@ -34,13 +34,41 @@ static void print_validation_head(FILE *out, const reported_t *top)
         fprintf(out, "  %16s  %7s", "worst_fold", "folds+");
 }
 
-static void print_validation_row(FILE *out, const reported_t *top, uint32_t i)
+/* A part's value, always shown: an infeasible part's (too few trades, too
+ * deep a drawdown) is marked '*' (the footnote under the table). 1: marked. */
+static int format_part(char *buf, size_t n, double v, int feasible)
+{
+    size_t l;
+    format_fitness(buf, n - 1, v);
+    if (feasible)
+        return 0;
+    l = strlen(buf);
+    buf[l] = '*';
+    buf[l + 1] = '\0';
+    return 1;
+}
+
+/* The lowest fold value, feasible or not, marked when a fold is infeasible
+ * (the run file's worst_fold counts such a fold as -inf). */
+static int format_worst_fold(char *buf, size_t n, const val_row_t *r, int32_t n_folds)
+{
+    double worst = HUGE_VAL;
+    int feasible = 1;
+    for (int32_t f = 0; f < n_folds; f++) {
+        if (r->fold[f].value < worst)
+            worst = r->fold[f].value;
+        feasible &= r->fold[f].r.feasible != 0;
+    }
+    return format_part(buf, n, worst, feasible);
+}
+
+/* 1 when a value was marked infeasible. */
+static int print_validation_row(FILE *out, const reported_t *top, uint32_t i)
 {
     const val_row_t *r = &top->val->row[i];
     char fit[64];
-    format_fitness(fit, sizeof fit, r->out_of_sample.value);
-    fprintf(out, "  %16s  %8lld", r->out_of_sample.r.feasible ? fit : "infeasible",
-            (long long)r->out_of_sample.r.trades);
+    int marked = format_part(fit, sizeof fit, r->out_of_sample.value, r->out_of_sample.r.feasible);
+    fprintf(out, "  %16s  %8lld", fit, (long long)r->out_of_sample.r.trades);
     format_fitness(fit, sizeof fit, r->plateau.mean);
     fprintf(out, "  %14s", fit);
     {
@@ -51,9 +79,26 @@ static void print_validation_row(FILE *out, const reported_t *top, uint32_t i)
             fprintf(out, "  %6s", "-");
     }
     if (top->split->has_folds) {
-        format_fitness(fit, sizeof fit, r->worst_fold);
+        marked |= format_worst_fold(fit, sizeof fit, r, top->val->n_folds);
         fprintf(out, "  %16s  %6.0f%%", fit, r->fold_profitable * 100.0);
     }
+    return marked;
+}
+
+/* Under the table: what '*' means, and the PBO. */
+static void print_validation_notes(FILE *out, const config_t *cfg, const reported_t *top, int marked)
+{
+    const val_rows_t *v = top->val;
+    if (marked)
+        fprintf(out,
+                "* infeasible on that part (fewer than %lld kept trades (min_trades), or beyond max_drawdown_pct): "
+                "its value is shown, but it would not count as a feasible result\n",
+                (long long)cfg->objective.min_trades);
+    if (v->pbo == v->pbo)
+        fprintf(out,
+                "PBO (probability of backtest overfitting, CSCV): %.4f over %llu combinations of %u genomes in %u "
+                "day blocks\n",
+                v->pbo, (unsigned long long)v->pbo_combos, v->pbo_genomes, v->pbo_blocks);
 }
 
 void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
@@ -62,6 +107,7 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
     uint32_t n = top->n;
     const lattice_t *lat = &cfg->lattice;
     int width[EV_MAX_PARAMS];
+    int marked = 0;
     if (n == 0) {
         fprintf(out, "No feasible genome: every evaluated genome breaks min_trades or max_drawdown_pct.\n");
         return;
@@ -88,7 +134,9 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         format_fitness(fit, sizeof fit, top->value[i]);
         fprintf(out, "  %16s  %8lld", fit, (long long)e[i].r.trades);
         if (top->val)
-            print_validation_row(out, top, i);
+            marked |= print_validation_row(out, top, i);
         fputc('\n', out);
     }
+    if (top->val)
+        print_validation_notes(out, cfg, top, marked);
 }

@@ -202,18 +202,24 @@ static void test_defaults(void)
     ev_error err;
     ga_settings_t ga;
     char path[256];
+    /* no hidden default tickers (SOXL, IONQ, MARA once): the key is required */
     if (write_text("tmp_config/defaults/configs", "my.run.yaml",
                    "data: {market_dir: m, trades: t.csv}\n"
                    "parameters:\n  - {name: v, feature: F, values: [0]}\n",
                    path, sizeof path))
         return;
+    CHECK(config_load(path, &cfg, &err) != EV_OK);
+    CHECK_CONTAINS(err.msg, "key 'data.tickers': required key is missing");
+    config_free(&cfg);
+    if (write_text("tmp_config/defaults/configs", "my.run.yaml",
+                   "data: {market_dir: m, trades: t.csv, tickers: [ABC]}\n"
+                   "parameters:\n  - {name: v, feature: F, values: [0]}\n",
+                   path, sizeof path))
+        return;
     CHECK_EQ_I64(EV_OK, config_load(path, &cfg, &err));
-    CHECK_EQ_I64(3, cfg.n_tickers);
-    if (cfg.n_tickers == 3) {
-        CHECK_STR("SOXL", cfg.tickers[0]);
-        CHECK_STR("IONQ", cfg.tickers[1]);
-        CHECK_STR("MARA", cfg.tickers[2]);
-    }
+    CHECK_EQ_I64(1, cfg.n_tickers);
+    if (cfg.n_tickers == 1)
+        CHECK_STR("ABC", cfg.tickers[0]);
     CHECK_EQ_I64(0, cfg.n_extra_features);
     CHECK(cfg.extra_features == NULL);
     CHECK_EQ_I64(0, cfg.strict);
@@ -331,7 +337,7 @@ static void test_paths(void)
 
     /* The default cache follows an explicit output (".h5" replaced). */
     if (write_text("tmp_config/paths", "raw.yaml",
-                   "data: {market_dir: /data/m, trades: t.csv}\n"
+                   "data: {market_dir: /data/m, trades: t.csv, tickers: [SOXL]}\n"
                    "parameters: [{name: v, feature: F, values: [0]}]\n"
                    "output: res/x.out\n",
                    path, sizeof path))

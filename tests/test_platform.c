@@ -1,6 +1,7 @@
 /* The platform layer: path helpers, listing, atomic replace. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/platform.h"
 #include "tests/check.h"
@@ -26,6 +27,24 @@ int main(void)
     CHECK_STR(".", s);
     free(s);
     CHECK_STR("c.yaml", plat_basename("a/b/c.yaml"));
+#ifndef _WIN32
+    {
+        static const char *const rel[][3] = {
+            {"/a/b", "/a/c/x.h5", "../c/x.h5"},  {"/a/b", "/a/b/x.h5", "x.h5"}, {"/a/b", "/a/b/c/x.h5", "c/x.h5"},
+            {"/a/bc", "/a/b/x.h5", "../b/x.h5"}, {"/", "/x.h5", "x.h5"},        {"/a/b/c", "/x.h5", "../../../x.h5"}};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            s = plat_path_relative(rel[i][0], rel[i][1]);
+            CHECK_STR(rel[i][2], s);
+            free(s);
+        }
+        s = plat_abs_path("/a/./b/../c/");
+        CHECK_STR("/a/c", s);
+        free(s);
+        s = plat_abs_path("no_such_dir/../x.h5");
+        CHECK(s && s[0] == '/' && !strstr(s, "..") && strstr(s, "/x.h5"));
+        free(s);
+    }
+#endif
 
     CHECK(plat_mkdirs("tmp_platform/x/y", &err) == EV_OK);
     f = fopen("tmp_platform/x/b.txt", "w");

@@ -4,7 +4,8 @@ and configs: evolve_cli.py."""
 import math
 
 # Measurements and wall-clock fields: they differ between any two runs.
-WALL_CLOCK = {"created_utc", "seconds", "wall_s", "sessions", "seconds_load", "seconds_total"}
+# path_from_run: the dataset seen from where the run file lies, not what it holds
+WALL_CLOCK = {"created_utc", "seconds", "wall_s", "sessions", "seconds_load", "seconds_total", "path_from_run"}
 
 
 def _same(a, b):

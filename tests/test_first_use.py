@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""What a trader met on first use (issue 24), items 3 and 4: a run file read
+from another folder, or moved with its dataset, still finds its dataset and
+says how; a data path that is not there is named by its YAML key and the
+folder it was resolved against; a config without tickers is refused naming
+data.tickers (no hidden SOXL default); GA and grid runs into the default
+output get files of their own, and each prints where its run file went.
+Standard library only."""
+import hashlib
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
+
+check = cli.Checker()
+
+
+def config_text(tickers="  tickers: [SOXL]\n", market="../data/market"):
+    return (f"data:\n  market_dir: {market}\n  trades: ../data/all_trade_logs.csv\n{tickers}"
+            + cli.SOXL_PARAMETERS + "objective: {name: total_return, min_trades: 10}\n"
+            "ga: {population: 32, generations: 5}\n")
+
+
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def main():
+    a = cli.parse_args()
+    E = os.path.abspath(a.evolve)
+    with cli.scratch_dir("evolve_firstuse_") as root:
+        cli.make_data(E, os.path.join(root, "data"))
+        os.makedirs(os.path.join(root, "configs"))
+        cfg = os.path.join(root, "configs", "s.yaml")
+        with open(cfg, "w") as f:
+            f.write(config_text())
+        # GA then grid into the default outputs, from the config's parent folder (relative paths)
+        r = cli.run(E, ["configs/s.yaml"], cwd=root)
+        check(r.returncode == 0 and "ga: run file configs/../results/s.h5" in r.stderr, f"GA: {r.stderr[-300:]}")
+        ga = os.path.join(root, "results", "s.h5")
+        before = digest(ga)
+        r = cli.run(E, ["configs/s.yaml", "--grid"], cwd=root)
+        check(r.returncode == 0 and "grid: run file configs/../results/s.grid.h5" in r.stderr,
+              f"grid: {r.stderr[-300:]}")
+        check(digest(ga) == before, "the grid run left the GA's run file as it was")
+        # the run file read from another folder
+        r = cli.run(E, ["trades", ga], cwd="/")
+        check(r.returncode == 0 and "found by provenance/dataset path" in r.stdout,
+              f"trades from /: {r.returncode} {r.stderr[-300:]}")
+        moved = os.path.join(root, "moved")
+        shutil.move(os.path.join(root, "results"), moved)
+        r = cli.run(E, ["trades", os.path.join(moved, "s.h5")], cwd="/")
+        check(r.returncode == 0 and "path_from_run" in r.stdout, f"trades of a moved run: {r.stderr[-300:]}")
+        # data paths and tickers
+        with open(cfg, "w") as f:
+            f.write(config_text(market="../nowhere"))
+        r = cli.run(E, ["configs/s.yaml", "--grid", "--quiet", "--output", "x.h5"], cwd=root)
+        check(r.returncode == 1 and "key 'data.market_dir'" in r.stderr and "resolved against the config's folder, "
+              "configs" in r.stderr, f"missing market_dir: {r.stderr}")
+        with open(cfg, "w") as f:
+            f.write(config_text(tickers=""))
+        r = cli.run(E, ["configs/s.yaml", "--grid", "--quiet", "--output", "x.h5"], cwd=root)
+        check(r.returncode == 1 and "key 'data.tickers': required key is missing" in r.stderr and "SOXL not found"
+              not in r.stderr, f"no tickers: {r.stderr}")
+    if not check.failures:
+        print("ok: paths, tickers and default outputs")
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

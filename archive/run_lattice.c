@@ -8,9 +8,9 @@
 #include "fitness/fold_accum.h"
 #include "io/h5_util.h"
 
-static const char *const role_names[] = {"filter", "target", "stop", "strategy"}; /* param_role order */
-static const char *const dir_names[] = {"min", "max"};                            /* filter_dir order */
-static const char *const fill_names[] = {"level", "price"};                       /* fill_mode order */
+static const char *const *const role_names = param_role_names;
+static const char *const dir_names[] = {"min", "max"};      /* filter_dir order */
+static const char *const fill_names[] = {"level", "price"}; /* fill_mode order */
 
 static int name_index(const char *s, const char *const *names, int n)
 {
@@ -161,7 +161,9 @@ ev_status run_file_read_lattice(run_file_t *rf, lattice_t *lat, objective_cfg_t 
         param_t *p = &lat->params[k];
         lat->n_params = (int32_t)(k + 1);
         p->name = take(name, k);
-        p->role = (param_role)(name_index(role[k], role_names, 4) < 0 ? 0 : name_index(role[k], role_names, 4));
+        p->role = (param_role)(name_index(role[k], role_names, PARAM_ROLES) < 0
+                                   ? 0
+                                   : name_index(role[k], role_names, PARAM_ROLES));
         p->dir = name_index(dir[k], dir_names, 2) == 1 ? FILTER_MAX : FILTER_MIN;
         p->feature = p->role == PARAM_FILTER ? take(feature, k) : NULL;
         p->feature_index = -1;

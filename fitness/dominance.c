@@ -25,7 +25,9 @@ typedef struct {
 
 int dominance_applicable(const fit_problem_t *p)
 {
-    return !p->obj.need_dd;
+    /* the passes enumerate (target, stop) pairs; SPEC sec. 4.1's exits run on
+     * the tables evaluator until the passes enumerate them too */
+    return !p->obj.need_dd && !lattice_has_more_exits(p->lat);
 }
 
 /* uint64 words per lattice cell: the objective's fields once per sum set. */
@@ -57,7 +59,8 @@ static void block_bin(block_t *b, const uint16_t *lead_genes, int32_t ti, int32_
         accum_t a;
         if (!dominance_trade_cell(&b->plan, lead_genes, t->cells + j * t->n_filters, &idx))
             continue;
-        tables_outcome(t, j, ti, si, &q, &lf);
+        const tables_exits_t x = tables_exits_pair(ti, si);
+        tables_outcome(t, j, &x, &q, &lf);
         accum_init(&a);
         accum_add(&a, &t->obj, q, lf);
         dom_cells_add(&b->c, dominance_trade_set(t, j) * b->plan.cells + idx, &a);

@@ -15,8 +15,9 @@ extern "C" {
 
 eval_result_t reference_eval(const fit_problem_t *p, const uint16_t *genes);
 
-/* The outcome in percent of trade j (dataset order) under the genome's target
- * and stop (before costs and quantisation), and whether the filters keep it. */
+/* The outcome in percent of trade j (dataset order) under the genome's exits
+ * (target, stop, trail, breakeven, max_hold: SPEC sec. 4 and 4.1; before costs
+ * and quantisation), and whether the filters keep it. */
 int reference_trade(const fit_problem_t *p, const uint16_t *genes, int64_t j, double *outcome_pct);
 
 #ifdef __cplusplus

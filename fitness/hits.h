@@ -24,6 +24,13 @@ EV_HD float level_price(double entry, double pct)
     return (float)(entry * (1.0 + pct / 100.0));
 }
 
+/* A trailing stop's level at running maximum m (SPEC sec. 4.1): in double,
+ * rounded once to float32. */
+EV_HD float trail_level(double m, double pct)
+{
+    return (float)(m * (1.0 - pct / 100.0));
+}
+
 /* What happened to one trade under one (target, stop). */
 typedef struct {
     int32_t kind;   /* 0: neither hit (logged result), 1: target, 2: stop */

@@ -1,14 +1,62 @@
 #include "fitness/lattice.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/strutil.h"
 
+const char *const param_role_names[PARAM_ROLES + 1] = {"filter", "target",    "stop",     "strategy",
+                                                       "trail",  "breakeven", "max_hold", NULL};
+
 const char *param_role_name(param_role r)
 {
-    return r == PARAM_TARGET ? "target" : r == PARAM_STOP ? "stop" : r == PARAM_STRATEGY ? "strategy" : "filter";
+    return r >= 0 && r < PARAM_ROLES ? param_role_names[r] : "filter";
+}
+
+int32_t *lattice_role_slot(lattice_t *lat, param_role r)
+{
+    switch (r) {
+    case PARAM_TARGET: return &lat->target_param;
+    case PARAM_STOP: return &lat->stop_param;
+    case PARAM_TRAIL: return &lat->trail_param;
+    case PARAM_BREAKEVEN: return &lat->breakeven_param;
+    case PARAM_MAX_HOLD: return &lat->hold_param;
+    default: return NULL;
+    }
+}
+
+void lattice_slots_clear(lattice_t *lat)
+{
+    for (int r = 0; r < PARAM_ROLES; r++) {
+        int32_t *slot = lattice_role_slot(lat, (param_role)r);
+        if (slot)
+            *slot = -1;
+    }
+}
+
+int lattice_has_more_exits(const lattice_t *lat)
+{
+    return lat->trail_param >= 0 || lat->breakeven_param >= 0 || lat->hold_param >= 0;
+}
+
+/* The largest max_hold: a year of seconds (entry time + h stays far inside int64). */
+#define MAX_HOLD_S 31622400.0
+
+const char *param_value_problem(const param_t *p, double v)
+{
+    switch (p->role) {
+    case PARAM_TARGET: return v > 0 ? NULL : "a target is a take-profit percent > 0";
+    case PARAM_STOP: return v < 0 ? NULL : "a stop is a stop-loss percent < 0";
+    case PARAM_TRAIL: return v > 0 ? NULL : "a trail is a percent > 0 below the running maximum";
+    case PARAM_BREAKEVEN: return v > 0 ? NULL : "a breakeven is a gain percent > 0 that moves the stop to the entry";
+    case PARAM_MAX_HOLD:
+        return v >= 0 && v <= MAX_HOLD_S && v == floor(v)
+                   ? NULL
+                   : "a max_hold is whole seconds >= 0 (at most a year, 31622400)";
+    default: return NULL;
+    }
 }
 
 void lattice_free(lattice_t *lat)
@@ -50,11 +98,8 @@ static ev_status check_param(const lattice_t *lat, int32_t k, ev_error *err)
             return ev_fail(err, EV_ECONFIG,
                            "parameter '%s': values must be strictly increasing, but value %u (%s) follows %s", p->name,
                            i + 1, p->value_text ? p->value_text[i] : "?", p->value_text ? p->value_text[i - 1] : "?");
-        if (p->role == PARAM_TARGET && !(v > 0))
-            return ev_fail(err, EV_ECONFIG, "parameter '%s': a target is a take-profit percent > 0, got %s", p->name,
-                           p->value_text ? p->value_text[i] : "?");
-        if (p->role == PARAM_STOP && !(v < 0))
-            return ev_fail(err, EV_ECONFIG, "parameter '%s': a stop is a stop-loss percent < 0, got %s", p->name,
+        if (param_value_problem(p, v))
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': %s, got %s", p->name, param_value_problem(p, v),
                            p->value_text ? p->value_text[i] : "?");
     }
     return EV_OK;
@@ -76,20 +121,20 @@ ev_status lattice_finish(lattice_t *lat, ev_error *err)
     if (lat->n_params > EV_MAX_PARAMS)
         return ev_fail(err, EV_ECONFIG, "%d parameters declared, at most %d are supported", lat->n_params,
                        EV_MAX_PARAMS);
-    lat->target_param = -1;
-    lat->stop_param = -1;
+    lattice_slots_clear(lat);
     lat->size = 1;
     lat->size_fits = 1;
     for (int32_t k = 0; k < lat->n_params; k++) {
         param_t *p = &lat->params[k];
         if ((st = check_param(lat, k, err)) != EV_OK)
             return st;
-        if (p->role == PARAM_TARGET || p->role == PARAM_STOP) {
-            int32_t *slot = p->role == PARAM_TARGET ? &lat->target_param : &lat->stop_param;
-            if (*slot >= 0)
+        {
+            int32_t *slot = lattice_role_slot(lat, p->role);
+            if (slot && *slot >= 0)
                 return ev_fail(err, EV_ECONFIG, "parameters '%s' and '%s' both have role %s; at most one is allowed",
                                lat->params[*slot].name, p->name, param_role_name(p->role));
-            *slot = k;
+            if (slot)
+                *slot = k;
         }
         p->feature_index = -1;
         if (lat->size_fits && lat->size > (UINT64_C(1) << 63) / p->n_values)

@@ -20,8 +20,19 @@ extern "C" {
 #define EV_MAX_VALUES 65535 /* genes are uint16 */
 
 /* PARAM_STRATEGY: a parameter of an indicator-signal strategy (signals/), read
- * by the strategy by its name; no feature, no level. */
-typedef enum { PARAM_FILTER = 0, PARAM_TARGET, PARAM_STOP, PARAM_STRATEGY } param_role;
+ * by the strategy by its name; no feature, no level. PARAM_TRAIL,
+ * PARAM_BREAKEVEN, PARAM_MAX_HOLD: the exits of SPEC sec. 4.1 (after
+ * PARAM_STRATEGY: the order is the names' order in param_role_names). */
+typedef enum {
+    PARAM_FILTER = 0,
+    PARAM_TARGET,
+    PARAM_STOP,
+    PARAM_STRATEGY,
+    PARAM_TRAIL,
+    PARAM_BREAKEVEN,
+    PARAM_MAX_HOLD,
+    PARAM_ROLES
+} param_role;
 typedef enum { FILTER_MIN = 0, FILTER_MAX } filter_dir; /* keep iff feature >= v / <= v */
 
 typedef struct {
@@ -38,16 +49,36 @@ typedef struct {
 typedef struct {
     int32_t n_params;
     param_t *params;
-    int32_t target_param; /* position of the target parameter, -1 when there is none */
-    int32_t stop_param;   /* position of the stop parameter, -1 when there is none */
-    uint64_t size;        /* number of points, valid when size_fits */
-    int size_fits;        /* 1 when the size is < 2^63 (the lattice can be enumerated) */
+    int32_t target_param;    /* position of the target parameter, -1 when there is none */
+    int32_t stop_param;      /* position of the stop parameter, -1 when there is none */
+    int32_t trail_param;     /* likewise: the trailing stop (SPEC sec. 4.1) */
+    int32_t breakeven_param; /* the move of the stop to the entry */
+    int32_t hold_param;      /* the time stop (max_hold) */
+    uint64_t size;           /* number of points, valid when size_fits */
+    int size_fits;           /* 1 when the size is < 2^63 (the lattice can be enumerated) */
 } lattice_t;
 
 void lattice_free(lattice_t *lat);
 
-/* "filter", "target", "stop" or "strategy". */
+/* "filter", "target", "stop", "strategy", "trail", "breakeven" or "max_hold". */
 const char *param_role_name(param_role r);
+/* The role names in param_role order, NULL-terminated (config and run files). */
+extern const char *const param_role_names[PARAM_ROLES + 1];
+
+/* The lattice's slot for a role that a lattice holds at most once (target,
+ * stop and the exits of SPEC sec. 4.1), or NULL (filter, strategy). */
+int32_t *lattice_role_slot(lattice_t *lat, param_role r);
+
+/* Sets every role slot to -1 (none). */
+void lattice_slots_clear(lattice_t *lat);
+
+/* 1 when the lattice has a trail, breakeven or max_hold parameter. */
+int lattice_has_more_exits(const lattice_t *lat);
+
+/* Why value v cannot be a value of p's role (SPEC sec. 3 and 4.1), as the
+ * end of a message ("a target is a take-profit percent > 0"), or NULL when it
+ * can. Only the sign, range and wholeness; finiteness is checked apart. */
+const char *param_value_problem(const param_t *p, double v);
 
 /* Validates roles and values (one target at most, all > 0; one stop at most,
  * all < 0; every list non-empty and strictly increasing; at most EV_MAX_PARAMS

@@ -36,7 +36,7 @@ ev_status pbo_cscv(const fit_problem_t *p, const fit_tables_t *t, const ranked_g
             int64_t q, lf;
             if (b < 0 || !tables_kept(t, jj, &g))
                 continue;
-            tables_outcome(t, jj, g.ti, g.si, &q, &lf);
+            tables_outcome(t, jj, &g.x, &q, &lf);
             accum_add(&a[(size_t)i * s_blocks + b], &p->obj, q, lf);
         }
     }

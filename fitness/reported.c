@@ -15,7 +15,7 @@ static double compound_value(const fit_tables_t *t, const int64_t *at, const uin
         int64_t q, lf;
         if (!tables_kept(t, at[j], &g))
             continue;
-        tables_outcome(t, at[j], g.ti, g.si, &q, &lf);
+        tables_outcome(t, at[j], &g.x, &q, &lf);
         if (q <= EV_RUIN_Q)
             return -100.0;
         prod *= 1.0 + (double)q / 1e8;

@@ -4,11 +4,11 @@
 #include <string.h>
 
 /* One swept gene: a filter (its bucket is the trade's cell, 0..n) or a level
- * (target/stop: every value is a bucket). */
+ * (target, stop or an exit of SPEC sec. 4.1: every value is a bucket). */
 typedef struct {
     int32_t gene;   /* -1: none (a 1-D sweep's second dimension) */
     int32_t filter; /* filter number, -1 for target/stop */
-    int32_t level;  /* 1: target, 2: stop, 0: filter or none */
+    int32_t level;  /* 1: target, 2: stop, 3 + r: tables' more[r], 0: filter or none */
     uint32_t n;     /* values */
     uint32_t m;     /* buckets: n + 1 for a filter, n for a level, 1 for none */
     int32_t mirror; /* filter direction max */
@@ -33,6 +33,12 @@ static void dim_of(const fit_tables_t *t, int32_t k, dim_t *d)
         d->n = d->m = (uint32_t)t->n_stops;
         return;
     }
+    for (int r = 0; r < MORE_EXITS; r++)
+        if (k == t->more[r].param) {
+            d->level = 3 + r;
+            d->n = d->m = (uint32_t)t->more[r].n;
+            return;
+        }
     for (int32_t f = 0; f < t->n_filters; f++)
         if (t->filter_param[f] == k) {
             d->filter = f;
@@ -84,6 +90,8 @@ static void sweep_plain(const fit_tables_t *t, const uint16_t *genes, const dim_
 {
     uint16_t g[EV_MAX_PARAMS];
     int32_t ng = t->n_filters + (t->target_param >= 0) + (t->stop_param >= 0);
+    for (int r = 0; r < MORE_EXITS; r++)
+        ng += t->more[r].param >= 0;
     memcpy(g, genes, (size_t)ng * sizeof *g);
     for (uint32_t v1 = 0; v1 < a->n; v1++)
         for (uint32_t v2 = 0; v2 < b->n; v2++) {
@@ -92,6 +100,17 @@ static void sweep_plain(const fit_tables_t *t, const uint16_t *genes, const dim_
                 g[b->gene] = (uint16_t)v2;
             out[(uint64_t)v1 * b->n + v2] = tables_eval(t, g);
         }
+}
+
+/* Exits x with a level dimension's value i put in (no change for a filter). */
+static void put_level(tables_exits_t *x, const dim_t *d, uint32_t i)
+{
+    if (d->level == 1)
+        x->ti = (int32_t)i;
+    else if (d->level == 2)
+        x->si = (int32_t)i;
+    else if (d->level >= 3)
+        x->mi[d->level - 3] = (int32_t)i;
 }
 
 /* The buckets' sums: B[i1 * b->m + i2]. One pass over the trades in equity
@@ -117,10 +136,11 @@ static void sweep_buckets(const fit_tables_t *t, const uint16_t *genes, const di
         hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
         for (uint32_t i1 = lo1; i1 < hi1; i1++)
             for (uint32_t i2 = lo2; i2 < hi2; i2++) {
-                int32_t ti = a->level == 1 ? (int32_t)i1 : b->level == 1 ? (int32_t)i2 : g.ti;
-                int32_t si = a->level == 2 ? (int32_t)i1 : b->level == 2 ? (int32_t)i2 : g.si;
+                tables_exits_t x = g.x;
                 int64_t q, lf;
-                tables_outcome(t, j, ti, si, &q, &lf);
+                put_level(&x, a, i1);
+                put_level(&x, b, i2);
+                tables_outcome(t, j, &x, &q, &lf);
                 accum_add(&B[(uint64_t)i1 * b->m + i2], &t->obj, q, lf);
             }
     }

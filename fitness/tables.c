@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitness/more_exits.h"
 #include "fitness/objective_prep.h"
 
 uint16_t tables_cell(const param_t *prm, double x)
@@ -39,6 +40,14 @@ void tables_layout(fit_tables_t *v, const fit_problem_t *p)
     v->stop_param = lat->stop_param;
     v->n_targets = lat->target_param >= 0 ? (int32_t)lat->params[lat->target_param].n_values : 0;
     v->n_stops = lat->stop_param >= 0 ? (int32_t)lat->params[lat->stop_param].n_values : 0;
+    {
+        const int32_t slot[MORE_EXITS] = {lat->breakeven_param, lat->trail_param, lat->hold_param};
+        for (int r = 0; r < MORE_EXITS; r++) {
+            v->more[r].param = slot[r];
+            v->more[r].n = slot[r] >= 0 ? (int32_t)lat->params[slot[r]].n_values : 0;
+            v->more_exits |= slot[r] >= 0;
+        }
+    }
     v->fill_price = p->obj_cfg.fill == FILL_PRICE;
     v->need_lf = p->obj.need_log;
     v->obj = p->obj;
@@ -71,6 +80,33 @@ void tables_level_outcomes(int64_t *q, const param_t *prm, double cost)
         q[i] = outcome_quantise(prm->values[i], cost);
 }
 
+/* SPEC sec. 4.1's exits of the trade at equity position jj (dataset index j). */
+static void build_more(tables_host_t *t, const fit_problem_t *p, int64_t jj, int64_t j)
+{
+    const dataset_t *ds = p->ds;
+    const float *path = ds->price + ds->start[j];
+    const int64_t len = ds->end[j] - ds->start[j];
+    const double e = ds->entry_price[j], cost = p->obj_cfg.cost_pct;
+    const int fill_price = p->obj_cfg.fill == FILL_PRICE;
+    for (int r = 0; r < MORE_EXITS; r++) {
+        const tables_more_t *m = &t->view.more[r];
+        int32_t *hit;
+        int64_t *q;
+        const double *values;
+        if (m->param < 0)
+            continue;
+        hit = t->more_hit[r] + jj * m->n;
+        q = t->more_q[r] + jj * m->n;
+        values = p->lat->params[m->param].values;
+        if (r == MORE_TRAIL)
+            more_trail(path, len, e, values, m->n, fill_price, cost, hit, q);
+        else if (r == MORE_BREAKEVEN)
+            more_breakeven(path, len, e, values, m->n, fill_price, cost, hit, q);
+        else
+            more_hold(path, ds->ts + ds->start[j], len, ds->entry_ts[j], e, values, m->n, cost, hit, q);
+    }
+}
+
 /* Cells, hits and fill-price outcomes of the trade at equity position jj. */
 static void build_trade(tables_host_t *t, const fit_problem_t *p, int64_t jj, float *t_levels, float *s_levels)
 {
@@ -88,6 +124,8 @@ static void build_trade(tables_host_t *t, const fit_problem_t *p, int64_t jj, fl
                       p->obj_cfg.cost_pct, v->n_targets ? lat->params[v->target_param].values : NULL,
                       v->n_stops ? lat->params[v->stop_param].values : NULL, t_levels, s_levels, t->hit_t, t->hit_s,
                       t->q_t, t->q_s, t->q_log);
+    if (v->more_exits)
+        build_more(t, p, jj, j);
 }
 
 static void log_factors(int64_t *lf, const int64_t *q, int64_t n)
@@ -119,6 +157,14 @@ ev_status tables_build(tables_host_t *t, const fit_problem_t *p, ev_error *err)
     }
     if (v->agg != AGG_ALL)
         t->fold = (uint8_t *)alloc_array((size_t)n, 1, &failed);
+    for (int r = 0; r < MORE_EXITS; r++)
+        if (v->more[r].param >= 0) {
+            size_t cells = (size_t)n * (size_t)v->more[r].n;
+            t->more_hit[r] = (int32_t *)alloc_array(cells, sizeof *t->more_hit[r], &failed);
+            t->more_q[r] = (int64_t *)alloc_array(cells, sizeof *t->more_q[r], &failed);
+            if (v->need_lf)
+                t->more_lf[r] = (int64_t *)alloc_array(cells, sizeof *t->more_lf[r], &failed);
+        }
     if (failed) {
         tables_free(t);
         return ev_fail(err, EV_ENOMEM, "out of memory building first-hit tables for %lld trades", (long long)n);
@@ -157,6 +203,14 @@ ev_status tables_build(tables_host_t *t, const fit_problem_t *p, ev_error *err)
         log_factors(t->lf_t, t->q_t, t->q_t_len);
         log_factors(t->lf_s, t->q_s, t->q_s_len);
         log_factors(t->lf_log, t->q_log, n);
+        for (int r = 0; r < MORE_EXITS; r++)
+            if (t->more_lf[r])
+                log_factors(t->more_lf[r], t->more_q[r], n * v->more[r].n);
+    }
+    for (int r = 0; r < MORE_EXITS; r++) {
+        v->more[r].hit = t->more_hit[r];
+        v->more[r].q = t->more_q[r];
+        v->more[r].lf = t->more_lf[r];
     }
     v->cells = t->cells;
     v->hit_t = t->hit_t;
@@ -183,5 +237,10 @@ void tables_free(tables_host_t *t)
     free(t->lf_s);
     free(t->lf_log);
     free(t->fold);
+    for (int r = 0; r < MORE_EXITS; r++) {
+        free(t->more_hit[r]);
+        free(t->more_q[r]);
+        free(t->more_lf[r]);
+    }
     memset(t, 0, sizeof *t);
 }

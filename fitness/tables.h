@@ -21,6 +21,20 @@
 #include "fitness/problem.h"
 
 /* A view of the tables: host pointers on the CPU, device pointers in kernels. */
+/* The exits of SPEC sec. 4.1 beside target and stop, in their order within
+ * one second (target and stop come first). */
+enum { MORE_BREAKEVEN = 0, MORE_TRAIL, MORE_HOLD, MORE_EXITS };
+
+/* One of them: per trade and value of its parameter, the second it exits
+ * (path offset; EV_NO_HIT: never) and the outcome it gives there. */
+typedef struct {
+    const int32_t *hit; /* int32[n_trades][n] */
+    const int64_t *q;   /* int64[n_trades][n]: micro-percent, less costs */
+    const int64_t *lf;  /* compound: their log factors, else NULL */
+    int32_t n;          /* values of the role's parameter (0: no such parameter) */
+    int32_t param;      /* its gene position (-1: none) */
+} tables_more_t;
+
 typedef struct {
     int64_t n_trades;
     int32_t n_filters;
@@ -50,15 +64,36 @@ typedef struct {
     const int64_t *lf_t;  /* compound: log factors of q_t, q_s, q_log (same shapes), else NULL */
     const int64_t *lf_s;
     const int64_t *lf_log;
-    const uint8_t *fold; /* uint8[n_trades]: each row's day fold when agg != AGG_ALL, else NULL */
+    const uint8_t *fold;            /* uint8[n_trades]: each row's day fold when agg != AGG_ALL, else NULL */
+    tables_more_t more[MORE_EXITS]; /* breakeven, trail, max_hold (n 0 where absent) */
+    int32_t more_exits;             /* 1 when any of them is present: tables_outcome races them */
+    int32_t pad2_;
 } fit_tables_t;
 
-/* A genome as the tables see it: mirrored filter genes and the level indices. */
+/* A genome's exits as value indices (-1: the lattice has no such parameter). */
+typedef struct {
+    int32_t ti;             /* target */
+    int32_t si;             /* stop */
+    int32_t mi[MORE_EXITS]; /* breakeven, trail, max_hold */
+} tables_exits_t;
+
+/* A genome as the tables see it: mirrored filter genes and its exits. */
 typedef struct {
     uint16_t gf[EV_MAX_PARAMS];
-    int32_t ti; /* target level index, -1: none */
-    int32_t si; /* stop level index, -1: none */
+    tables_exits_t x;
 } tables_genome_t;
+
+/* Target ti and stop si alone (the paths that enumerate level pairs and are
+ * not taken when the lattice has more exits). */
+EV_HD tables_exits_t tables_exits_pair(int32_t ti, int32_t si)
+{
+    tables_exits_t x;
+    x.ti = ti;
+    x.si = si;
+    for (int r = 0; r < MORE_EXITS; r++)
+        x.mi[r] = -1;
+    return x;
+}
 
 EV_HD void tables_genome(const fit_tables_t *t, const uint16_t *genes, tables_genome_t *g)
 {
@@ -66,8 +101,10 @@ EV_HD void tables_genome(const fit_tables_t *t, const uint16_t *genes, tables_ge
         uint16_t v = genes[t->filter_param[f]];
         g->gf[f] = t->filter_mirror[f] ? (uint16_t)(t->filter_n[f] - 1u - v) : v;
     }
-    g->ti = t->target_param >= 0 ? (int32_t)genes[t->target_param] : -1;
-    g->si = t->stop_param >= 0 ? (int32_t)genes[t->stop_param] : -1;
+    g->x.ti = t->target_param >= 0 ? (int32_t)genes[t->target_param] : -1;
+    g->x.si = t->stop_param >= 0 ? (int32_t)genes[t->stop_param] : -1;
+    for (int r = 0; r < MORE_EXITS; r++)
+        g->x.mi[r] = t->more[r].param >= 0 ? (int32_t)genes[t->more[r].param] : -1;
 }
 
 EV_HD int tables_kept(const fit_tables_t *t, int64_t j, const tables_genome_t *g)
@@ -81,42 +118,56 @@ EV_HD int tables_kept(const fit_tables_t *t, int64_t j, const tables_genome_t *g
 
 /* Trade j's outcome under target level ti and stop level si (-1: none):
  * the earlier hit wins, the target on a tie (the SPEC loop checks it first). */
-EV_HD void tables_outcome(const fit_tables_t *t, int64_t j, int32_t ti, int32_t si, int64_t *q, int64_t *lf)
+/* The exit trade j takes under exits x (SPEC sec. 4, 4.1): the earliest
+ * event, ties in the order target, stop, breakeven, trail, time stop. Returns
+ * the exit_reason (0 the logged result, 1 target, 2 stop, 3 breakeven, 4
+ * trail, 5 time stop); *offset: its path offset (0 for the logged result);
+ * *q, *lf: its outcome from the tables. */
+EV_HD int32_t tables_first_exit(const fit_tables_t *t, int64_t j, const tables_exits_t *x, int32_t *offset, int64_t *q,
+                                int64_t *lf)
 {
-    int32_t ht = ti >= 0 ? t->hit_t[j * t->n_targets + ti] : EV_NO_HIT;
-    int32_t hs = si >= 0 ? t->hit_s[j * t->n_stops + si] : EV_NO_HIT;
-    int64_t at;
-    const int64_t *qv, *lv;
-    if (ht == EV_NO_HIT && hs == EV_NO_HIT) {
-        *q = t->q_log[j];
-        *lf = t->need_lf ? t->lf_log[j] : 0;
-        return;
-    }
-    if (ht <= hs) {
-        at = t->fill_price ? j * t->n_targets + ti : ti;
+    int32_t ht = x->ti >= 0 ? t->hit_t[j * t->n_targets + x->ti] : EV_NO_HIT;
+    int32_t hs = x->si >= 0 ? t->hit_s[j * t->n_stops + x->si] : EV_NO_HIT;
+    int32_t best = EV_NO_HIT, reason = 0;
+    int64_t at = 0;
+    const int64_t *qv = t->q_log, *lv = t->lf_log;
+    if (ht != EV_NO_HIT) {
+        best = ht;
+        reason = 1;
+        at = t->fill_price ? j * t->n_targets + x->ti : x->ti;
         qv = t->q_t;
         lv = t->lf_t;
-    } else {
-        at = t->fill_price ? j * t->n_stops + si : si;
+    }
+    if (hs < best) {
+        best = hs;
+        reason = 2;
+        at = t->fill_price ? j * t->n_stops + x->si : x->si;
         qv = t->q_s;
         lv = t->lf_s;
     }
+    for (int r = 0; t->more_exits && r < MORE_EXITS; r++) {
+        const tables_more_t *m = &t->more[r];
+        int64_t k = j * m->n + x->mi[r];
+        if (x->mi[r] >= 0 && m->hit[k] < best) {
+            best = m->hit[k];
+            reason = 3 + r;
+            at = k;
+            qv = m->q;
+            lv = m->lf;
+        }
+    }
+    if (reason == 0)
+        at = j;
+    *offset = reason ? best : 0;
     *q = qv[at];
     *lf = t->need_lf ? lv[at] : 0;
+    return reason;
 }
 
-/* Which exit trade j takes under target level ti and stop level si (-1:
- * none), as tables_outcome decides it: 0 the logged result, 1 the target, 2
- * the stop; *offset: the hit's path offset (0 for the logged result). */
-EV_HD int32_t tables_exit(const fit_tables_t *t, int64_t j, int32_t ti, int32_t si, int32_t *offset)
+EV_HD void tables_outcome(const fit_tables_t *t, int64_t j, const tables_exits_t *x, int64_t *q, int64_t *lf)
 {
-    int32_t ht = ti >= 0 ? t->hit_t[j * t->n_targets + ti] : EV_NO_HIT;
-    int32_t hs = si >= 0 ? t->hit_s[j * t->n_stops + si] : EV_NO_HIT;
-    *offset = 0;
-    if (ht == EV_NO_HIT && hs == EV_NO_HIT)
-        return 0;
-    *offset = ht <= hs ? ht : hs;
-    return ht <= hs ? 1 : 2;
+    int32_t offset;
+    (void)tables_first_exit(t, j, x, &offset, q, lf);
 }
 
 /* A genome's fold statistic (objective.aggregate): every trade in equity
@@ -132,7 +183,7 @@ EV_HD eval_result_t tables_eval_folds(const fit_tables_t *t, const uint16_t *gen
     for (int64_t j = 0; j < t->n_trades; j++) {
         if (!tables_kept(t, j, &g))
             continue;
-        tables_outcome(t, j, g.ti, g.si, &q, &lf);
+        tables_outcome(t, j, &g.x, &q, &lf);
         accum_add(&a[t->fold[j]], &t->obj, q, lf);
     }
     return fold_aggregate(a, t->n_folds, t->agg, &t->obj);
@@ -147,7 +198,7 @@ EV_HD void tables_accum_range(const fit_tables_t *t, const tables_genome_t *g, i
     for (int64_t j = j0; j < j1; j++) {
         if (!tables_kept(t, j, g))
             continue;
-        tables_outcome(t, j, g->ti, g->si, &q, &lf);
+        tables_outcome(t, j, &g->x, &q, &lf);
         accum_seg_add(s, &t->obj, q, lf);
     }
 }
@@ -206,8 +257,10 @@ typedef struct {
     uint16_t *cells;
     int32_t *hit_t, *hit_s;
     int64_t *q_t, *q_s, *q_log, *lf_t, *lf_s, *lf_log;
-    uint8_t *fold;            /* agg != AGG_ALL: the problem's folds in equity order */
-    int64_t q_t_len, q_s_len; /* elements in q_t/q_s (and lf_t/lf_s) */
+    uint8_t *fold;                 /* agg != AGG_ALL: the problem's folds in equity order */
+    int64_t q_t_len, q_s_len;      /* elements in q_t/q_s (and lf_t/lf_s) */
+    int32_t *more_hit[MORE_EXITS]; /* SPEC sec. 4.1's exits: view.more[r]'s arrays */
+    int64_t *more_q[MORE_EXITS], *more_lf[MORE_EXITS];
 } tables_host_t;
 
 /* Builds the tables (OpenMP over trades). */

@@ -8,7 +8,8 @@
 
 const char *exit_reason_name(int32_t reason)
 {
-    return reason == EXIT_TARGET ? "target" : reason == EXIT_STOP ? "stop" : "logged";
+    static const char *const names[EXIT_REASONS] = {"logged", "target", "stop", "breakeven", "trail", "time"};
+    return reason > 0 && reason < EXIT_REASONS ? names[reason] : names[0];
 }
 
 ev_status kept_trades(const fit_problem_t *p, const fit_tables_t *t, const uint16_t *genes, kept_trade_t **out,
@@ -29,8 +30,7 @@ ev_status kept_trades(const fit_problem_t *p, const fit_tables_t *t, const uint1
         if (!tables_kept(t, jj, &g))
             continue;
         k[m].trade = j;
-        tables_outcome(t, jj, g.ti, g.si, &k[m].q, &lf);
-        k[m].reason = tables_exit(t, jj, g.ti, g.si, &offset);
+        k[m].reason = tables_first_exit(t, jj, &g.x, &offset, &k[m].q, &lf);
         k[m].entry_ts = ds->entry_ts[j];
         k[m].exit_ts = k[m].reason == EXIT_LOGGED ? ds->exit_ts[j] : ds->ts[ds->start[j] + offset];
         k[m].pad_ = 0;

@@ -18,9 +18,18 @@
 extern "C" {
 #endif
 
-typedef enum { EXIT_LOGGED = 0, EXIT_TARGET = 1, EXIT_STOP = 2, EXIT_REASONS = 3 } exit_reason;
+/* tables_first_exit's codes; the last three are SPEC sec. 4.1's exits. */
+typedef enum {
+    EXIT_LOGGED = 0,
+    EXIT_TARGET = 1,
+    EXIT_STOP = 2,
+    EXIT_BREAKEVEN = 3,
+    EXIT_TRAIL = 4,
+    EXIT_TIME = 5,
+    EXIT_REASONS = 6
+} exit_reason;
 
-/* "logged", "target", "stop". */
+/* "logged", "target", "stop", "breakeven", "trail", "time". */
 const char *exit_reason_name(int32_t reason);
 
 /* One kept trade: what the statistics read, a trade log's or a strategy's

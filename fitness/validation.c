@@ -382,14 +382,14 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
         for (int64_t jj = 0; jj < nt; jj++) {
             if (!tables_kept(t, jj, &g))
                 continue;
-            tables_outcome(t, jj, g.ti, g.si, &tr[m].q, &tr[m].lf);
+            tables_outcome(t, jj, &g.x, &tr[m].q, &tr[m].lf);
             tr[m++].part = trade_part[p->order[jj]];
         }
         /* compound's product in dataset order (fitness/reported.c) */
         for (int64_t j = 0; compound && j < nt; j++) {
             if (!tables_kept(t, at[j], &g))
                 continue;
-            tables_outcome(t, at[j], g.ti, g.si, &ctr[mc].q, &ctr[mc].lf);
+            tables_outcome(t, at[j], &g.x, &ctr[mc].q, &ctr[mc].lf);
             ctr[mc++].part = trade_part[j];
         }
         st = val_row_fill(out, i, p, tr, m, ctr, err);

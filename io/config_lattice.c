@@ -14,8 +14,8 @@
 
 static const char *const param_keys[] = {"name", "role", "feature", "direction", "values", "range", NULL};
 static const char *const range_keys[] = {"start", "stop", "step", NULL};
-static const char *const role_names[] = {"filter", "target", "stop", "strategy", NULL}; /* param_role order */
-static const char *const dir_names[] = {"min", "max", NULL};                            /* filter_dir order */
+static const char *const *const role_names = param_role_names;
+static const char *const dir_names[] = {"min", "max", NULL}; /* filter_dir order */
 
 /* Sizes the value arrays; n_values is set at once so that lattice_free
  * releases whatever a later failure leaves half-filled. */
@@ -29,17 +29,18 @@ static ev_status alloc_values(param_t *p, uint32_t n, const char *file, ev_error
     return EV_OK;
 }
 
-/* Target and stop levels: the sign SPEC sec. 3 gives them, and a size that
- * keeps their quantised outcomes inside the exact sums (CONFIG_PCT_MAX);
- * checked where the value is written. */
+/* Exit levels: the sign or wholeness SPEC sec. 3 and 4.1 give them
+ * (param_value_problem), and for a percent a size that keeps its quantised
+ * outcomes inside the exact sums (CONFIG_PCT_MAX); checked where the value is
+ * written. */
 static ev_status check_level(const ydoc_t *d, const yaml_node_t *at, const char *path, const param_t *p,
                              const char *what, double v, ev_error *err)
 {
-    if (p->role == PARAM_TARGET && !(v > 0))
-        return ydoc_fail(d, err, at, path, "parameter '%s': a target is a take-profit percent > 0, %s", p->name, what);
-    if (p->role == PARAM_STOP && !(v < 0))
-        return ydoc_fail(d, err, at, path, "parameter '%s': a stop is a stop-loss percent < 0, %s", p->name, what);
-    if ((p->role == PARAM_TARGET || p->role == PARAM_STOP) && !(fabs(v) <= CONFIG_PCT_MAX))
+    const int percent =
+        p->role == PARAM_TARGET || p->role == PARAM_STOP || p->role == PARAM_TRAIL || p->role == PARAM_BREAKEVEN;
+    if (param_value_problem(p, v))
+        return ydoc_fail(d, err, at, path, "parameter '%s': %s, %s", p->name, param_value_problem(p, v), what);
+    if (percent && !(fabs(v) <= CONFIG_PCT_MAX))
         return ydoc_fail(d, err, at, path, "parameter '%s': a %s percent is at most %g in size, %s", p->name,
                          role_names[p->role], CONFIG_PCT_MAX, what);
     return EV_OK;
@@ -189,12 +190,18 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
                              "parameter '%s': values %s and %s round to the same double; use a coarser step", p->name,
                              p->value_text[i - 1], text);
     }
-    /* The range is increasing: a target's first value decides its sign and
-     * its last its size, a stop's the other way round. */
-    if (p->role != PARAM_TARGET && p->role != PARAM_STOP)
+    /* The range is increasing: a positive level's first value decides its
+     * sign and its last its size, a stop's the other way round; a max_hold's
+     * step decides its wholeness (each value is checked). */
+    if (p->role == PARAM_MAX_HOLD)
+        for (uint32_t i = 0; i < p->n_values; i++)
+            if (param_value_problem(p, p->values[i]))
+                return ydoc_fail(d, err, node, path, "parameter '%s': %s, but the range holds %s", p->name,
+                                 param_value_problem(p, p->values[i]), p->value_text[i]);
+    if (p->role != PARAM_TARGET && p->role != PARAM_STOP && p->role != PARAM_TRAIL && p->role != PARAM_BREAKEVEN)
         return EV_OK;
     for (int i = 0; i < 2; i++) {
-        int end = p->role == PARAM_TARGET ? i : 1 - i;
+        int end = p->role != PARAM_STOP ? i : 1 - i;
         const char *key = end ? "stop" : "start";
         uint32_t at = end ? p->n_values - 1 : 0;
         ymap_path(&m, key, vpath);
@@ -235,9 +242,9 @@ static ev_status parse_identity(const ymap_t *m, lattice_t *lat, int32_t k, int 
                                   : "parameter '%s': role %s belongs to strategy configs (a strategy: block)",
                          p->name, role_names[role]);
     }
-    if (p->role == PARAM_FILTER || p->role == PARAM_STRATEGY)
+    slot = lattice_role_slot(lat, p->role);
+    if (!slot)
         return EV_OK;
-    slot = p->role == PARAM_TARGET ? &lat->target_param : &lat->stop_param;
     if (*slot >= 0) {
         role_key = ymap_get(m, "role");
         ymap_path(m, "role", path);
@@ -321,8 +328,7 @@ ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, int strate
     if (!lat->params)
         return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", d->file);
     lat->n_params = (int32_t)n;
-    lat->target_param = -1;
-    lat->stop_param = -1;
+    lattice_slots_clear(lat);
     for (size_t i = 0; i < n; i++) {
         ydoc_path_index(ipath, "parameters", i);
         if ((st = parse_param(d, ydoc_item(d, seq, i), ipath, lat, (int32_t)i, strategy, err)) != EV_OK)

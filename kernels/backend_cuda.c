@@ -102,6 +102,8 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
     char dev[256];
 
     *out = NULL;
+    if (tables->view.more_exits) /* cli/session.c keeps such lattices on the CPU */
+        return ev_fail(err, EV_EUSAGE, "the cuda backend does not run the exits trail, breakeven and max_hold yet");
     if (cuda_device_unavailable(dev, sizeof dev))
         return ev_fail(err, EV_ENODEV, "the cuda backend needs a CUDA device: %s", dev);
     b = (backend_t *)calloc(1, sizeof *b);

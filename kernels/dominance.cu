@@ -69,7 +69,8 @@ __global__ void __launch_bounds__(DOM_THREADS)
         accum_t a;
         if (!dominance_trade_cell(&plan, lead.g, t.cells + j * (uint64_t)t.n_filters, &x))
             continue;
-        tables_outcome(&t, (int64_t)j, ti, si, &q, &lf);
+        const tables_exits_t x = tables_exits_pair(ti, si);
+        tables_outcome(&t, (int64_t)j, &x, &q, &lf);
         accum_init(&a);
         accum_add(&a, &t.obj, q, lf);
         dom_atomic_add(c, dominance_trade_set(&t, (int64_t)j) * plan.cells + x, a);

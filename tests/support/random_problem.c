@@ -69,8 +69,24 @@ static uint32_t random_subset(uint64_t *rng, const double *pool, uint32_t n_pool
     return n;
 }
 
+static void lattice_of(lattice_t *lat, const dataset_t *ds, uint64_t *rng, int more);
+
 void random_lattice(lattice_t *lat, const dataset_t *ds, uint64_t *rng)
 {
+    lattice_of(lat, ds, rng, 0);
+}
+
+void random_lattice_more(lattice_t *lat, const dataset_t *ds, uint64_t *rng)
+{
+    lattice_of(lat, ds, rng, 1);
+}
+
+/* more: also, each with chance 1/2, a trail, a breakeven and a max_hold. */
+static void lattice_of(lattice_t *lat, const dataset_t *ds, uint64_t *rng, int more)
+{
+    static const double trpool[] = {0.02, 0.05, 0.1, 0.2, 0.5, 1.0};
+    static const double bepool[] = {0.02, 0.05, 0.1, 0.2, 0.3, 0.6};
+    static const double hpool[] = {0, 1, 3, 10, 30, 120};
     static const double fpool[] = {0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 1.0, 1.5, 2.5};
     static const double tpool[] = {0.05, 0.1, 0.2, 0.3, 0.5, 1.0};
     static const double spool[] = {-1.0, -0.5, -0.3, -0.2, -0.1, -0.05};
@@ -87,6 +103,12 @@ void random_lattice(lattice_t *lat, const dataset_t *ds, uint64_t *rng)
         tb_param(lat, "target", PARAM_TARGET, FILTER_MIN, NULL, v, random_subset(rng, tpool, 6, v));
     if (tb_rand(rng) % 7)
         tb_param(lat, "stop", PARAM_STOP, FILTER_MIN, NULL, v, random_subset(rng, spool, 6, v));
+    if (more && tb_rand(rng) % 2)
+        tb_param(lat, "trail", PARAM_TRAIL, FILTER_MIN, NULL, v, random_subset(rng, trpool, 6, v));
+    if (more && tb_rand(rng) % 2)
+        tb_param(lat, "breakeven", PARAM_BREAKEVEN, FILTER_MIN, NULL, v, random_subset(rng, bepool, 6, v));
+    if (more && tb_rand(rng) % 2)
+        tb_param(lat, "hold", PARAM_MAX_HOLD, FILTER_MIN, NULL, v, random_subset(rng, hpool, 6, v));
     tb_lattice_done(lat, ds);
 }
 

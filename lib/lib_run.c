@@ -1,5 +1,5 @@
 /* libevolve: evolve_run, the searches of `evolve CONFIG [--grid|--validate]`
- * through the same session and modes as the command (cli/), so a run from
+ * through the same session and modes as the command (runs/), so a run from
  * the library writes the command's run file, bit for bit. */
 #include <math.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "archive/run_file.h"
-#include "cli/modes.h"
-#include "cli/run_guard.h"
-#include "cli/session.h"
+#include "runs/modes.h"
+#include "runs/run_guard.h"
+#include "runs/session.h"
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "ga/grid.h"

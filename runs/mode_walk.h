@@ -1,0 +1,21 @@
+/* evolve CONFIG --walk-forward [--grid]: validation.walk_forward's windows
+ * (fitness/walk_forward.h), each searched on its train days and scored on
+ * its test days. */
+#ifndef EVOLVE_MODE_WALK_H
+#define EVOLVE_MODE_WALK_H
+
+#include "runs/modes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The search of each window is the grid with a->grid, else the GA (the
+ * config's seed in every window). Prints the per-window table and the
+ * chained result, writes the run file (/walk_forward) and a->json. */
+ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

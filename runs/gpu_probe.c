@@ -37,8 +37,7 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
     if (opts->no_probe) {
         snprintf(s->probe, sizeof s->probe,
                  "skipped (--no-gpu-probe): the %s backend's results were not checked against the CPU", dev->name);
-        if (opts->log)
-            fprintf(opts->log, "gpu probe: skipped (--no-gpu-probe): the %s backend is trusted unchecked\n", dev->name);
+        run_note(opts->report, "gpu probe: skipped (--no-gpu-probe): the %s backend is trusted unchecked\n", dev->name);
         return EV_OK;
     }
     if ((st = open_reference(s, &ref, &cpu, err)) != EV_OK)
@@ -60,8 +59,7 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
          * resumed run's file equals the uninterrupted one's (the log has it) */
         snprintf(s->probe, sizeof s->probe, "passed: the %s backend equals the cpu backend bit for bit on %s",
                  dev->name, r.summary);
-        if (opts->log)
-            fprintf(opts->log, "gpu probe: %s == cpu on %s (%.1f ms)\n", dev->name, r.summary, r.seconds * 1e3);
+        run_note(opts->report, "gpu probe: %s == cpu on %s (%.1f ms)\n", dev->name, r.summary, r.seconds * 1e3);
         return EV_OK;
     }
     if (!asked_auto) {
@@ -73,11 +71,11 @@ ev_status gpu_probe_session(session_t *s, const session_opts_t *opts, ev_error *
                        opts->backend, dev->name, r.what);
     }
     /* auto: loudly, even with --quiet, then the CPU backend opened for the probe runs the search */
-    fprintf(stderr,
-            "evolve: WARNING: the GPU probe found the %s backend disagreeing with the CPU: %s\n"
-            "evolve: WARNING: this run falls back to the CPU backend (recorded in the run file's "
-            "/provenance backend_probe); check the GPU with `evolve doctor`\n",
-            dev->name, r.what);
+    run_warning(opts->report,
+                "evolve: WARNING: the GPU probe found the %s backend disagreeing with the CPU: %s\n"
+                "evolve: WARNING: this run falls back to the CPU backend (recorded in the run file's "
+                "/provenance backend_probe); check the GPU with `evolve doctor`\n",
+                dev->name, r.what);
     snprintf(s->probe, sizeof s->probe,
              "failed, the run fell back to the cpu backend: the %s backend (%s) disagreed: %s", dev->name, s->device,
              r.what);

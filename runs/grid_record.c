@@ -32,7 +32,7 @@ static ev_status heat_on_cpu(session_t *s, grid_heat_t *heat, ev_error *err)
 
 /* The heatmap's pair, or 0 (none: fewer than two parameters, or too many
  * cells to keep). */
-static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log)
+static int heat_prepare(session_t *s, grid_heat_t *heat, const run_reporter_t *rep)
 {
     const lattice_t *lat = &s->cfg.lattice;
     const char *bad = NULL;
@@ -41,22 +41,21 @@ static int heat_prepare(session_t *s, grid_heat_t *heat, FILE *log)
     if (run_heat_pair(lat, (const char *const *)s->cfg.heatmap, &px, &py, &bad) != 1)
         return 0; /* names were checked when the config was read */
     if (grid_heat_init(heat, px, py, lat->params[px].n_values, lat->params[py].n_values, &herr) != EV_OK) {
-        if (log)
-            fprintf(log, "grid: no heatmap: %s\n", herr.msg);
+        run_note(rep, "grid: no heatmap: %s\n", herr.msg);
         return 0;
     }
     return 1;
 }
 
-int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, FILE *log)
+int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, const run_reporter_t *rep)
 {
     int want_heat;
     memset(go, 0, sizeof *go);
     memset(heat, 0, sizeof *heat);
     go->evaluator = (evaluator_kind)a->evaluator;
     go->batch = a->batch ? a->batch : s->cfg.grid_batch;
-    go->progress = log;
-    want_heat = heat_prepare(s, heat, log);
+    go->progress = run_log(rep);
+    want_heat = heat_prepare(s, heat, rep);
     go->heat = want_heat ? heat : NULL;
     return want_heat;
 }
@@ -86,37 +85,36 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
     return st;
 }
 
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs, FILE *log,
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs,
                           ev_error *err)
 {
     grid_opts_t go;
     grid_heat_t heat;
-    int want_heat = grid_record_opts(s, a, &go, &heat, log);
+    const run_reporter_t *rep = a->report;
+    int want_heat = grid_record_opts(s, a, &go, &heat, rep);
     ev_status st;
-    if (log && !s->strategy)
-        fprintf(log, "grid: %llu lattice points x %lld trades on %s\n", (unsigned long long)s->cfg.lattice.size,
-                (long long)s->ds.n_trades, s->device);
-    else if (log)
-        fprintf(log, "grid: %llu lattice points, each backtested, on %s\n", (unsigned long long)s->cfg.lattice.size,
-                s->device);
+    if (!s->strategy)
+        run_note(rep, "grid: %llu lattice points x %lld trades on %s\n", (unsigned long long)s->cfg.lattice.size,
+                 (long long)s->ds.n_trades, s->device);
+    else
+        run_note(rep, "grid: %llu lattice points, each backtested, on %s\n", (unsigned long long)s->cfg.lattice.size,
+                 s->device);
     st = dist_grid_run(s->ops, s->backend, &s->prob, &go, top, gs, err);
     if (st == EV_OK && want_heat && !gs->heat_filled) {
         if (s->cfg.lattice.size <= GRID_HEAT_FALLBACK_MAX) {
             st = heat_on_cpu(s, &heat, err);
         } else {
             want_heat = 0;
-            if (log)
-                fprintf(log,
-                        "grid: no heatmap: the %s backend cannot fold one into its pass, and %llu points are "
-                        "more than a CPU pass is worth (%llu)\n",
-                        s->ops->name, (unsigned long long)s->cfg.lattice.size,
-                        (unsigned long long)GRID_HEAT_FALLBACK_MAX);
+            run_note(rep,
+                     "grid: no heatmap: the %s backend cannot fold one into its pass, and %llu points are "
+                     "more than a CPU pass is worth (%llu)\n",
+                     s->ops->name, (unsigned long long)s->cfg.lattice.size, (unsigned long long)GRID_HEAT_FALLBACK_MAX);
         }
     }
-    if (st == EV_OK && log)
-        fprintf(log, "grid: %llu points in %.3f s with the %s evaluator (%.3g points/s)\n",
-                (unsigned long long)gs->evaluated, gs->seconds, grid_record_evaluator(s, gs),
-                gs->seconds > 0 ? (double)gs->evaluated / gs->seconds : 0.0);
+    if (st == EV_OK)
+        run_note(rep, "grid: %llu points in %.3f s with the %s evaluator (%.3g points/s)\n",
+                 (unsigned long long)gs->evaluated, gs->seconds, grid_record_evaluator(s, gs),
+                 gs->seconds > 0 ? (double)gs->evaluated / gs->seconds : 0.0);
     if (st == EV_OK && s->validating)
         st = session_validation_pbo(s, err);
     if (st == EV_OK)

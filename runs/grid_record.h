@@ -24,13 +24,14 @@ extern "C" {
 
 /* The grid's options from the command line and the config, with heat
  * allocated for the configured heatmap: 1 when there is one (then
- * grid_heat_free it), else 0 and go->heat NULL. log: notes, or NULL. */
-int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, FILE *log);
+ * grid_heat_free it), else 0 and go->heat NULL. rep: its progress stream
+ * and notes, or NULL (none). */
+int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, const run_reporter_t *rep);
 
 /* Runs the grid (over every rank of an MPI job: dist/dist.h) into top
- * (initialised to the config's top) and records it in rf. log: progress
- * and notes, or NULL. */
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs, FILE *log,
+ * (initialised to the config's top) and records it in rf; progress and
+ * notes to a->report. */
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs,
                           ev_error *err);
 
 /* The name of the evaluator a grid ran ("backtest" for a strategy's), for

@@ -15,7 +15,6 @@
 #include "runs/run_paths.h"
 #include "runs/resume.h"
 #include "runs/modes.h"
-#include "report/top_table.h"
 #include "io/json_summary.h"
 
 typedef struct {
@@ -32,15 +31,17 @@ static int file_exists(const char *path)
     return plat_stat(path, &st) == 0;
 }
 
-static void print_summary(FILE *log, const session_t *s, const ga_result_t *res)
+static void note_summary(const run_reporter_t *rep, const session_t *s, const ga_result_t *res)
 {
-    fprintf(log, "ga: stopped (%s) after %u generation(s): %llu unique evaluations", ga_stop_reason_name(res->reason),
-            res->generations, (unsigned long long)res->evaluations);
+    char share[128] = "";
     if (s->cfg.lattice.size_fits)
-        fprintf(log, " (%.4g%% of %llu lattice points)", 100.0 * (double)res->evaluations / (double)s->cfg.lattice.size,
-                (unsigned long long)s->cfg.lattice.size);
-    fprintf(log, ", cache hit rate %.1f%%, %.3f s%s\n", 100.0 * res->hit_rate, res->seconds,
-            res->host_ga ? " (population on the host, fitness on the backend)" : "");
+        snprintf(share, sizeof share, " (%.4g%% of %llu lattice points)",
+                 100.0 * (double)res->evaluations / (double)s->cfg.lattice.size,
+                 (unsigned long long)s->cfg.lattice.size);
+    run_note(
+        rep, "ga: stopped (%s) after %u generation(s): %llu unique evaluations%s, cache hit rate %.1f%%, %.3f s%s\n",
+        ga_stop_reason_name(res->reason), res->generations, (unsigned long long)res->evaluations, share,
+        100.0 * res->hit_rate, res->seconds, res->host_ga ? " (population on the host, fitness on the backend)" : "");
 }
 
 /* Appends s to buf, single-quoted when the shell would split or expand it. */
@@ -135,12 +136,12 @@ static ev_status open_fresh(ga_files_t *f, session_t *s, const char *note, ev_er
     return st;
 }
 
-static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, FILE *log, ev_error *err)
+static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, ev_error *err)
 {
     ev_status st;
     if (a->resume) {
         if ((st = run_paths_for_resume(&f->paths, a->resume, err)) != EV_OK ||
-            (st = run_resume_check(&f->rr, &f->paths, s, err)) != EV_OK)
+            (st = run_resume_check(&f->rr, &f->paths, s, a->report, err)) != EV_OK)
             return st;
     } else {
         if ((st = run_paths_make(&f->paths, s->cfg.output, err)) != EV_OK)
@@ -157,14 +158,14 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, FI
     }
     if (f->rr.have_state) {
         if ((st = open_resumed(f, s, err)) != EV_OK || f->rr.have_state) {
-            if (st == EV_OK && log)
-                fprintf(log, "ga: resuming %s at generation %u of %u\n", f->paths.partial_path, f->rr.ck.ga.generation,
-                        s->cfg.ga.generations);
+            if (st == EV_OK)
+                run_note(a->report, "ga: resuming %s at generation %u of %u\n", f->paths.partial_path,
+                         f->rr.ck.ga.generation, s->cfg.ga.generations);
             return st;
         }
     }
     if (a->resume) /* even when quiet: the user should know the run starts over */
-        fprintf(stderr, "evolve: note: %s\n", f->rr.why);
+        run_warning(a->report, "evolve: note: %s\n", f->rr.why);
     return open_fresh(f, s, a->resume ? "started again (resume found nothing to continue)" : "started", err);
 }
 
@@ -272,13 +273,12 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     dist_ga_state_t shared;
     ga_result_t res;
     reported_t hof = {0};
-    FILE *log = a->quiet ? NULL : stderr;
     ev_status st;
     memset(&f, 0, sizeof f);
     f.rf.file = -1;
     memset(&res, 0, sizeof res);
     memset(&o, 0, sizeof o);
-    if ((st = open_files(&f, s, a, log, err)) != EV_OK) {
+    if ((st = open_files(&f, s, a, err)) != EV_OK) {
         close_files(&f, a->resume != NULL);
         return st;
     }
@@ -292,13 +292,13 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         chain_observer(&chain, a, &obs);
     o.seed = s->cfg.seed;
     o.top = s->cfg.top;
-    o.progress = log;
+    o.progress = run_log(a->report);
     o.observer = &obs;
     session_ls_sweeps(s, &o);
     dist_ga_opts(&o);
-    if (log)
-        fprintf(log, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n", s->cfg.ga.population,
-                s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed, s->device);
+    run_note(a->report, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n",
+             s->cfg.ga.population, s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed,
+             s->device);
     dist_ga_ops(s->ops, &s->prob, &ops);
     st = ga_run(&ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
     if (st == EV_OK) /* before the final hall of fame is written with it */
@@ -310,15 +310,13 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
             *err = rerr;
             st = rst;
         } else {
-            if (log) {
-                print_summary(log, s, &res);
-                fprintf(log, "ga: run file %s%s\n", s->cfg.output,
-                        st == EV_EINTR ? RUN_PARTIAL_SUFFIX " (interrupted: --resume continues it)" : "");
-            }
+            run_table_t t = {RUN_TABLE_TOP, &s->cfg, &hof, NULL, NULL, NULL, NULL};
+            note_summary(a->report, s, &res);
+            run_note(a->report, "ga: run file %s%s\n", s->cfg.output,
+                     st == EV_EINTR ? RUN_PARTIAL_SUFFIX " (interrupted: --resume continues it)" : "");
             if (hof.val)
                 hof.val->trials = (double)res.evaluations;
-            if (!a->no_table)
-                top_table_print(stdout, &s->cfg, &hof);
+            run_table(a->report, &t);
         }
     }
     if (st == EV_OK && a->json)

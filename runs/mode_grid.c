@@ -4,7 +4,6 @@
 #include "runs/grid_record.h"
 #include "runs/modes.h"
 #include "runs/run_output.h"
-#include "report/top_table.h"
 #include "io/json_summary.h"
 
 ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *err)
@@ -12,7 +11,6 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
     grid_stats_t gs;
     topk_t top;
     run_file_t rf;
-    FILE *log = a->quiet ? NULL : stderr;
     ranked_genome_t *ranked = NULL;
     reported_t rep = {0};
     ev_status st;
@@ -23,7 +21,7 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
         topk_free(&top);
         return st;
     }
-    st = grid_record_run(s, a, &rf, &top, &gs, log, err);
+    st = grid_record_run(s, a, &rf, &top, &gs, err);
     if (st == EV_OK && (st = run_file_attr_str(&rf, "/", "status", "complete", err)) == EV_OK)
         st = run_output_commit(&rf, s->cfg.output, 0, err);
     else
@@ -35,10 +33,9 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
     if (st == EV_OK) {
         if (rep.val)
             rep.val->trials = (double)gs.evaluated;
-        if (!a->no_table)
-            top_table_print(stdout, &s->cfg, &rep);
-        if (log)
-            fprintf(log, "grid: run file %s\n", s->cfg.output);
+        run_table_t t = {RUN_TABLE_TOP, &s->cfg, &rep, NULL, NULL, NULL, NULL};
+        run_table(a->report, &t);
+        run_note(a->report, "grid: run file %s\n", s->cfg.output);
     }
     if (st == EV_OK && a->json) {
         run_summary_t sum;

@@ -12,11 +12,10 @@
 #include "runs/ga_record.h"
 #include "runs/modes.h"
 #include "runs/run_output.h"
-#include "report/top_table.h"
 #include "report/validate.h"
 #include "io/json_summary.h"
 
-static ev_status run_ga_part(session_t *s, run_file_t *rf, FILE *log, ga_result_t *res, ev_error *err)
+static ev_status run_ga_part(session_t *s, run_file_t *rf, const run_reporter_t *rep, ga_result_t *res, ev_error *err)
 {
     ga_archive_t ar;
     ga_observer_t obs;
@@ -28,12 +27,11 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, FILE *log, ga_result_
     memset(&o, 0, sizeof o);
     o.seed = s->cfg.seed;
     o.top = s->cfg.top;
-    o.progress = log;
+    o.progress = run_log(rep);
     o.observer = &obs;
     session_ls_sweeps(s, &o);
-    if (log)
-        fprintf(log, "validate: the GA (population %u, up to %u generations, seed %llu) on %s\n", s->cfg.ga.population,
-                s->cfg.ga.generations, (unsigned long long)s->cfg.seed, s->device);
+    run_note(rep, "validate: the GA (population %u, up to %u generations, seed %llu) on %s\n", s->cfg.ga.population,
+             s->cfg.ga.generations, (unsigned long long)s->cfg.seed, s->device);
     st = ga_run(s->ops, s->backend, &s->prob, &s->cfg.ga, &o, res, err);
     if (st == EV_OK && res->reason == GA_STOP_INTERRUPTED) {
         ga_result_free(res);
@@ -84,7 +82,6 @@ ev_status validate_count(validate_figures_t *v, session_t *s, ev_error *err)
 
 ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_error *err)
 {
-    FILE *log = a->quiet ? NULL : stderr;
     validate_figures_t v;
     ga_result_t res;
     grid_stats_t gs;
@@ -104,8 +101,8 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
         topk_free(&top);
         return st;
     }
-    if ((st = run_ga_part(s, &rf, log, &res, err)) == EV_OK &&
-        (st = grid_record_run(s, a, &rf, &top, &gs, log, err)) == EV_OK &&
+    if ((st = run_ga_part(s, &rf, a->report, &res, err)) == EV_OK &&
+        (st = grid_record_run(s, a, &rf, &top, &gs, err)) == EV_OK &&
         !(grid_top = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK && (st = session_reported(s, grid_top, top.n, &grid_rep, err)) == EV_OK &&
@@ -127,15 +124,11 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
         if (hof_rep.val)
             hof_rep.val->trials = (double)res.evaluations;
     }
-    if (st == EV_OK && !a->no_table) {
-        printf("grid top-%u:\n", s->cfg.top);
-        top_table_print(stdout, &s->cfg, &grid_rep);
-        printf("GA hall of fame:\n");
-        top_table_print(stdout, &s->cfg, &hof_rep);
-        validate_print(stdout, &v);
+    if (st == EV_OK) {
+        run_table_t t = {RUN_TABLE_VALIDATE, &s->cfg, &grid_rep, &hof_rep, &v, NULL, NULL};
+        run_table(a->report, &t);
+        run_note(a->report, "validate: run file %s\n", s->cfg.output);
     }
-    if (st == EV_OK && log)
-        fprintf(log, "validate: run file %s\n", s->cfg.output);
     if (st == EV_OK && a->json)
         st = write_json(s, a, &v, &res, &grid_rep, &hof_rep, &gs, t0, err);
     reported_free(&grid_rep);

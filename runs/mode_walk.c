@@ -59,7 +59,7 @@ static ev_status search(session_t *s, const run_args_t *a, walk_side_t *w, ranke
     return st;
 }
 
-static void day_text(int64_t day, char *buf, size_t n)
+void walk_day_text(int64_t day, char *buf, size_t n)
 {
     int64_t y;
     int m, d;
@@ -67,38 +67,9 @@ static void day_text(int64_t day, char *buf, size_t n)
     snprintf(buf, n, "%04lld-%02d-%02d", (long long)y, m, d);
 }
 
-static void print_table(FILE *out, const session_t *s, const wf_result_t *r, const char *search_name)
-{
-    const lattice_t *lat = &s->cfg.lattice;
-    const char *obj = objective_name((objective_kind)s->cfg.objective.kind);
-    char a[16], b[16], c[16], d[16];
-    fprintf(out, "walk-forward (%s): %d trading days, train %u, test %u, step %u: %d windows\n", search_name, r->n_days,
-            r->train_days, r->test_days, r->step_days, r->n);
-    fprintf(out, "window  train                   test                  ");
-    for (int32_t k = 0; k < lat->n_params; k++)
-        fprintf(out, "  %10s", lat->params[k].name);
-    fprintf(out, "  %12s  trades  %12s  trades\n", "train", "test");
-    for (int32_t w = 0; w < r->n; w++) {
-        const wf_window_t *win = &r->win[w];
-        day_text(r->days[win->train_begin], a, sizeof a);
-        day_text(r->days[win->train_end - 1], b, sizeof b);
-        day_text(r->days[win->test_begin], c, sizeof c);
-        day_text(r->days[win->test_end - 1], d, sizeof d);
-        fprintf(out, "%6d  %s..%s  %s..%s", w + 1, a, b, c, d);
-        for (int32_t k = 0; k < lat->n_params; k++)
-            fprintf(out, "  %10s", lat->params[k].value_text[r->winner[w].genes[k]]);
-        fprintf(out, "  %12.6f  %6lld  %12.6f  %6lld%s\n", r->train_value[w], (long long)r->winner[w].r.trades,
-                r->test_value[w], (long long)r->test[w].r.trades, r->test[w].r.feasible ? "" : "  infeasible");
-    }
-    day_text(r->days[r->win[0].test_begin], a, sizeof a);
-    day_text(r->days[r->win[r->n - 1].test_end - 1], b, sizeof b);
-    fprintf(out, "chained out-of-sample %s..%s: %s %.6f, %lld trades%s\n", a, b, obj, r->chained_value,
-            (long long)r->chained.trades, r->chained.feasible ? "" : " (infeasible)");
-}
-
 /* Every window: search the train days, score the winner on the test days,
  * chain the test trades. */
-static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, FILE *log, ev_error *err)
+static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, ev_error *err)
 {
     walk_side_t w;
     ev_error ignored; /* finish after a failure: the first error stands */
@@ -110,7 +81,7 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, FILE *l
         char first[16];
         if ((st = w.ops->open(&w, s, r->days, win->train_begin, win->train_end, 1, err)) == EV_OK &&
             (st = search(s, a, &w, &r->winner[i], &found, &r->evaluated, err)) == EV_OK && !found) {
-            day_text(r->days[win->train_begin], first, sizeof first);
+            walk_day_text(r->days[win->train_begin], first, sizeof first);
             st = ev_fail(err, EV_EDATA,
                          "%s: walk-forward window %d (train from %s, %u days): no feasible genome; lower "
                          "objective.min_trades or lengthen train_days",
@@ -126,8 +97,8 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, FILE *l
             (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], &r->test_stats[i], err)) == EV_OK)
             st = w.ops->chain(&w, s, r->test[i].genes, err);
         w.ops->close(&w, s);
-        if (log && st == EV_OK)
-            fprintf(log, "walk-forward: window %d of %d done\n", i + 1, r->n);
+        if (st == EV_OK)
+            run_note(a->report, "walk-forward: window %d of %d done\n", i + 1, r->n);
     }
     if (st == EV_OK)
         st = walk_side_chained(&w, s, r, err);
@@ -168,7 +139,6 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
 {
     const validation_cfg_t *v = &s->cfg.validation;
     const char *search_name = a->grid ? "grid" : "ga";
-    FILE *log = a->quiet ? NULL : stderr;
     wf_result_t r;
     run_file_t rf;
     double t_walk = 0;
@@ -192,15 +162,17 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
         return st;
     }
     t_walk = plat_now();
-    st = walk(s, a, &r, log, err);
+    st = walk(s, a, &r, err);
     t_walk = plat_now() - t_walk;
     if (st == EV_OK && (st = run_file_write_walk_forward(&rf, &r, search_name, err)) == EV_OK &&
         (st = run_file_attr_str(&rf, "/", "status", "complete", err)) == EV_OK)
         st = run_output_commit(&rf, s->cfg.output, 0, err);
     else
         run_output_discard(&rf);
-    if (st == EV_OK && !a->no_table)
-        print_table(stdout, s, &r, search_name);
+    if (st == EV_OK) {
+        run_table_t t = {RUN_TABLE_WALK, &s->cfg, NULL, NULL, NULL, &r, search_name};
+        run_table(a->report, &t);
+    }
     if (st == EV_OK && a->json) {
         run_summary_t sum;
         reported_t none;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "runs/reporter.h"
 #include "runs/session.h"
 #include "ga/ga_run.h"
 #include "report/validate.h"
@@ -27,15 +28,16 @@ typedef struct {
     uint64_t top;  /* 0: the config's */
     uint64_t seed; /* when seed_given */
     int seed_given;
-    uint64_t batch; /* 0: from memory and launch-time limits */
-    int quiet;
+    uint64_t batch;   /* 0: from memory and launch-time limits */
+    int quiet;        /* --quiet: the command line's reporter is silent (runs/ reads only report) */
     int no_gpu_probe; /* --no-gpu-probe: a device backend is not checked against the CPU (unsafe) */
     int argc;         /* the command line, to print how to resume */
     char **argv;
-    /* The library (lib/): no top-K table on stdout, and a GA callback called
-     * after each generation is archived, whose nonzero answer ends the run
-     * there, complete (GA_STOP_CALLER). NULL: none (the command line). */
-    int no_table;
+    /* Where the run's notes, warnings and tables go (runs/reporter.h). */
+    const run_reporter_t *report;
+    /* The library (lib/): a GA callback called after each generation is
+     * archived, whose nonzero answer ends the run there, complete
+     * (GA_STOP_CALLER). NULL: none (the command line). */
     int (*on_generation)(void *ctx, const ga_generation_t *gen);
     void *on_generation_ctx;
 } run_args_t;

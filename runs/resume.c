@@ -121,7 +121,8 @@ static int state_fits(run_resume_t *r, const session_t *s, const run_paths_t *p)
     return 0;
 }
 
-ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, ev_error *err)
+ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, const run_reporter_t *rep,
+                           ev_error *err)
 {
     run_identity_t was, now;
     ev_error why;
@@ -142,7 +143,7 @@ ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, 
     was.backend = r->ck.backend;
     if (s->cfg.seed_random && was.seed != now.seed) {
         /* "seed: random" means the seed drawn when the run started */
-        fprintf(stderr, "evolve: seed: random: continuing with the run's seed %" PRIu64 "\n", was.seed);
+        run_warning(rep, "evolve: seed: random: continuing with the run's seed %" PRIu64 "\n", was.seed);
         s->cfg.seed = now.seed = was.seed;
     }
     if ((st = identity_compare(&was, &now, p, s, err)) != EV_OK)

@@ -48,8 +48,9 @@ typedef struct {
 } run_resume_t;
 
 /* Step 1. EV_ECONFIG (nothing touched) when the run is not this one; a
- * "seed: random" config adopts the run's recorded seed. */
-ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, ev_error *err);
+ * "seed: random" config adopts the run's recorded seed (a warning to rep). */
+ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, const run_reporter_t *rep,
+                           ev_error *err);
 
 /* Step 2, into the archive a of a new run file. Errors only for real
  * failures (memory, the new file); a run file that does not match its

@@ -83,7 +83,7 @@ ev_status run_guard_outputs(const config_t *cfg, const run_args_t *a, plat_lock_
     if (st == EV_OK && !locked && (st = run_paths_make_dir(&p, err)) == EV_OK)
         st = take(&p, a->resume != NULL, lock, err);
     if (st == EV_OK)
-        run_paths_remove_temps(&p, stderr);
+        run_paths_remove_temps(&p, run_err(a->report));
     run_paths_free(&p);
     return st;
 }

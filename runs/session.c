@@ -60,12 +60,12 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
         return st;
     if (s->cfg.dataset_is_cache && (st = request_filter_features(&s->cfg, err)) != EV_OK)
         return st;
-    if ((st = dataset_obtain(&s->cfg, &s->ds, opts->log, err)) != EV_OK)
+    if ((st = dataset_obtain(&s->cfg, &s->ds, run_log(opts->report), err)) != EV_OK)
         return st;
     if (s->ds.n_trades == 0)
         return ev_fail(err, EV_EDATA, "%s: no trade is left to evaluate after the drops listed above",
                        s->cfg.dataset_path ? s->cfg.dataset_path : s->cfg.path);
-    if (s->cfg.validation.enabled && (st = session_validation_split(s, opts->log, err)) != EV_OK)
+    if (s->cfg.validation.enabled && (st = session_validation_split(s, opts->report, err)) != EV_OK)
         return st;
     if ((st = lattice_bind(&s->cfg.lattice, &s->ds, err)) != EV_OK) {
         ev_error_prefix(err, "%s: ", s->cfg.path);

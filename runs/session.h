@@ -14,6 +14,7 @@
 #include "ga/backend.h"
 #include "ga/ga_run.h"
 #include "io/config.h"
+#include "runs/reporter.h"
 #include "signals/strategy.h"
 
 #ifdef __cplusplus
@@ -21,10 +22,10 @@ extern "C" {
 #endif
 
 typedef struct {
-    const char *backend; /* "cpu", "cuda", "auto" */
-    FILE *log;           /* dataset summary and notes (stderr), NULL when quiet */
-    int no_probe;        /* --no-gpu-probe: trust a device backend unchecked (unsafe) */
-    int walk_forward;    /* --walk-forward: no row is reported, so no deflated Sharpe ratio */
+    const char *backend;          /* "cpu", "cuda", "auto" */
+    const run_reporter_t *report; /* the dataset summary and notes (runs/reporter.h) */
+    int no_probe;                 /* --no-gpu-probe: trust a device backend unchecked (unsafe) */
+    int walk_forward;             /* --walk-forward: no row is reported, so no deflated Sharpe ratio */
 } session_opts_t;
 
 typedef struct {

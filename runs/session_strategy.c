@@ -33,10 +33,8 @@ ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_err
     if ((st = backend_strategy_open(s->ops, &s->backend, s->strategy, &s->prob, err)) != EV_OK)
         return st;
     s->ops->describe(s->backend, s->device, sizeof s->device);
-    if (opts->log)
-        fprintf(opts->log, "strategy %s: %lld bars from %s; %llu lattice points\n", so->name,
-                (long long)so->n_bars(strategy_state(s->strategy)), s->cfg.path,
-                (unsigned long long)s->cfg.lattice.size);
+    run_note(opts->report, "strategy %s: %lld bars from %s; %llu lattice points\n", so->name,
+             (long long)so->n_bars(strategy_state(s->strategy)), s->cfg.path, (unsigned long long)s->cfg.lattice.size);
     s->seconds_load = plat_now() - t0;
     /* a device proves itself against the CPU before the first generation or grid batch */
     if (s->ops != &backend_strategy_ops && (st = gpu_probe_session(s, opts, err)) != EV_OK)
@@ -50,18 +48,18 @@ void session_strategy_close(session_t *s)
     s->strategy = NULL;
 }
 
-void session_strategy_note(const session_t *s, FILE *log)
+void session_strategy_note(const session_t *s, const run_reporter_t *rep)
 {
     const strategy_ops_t *so = strategy_ops(s->strategy);
     const void *state = strategy_state(s->strategy);
     double prep, bt;
     strategy_timing(s->strategy, &prep, &bt);
-    fprintf(log,
-            "strategy %s: %lld indicator series computed (%.1f MiB held, %lld bytes each); %.3f s in indicators, "
-            "%.3f s in backtests (%.1f%% indicators); backtest scratch %.1f KiB per thread\n",
-            so->name, (long long)so->series_computed(state), (double)so->cache_bytes(state) / 1048576.0,
-            (long long)so->n_bars(state) * 8, prep, bt, prep + bt > 0 ? 100.0 * prep / (prep + bt) : 0.0,
-            (double)(so->scratch_bytes(state) + (size_t)so->max_trades(state) * sizeof(double)) / 1024.0);
+    run_note(rep,
+             "strategy %s: %lld indicator series computed (%.1f MiB held, %lld bytes each); %.3f s in indicators, "
+             "%.3f s in backtests (%.1f%% indicators); backtest scratch %.1f KiB per thread\n",
+             so->name, (long long)so->series_computed(state), (double)so->cache_bytes(state) / 1048576.0,
+             (long long)so->n_bars(state) * 8, prep, bt, prep + bt > 0 ? 100.0 * prep / (prep + bt) : 0.0,
+             (double)(so->scratch_bytes(state) + (size_t)so->max_trades(state) * sizeof(double)) / 1024.0);
 }
 
 /* (prod(1 + q_j / 1e8) - 1) * 100 over the genome's trades (reported.c's

@@ -16,7 +16,7 @@ void session_strategy_close(session_t *s);
 
 /* One line on log: series computed and held, the time in indicators against
  * the backtest loops, and the scratch memory per thread (bench/RESULTS.md). */
-void session_strategy_note(const session_t *s, FILE *log);
+void session_strategy_note(const session_t *s, const run_reporter_t *rep);
 
 /* reported_t for e[n]: objective_display of each fitness, and for compound
  * (prod(1 + o/100) - 1) * 100 over the genome's trades, as reported_make does

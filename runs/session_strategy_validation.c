@@ -47,7 +47,6 @@ static ev_status sharpe_sample(session_t *s, ev_error *err)
 
 ev_status strategy_validation_open(session_t *s, const session_opts_t *opts, ev_error *err)
 {
-    FILE *log = opts->log;
     const strategy_ops_t *so = strategy_ops(s->strategy);
     const void *state = strategy_state(s->strategy);
     ev_status st;
@@ -63,13 +62,12 @@ ev_status strategy_validation_open(session_t *s, const session_opts_t *opts, ev_
     if ((st = session_validation_check_folds(s, err)) != EV_OK ||
         (st = strategy_set_split(s->strategy, &s->split, s->cfg.objective.aggregate, err)) != EV_OK)
         return st;
-    if (log) {
-        fprintf(log, "validation: %d days of bars: %d held out, %d in-sample", s->split.n_days, s->split.n_holdout,
-                s->split.n_days - s->split.n_holdout);
-        if (s->split.has_folds)
-            fprintf(log, " in %d folds", s->split.n_folds);
-        fputc('\n', log);
-    }
+    if (s->split.has_folds)
+        run_note(opts->report, "validation: %d days of bars: %d held out, %d in-sample in %d folds\n", s->split.n_days,
+                 s->split.n_holdout, s->split.n_days - s->split.n_holdout, s->split.n_folds);
+    else
+        run_note(opts->report, "validation: %d days of bars: %d held out, %d in-sample\n", s->split.n_days,
+                 s->split.n_holdout, s->split.n_days - s->split.n_holdout);
     /* the DSR's variance: thousands of backtests that a walk-forward, which
        reports no row, never reads */
     if (opts->walk_forward) {

@@ -19,7 +19,7 @@ ev_status session_validation_check_folds(const session_t *s, ev_error *err)
     return EV_OK;
 }
 
-ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
+ev_status session_validation_split(session_t *s, const run_reporter_t *rep, ev_error *err)
 {
     const dataset_t *full;
     uint8_t *keep;
@@ -61,14 +61,15 @@ ev_status session_validation_split(session_t *s, FILE *log, ev_error *err)
     }
     if (kept == 0)
         return ev_fail(err, EV_EDATA, "%s: validation: no trade is left in-sample", s->cfg.path);
-    if (log) {
-        fprintf(log, "validation: %d trading days: %d held out (%lld trades), %d in-sample (%lld trades)",
-                s->split.n_days, s->split.n_holdout, (long long)(full->n_trades - kept),
-                s->split.n_days - s->split.n_holdout, (long long)kept);
-        if (s->split.has_folds)
-            fprintf(log, " in %d folds", s->split.n_folds);
-        fputc('\n', log);
-    }
+    if (s->split.has_folds)
+        run_note(rep,
+                 "validation: %d trading days: %d held out (%lld trades), %d in-sample (%lld trades) in %d folds\n",
+                 s->split.n_days, s->split.n_holdout, (long long)(full->n_trades - kept),
+                 s->split.n_days - s->split.n_holdout, (long long)kept, s->split.n_folds);
+    else
+        run_note(rep, "validation: %d trading days: %d held out (%lld trades), %d in-sample (%lld trades)\n",
+                 s->split.n_days, s->split.n_holdout, (long long)(full->n_trades - kept),
+                 s->split.n_days - s->split.n_holdout, (long long)kept);
     return EV_OK;
 }
 

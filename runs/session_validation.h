@@ -25,7 +25,7 @@ ev_status session_validation_check_folds(const session_t *s, ev_error *err);
 /* After the dataset is loaded, before the lattice is bound: splits the days
  * with the config's seed, moves the whole dataset to s->ds_full and leaves
  * the in-sample trades in s->ds. log: a line on the split, or NULL. */
-ev_status session_validation_split(session_t *s, FILE *log, ev_error *err);
+ev_status session_validation_split(session_t *s, const run_reporter_t *rep, ev_error *err);
 
 /* After the in-sample problem is set up, before its tables: with
  * objective.aggregate, the problem's folds (the search ranks by a fold

@@ -8,7 +8,7 @@
  * and stall state, and a hash of every generation the run file holds at that
  * moment. The dedup cache is not here: every genome in it was in an archived
  * generation, so the resume rebuilds it from the run file's rows once their
- * hashes prove them intact (cli/resume.c). */
+ * hashes prove them intact (runs/resume.c). */
 #ifndef EVOLVE_CHECKPOINT_H
 #define EVOLVE_CHECKPOINT_H
 

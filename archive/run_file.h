@@ -47,7 +47,7 @@ typedef struct {
     char *const *earlier_sessions;
     size_t n_earlier_sessions;
     const char *session; /* this process: "started" or "resumed at generation N" */
-    const char *probe;   /* the GPU probe's verdict (cli/gpu_probe.h), or NULL: no attribute */
+    const char *probe;   /* the GPU probe's verdict (runs/gpu_probe.h), or NULL: no attribute */
 } run_origin_t;
 
 /* Creates a run file at path (truncating): root attributes (format, mode,

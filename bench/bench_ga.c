@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backend_registry.h"
+#include "runs/backend_registry.h"
 #include "common/platform.h"
 #include "fitness/tables.h"
 #include "ga/dedup_cache.h"

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/synth_data.h"
+#include "runs/synth_data.h"
 #include "build_info.h"
-#include "cli/backend_registry.h"
+#include "runs/backend_registry.h"
 #include "common/platform.h"
 #include "fitness/dominance.h"
 #include "fitness/eval_reference.h"

@@ -30,7 +30,7 @@
 #endif
 
 #ifdef EVOLVE_HAVE_CUDA
-#include "cli/synth_data.h"
+#include "runs/synth_data.h"
 #include "fitness/dominance.h"
 #include "fitness/tables.h"
 #include "ga/backend_probe.h"

@@ -7,12 +7,13 @@
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "cli/commands.h"
+#include "cli/run_print.h"
 #include "ga/grid.h"
-#include "cli/run_guard.h"
-#include "cli/mode_walk.h"
-#include "cli/modes.h"
-#include "cli/run_paths.h"
-#include "cli/session_strategy.h"
+#include "runs/run_guard.h"
+#include "runs/mode_walk.h"
+#include "runs/modes.h"
+#include "runs/run_paths.h"
+#include "runs/session_strategy.h"
 #include "dist/dist.h"
 #include "io/config.h"
 
@@ -196,6 +197,7 @@ int cmd_run(int argc, char **argv)
     run_args_t a;
     session_t s;
     session_opts_t so;
+    run_reporter_t rep;
     plat_lock_t *lock = NULL;
     ev_error err;
     ev_status st;
@@ -213,6 +215,8 @@ int cmd_run(int argc, char **argv)
         return ev_exit_code(st);
     }
     lead = dist_rank() == 0; /* the one process that reads the run's files and writes its outputs */
+    run_print_reporter(&rep, a.quiet || !lead);
+    a.report = &rep;
     plat_install_interrupt();
     if (a.resume && lead) {
         /* before loading any data: is there a run to resume? */
@@ -235,7 +239,7 @@ int cmd_run(int argc, char **argv)
         st = run_guard_outputs(&s.cfg, &a, &lock, &err);
     memset(&so, 0, sizeof so);
     so.backend = a.backend;
-    so.log = a.quiet || !lead ? NULL : stderr;
+    so.report = &rep;
     so.no_probe = a.no_gpu_probe;
     so.walk_forward = a.walk_forward;
     if (st == EV_OK)
@@ -246,8 +250,8 @@ int cmd_run(int argc, char **argv)
     }
     if ((st = dist_agree(st, &err)) == EV_OK)
         st = run_modes(&s, &a, t0, &err);
-    if (st == EV_OK && s.strategy && so.log)
-        session_strategy_note(&s, so.log);
+    if (st == EV_OK && s.strategy)
+        session_strategy_note(&s, &rep);
     session_close(&s);
     plat_lock_release(lock);
     if (st == EV_EINTR && lead)

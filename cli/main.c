@@ -1,7 +1,7 @@
 /* evolve: GPU-resident genetic search for trading-strategy parameters.
  * This file only dispatches to the sub-commands (cli/commands.h). The
- * executable is lib/main.c: main() calls libevolve's evolve_main, which is
- * this cli_main, so the command runs the code of the shared library. */
+ * executable is cli/evolve.c: main() calls this cli_main. The commands stand
+ * on runs/ (the application), as libevolve (lib/) does. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* The command line's dispatcher: `evolve ARGS...` (cli/main.c), exported by
- * libevolve as evolve_main and called by the executable's main (lib/main.c). */
+/* The command line's dispatcher: `evolve ARGS...` (cli/main.c), called by
+ * the executable's main (cli/evolve.c). */
 #ifndef EVOLVE_CLI_MAIN_H
 #define EVOLVE_CLI_MAIN_H
 

@@ -14,7 +14,7 @@
  *                               so the gpu tests' short bar sets take many
  *                               slices
  *
- * Points (cli/ga_record.c, archive/run_write.c, archive/checkpoint.c):
+ * Points (runs/ga_record.c, archive/run_write.c, archive/checkpoint.c):
  *   append      half of a generation's columns written, nothing flushed
  *   flushed     the generation written and flushed, its checkpoint not yet
  *   checkpoint  the checkpoint's temporary file complete, not yet renamed

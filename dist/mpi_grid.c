@@ -144,7 +144,7 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
     j.heat = grid_heat_for(ops, opts, j.ev);
     /* The ranks' backends may differ (a GPU rank beside CPU ranks, docs/scaling.md):
      * the heatmap is folded into the shards only where every rank can, else none
-     * does and rank 0 computes it after (cli/grid_record.c); its reduction below
+     * does and rank 0 computes it after (runs/grid_record.c); its reduction below
      * is a collective of every rank. */
     if (mpi_world_sum(opts->heat != NULL && j.heat == NULL))
         j.heat = NULL;

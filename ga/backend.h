@@ -1,6 +1,6 @@
 /* The backend interface: one vtable per compute backend (CPU, CUDA). The
  * search drivers (grid, GA) only talk to this; the build switch decides which
- * backends are compiled and registered (cli/backend_registry.c), nothing else. */
+ * backends are compiled and registered (runs/backend_registry.c), nothing else. */
 #ifndef EVOLVE_BACKEND_H
 #define EVOLVE_BACKEND_H
 
@@ -89,8 +89,8 @@ typedef struct {
                                  ev_error *err);
 
     /* ---- Optional grid extras: NULL where a backend has none; the drivers
-     * then fall back to the CPU backend (the heatmap: cli/grid_record.c; the
-     * grid rank: cli/mode_validate.c). Results must equal
+     * then fall back to the CPU backend (the heatmap: runs/grid_record.c; the
+     * grid rank: runs/mode_validate.c). Results must equal
      * the CPU backend's exactly (they are integers and rank keys). */
 
     /* grid_batch that also folds every point into heat (fitness/grid_sink.h):

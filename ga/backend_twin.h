@@ -1,9 +1,9 @@
 /* A test-only second backend: the CPU backend under the name "twin",
  * optionally made to get one thing wrong, so that the parity probe
- * (ga/backend_probe.h) and what a run does when it fails (cli/gpu_probe.c)
+ * (ga/backend_probe.h) and what a run does when it fails (runs/gpu_probe.c)
  * are tested on machines without a GPU. A run uses it in place of a device
  * backend only when the environment variable EVOLVE_TEST_DEVICE names a
- * mode (cli/backend_registry.c); no user sets it. */
+ * mode (runs/backend_registry.c); no user sets it. */
 #ifndef EVOLVE_BACKEND_TWIN_H
 #define EVOLVE_BACKEND_TWIN_H
 
@@ -26,12 +26,12 @@ extern const backend_ops_t backend_twin_ops;
  *   ga-oom   nothing wrong, but ga_open fails out of memory for populations
  *            above 512 (ga_run then keeps the GA on the host), and the
  *            strategy twin's packed jobs above 200 genomes fail out of
- *            memory (retried with fewer, cli/backend_strategy.c)
+ *            memory (retried with fewer, runs/backend_strategy.c)
  * EV_EUSAGE for another name. */
 ev_status backend_twin_select(const char *mode, ev_error *err);
 
 /* The selected mode's fault planted into another backend's results, for
- * that backend's own twin (the strategy backend's, cli/backend_strategy.c):
+ * that backend's own twin (the strategy backend's, runs/backend_strategy.c):
  * an evaluate call's n results (modes fitness and trades), a grid batch's
  * top-K (mode topk); the other modes leave them alone. */
 void backend_twin_corrupt_results(eval_result_t *out, uint64_t n);

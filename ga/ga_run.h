@@ -61,7 +61,7 @@ typedef struct {
 /* Where a resumed run starts: a snapshot and the dedup cache's contents.
  * The cache is not part of the snapshot because every genome in it was in
  * some evaluated generation: an archive of the generations can rebuild it
- * (cli/resume.c), and a run restored from both continues bit for bit as
+ * (runs/resume.c), and a run restored from both continues bit for bit as
  * if it had never stopped (tests/test_ga_resume.c). */
 typedef struct {
     ga_snapshot_t at;

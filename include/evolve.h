@@ -227,12 +227,6 @@ EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *rf, ui
                                          uint16_t *genes, double *fitness, double *fitness_raw, int64_t *trades,
                                          uint8_t *feasible);
 
-/* ---- the command line ---------------------------------------------------- */
-/* `evolve ARGS...` (argv[0] the program): the evolve executable is this call.
- * It is the command, not the library: it prints, exits on a second Ctrl-C
- * and installs a SIGINT handler. Returns the exit status. */
-EVOLVE_API int evolve_main(int argc, char **argv);
-
 #ifdef __cplusplus
 }
 #endif

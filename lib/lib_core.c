@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "build_info.h"
-#include "cli/main.h"
 
 _Static_assert((int)EVOLVE_EINTERNAL == (int)EV_EINTERNAL && (int)EVOLVE_EBUSY == (int)EV_EBUSY &&
                    (int)EVOLVE_ENODEV == (int)EV_ENODEV && (int)EVOLVE_EIO == (int)EV_EIO,
@@ -35,11 +34,6 @@ EVOLVE_API int evolve_has_cuda(void)
 #else
     return 0;
 #endif
-}
-
-EVOLVE_API int evolve_main(int argc, char **argv)
-{
-    return cli_main(argc, argv);
 }
 
 EVOLVE_API evolve_ctx *evolve_ctx_new(void)

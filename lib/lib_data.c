@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backend_registry.h"
+#include "runs/backend_registry.h"
 #include "common/strutil.h"
 #include "fitness/objective_prep.h"
 #include "io/config.h"

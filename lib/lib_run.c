@@ -1,5 +1,5 @@
 /* libevolve: evolve_run, the searches of `evolve CONFIG [--grid|--validate]`
- * through the same session and modes as the command (cli/), so a run from
+ * through the same session and modes as the command (runs/), so a run from
  * the library writes the command's run file, bit for bit. */
 #include <math.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "archive/run_file.h"
-#include "cli/modes.h"
-#include "cli/run_guard.h"
-#include "cli/session.h"
+#include "runs/modes.h"
+#include "runs/run_guard.h"
+#include "runs/session.h"
 #include "common/platform.h"
 #include "common/strutil.h"
 #include "ga/grid.h"
@@ -19,6 +19,14 @@
 typedef struct {
     const evolve_run_opts *o;
 } run_cb_t;
+
+/* The library's reporter (runs/reporter.h): notes when verbose and
+ * warnings on stderr, as the command prints them; no table. */
+static void note_line(void *user, const char *line)
+{
+    (void)user;
+    fputs(line, stderr);
+}
 
 static int forward_generation(void *ctx, const ga_generation_t *g)
 {
@@ -96,6 +104,7 @@ static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run
     run_cb_t cb;
     session_t s;
     session_opts_t so;
+    run_reporter_t rep;
     plat_lock_t *lock = NULL;
     ev_error e;
     ev_status st;
@@ -108,8 +117,12 @@ static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run
     a.config = config_path;
     a.backend = o->backend ? o->backend : "auto";
     a.evaluator = EVAL_AUTO;
-    a.quiet = !o->verbose;
-    a.no_table = 1;
+    memset(&rep, 0, sizeof rep);
+    rep.log = o->verbose ? stderr : NULL;
+    rep.err = stderr;
+    rep.note = o->verbose ? note_line : NULL;
+    rep.warning = note_line;
+    a.report = &rep;
     a.grid = !strcmp(mode, "grid");
     a.validate = !strcmp(mode, "validate");
     if (!a.grid && !a.validate && strcmp(mode, "ga"))
@@ -127,7 +140,7 @@ static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run
         st = run_guard_outputs(&s.cfg, &a, &lock, &e);
     memset(&so, 0, sizeof so); /* the probe always runs here: no --no-gpu-probe */
     so.backend = a.backend;
-    so.log = a.quiet ? NULL : stderr;
+    so.report = &rep;
     if (st == EV_OK)
         st = session_open(&s, &so, &e);
     if (st == EV_OK) {

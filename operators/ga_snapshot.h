@@ -1,6 +1,6 @@
 /* A GA run between two generations: the one state type that the GA driver
  * snapshots (ga/ga_run.h, on_checkpoint), the checkpoint writes and reads
- * (archive/checkpoint.c) and a resume restores (cli/resume.c, ga_run's
+ * (archive/checkpoint.c) and a resume restores (runs/resume.c, ga_run's
  * restore), with one table of its fields and one check.
  *
  * The table (ga_snapshot_fields) drives the checkpoint's writer and reader

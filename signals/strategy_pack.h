@@ -12,7 +12,7 @@
  * most `batch` genomes (one job per chunk unless memory is short: a job that
  * runs out of memory is retried smaller, as kernels/mem_retry.h says), and a
  * host runner that executes a packed job on the CPU through the strategy's
- * view_outcomes: the device path's test twin (cli/backend_strategy.c). */
+ * view_outcomes: the device path's test twin (runs/backend_strategy.c). */
 #ifndef EVOLVE_SIGNALS_STRATEGY_PACK_H
 #define EVOLVE_SIGNALS_STRATEGY_PACK_H
 

@@ -1,4 +1,4 @@
-/* Choosing a backend by name (cli/backend_registry.c): cpu, auto (cuda when a
+/* Choosing a backend by name (runs/backend_registry.c): cpu, auto (cuda when a
  * device can be used, else cpu), cuda (refused with the reason where no
  * device can be used: no driver, a driver too old for this build, no GPU),
  * and unknown names. Runs on every machine; what it expects of cuda and auto
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/backend_registry.h"
+#include "runs/backend_registry.h"
 #include "ga/backend.h"
 #include "tests/check.h"
 #ifdef EVOLVE_HAVE_CUDA

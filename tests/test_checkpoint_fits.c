@@ -3,7 +3,7 @@
  * counter fits the run;
  * a damaged or edited one (indices past the population or the lattice) is
  * refused with the reason, so the resume starts over instead of indexing
- * past an array (cli/resume.c). */
+ * past an array (runs/resume.c). */
 #include <stdio.h>
 #include <string.h>
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backend_registry.h"
+#include "runs/backend_registry.h"
 #include "fitness/dominance.h"
 #include "fitness/problem.h"
 #include "fitness/tables.h"

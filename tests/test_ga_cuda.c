@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backend_registry.h"
+#include "runs/backend_registry.h"
 #include "kernels/cuda_api.h"
 #include "tests/check.h"
 #include "tests/support/builder.h"

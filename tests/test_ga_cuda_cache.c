@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backend_registry.h"
+#include "runs/backend_registry.h"
 #include "ga/ga_plan.h"
 #include "ga/ga_run.h"
 #include "kernels/cuda_api.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The GPU probe's verdicts, on a machine without a GPU (cli/gpu_probe.h).
+"""The GPU probe's verdicts, on a machine without a GPU (runs/gpu_probe.h).
 
 EVOLVE_TEST_DEVICE=MODE puts the CPU backend's test twin (ga/backend_twin.h)
 where a device backend would be, exact or corrupted in one place (a fitness

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/modes.h"
+#include "runs/modes.h"
 #include "fitness/eval_reference.h"
 #include "ga/grid.h"
 #include "tests/check.h"

@@ -38,7 +38,7 @@ SHARED_HEADERS = {
     "cli/commands.h": ["cli/cmd_doctor.c", "cli/cmd_gen_data.c", "cli/cmd_ingest.c", "cli/cmd_report.c",
                        "cli/cmd_run.c"],
     # the run modes, one file each
-    "cli/modes.h": ["cli/mode_follow.c", "cli/mode_ga.c", "cli/mode_grid.c", "cli/mode_validate.c"],
+    "runs/modes.h": ["runs/mode_follow.c", "runs/mode_ga.c", "runs/mode_grid.c", "runs/mode_validate.c"],
     # the MPI job's interface: one file per job with MPI, one stub without
     "dist/dist.h": ["dist/dist_single.c", "dist/mpi_ga.c", "dist/mpi_grid.c", "dist/mpi_world.c"],
     # the CPU GA state's ops: state in cpu_ga.c, evaluate and rank in their own files

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The strategies on a device backend (docs/signals.md "Backends";
-cli/backend_strategy.h), for seller_exhaustion and atc on random-walk bars.
+runs/backend_strategy.h), for seller_exhaustion and atc on random-walk bars.
 
 Without a GPU (label unit), through the strategy backend's test twin
 (EVOLVE_TEST_DEVICE=MODE): the device's packed path (signals/strategy_pack.h:

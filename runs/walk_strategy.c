@@ -1,0 +1,80 @@
+/* A walk-forward window of a strategy (runs/walk_side.h): the bars are never
+ * cut (indicators run over all of them); the window's days are the only
+ * in-sample part of a split, so every other day's trades count nowhere
+ * (strategy_set_split, the one place that decides). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runs/session_strategy.h"
+#include "runs/walk_side.h"
+#include "signals/strategy_trades.h"
+
+static ev_status strategy_side_open(walk_side_t *w, session_t *s, const int64_t *days, int32_t begin, int32_t end,
+                                    int search, ev_error *err)
+{
+    val_split_t split;
+    ev_status st;
+    (void)search; /* the session's backend searches whatever split is set */
+    memset(&split, 0, sizeof split);
+    split.n_days = end - begin;
+    split.n_folds = 1;
+    split.day = (int64_t *)malloc(((size_t)split.n_days + 1) * sizeof *split.day);
+    split.part = (int32_t *)calloc((size_t)split.n_days + 1, sizeof *split.part);
+    if (!split.day || !split.part) {
+        val_split_free(&split);
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    }
+    memcpy(split.day, days + begin, (size_t)split.n_days * sizeof *split.day);
+    st = strategy_set_split(s->strategy, &split, AGG_ALL, err);
+    val_split_free(&split);
+    w->b = s->backend;
+    w->p = &s->prob;
+    w->tables = &s->tables.view;
+    return st;
+}
+
+static ev_status strategy_side_score(walk_side_t *w, const session_t *s, ranked_genome_t *g, double *value,
+                                     trade_stats_t *stats, ev_error *err)
+{
+    ev_status st = strategy_evaluate(s->strategy, g->genes, 1, &g->r, err);
+    (void)w;
+    g->key = rank_key(g->r);
+    if (st == EV_OK && stats)
+        st = strategy_genome_stats(s->strategy, g->genes, stats, NULL, err);
+    return st == EV_OK ? session_strategy_values(s, g, 1, value, err) : st;
+}
+
+static ev_status strategy_side_chain(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err)
+{
+    kept_trade_t *k;
+    int32_t *part;
+    int64_t n;
+    ev_status st = strategy_genome_kept(s->strategy, genes, &k, &part, &n, err);
+    for (int64_t j = 0; st == EV_OK && j < n; j++)
+        if (part[j] != VAL_HOLDOUT)
+            st = walk_side_push(w, s, &k[j], err);
+    free(k);
+    free(part);
+    return st;
+}
+
+static void strategy_side_close(walk_side_t *w, session_t *s)
+{
+    (void)w;
+    (void)s;
+}
+
+/* The session's own split again (every other mode's view of the bars). */
+static ev_status strategy_side_finish(walk_side_t *w, session_t *s, ev_error *err)
+{
+    (void)w;
+    return strategy_set_split(s->strategy, &s->split, s->cfg.objective.aggregate, err);
+}
+
+const walk_side_ops_t walk_strategy_ops = {
+    .open = strategy_side_open,
+    .score = strategy_side_score,
+    .chain = strategy_side_chain,
+    .close = strategy_side_close,
+    .finish = strategy_side_finish,
+};

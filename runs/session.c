@@ -90,9 +90,8 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
                            "--backend %s: the exits trail, breakeven and max_hold run on the CPU backend only (for "
                            "now); use --backend cpu or auto",
                            opts->backend);
-        if (opts->log)
-            fprintf(opts->log, "note: the exits trail, breakeven and max_hold run on the CPU backend (not yet on %s)\n",
-                    s->ops->name);
+        run_note(opts->report, "note: the exits trail, breakeven and max_hold run on the CPU backend (not yet on %s)\n",
+                 s->ops->name);
         s->ops = &backend_cpu_ops;
     }
     if ((st = s->ops->open(&s->backend, &s->prob, &s->tables, err)) != EV_OK)

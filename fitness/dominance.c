@@ -25,9 +25,7 @@ typedef struct {
 
 int dominance_applicable(const fit_problem_t *p)
 {
-    /* the passes enumerate (target, stop) pairs; SPEC sec. 4.1's exits run on
-     * the tables evaluator until the passes enumerate them too */
-    return !p->obj.need_dd && !lattice_has_more_exits(p->lat);
+    return !p->obj.need_dd;
 }
 
 /* uint64 words per lattice cell: the objective's fields once per sum set. */
@@ -49,7 +47,7 @@ int dominance_fits(const fit_problem_t *p, uint64_t budget)
 }
 
 /* Bins every trade the fixed leading filters keep into its free-filter cell. */
-static void block_bin(block_t *b, const uint16_t *lead_genes, int32_t ti, int32_t si)
+static void block_bin(block_t *b, const uint16_t *lead_genes, const tables_exits_t *x)
 {
     const fit_tables_t *t = b->t;
     memset(b->words, 0, b->sums * dom_cells_words(&t->obj) * sizeof *b->words);
@@ -59,8 +57,7 @@ static void block_bin(block_t *b, const uint16_t *lead_genes, int32_t ti, int32_
         accum_t a;
         if (!dominance_trade_cell(&b->plan, lead_genes, t->cells + j * t->n_filters, &idx))
             continue;
-        const tables_exits_t x = tables_exits_pair(ti, si);
-        tables_outcome(t, j, &x, &q, &lf);
+        tables_outcome(t, j, x, &q, &lf);
         accum_init(&a);
         accum_add(&a, &t->obj, q, lf);
         dom_cells_add(&b->c, dominance_trade_set(t, j) * b->plan.cells + idx, &a);
@@ -141,8 +138,8 @@ static void coords_next(const dom_plan_t *plan, const fit_tables_t *t, uint32_t 
 }
 
 /* Turns every cell of the block into an evaluated genome for the sink. */
-static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_t ti, int32_t si, grid_sink_t *sink,
-                            ev_error *err)
+static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, const tables_exits_t *exits,
+                            grid_sink_t *sink, ev_error *err)
 {
     const fit_tables_t *t = b->t;
     ev_status st = EV_OK;
@@ -157,10 +154,7 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, int32_
             st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
         }
         memset(genes, 0, sizeof genes);
-        if (t->target_param >= 0)
-            genes[t->target_param] = (uint16_t)ti;
-        if (t->stop_param >= 0)
-            genes[t->stop_param] = (uint16_t)si;
+        tables_exit_genes(t, exits, genes);
         {
             /* Contiguous chunks per thread: decode the first cell, then step. */
             int nth = 1, me = 0;
@@ -229,7 +223,7 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
 {
     block_t b;
     uint64_t done = 0;
-    int32_t nt = t->n_targets ? t->n_targets : 1, ns = t->n_stops ? t->n_stops : 1;
+    const uint64_t exits = tables_exit_combos(t);
     progress_t prog;
     ev_status st = EV_OK;
 
@@ -248,20 +242,22 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
         return ev_fail(err, EV_ENOMEM, "out of memory for %llu dominance cells", (unsigned long long)b.plan.cells);
     dom_cells_bind(&b.c, b.words, b.sums, &t->obj);
     progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
-    for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
-        for (int32_t si = 0; si < ns && st == EV_OK; si++)
-            for (uint64_t c = 0; c < b.plan.combos && st == EV_OK; c++) {
-                uint16_t lead_genes[EV_MAX_PARAMS];
-                dominance_lead_decode(&b.plan, t, c, lead_genes);
-                block_bin(&b, lead_genes, t->n_targets ? ti : -1, t->n_stops ? si : -1);
-                block_suffix(&b);
-                st = block_rank(&b, lead_genes, ti, si, sink, err);
-                done += b.plan.cells;
-                progress_update(&prog, done);
-                if (st == EV_OK && plat_interrupted())
-                    st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points",
-                                 (unsigned long long)done, (unsigned long long)p->lat->size);
-            }
+    /* every combination of the exits' values (target, stop, SPEC sec. 4.1's) */
+    for (uint64_t e = 0; e < exits && st == EV_OK; e++) {
+        const tables_exits_t x = tables_exit_combo(t, e);
+        for (uint64_t c = 0; c < b.plan.combos && st == EV_OK; c++) {
+            uint16_t lead_genes[EV_MAX_PARAMS];
+            dominance_lead_decode(&b.plan, t, c, lead_genes);
+            block_bin(&b, lead_genes, &x);
+            block_suffix(&b);
+            st = block_rank(&b, lead_genes, &x, sink, err);
+            done += b.plan.cells;
+            progress_update(&prog, done);
+            if (st == EV_OK && plat_interrupted())
+                st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)done,
+                             (unsigned long long)p->lat->size);
+        }
+    }
     progress_finish(&prog, done);
     free(b.words);
     return st;

@@ -83,6 +83,43 @@ typedef struct {
     tables_exits_t x;
 } tables_genome_t;
 
+/* Every combination of the exits' values (target, stop, then more[]; an
+ * absent role counts once), for the paths that enumerate them (the dominance
+ * sums): how many, combination c's value indices, and those written into a
+ * genome's genes. */
+EV_HD uint64_t tables_exit_combos(const fit_tables_t *t)
+{
+    uint64_t n = (uint64_t)(t->n_targets ? t->n_targets : 1) * (uint64_t)(t->n_stops ? t->n_stops : 1);
+    for (int r = 0; r < MORE_EXITS; r++)
+        n *= (uint64_t)(t->more[r].n ? t->more[r].n : 1);
+    return n;
+}
+
+EV_HD tables_exits_t tables_exit_combo(const fit_tables_t *t, uint64_t c)
+{
+    tables_exits_t x;
+    for (int r = MORE_EXITS - 1; r >= 0; r--) {
+        const uint64_t n = (uint64_t)t->more[r].n;
+        x.mi[r] = n ? (int32_t)(c % n) : -1;
+        c = n ? c / n : c;
+    }
+    x.si = t->n_stops ? (int32_t)(c % (uint64_t)t->n_stops) : -1;
+    c = t->n_stops ? c / (uint64_t)t->n_stops : c;
+    x.ti = t->n_targets ? (int32_t)c : -1;
+    return x;
+}
+
+EV_HD void tables_exit_genes(const fit_tables_t *t, const tables_exits_t *x, uint16_t *genes)
+{
+    if (t->target_param >= 0)
+        genes[t->target_param] = (uint16_t)x->ti;
+    if (t->stop_param >= 0)
+        genes[t->stop_param] = (uint16_t)x->si;
+    for (int r = 0; r < MORE_EXITS; r++)
+        if (t->more[r].param >= 0)
+            genes[t->more[r].param] = (uint16_t)x->mi[r];
+}
+
 /* Target ti and stop si alone (the paths that enumerate level pairs and are
  * not taken when the lattice has more exits). */
 EV_HD tables_exits_t tables_exits_pair(int32_t ti, int32_t si)

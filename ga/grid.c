@@ -137,10 +137,6 @@ ev_status grid_pick_evaluator(const backend_ops_t *ops, const fit_problem_t *p, 
                        "--evaluator reference: objective.aggregate (a fold statistic) runs on the tables or dominance "
                        "evaluator; use auto, tables or dominance");
     *ev = asked == EVAL_AUTO ? auto_evaluator(ops, p, dominance_budget) : asked;
-    if (*ev == EVAL_DOMINANCE && lattice_has_more_exits(p->lat))
-        return ev_fail(err, EV_EUSAGE,
-                       "--evaluator dominance: the exits trail, breakeven and max_hold run on the tables evaluator "
-                       "(not yet on dominance sums); use tables or auto");
     if (*ev == EVAL_DOMINANCE && !dominance_applicable(p))
         return ev_fail(
             err, EV_EUSAGE, "--evaluator dominance: objective '%s'%s depends on the order of trades; use tables",

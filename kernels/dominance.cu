@@ -60,7 +60,7 @@ __device__ __forceinline__ void dom_atomic_add(const dom_cells_t &c, uint64_t x,
 /* Step 2: trade j (equity order) into its cell of the block, if it has one,
  * in its fold's sum set. */
 __global__ void __launch_bounds__(DOM_THREADS)
-    dom_bin_kernel(fit_tables_t t, dom_plan_t plan, dom_lead_t lead, int32_t ti, int32_t si, dom_cells_t c)
+    dom_bin_kernel(fit_tables_t t, dom_plan_t plan, dom_lead_t lead, tables_exits_t exits, dom_cells_t c)
 {
     uint64_t step = (uint64_t)gridDim.x * DOM_THREADS;
     for (uint64_t j = (uint64_t)blockIdx.x * DOM_THREADS + threadIdx.x; j < (uint64_t)t.n_trades; j += step) {
@@ -69,8 +69,7 @@ __global__ void __launch_bounds__(DOM_THREADS)
         accum_t a;
         if (!dominance_trade_cell(&plan, lead.g, t.cells + j * (uint64_t)t.n_filters, &x))
             continue;
-        const tables_exits_t x = tables_exits_pair(ti, si);
-        tables_outcome(&t, (int64_t)j, &x, &q, &lf);
+        tables_outcome(&t, (int64_t)j, &exits, &q, &lf);
         accum_init(&a);
         accum_add(&a, &t.obj, q, lf);
         dom_atomic_add(c, dominance_trade_set(&t, (int64_t)j) * plan.cells + x, a);
@@ -125,15 +124,15 @@ extern "C" uint64_t cuda_dominance_cell_bytes(const fit_tables_t *t)
     return 8u * dom_cells_words(&t->obj) * (uint64_t)dominance_sets(t);
 }
 
-/* Steps 1-3 for one block of pair (ti, si); ti/si are -1 without target/stop. */
-static ev_status block_sums(const fit_tables_t *t, const dom_plan_t *plan, const dom_lead_t *lead, int32_t ti,
-                            int32_t si, unsigned long long *mem, const dom_cells_t *c, ev_error *err)
+/* Steps 1-3 for one block of one combination of the exits' values. */
+static ev_status block_sums(const fit_tables_t *t, const dom_plan_t *plan, const dom_lead_t *lead,
+                            const tables_exits_t *exits, unsigned long long *mem, const dom_cells_t *c, ev_error *err)
 {
     ev_status st = EV_OK;
     uint64_t sums = plan->cells * (uint64_t)dominance_sets(t);
     CUDA_TRY(cudaMemset(mem, 0, plan->cells * cuda_dominance_cell_bytes(t)));
     if (t->n_trades > 0) {
-        dom_bin_kernel<<<launch_blocks((uint64_t)t->n_trades, DOM_THREADS), DOM_THREADS>>>(*t, *plan, *lead, ti, si,
+        dom_bin_kernel<<<launch_blocks((uint64_t)t->n_trades, DOM_THREADS), DOM_THREADS>>>(*t, *plan, *lead, *exits,
                                                                                            *c);
         CUDA_TRY_LAUNCH();
     }
@@ -154,7 +153,7 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
 {
     ev_status st = EV_OK;
     const fit_tables_t *t = &e->t->view;
-    int32_t nt = t->n_targets ? t->n_targets : 1, ns = t->n_stops ? t->n_stops : 1;
+    const uint64_t exit_combos = tables_exit_combos(t);
     uint64_t per = cuda_dominance_cell_bytes(t), done = 0;
     unsigned long long *mem = NULL;
     dom_source src;
@@ -200,24 +199,22 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
     }
     dom_cells_bind(&src.c, reinterpret_cast<uint64_t *>(mem), src.plan.cells * (uint64_t)dominance_sets(t), &t->obj);
     progress_start(&prog, progress, "grid (dominance sums, cuda)", "points", p->lat->size);
-    for (int32_t ti = 0; ti < nt && st == EV_OK; ti++)
-        for (int32_t si = 0; si < ns && st == EV_OK; si++)
-            for (uint64_t combo = 0; combo < src.plan.combos && st == EV_OK; combo++) {
-                dominance_lead_decode(&src.plan, t, combo, src.lead.g);
-                if (t->target_param >= 0)
-                    src.base.g[t->target_param] = (uint16_t)ti;
-                if (t->stop_param >= 0)
-                    src.base.g[t->stop_param] = (uint16_t)si;
-                st =
-                    block_sums(t, &src.plan, &src.lead, t->n_targets ? ti : -1, t->n_stops ? si : -1, mem, &src.c, err);
-                if (st == EV_OK)
-                    st = topk_dev_offer(&e->topk, src, src.plan.cells, top, err);
-                done += src.plan.cells;
-                progress_update(&prog, done);
-                if (st == EV_OK && plat_interrupted())
-                    st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points",
-                                 (unsigned long long)done, (unsigned long long)p->lat->size);
-            }
+    /* every combination of the exits' values (target, stop, SPEC sec. 4.1's) */
+    for (uint64_t ex = 0; ex < exit_combos && st == EV_OK; ex++) {
+        const tables_exits_t exits = tables_exit_combo(t, ex);
+        for (uint64_t combo = 0; combo < src.plan.combos && st == EV_OK; combo++) {
+            dominance_lead_decode(&src.plan, t, combo, src.lead.g);
+            tables_exit_genes(t, &exits, src.base.g);
+            st = block_sums(t, &src.plan, &src.lead, &exits, mem, &src.c, err);
+            if (st == EV_OK)
+                st = topk_dev_offer(&e->topk, src, src.plan.cells, top, err);
+            done += src.plan.cells;
+            progress_update(&prog, done);
+            if (st == EV_OK && plat_interrupted())
+                st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)done,
+                             (unsigned long long)p->lat->size);
+        }
+    }
     progress_finish(&prog, done);
     cudaFree(mem);
     return st;

@@ -17,8 +17,17 @@ static void plan_arrays(cuda_tables_t *t)
 {
     const fit_tables_t *v = &t->view;
     uint64_t n = (uint64_t)v->n_trades;
-    static const uint32_t elem[TA_COUNT] = {2, 4, 4, 8, 8, 8, 8, 8, 8, 1};
+    static const uint32_t elem[TA_MORE_HIT] = {2, 4, 4, 8, 8, 8, 8, 8, 8, 1};
     memcpy(t->elem, elem, sizeof elem);
+    for (int r = 0; r < MORE_EXITS; r++) {
+        const uint64_t cells = n * (uint64_t)v->more[r].n;
+        t->elem[TA_MORE_HIT + r] = 4;
+        t->elem[TA_MORE_Q + r] = 8;
+        t->elem[TA_MORE_LF + r] = 8;
+        t->count[TA_MORE_HIT + r] = cells;
+        t->count[TA_MORE_Q + r] = cells;
+        t->count[TA_MORE_LF + r] = v->need_lf ? cells : 0;
+    }
     t->count[TA_CELLS] = n * (uint64_t)v->n_filters;
     t->count[TA_HIT_T] = n * (uint64_t)v->n_targets;
     t->count[TA_HIT_S] = n * (uint64_t)v->n_stops;
@@ -33,6 +42,10 @@ static void plan_arrays(cuda_tables_t *t)
 
 static int array_present(const cuda_tables_t *t, int a)
 {
+    if (a >= TA_MORE_HIT) {
+        const int r = (a - TA_MORE_HIT) % MORE_EXITS;
+        return t->view.more[r].param >= 0 && (a < TA_MORE_LF || t->view.need_lf);
+    }
     if (a == TA_FOLD)
         return t->view.agg != AGG_ALL;
     return a < TA_LF_T || t->view.need_lf;
@@ -52,6 +65,11 @@ static void bind_view(cuda_tables_t *t)
     v->lf_s = (const int64_t *)t->arr[TA_LF_S];
     v->lf_log = (const int64_t *)t->arr[TA_LF_LOG];
     v->fold = (const uint8_t *)t->arr[TA_FOLD];
+    for (int r = 0; r < MORE_EXITS; r++) {
+        v->more[r].hit = (const int32_t *)t->arr[TA_MORE_HIT + r];
+        v->more[r].q = (const int64_t *)t->arr[TA_MORE_Q + r];
+        v->more[r].lf = (const int64_t *)t->arr[TA_MORE_LF + r];
+    }
 }
 
 ev_status tables_device_alloc(cuda_tables_t **out, const fit_tables_t *layout, int64_t q_t_len, int64_t q_s_len,
@@ -103,6 +121,11 @@ static void host_arrays(const tables_host_t *h, const void **p)
     p[TA_LF_S] = h->lf_s;
     p[TA_LF_LOG] = h->lf_log;
     p[TA_FOLD] = h->fold;
+    for (int r = 0; r < MORE_EXITS; r++) {
+        p[TA_MORE_HIT + r] = h->more_hit[r];
+        p[TA_MORE_Q + r] = h->more_q[r];
+        p[TA_MORE_LF + r] = h->more_lf[r];
+    }
 }
 
 ev_status tables_device_put(cuda_tables_t *t, int a, const void *host, ev_error *err)
@@ -177,6 +200,14 @@ extern "C" ev_status cuda_tables_download(const cuda_tables_t *t, tables_host_t 
     host->view.lf_s = host->lf_s;
     host->view.lf_log = host->lf_log;
     host->view.fold = host->fold;
+    for (int r = 0; r < MORE_EXITS; r++) {
+        host->more_hit[r] = (int32_t *)dst[TA_MORE_HIT + r];
+        host->more_q[r] = (int64_t *)dst[TA_MORE_Q + r];
+        host->more_lf[r] = (int64_t *)dst[TA_MORE_LF + r];
+        host->view.more[r].hit = host->more_hit[r];
+        host->view.more[r].q = host->more_q[r];
+        host->view.more[r].lf = host->more_lf[r];
+    }
     return EV_OK;
 fail:
     for (int a = 0; a < TA_COUNT; a++)

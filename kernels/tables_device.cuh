@@ -20,7 +20,10 @@ enum {
     TA_LF_S,      /* int64[q_s_len], compound only */
     TA_LF_LOG,    /* int64[n_trades], compound only */
     TA_FOLD,      /* uint8[n_trades], objective.aggregate only */
-    TA_COUNT
+    TA_MORE_HIT,  /* TA_MORE_HIT + r: int32[n_trades][more[r].n], SPEC sec. 4.1's exit r (MORE_EXITS of them) */
+    TA_MORE_Q = TA_MORE_HIT + MORE_EXITS, /* + r: int64[n_trades][more[r].n] */
+    TA_MORE_LF = TA_MORE_Q + MORE_EXITS,  /* + r: likewise, compound only */
+    TA_COUNT = TA_MORE_LF + MORE_EXITS
 };
 
 struct cuda_tables {

@@ -83,17 +83,6 @@ ev_status session_open(session_t *s, const session_opts_t *opts, ev_error *err)
         return st;
     if (s->validating && (st = session_validation_tables(s, err)) != EV_OK)
         return st;
-    if (s->ops != &backend_cpu_ops && lattice_has_more_exits(&s->cfg.lattice)) {
-        /* SPEC sec. 4.1's exits run on the CPU backend only, for now */
-        if (strcmp(opts->backend, "auto") != 0)
-            return ev_fail(err, EV_EUSAGE,
-                           "--backend %s: the exits trail, breakeven and max_hold run on the CPU backend only (for "
-                           "now); use --backend cpu or auto",
-                           opts->backend);
-        run_note(opts->report, "note: the exits trail, breakeven and max_hold run on the CPU backend (not yet on %s)\n",
-                 s->ops->name);
-        s->ops = &backend_cpu_ops;
-    }
     if ((st = s->ops->open(&s->backend, &s->prob, &s->tables, err)) != EV_OK)
         return st;
     s->ops->describe(s->backend, s->device, sizeof s->device);

@@ -52,6 +52,7 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
     r->split = NULL;
     r->own_e = NULL;
     r->stats = NULL;
+    r->base = NULL;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -85,5 +86,21 @@ void reported_free(reported_t *r)
     r->split = NULL;
     free(r->own_e);
     r->own_e = NULL;
+    if (r->base) {
+        for (uint32_t i = 0; i < r->base->n; i++)
+            reported_free(&r->base->rep[i]);
+        free(r->base);
+        r->base = NULL;
+    }
     r->n = 0;
+}
+
+void reported_base_diff(const reported_t *top, uint32_t i, double *fitness, double *trades, double *win_rate,
+                        double *max_drawdown)
+{
+    const reported_t *b = &top->base->rep[i];
+    *fitness = top->value[0] - b->value[0];
+    *trades = (double)top->e[0].r.trades - (double)b->e[0].r.trades;
+    *win_rate = top->stats[0].win_rate - b->stats[0].win_rate;
+    *max_drawdown = top->stats[0].max_drawdown - b->stats[0].max_drawdown;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "fitness/baseline.h"
 #include "fitness/problem.h"
 #include "fitness/ranked.h"
 #include "fitness/tables.h"
@@ -24,6 +25,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+typedef struct reported_base_s reported_base_t;
 
 typedef struct {
     const ranked_genome_t *e; /* not owned */
@@ -38,12 +41,31 @@ typedef struct {
     /* stats[n], owned: each genome's kept trades on the search's data (the
      * in-sample trades with a validation: block). */
     trade_stats_t *stats;
+    /* The baselines the list is compared with (fitness/baseline.h), owned;
+     * NULL: none (a strategy config, or a list no run reports). */
+    reported_base_t *base;
 } reported_t;
+
+/* The baselines of a reported list: row i is baseline kind[i] at point[i],
+ * reported as a list of one genome (its genes 0 on its one-point lattice:
+ * e[i], with the value, statistics and validation rows of rep[i]). */
+struct reported_base_s {
+    uint32_t n;
+    int32_t kind[BASELINE_KINDS];
+    baseline_point_t point[BASELINE_KINDS];
+    ranked_genome_t e[BASELINE_KINDS];
+    reported_t rep[BASELINE_KINDS];
+};
 
 /* t: the problem's tables (trades in equity order, p->order). */
 ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
                         uint32_t n, ev_error *err);
 void reported_free(reported_t *r);
+
+/* Rank 1 of top less baseline row i of top->base (top->n >= 1): the reported
+ * value, trades, win rate and max drawdown (in-sample with validation). */
+void reported_base_diff(const reported_t *top, uint32_t i, double *fitness, double *trades, double *win_rate,
+                        double *max_drawdown);
 
 #ifdef __cplusplus
 }

@@ -15,8 +15,8 @@
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a config is a few KiB; anything this big is a wrong file */
 
-static const char *const root_keys[] = {"data", "parameters", "objective", "ga",         "grid",     "report",
-                                        "top",  "seed",       "output",    "validation", "strategy", NULL};
+static const char *const root_keys[] = {"data", "parameters", "objective",  "ga",       "grid",     "report", "top",
+                                        "seed", "output",     "validation", "strategy", "baseline", NULL};
 static const char *const data_keys[] = {"market_dir", "trades",   "dataset", "cache",
                                         "tickers",    "features", "strict",  NULL};
 
@@ -292,6 +292,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
         (st = config_parse_validation(&root, &cfg->validation, err)) != EV_OK ||
+        (st = config_parse_baseline(&root, &cfg->lattice, strategy, &cfg->baseline, err)) != EV_OK ||
         (st = ymap_u32(&root, "top", 1, CONFIG_TOP_MAX, &cfg->top, err)) != EV_OK ||
         (st = ymap_string(&root, "output", &cfg->output, &has_output, err)) != EV_OK)
         return st;

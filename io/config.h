@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "fitness/baseline.h"
 #include "fitness/lattice.h"
 #include "fitness/objective_cfg.h"
 #include "fitness/validation.h"
@@ -60,6 +61,7 @@ typedef struct {
     double checkpoint_every_s;   /* ga.checkpoint_every_s: ... and at least this many seconds apart (0: no minimum) */
     char *heatmap[2];            /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
     validation_cfg_t validation; /* validation: (enabled 0 when absent) */
+    baseline_point_t baseline;   /* baseline: the trader's current settings (present 0 when absent) */
 } config_t;
 
 /* Loads and validates a config. On error, err names the file, line and column

@@ -28,6 +28,13 @@
  * strategy: 1 in a strategy config (every parameter has role strategy). */
 ev_status config_parse_parameters(const ymap_t *root, lattice_t *lat, int strategy, ev_error *err);
 
+/* Exit levels: the sign or wholeness SPEC sec. 3 and 4.1 give them
+ * (param_value_problem), and for a percent a size that keeps its quantised
+ * outcomes inside the exact sums (CONFIG_PCT_MAX); checked where the value is
+ * written (config_lattice.c). what ends the message ("in its list"). */
+ev_status config_check_level(const ydoc_t *d, const yaml_node_t *at, const char *path, const param_t *p,
+                             const char *what, double v, ev_error *err);
+
 /* objective:, ga: and grid: (config_search.c). */
 ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_error *err);
 ev_status config_parse_ga(const ymap_t *root, ga_settings_t *ga, uint32_t *checkpoint_every, double *checkpoint_every_s,
@@ -37,6 +44,11 @@ ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, ev_error *err);
 /* report: (config_report.c). Needs the parameters read first: the
  * heatmap's names must be parameters. */
 ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, ev_error *err);
+
+/* baseline: (config_baseline.c): the trader's current settings, one value
+ * per parameter named (needs the parameters read first). */
+ev_status config_parse_baseline(const ymap_t *root, const lattice_t *lat, int strategy, baseline_point_t *b,
+                                ev_error *err);
 
 /* validation: (config_validation.c): holdout days and day folds. */
 ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_error *err);

@@ -29,11 +29,7 @@ static ev_status alloc_values(param_t *p, uint32_t n, const char *file, ev_error
     return EV_OK;
 }
 
-/* Exit levels: the sign or wholeness SPEC sec. 3 and 4.1 give them
- * (param_value_problem), and for a percent a size that keeps its quantised
- * outcomes inside the exact sums (CONFIG_PCT_MAX); checked where the value is
- * written. */
-static ev_status check_level(const ydoc_t *d, const yaml_node_t *at, const char *path, const param_t *p,
+ev_status config_check_level(const ydoc_t *d, const yaml_node_t *at, const char *path, const param_t *p,
                              const char *what, double v, ev_error *err)
 {
     const int percent =
@@ -96,7 +92,7 @@ static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *pat
         if (!(p->value_text[i] = ev_strdup(ydoc_number_text(item))))
             return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", d->file);
         snprintf(what, sizeof what, "found %s", p->value_text[i]);
-        if ((st = check_level(d, item, ipath, p, what, p->values[i], err)) != EV_OK)
+        if ((st = config_check_level(d, item, ipath, p, what, p->values[i], err)) != EV_OK)
             return st;
         if (i > 0 && !(p->values[i] > p->values[i - 1]))
             return ydoc_fail(d, err, item, ipath,
@@ -206,7 +202,7 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
         uint32_t at = end ? p->n_values - 1 : 0;
         ymap_path(&m, key, vpath);
         snprintf(what, sizeof what, "but the range %s at %s", end ? "ends" : "starts", p->value_text[at]);
-        if ((st = check_level(d, n[end], vpath, p, what, p->values[at], err)) != EV_OK)
+        if ((st = config_check_level(d, n[end], vpath, p, what, p->values[at], err)) != EV_OK)
             return st;
     }
     return EV_OK;

@@ -310,6 +310,43 @@ void *json_summary_top(const config_t *cfg, const reported_t *top)
     return arr;
 }
 
+/* "baselines": [{"name", "values" (the parameters it sets), "fitness",
+ * "trades", "stats", the validation parts as a top row's, "vs_best": rank 1
+ * less it}] (fitness/baseline.h). */
+static void add_baselines(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
+{
+    const reported_base_t *b = top->base;
+    cJSON *arr = jchild(c, root, "baselines", 1);
+    for (uint32_t i = 0; arr && i < b->n; i++) {
+        const reported_t *r = &b->rep[i];
+        cJSON *item = cJSON_CreateObject(), *o;
+        if (!item || !cJSON_AddItemToArray(arr, item)) {
+            cJSON_Delete(item);
+            c->failed = 1;
+            break;
+        }
+        jstr(c, item, "name", baseline_name(b->kind[i]));
+        o = jchild(c, item, "values", 0);
+        for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
+            if (b->point[i].set[k])
+                jnum(c, o, cfg->lattice.params[k].name, b->point[i].value[k]);
+        jfitness(c, item, "fitness", r->value[0]);
+        jcount(c, item, "trades", (uint64_t)r->e[0].r.trades);
+        c->failed |= cJSON_AddBoolToObject(item, "feasible", r->e[0].r.feasible != 0) == NULL;
+        row_stats(c, item, "stats", &r->stats[0]);
+        if (r->val)
+            row_validation(c, item, r, 0, 0.0);
+        if (top->n && (o = jchild(c, item, "vs_best", 0)) != NULL) {
+            double df, dt, dw, dd;
+            reported_base_diff(top, i, &df, &dt, &dw, &dd);
+            jfitness(c, o, "fitness", df);
+            jnum(c, o, "trades", dt);
+            jfitness(c, o, "win_rate", dw);
+            jfitness(c, o, "max_drawdown", dd);
+        }
+    }
+}
+
 static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const dataset_t *ds, const reported_t *top)
 {
     cJSON *root = cJSON_CreateObject(), *o;
@@ -355,6 +392,8 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
     add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
     if (top->val && top->split)
         add_validation(c, root, s, top);
+    if (top->base)
+        add_baselines(c, root, cfg, top);
     o = jchild(c, root, "seconds", 0);
     if (o) {
         jnum(c, o, "load", s->seconds_load);

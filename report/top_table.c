@@ -1,5 +1,7 @@
 #include "report/top_table.h"
 
+#include "report/baseline_table.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -110,6 +112,7 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
     int marked = 0;
     if (n == 0) {
         fprintf(out, "No feasible genome: every evaluated genome breaks min_trades or max_drawdown_pct.\n");
+        baseline_table_print(out, cfg, top);
         return;
     }
     fprintf(out, "%4s", "rank");
@@ -139,4 +142,5 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
     }
     if (top->val)
         print_validation_notes(out, cfg, top, marked);
+    baseline_table_print(out, cfg, top);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "runs/backend_registry.h"
+#include "runs/session_baseline.h"
 #include "runs/session_strategy.h"
 #include "runs/session_validation.h"
 #include "common/platform.h"
@@ -119,6 +120,8 @@ ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_
         return session_strategy_reported(s, e, n, r, err);
     st = reported_make(r, &s->prob, &s->tables.view, e, n, err);
     if (st == EV_OK && s->validating && (st = session_validation_rows(s, r, err)) != EV_OK)
+        reported_free(r);
+    if (st == EV_OK && (st = session_baselines(s, r, err)) != EV_OK)
         reported_free(r);
     return st;
 }

@@ -47,7 +47,7 @@ SHARED_HEADERS = {
     "gendata/gen_data.h": ["gendata/gen_options.c"],
     # the config loader's sections, one file each
     "io/config_internal.h": ["io/config_lattice.c", "io/config_report.c", "io/config_search.c",
-                             "io/config_validation.c"],
+                             "io/config_validation.c", "io/config_baseline.c"],
     # the dataset file, read and written by separate files
     "io/dataset_h5.h": ["io/dataset_h5_read.c", "io/dataset_h5_write.c"],
     # HDF5 helpers: row tables in their own file

@@ -1,0 +1,75 @@
+#include "fitness/baseline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strutil.h"
+
+const char *baseline_name(int32_t kind)
+{
+    static const char *const names[BASELINE_KINDS] = {"log", "loosest", "baseline"};
+    return kind >= 0 && kind < BASELINE_KINDS ? names[kind] : "?";
+}
+
+void baseline_point(const lattice_t *lat, int32_t kind, baseline_point_t *b)
+{
+    memset(b, 0, sizeof *b);
+    b->present = 1;
+    if (kind != BASELINE_LOOSEST)
+        return;
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        const param_t *p = &lat->params[k];
+        b->set[k] = 1;
+        b->value[k] = p->role == PARAM_FILTER && p->dir == FILTER_MAX ? p->values[p->n_values - 1] : p->values[0];
+    }
+}
+
+/* The shortest of %.15g and %.17g that reads back as v. */
+static char *value_text(double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    return ev_strdup(buf);
+}
+
+static ev_status copy_param(param_t *dst, const param_t *src, double v)
+{
+    dst->name = ev_strdup(src->name);
+    dst->role = src->role;
+    dst->dir = src->dir;
+    dst->feature = src->feature ? ev_strdup(src->feature) : NULL;
+    dst->feature_index = -1;
+    dst->n_values = 1;
+    dst->values = (double *)malloc(sizeof *dst->values);
+    dst->value_text = (char **)calloc(1, sizeof *dst->value_text);
+    if (!dst->name || (src->feature && !dst->feature) || !dst->values || !dst->value_text ||
+        !(dst->value_text[0] = value_text(v)))
+        return EV_ENOMEM;
+    dst->values[0] = v;
+    return EV_OK;
+}
+
+ev_status baseline_lattice(lattice_t *out, const lattice_t *lat, const baseline_point_t *b, ev_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->params = (param_t *)calloc((size_t)lat->n_params + 1, sizeof *out->params);
+    if (!out->params)
+        return ev_fail(err, EV_ENOMEM, "out of memory building a baseline");
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        if (!b->set[k])
+            continue;
+        if (copy_param(&out->params[out->n_params++], &lat->params[k], b->value[k]) != EV_OK) {
+            lattice_free(out);
+            return ev_fail(err, EV_ENOMEM, "out of memory building a baseline");
+        }
+    }
+    if (out->n_params > 0)
+        return lattice_finish(out, err);
+    lattice_slots_clear(out); /* no parameter: the log as it is */
+    out->size = 1;
+    out->size_fits = 1;
+    return EV_OK;
+}

@@ -1,0 +1,67 @@
+#include "report/baseline_table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Baseline i's value of parameter k as text, "-" where it does not apply. */
+static void param_text(char *buf, size_t n, const baseline_point_t *p, int32_t k)
+{
+    if (!p->set[k])
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.10g", p->value[k]);
+}
+
+void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
+{
+    const reported_base_t *b = top->base;
+    const lattice_t *lat = &cfg->lattice;
+    int width[EV_MAX_PARAMS];
+    char buf[64];
+    int marked = 0;
+    if (!b || b->n == 0)
+        return;
+    fprintf(out, "baselines%s, and rank 1's difference to each:\n", top->val ? " (in-sample)" : "");
+    fprintf(out, "%8s", "baseline");
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        width[k] = (int)strlen(lat->params[k].name);
+        for (uint32_t i = 0; i < b->n; i++) {
+            param_text(buf, sizeof buf, &b->point[i], k);
+            if ((int)strlen(buf) > width[k])
+                width[k] = (int)strlen(buf);
+        }
+        fprintf(out, "  %*s", width[k], lat->params[k].name);
+    }
+    fprintf(out, "  %16s  %8s  %8s  %12s", "fitness", "trades", "win_rate", "max_drawdown");
+    if (top->val)
+        fprintf(out, "  %16s  %8s", "holdout", "trades");
+    if (top->n)
+        fprintf(out, "  |  %14s  %8s  %10s  %12s", "rank1-fitness", "trades", "win_rate", "max_drawdown");
+    fputc('\n', out);
+    for (uint32_t i = 0; i < b->n; i++) {
+        const reported_t *r = &b->rep[i];
+        marked |= !r->e[0].r.feasible || (r->val && !r->val->row[0].out_of_sample.r.feasible);
+        fprintf(out, "%8s", baseline_name(b->kind[i]));
+        for (int32_t k = 0; k < lat->n_params; k++) {
+            param_text(buf, sizeof buf, &b->point[i], k);
+            fprintf(out, "  %*s", width[k], buf);
+        }
+        snprintf(buf, sizeof buf, "%.6f%s", r->value[0], r->e[0].r.feasible ? "" : "*");
+        fprintf(out, "  %16s  %8lld  %8.4f  %12.6f", buf, (long long)r->e[0].r.trades, r->stats[0].win_rate,
+                r->stats[0].max_drawdown);
+        if (r->val) {
+            const val_cell_t *o = &r->val->row[0].out_of_sample;
+            snprintf(buf, sizeof buf, "%.6f%s", o->value, o->r.feasible ? "" : "*");
+            fprintf(out, "  %16s  %8lld", buf, (long long)o->r.trades);
+        }
+        if (top->n) {
+            double df, dt, dw, dd;
+            reported_base_diff(top, i, &df, &dt, &dw, &dd);
+            fprintf(out, "  |  %+14.6f  %+8.0f  %+10.4f  %+12.6f", df, dt, dw, dd);
+        }
+        fputc('\n', out);
+    }
+    if (marked)
+        fprintf(out, "* infeasible (fewer than %lld kept trades (min_trades), or beyond max_drawdown_pct)\n",
+                (long long)cfg->objective.min_trades);
+}

@@ -1,0 +1,23 @@
+/* The baselines under the top-K table (fitness/baseline.h): one row each,
+ * its parameters (- where it does not apply), fitness, trades, win rate and
+ * max drawdown (in-sample with a validation: block, then the holdout's
+ * fitness and trades), and rank 1's difference to it in those four. */
+#ifndef EVOLVE_BASELINE_TABLE_H
+#define EVOLVE_BASELINE_TABLE_H
+
+#include <stdio.h>
+
+#include "fitness/reported.h"
+#include "io/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Nothing when top has no baselines. */
+void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -574,8 +574,10 @@ def random_more_exit(rng, role, count):
             start, step = rng.choice(["0.05", "0.1"]), rng.choice(["0.05", "0.1"])
         stop = Decimal(start) + Decimal(step) * (count - 1)
         return {"name": role, "role": role, "range": (start, dec_text(stop), step)}
-    vals = sorted(rng.sample(pool, min(len(pool), count)), key=float)
-    return {"name": role, "role": role, "values": vals}
+    vals = rng.sample(pool, min(len(pool), count))
+    if role == "breakeven" and "0.000001" not in vals and rng.random() < 0.5:
+        vals[0] = "0.000001"  # armed where the price is float32(e), as the entry second often is
+    return {"name": role, "role": role, "values": sorted(vals, key=float)}
 
 
 def random_exits_config(rng, name, data, tickers, objective, pools, max_points, extra=(), must="trail"):
@@ -950,7 +952,7 @@ def check_hand_cases(evolve, root, stats, ds_cache):
               {"name": "hi", "role": "filter", "feature": "Entry Adx7", "direction": "max", "values": ["1", "2"]},
               {"name": "target", "role": "target", "values": ["2", "5"]},
               {"name": "stop", "role": "stop", "values": ["-5", "-0.1"]},
-              {"name": "breakeven", "role": "breakeven", "values": ["0.5", "1", "50"]},
+              {"name": "breakeven", "role": "breakeven", "values": ["0.000001", "0.5", "1", "50"]},
               {"name": "trail", "role": "trail", "values": ["0.5", "1", "50"]},
               {"name": "max_hold", "role": "max_hold", "values": ["0", "2", "3", "4", "6", "7"]}]
     f32 = lambda t: float(np.float32(float(t)))  # noqa: E731  a price as the dataset holds it
@@ -967,6 +969,11 @@ def check_hand_cases(evolve, root, stats, ds_cache):
         (1, "5", "-5", "1", "50", "7"): (0.0, pct(f32("9.99"), 10),
                                          "breakeven 1 %: armed by 10.1 at 1, 9.99 <= 10 at 4"),
         (1, "5", "-5", "0.5", "50", "7"): (0.0, pct(f32("9.99"), 10), "breakeven 0.5 %: armed at 1, exits at 4"),
+        (1, "5", "-5", "0.000001", "50", "7"): (0.0, pct(f32("9.99"), 10),
+                                               "breakeven 0.000001 %: level float32(10.0000001) = 10, armed by 10 "
+                                               "at second 0, exits from second 1 on: 9.99 at 4"),
+        (1, "5", "-5", "0.000001", "50", "3"): (pct(f32("10.2"), 10),) * 2 +
+                                               ("breakeven armed at 0 (not exiting at 0); the time stop at 2 first",),
         (1, "5", "-5", "50", "50", "3"): (pct(f32("10.2"), 10),) * 2 + ("max_hold 3: k = second 2 (ts 2)",),
         (1, "5", "-5", "50", "50", "4"): (pct(f32("10.05"), 10),) * 2 + ("max_hold 4: k = 3 (ts 4)",),
         (1, "5", "-5", "50", "50", "6"): (pct(f32("9.99"), 10),) * 2 + ("max_hold 6: k = 4 (ts 5; 6 missing)",),
@@ -1018,8 +1025,8 @@ def check_hand_cases(evolve, root, stats, ds_cache):
             compare(run, top, orc.size)
             got = {int(e["index"]): json_fitness(e["fitness"]) for e in top}
             for i, (want, tid, ex, why) in index.items():
-                check(got.get(i) == want, f"hand, fill {fill}, {evaluator}: trade {tid} "
-                                          f"{dict(zip(names[2:], ex))} ({why}): evolve {got.get(i)!r}, by hand {want!r}")
+                check(got.get(i) == want, f"hand, fill {fill}, {evaluator}: trade {tid} {dict(zip(names[2:], ex))} "
+                                          f"({why}): evolve {got.get(i)!r}, by hand {want!r}")
             stats["runs"] += 1
             stats["genomes"] += len(top)
         stats["configs"] += 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""evolve against an independent oracle of SPEC sec. 1-5 (tests/spec_oracle.py,
+"""evolve against an independent oracle of SPEC sec. 1-5 and 4.1 (tests/spec_oracle.py,
 written from SPEC.md and the docs, not from the engine).
 
 Data: two synthetic raw-CSV datasets written here (edge cases: missing seconds,
@@ -18,6 +18,17 @@ max_drawdown_pct on their boundaries. Each is gridded with the full ranking
 reference) and with top 20, and a few are run with the GA. Every reported
 genome must have the oracle's trade count and fitness, and the lists must be
 the oracle's ranking (see compare()).
+
+SPEC sec. 4.1 (trail, breakeven, max_hold): a hand-computed two-trade path
+(check_hand_cases: each exit alone, their ties within one second, a time stop
+at a missing second and before the first one, fill level and price, a cost;
+every evaluator), and syn3 (syn1's layout plus trail levels and breakeven
+activations/returns planted exactly on their float32 levels, or one float32
+step short) and gen-data under random lattices that add one to three of the
+roles to random_config's (run_dataset_exits: full ranking with the tables and,
+for objectives independent of trade order, the dominance sums; evolve's top-K;
+GA runs). These cases use their own seeds: the sec. 1-5 cases above draw
+exactly what they drew before.
 
 Exactness: trade counts, feasibility, lattice size, drop counts and the order of
 genomes with the same exact sums are compared exactly. Fitness values are

@@ -940,31 +940,39 @@ def check_hand_cases(evolve, root, stats, ds_cache):
     """SPEC sec. 4.1 on a tiny path, by hand. One ticker HND, seconds 0 1 2 4 5 7 after
     09:30:00 (3 and 6 missing), prices 10 10.1 10.2 10.05 9.99 10.3. Trade 1 enters at
     second 0 (e = 10, exits 7, logged +0.5 %); trade 2 at second 3, between rows (e = 10.05,
-    path 10.05 9.99 10.3 at seconds 4 5 7, logged -0.2 %). Two filters on Entry Adx7 (1 and 2)
-    pick either trade. The expected outcomes below are derived by hand from the SPEC text;
+    path 10.05 9.99 10.3 at seconds 4 5 7, logged -0.2 %). Trade 3 on HN2 (prices 10 10.25 L
+    10.1 9.8 at seconds 0..4, e = 10, logged +0.3 %), L exactly the 2 % trail level below 10.25.
+    Two filters on Entry Adx7 (= the trade id) pick any one trade. The expected outcomes below
+    are derived by hand from the SPEC text;
     the oracle must give them, and evolve's total_return of the one-trade genomes too."""
     d = os.path.join(root, "hand")
     os.makedirs(os.path.join(d, "market"), exist_ok=True)
     secs, texts = [0, 1, 2, 4, 5, 7], ["10", "10.1", "10.2", "10.05", "9.99", "10.3"]
+    # HN2: a price exactly on the 2 % trail level below the maximum 10.25 (exact in binary)
+    lvl2 = float(np.float32(float(np.float32(10.25)) * (1 - 2 / 100)))
+    texts2 = ["10", "10.25", f32_text(np.float32(lvl2)), "10.1", "9.8"]
     open_s = 9 * 3600 + 30 * 60
     with open(os.path.join(d, "market", "Raw_Market_data_03-04-2024.csv"), "w") as f:
         f.write(",".join(MARKET_HEADER) + "\n")
-        for s, p in zip(secs, texts):
-            vals = {"Ticker": "HND", "Price": p, "Time": hms(open_s + s)}
+        rows = sorted([(s, "HND", p) for s, p in zip(secs, texts)] + [(s, "HN2", p) for s, p in enumerate(texts2)])
+        for s, tk, p in rows:
+            vals = {"Ticker": tk, "Price": p, "Time": hms(open_s + s)}
             f.write(",".join(vals.get(h, "1") for h in MARKET_HEADER) + "\n")
     with open(os.path.join(d, "all_trade_logs.csv"), "w") as f:
         f.write(",".join(LOG_HEADER) + "\n")
-        for tid, (s, e, pc) in enumerate([(0, "10", "0.5"), (3, "10.05", "-0.2")], start=1):
-            vals = {"Date": "03/04/2024", "Trade Id": str(tid), "Ticker": "HND", "Entry Price": e,
-                    "Exit Price": e, "Entry Time": hms(open_s + s), "Exit Time": hms(open_s + 7),
+        for tid, (tk, s, x, e, pc) in enumerate([("HND", 0, 7, "10", "0.5"), ("HND", 3, 7, "10.05", "-0.2"),
+                                                  ("HN2", 0, 4, "10", "0.3")], start=1):
+            vals = {"Date": "03/04/2024", "Trade Id": str(tid), "Ticker": tk, "Entry Price": e,
+                    "Exit Price": e, "Entry Time": hms(open_s + s), "Exit Time": hms(open_s + x),
                     "Trade Percent Change": pc, "Entry Adx7": str(tid)}
             f.write(",".join(vals.get(h, "1") for h in LOG_HEADER) + "\n")
-    params = [{"name": "lo", "role": "filter", "feature": "Entry Adx7", "values": ["1", "2"]},
-              {"name": "hi", "role": "filter", "feature": "Entry Adx7", "direction": "max", "values": ["1", "2"]},
+    params = [{"name": "lo", "role": "filter", "feature": "Entry Adx7", "values": ["1", "2", "3"]},
+              {"name": "hi", "role": "filter", "feature": "Entry Adx7", "direction": "max",
+               "values": ["1", "2", "3"]},
               {"name": "target", "role": "target", "values": ["2", "5"]},
               {"name": "stop", "role": "stop", "values": ["-5", "-0.1"]},
               {"name": "breakeven", "role": "breakeven", "values": ["0.000001", "0.5", "1", "50"]},
-              {"name": "trail", "role": "trail", "values": ["0.5", "1", "50"]},
+              {"name": "trail", "role": "trail", "values": ["0.5", "1", "2", "50"]},
               {"name": "max_hold", "role": "max_hold", "values": ["0", "2", "3", "4", "6", "7"]}]
     f32 = lambda t: float(np.float32(float(t)))  # noqa: E731  a price as the dataset holds it
     pct = lambda x, e: (x / e - 1) * 100  # noqa: E731
@@ -1003,13 +1011,18 @@ def check_hand_cases(evolve, root, stats, ds_cache):
         (2, "5", "-5", "50", "0.5", "7"): (pct(float(np.float32(max(10.05, f32("10.05")) * 0.995)), 10.05),
                                            pct(f32("9.99"), 10.05), "trail 0.5 %: 9.99 at 1"),
         (2, "5", "-5", "0.5", "50", "7"): (-0.2, -0.2, "breakeven armed by 10.3 at the last second only"),
+        (3, "5", "-5", "50", "2", "7"): (pct(lvl2, 10),) * 2 + ("trail 2 %: the price at 2 is its level exactly",),
+        (3, "5", "-5", "50", "2", "3"): (pct(lvl2, 10),) * 2 + ("trail at 2 before the time stop at 3",),
+        (3, "5", "-5", "50", "50", "3"): (pct(f32("10.1"), 10),) * 2 + ("max_hold 3: k = 3 of 0..4",),
+        (3, "5", "-5", "50", "50", "7"): (0.3, 0.3, "max_hold 7 reaches the last second: no change"),
     }
     names = [p["name"] for p in params]
     for fill, cost in (("level", "0"), ("price", "0.01")):
-        cfg = Config(f"hand-{fill}", d, ["HND"], params, {"name": "total_return", "fill": fill, "cost_pct": cost},
+        cfg = Config(f"hand-{fill}", d, ["HND", "HN2"], params,
+                     {"name": "total_return", "fill": fill, "cost_pct": cost},
                      top=K)
         ds = oracle_for(cfg, ds_cache)
-        check(len(ds.trades) == 2, f"hand: {len(ds.trades)} trades kept")
+        check(len(ds.trades) == 3, f"hand: {len(ds.trades)} trades kept")
         orc = so.Oracle(ds, cfg.oracle_params(), cfg.oracle_objective(), check_loop=True)
         index = {}
         for (tid, *ex), (lvl, price, why) in hand.items():

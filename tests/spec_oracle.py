@@ -1,4 +1,4 @@
-"""An independent reading of ../shared/SPEC.md, sections 1-5, in Python.
+"""An independent reading of ../shared/SPEC.md, sections 1-5 (4.1 included), in Python.
 
 Written from the contract (SPEC.md, docs/config.md, docs/dataset.md and the
 README's "Semantics where the SPEC is silent"), not from the engine's code, so
@@ -7,6 +7,7 @@ plus numpy.
 
     ds = load_dataset(market_dir, trades_csv, tickers, features=(...))
     params = [param(name, role=..., feature=..., direction=..., values=[...] | range=(a, b, c))]
+        (roles: filter, target, stop, and sec. 4.1's trail, breakeven, max_hold)
     orc = Oracle(ds, params, Objective(name="sharpe", min_trades=3, fill="price", cost_pct="0.01"))
     orc.ranking()          # feasible linear indices, best first (SPEC sec. 5)
     orc.value(i), orc.n[i], orc.feasible[i]
@@ -364,6 +365,110 @@ def first_hits(path, e, targets, stops):
     return ht, hs
 
 
+# ---------------------------------------------------------------- more exits (SPEC sec. 4.1)
+
+# The exit roles, in the SPEC's order within one second: "within one second the
+# order is target, stop, breakeven, trail, time stop (the target-first rule of
+# sec. 4 extended)". The outcome tables are indexed by one value per role in
+# this order (a role the lattice lacks has one "absent" value, None).
+EXIT_ROLES = ("target", "stop", "breakeven", "trail", "max_hold")
+NEVER = None  # no first second
+
+
+def max_hold_second(ts, entry_ts, h):
+    """SPEC sec. 4.1: "Let k be the last path second whose timestamp is <= entry
+    time + h (the path's first second if none is that early)." ts: the path's
+    timestamps. A literal scan."""
+    k = 0
+    for i, t in enumerate(ts):
+        if int(t) <= entry_ts + h:
+            k = i
+    return k
+
+
+def simulate_race(path, ts, e, entry_ts, exits, pct_change, fill, cost):
+    """SPEC sec. 4 with sec. 4.1, literally: second by second, each event checked
+    in the SPEC's order (target, stop, breakeven, trail, time stop); the first
+    that happens exits. exits: {role: value or None}."""
+    t, s = exits.get("target"), exits.get("stop")
+    y, x, h = exits.get("breakeven"), exits.get("trail"), exits.get("max_hold")
+    n = len(path)
+    tl = F32(e * (1 + t / 100)) if t is not None else None    # (float)(e * (1 + t/100))
+    sl = F32(e * (1 + s / 100)) if s is not None else None    # (float)(e * (1 + s/100))
+    # breakeven: "once price[j] >= (float)(e * (1 + y/100)) at some second j, the stop
+    # moves to the entry: from second j+1 on, a price <= (float)e exits"
+    bl = F32(e * (1 + y / 100)) if y is not None else None
+    be_stop = F32(e)
+    armed = False
+    # max_hold: "If k comes before the path's last second, the trade exits at second k
+    # at its price ... Otherwise it changes nothing."
+    k = max_hold_second(ts, entry_ts, h) if h is not None else None
+    if k is not None and not k < n - 1:
+        k = None
+    m = e  # trail: m_i = max(e, price[start..i]), in double
+    at_price = lambda p: (float(p) / e - 1) * 100  # noqa: E731  fill: price, (price[i] / e - 1) * 100
+    for i, p in enumerate(path):
+        m = max(m, float(p))
+        if tl is not None and p >= tl:                  # target, filled at the target
+            return (t if fill == "level" else at_price(p)) - cost
+        if sl is not None and p <= sl:                  # stop, filled at the stop
+            return (s if fill == "level" else at_price(p)) - cost
+        if armed and p <= be_stop:                      # breakeven: "Filled at the entry: outcome 0"
+            return (0.0 if fill == "level" else at_price(p)) - cost
+        if x is not None:
+            lvl = F32(m * (1 - x / 100))                # trail_level_i = (float)(m_i * (1 - x/100))
+            if p <= lvl:                                # "hit at the first i where price[i] <= trail_level_i"
+                # "Filled at trail_level_i: outcome (trail_level_i / e - 1) * 100 in double"
+                return ((float(lvl) / e - 1) * 100 if fill == "level" else at_price(p)) - cost
+        if k is not None and i == k:                    # time stop: "outcome (price[k] / e - 1) * 100"
+            return at_price(p) - cost
+        if bl is not None and p >= bl:                  # armed from the next second on
+            armed = True
+    return pct_change - cost                            # "If no event happens ... the logged Trade Percent Change"
+
+
+def first_seconds(path, ts, e, entry_ts, values):
+    """SPEC sec. 4.1: "Each event has, per trade and per value of its parameter, a
+    first second (or none)". values: {role: list of values} (roles present only).
+    Returns {role: int array of first seconds, len(path) for none}, computed with
+    numpy (running maxima and minima, searchsorted), independently of the loop."""
+    n = len(path)
+    p64 = path.astype(np.float64)
+    out = {}
+    hi = np.maximum.accumulate(path) if n else path
+    lo = np.minimum.accumulate(path) if n else path
+    if "target" in values:
+        tl = np.array([F32(e * (1 + t / 100)) for t in values["target"]], dtype=np.float32)
+        out["target"] = np.searchsorted(hi, tl, side="left")     # first price >= level
+    if "stop" in values:
+        sl = np.array([F32(e * (1 + s / 100)) for s in values["stop"]], dtype=np.float32)
+        out["stop"] = np.searchsorted(-lo, -sl, side="left")     # first price <= level
+    if "breakeven" in values:
+        # activation j: the first price >= (float)(e * (1 + y/100)); the exit: the first
+        # i > j with price <= (float)e
+        bl = np.array([F32(e * (1 + y / 100)) for y in values["breakeven"]], dtype=np.float32)
+        j = np.searchsorted(hi, bl, side="left")
+        below = np.nonzero(path <= F32(e))[0]
+        if len(below):
+            pos = np.searchsorted(below, j, side="right")        # first index of `below` > j
+            out["breakeven"] = np.where((j < n) & (pos < len(below)), below[np.minimum(pos, len(below) - 1)], n)
+        else:
+            out["breakeven"] = np.full(len(bl), n)
+    if "trail" in values:
+        m = np.maximum(e, np.maximum.accumulate(p64)) if n else p64  # m_i in double
+        xs = np.array(values["trail"], dtype=np.float64)[:, None]
+        lvl = (m[None, :] * (1 - xs / 100)).astype(np.float32)        # rounded once to float32
+        hit = path[None, :] <= lvl
+        out["trail"] = np.where(hit.any(axis=1), hit.argmax(axis=1), n)
+        out["trail_level"] = lvl
+    if "max_hold" in values:
+        hs = np.array([int(h) for h in values["max_hold"]], dtype=np.int64)
+        k = np.searchsorted(ts, entry_ts + hs, side="right") - 1   # last ts <= entry + h
+        k = np.maximum(k, 0)                                        # the first second if none
+        out["max_hold"] = np.where(k < n - 1, k, n)
+    return out
+
+
 # ---------------------------------------------------------------- fitness (SPEC sec. 5)
 
 class Oracle:
@@ -373,52 +478,90 @@ class Oracle:
     CHUNK = 2048
 
     def __init__(self, ds, params, objective, check_loop=False):
+        """check_loop: True compares every table entry with the literal loop
+        (simulate_race); an integer k > 1 compares one entry in k (a sample)."""
         self.ds, self.params, self.obj = ds, params, objective
         self.dims = [len(p) for p in params]
         self.size = int(np.prod(self.dims, dtype=object))
         roles = [p.role for p in params]
-        assert roles.count("target") <= 1 and roles.count("stop") <= 1
-        self.ti = roles.index("target") if "target" in roles else None
-        self.si = roles.index("stop") if "stop" in roles else None
+        for r in EXIT_ROLES:
+            # SPEC sec. 4.1: "at most one parameter of each role per lattice"
+            assert roles.count(r) <= 1, f"two {r} parameters"
+        assert all(r in EXIT_ROLES or r == "filter" for r in roles), roles
+        # self.ei[role]: the parameter index of each exit role (None: absent)
+        self.ei = {r: (roles.index(r) if r in roles else None) for r in EXIT_ROLES}
+        self.ti, self.si = self.ei["target"], self.ei["stop"]
         self.fi = [i for i, r in enumerate(roles) if r == "filter"]
         trades = ds.trades
         nt = len(trades)
-        targets = params[self.ti].values if self.ti is not None else [None]
-        stops = params[self.si].values if self.si is not None else [None]
-        # outcome tables: q[ti, si, trade] (micro-percent) and the log factors
-        self.o = np.zeros((len(targets), len(stops), nt))
-        self.q = np.zeros((len(targets), len(stops), nt), dtype=np.int64)
+        # per exit role its values, [None] when the lattice lacks it
+        evals = [params[self.ei[r]].values if self.ei[r] is not None else [None] for r in EXIT_ROLES]
+        shape = tuple(len(v) for v in evals)
+        present = {r: params[self.ei[r]].values for r in EXIT_ROLES if self.ei[r] is not None}
+        # outcome tables over every combination of the exit values:
+        # q[target, stop, breakeven, trail, max_hold, trade] (micro-percent)
+        self.o = np.zeros(shape + (nt,))
+        self.q = np.zeros(shape + (nt,), dtype=np.int64)
+        stride = 1 if check_loop is True else int(check_loop or 0)
+        level = objective.fill == "level"
         for j, tr in enumerate(trades):
             path = ds.path(tr)
+            ts = ds.ts[tr.ticker_id][tr.start:tr.end]
             e = tr.entry_price
-            ht, hs = first_hits(path, e, [t for t in targets if t is not None],
-                                [s for s in stops if s is not None])
             n = len(path)
-            for a, t in enumerate(targets):
-                for b, s in enumerate(stops):
-                    it = ht[a] if t is not None else n
-                    is_ = hs[b] if s is not None else n
-                    if it < n and it <= is_:    # the target is checked first at each second
-                        o = t if objective.fill == "level" else (float(path[it]) / e - 1) * 100
-                    elif is_ < n:
-                        o = s if objective.fill == "level" else (float(path[is_]) / e - 1) * 100
-                    else:
-                        o = tr.pct_change
-                    o = o - objective.cost
-                    if check_loop:
-                        lo = simulate_loop(path, e, t, s, tr.pct_change, objective.fill, objective.cost)
-                        assert lo == o, (j, t, s, lo, o)
-                    self.o[a, b, j] = o
-                    self.q[a, b, j] = quantise(o)
+            fs = first_seconds(path, ts, e, tr.entry_ts, present)
+            at_price = (path.astype(np.float64) / e - 1) * 100   # fill: price, per second
+            # per role: first second (n: none) and outcome, per value, as 5 broadcastable axes
+            secs, outs = [], []
+            for a, r in enumerate(EXIT_ROLES):
+                ax = [1] * 5
+                ax[a] = shape[a]
+                if r not in present:
+                    secs.append(np.full(ax, n))
+                    outs.append(np.zeros(ax))
+                    continue
+                sec = np.asarray(fs[r], dtype=np.int64)
+                where = np.minimum(sec, n - 1)
+                if r == "max_hold" or not level:
+                    o = at_price[where]
+                elif r == "trail":
+                    o = (fs["trail_level"][np.arange(len(sec)), where].astype(np.float64) / e - 1) * 100
+                elif r == "breakeven":
+                    o = np.zeros(len(sec))
+                else:  # target, stop: filled at the level, the outcome is the value itself
+                    o = np.array(present[r], dtype=np.float64)
+                secs.append(sec.reshape(ax))
+                outs.append(o.reshape(ax))
+            # the earliest event; within one second the role order of EXIT_ROLES
+            key = np.full(shape, 5 * n + 5, dtype=np.int64)
+            for a in range(5):
+                key = np.minimum(key, np.where(secs[a] < n, secs[a] * 5 + a, 5 * n + 5))
+            role = key % 5
+            o = np.full(shape, tr.pct_change, dtype=np.float64)
+            for a in range(5):
+                o = np.where((key < 5 * n) & (role == a), np.broadcast_to(outs[a], shape), o)
+            o = o - objective.cost
+            if stride:
+                for c, combo in enumerate(np.ndindex(*shape)):
+                    if (c + j) % stride:
+                        continue
+                    ex = {r: evals[a][combo[a]] for a, r in enumerate(EXIT_ROLES)}
+                    lo = simulate_race(path, ts, e, tr.entry_ts, ex, tr.pct_change, objective.fill, objective.cost)
+                    assert lo == o[combo], (j, ex, lo, o[combo])
+                if set(present) <= {"target", "stop"} and j % stride == 0:
+                    # sec. 4.1: "A lattice without these roles gives exactly the outcomes of sec. 4"
+                    for combo in np.ndindex(*shape):
+                        lo = simulate_loop(path, e, evals[0][combo[0]], evals[1][combo[1]], tr.pct_change,
+                                           objective.fill, objective.cost)
+                        assert lo == o[combo], (j, combo, lo, o[combo])
+            self.o[..., j] = o
+            self.q[..., j] = np.array([quantise(v) for v in o.ravel().tolist()], dtype=np.int64).reshape(shape)
         if objective.name == "compound":
             self.ruin = self.q <= -10 ** 8
-            lf = {}
-            self.lf = np.zeros_like(self.q)
-            for idx in zip(*np.nonzero(~self.ruin)):
-                qv = int(self.q[idx])
-                if qv not in lf:
-                    lf[qv] = log_factor(qv)
-                self.lf[idx] = lf[qv]
+            # one log factor per distinct outcome value (0 where ruined: never summed)
+            uq, inv = np.unique(self.q, return_inverse=True)
+            lfu = np.array([log_factor(int(v)) if v > -10 ** 8 else 0 for v in uq.tolist()], dtype=np.int64)
+            self.lf = lfu[inv.reshape(-1)].reshape(self.q.shape)
         # filter pass tables: passes[f][value index, trade]
         self.passes = []
         for i in self.fi:
@@ -431,16 +574,23 @@ class Oracle:
         self._evaluate()
 
     # ---- per-point sums
-    def kept_mask(self, idx):
-        """Kept-trade mask (points x trades) and (target, stop) index per point."""
+    def kept(self, idx):
+        """Kept-trade mask (points x trades) and the index into the outcome
+        tables' exit axes per point (a tuple of 5 arrays, EXIT_ROLES' order)."""
         idx = np.asarray(idx, dtype=np.int64)
         genes = np.unravel_index(idx, self.dims)
         mask = np.ones((len(idx), len(self.ds.trades)), dtype=bool)
         for f, i in enumerate(self.fi):
             mask &= self.passes[f][genes[i]]
-        ta = genes[self.ti] if self.ti is not None else np.zeros(len(idx), np.int64)
-        sa = genes[self.si] if self.si is not None else np.zeros(len(idx), np.int64)
-        return mask, ta, sa
+        ex = tuple(genes[self.ei[r]] if self.ei[r] is not None else np.zeros(len(idx), np.int64)
+                   for r in EXIT_ROLES)
+        return mask, ex
+
+    def kept_mask(self, idx):
+        """Kept-trade mask (points x trades) and (target, stop) index per point
+        (the sec. 4 view; kept() gives every exit role's)."""
+        mask, ex = self.kept(idx)
+        return mask, ex[0], ex[1]
 
     def _evaluate(self):
         size = self.size
@@ -456,8 +606,8 @@ class Oracle:
         big = qmax * qmax * max(1, len(self.ds.trades)) >= 2 ** 62
         for lo in range(0, size, self.CHUNK):
             idx = np.arange(lo, min(size, lo + self.CHUNK), dtype=np.int64)
-            mask, ta, sa = self.kept_mask(idx)
-            qm = np.where(mask, self.q[ta, sa], 0)
+            mask, ex = self.kept(idx)
+            qm = np.where(mask, self.q[ex], 0)
             sl = slice(lo, lo + len(idx))
             self.n[sl] = mask.sum(axis=1)
             self.S[sl] = qm.sum(axis=1)
@@ -474,8 +624,8 @@ class Oracle:
                     sq = (qm * qm).sum(axis=1).tolist()
                 self.Q[lo:lo + len(idx)] = [int(v) for v in sq]
             if self.obj.name == "compound":
-                self.R[sl] = (mask & self.ruin[ta, sa]).any(axis=1)
-                self.L[sl] = np.where(mask, self.lf[ta, sa], 0).sum(axis=1)
+                self.R[sl] = (mask & self.ruin[ex]).any(axis=1)
+                self.L[sl] = np.where(mask, self.lf[ex], 0).sum(axis=1)
         self._feasible()
         self._keys()
 
@@ -559,8 +709,8 @@ class Oracle:
         # compound: (prod (1 + o_j/100) - 1) * 100 of the quantised outcomes, exactly, then rounded
         if self.R[i]:
             return -100.0
-        mask, ta, sa = self.kept_mask([i])
-        qs = self.q[ta[0], sa[0]][mask[0]]
+        mask, ex = self.kept([i])
+        qs = self.q[tuple(a[0] for a in ex)][mask[0]]
         prod, den = 1, 1
         for qv in qs.tolist():
             prod *= 10 ** 8 + qv
@@ -569,8 +719,9 @@ class Oracle:
 
     def trade_outcomes(self, i):
         """(trade, outcome percent, q) of the trades point i keeps, dataset order."""
-        mask, ta, sa = self.kept_mask([i])
-        return [(tr, float(self.o[ta[0], sa[0], j]), int(self.q[ta[0], sa[0], j]))
+        mask, ex = self.kept([i])
+        c = tuple(a[0] for a in ex)
+        return [(tr, float(self.o[c][j]), int(self.q[c][j]))
                 for j, tr in enumerate(self.ds.trades) if mask[0, j]]
 
     def ranking(self):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""evolve against an independent oracle of SPEC sec. 1-5 (tests/spec_oracle.py,
+"""evolve against an independent oracle of SPEC sec. 1-5 and 4.1 (tests/spec_oracle.py,
 written from SPEC.md and the docs, not from the engine).
 
 Data: two synthetic raw-CSV datasets written here (edge cases: missing seconds,
@@ -18,6 +18,17 @@ max_drawdown_pct on their boundaries. Each is gridded with the full ranking
 reference) and with top 20, and a few are run with the GA. Every reported
 genome must have the oracle's trade count and fitness, and the lists must be
 the oracle's ranking (see compare()).
+
+SPEC sec. 4.1 (trail, breakeven, max_hold): a hand-computed two-trade path
+(check_hand_cases: each exit alone, their ties within one second, a time stop
+at a missing second and before the first one, fill level and price, a cost;
+every evaluator), and syn3 (syn1's layout plus trail levels and breakeven
+activations/returns planted exactly on their float32 levels, or one float32
+step short) and gen-data under random lattices that add one to three of the
+roles to random_config's (run_dataset_exits: full ranking with the tables and,
+for objectives independent of trade order, the dominance sums; evolve's top-K;
+GA runs). These cases use their own seeds: the sec. 1-5 cases above draw
+exactly what they drew before.
 
 Exactness: trade counts, feasibility, lattice size, drop counts and the order of
 genomes with the same exact sums are compared exactly. Fitness values are
@@ -61,6 +72,10 @@ MAX_REPORT = 8  # mismatches printed per run
 
 TARGETS = ["0.000001", "0.05", "0.1", "0.15", "0.2", "0.25", "0.3", "0.4", "0.5", "0.75", "1"]
 STOPS = ["-1", "-0.75", "-0.5", "-0.4", "-0.3", "-0.25", "-0.2", "-0.15", "-0.1", "-0.05", "-0.000001"]
+# SPEC sec. 4.1's roles: trail and breakeven in percent (> 0), max_hold in whole seconds (>= 0)
+TRAILS = ["0.000001", "0.05", "0.1", "0.15", "0.2", "0.25", "0.3", "0.5", "1"]
+BREAKEVENS = ["0.000001", "0.05", "0.1", "0.15", "0.2", "0.3", "0.5"]
+HOLDS = ["0", "1", "2", "3", "5", "10", "30", "60", "90", "150", "300", "400", "1000000"]
 MARKET_HEADER = ["Ticker", "Price", "Val", "Avg", "Atr14", "Atr28", "Rsi", "Volume", "Adx28", "Adx14", "Adx7",
                  "Volatility Percent", "Volatility Ratio", "Time"]
 LOG_HEADER = ["Date", "Trade Id", "Ticker", "Entry Price", "Exit Price", "Entry Time", "Exit Time",
@@ -98,7 +113,7 @@ def make_synthetic(root, seed, variant):
     import datetime
     rng = random.Random(seed)
     os.makedirs(os.path.join(root, "market"), exist_ok=True)
-    if variant == 1:
+    if variant in (1, 3):
         file_tickers = ["AAA", "BBB", "CCC", "ZZZ"]
         tickers = ["BBB", "AAA", "CCC"]           # ids differ from alphabetical order
         days = [datetime.date(2024, 3, 4), datetime.date(2024, 3, 5), datetime.date(2024, 3, 6)]
@@ -233,7 +248,7 @@ def make_synthetic(root, seed, variant):
         # a trade that ends where it starts (one second)
         dict(tk=kt, dayi=0, entry=300, exit=300),
     ]
-    if variant == 1:
+    if variant in (1, 3):
         special.append(dict(tk="ZZZ", dayi=0, entry=100, exit=200))  # not configured: skipped, not dropped
     for sp in special:
         day = sp.get("day", days[sp.get("dayi", 0)] if sp.get("dayi", 0) < len(days) else no_file_day)
@@ -288,6 +303,8 @@ def make_synthetic(root, seed, variant):
             if (up and np.float32(float(m[k])) >= lvl) or (not up and np.float32(float(m[k])) <= lvl):
                 m[k] = short
         m[rng.choice(ks[1:] if rng.random() < 0.8 else ks)] = f32_text(lvl)
+    if variant == 3:
+        plant_more_exits(rng, trades, market, days, span)
     # duplicate seconds on trade paths: a second row of the same ticker and second, a few
     # seconds later in the file, one percent away (a target or stop hit): the later row wins
     dups = {}
@@ -355,6 +372,41 @@ def make_synthetic(root, seed, variant):
             vals.update(t["f"])
             f.write(",".join(vals[h] for h in lh) + "\n")
     return {"tickers": tickers}
+
+
+def plant_more_exits(rng, trades, market, days, span):
+    """SPEC sec. 4.1 edge cases on trade paths (variant 3 only): a price exactly on a
+    trail level float32(m_i * (1 - x/100)) of a pool value x (or one float32 step above
+    it: no hit), and a breakeven activation exactly on float32(e * (1 + y/100)) followed
+    by a price exactly float32(e) (or one step above it). Later plants and other trades
+    on the same seconds may move these; the oracle reads whatever the files hold."""
+    for t in trades:
+        if t["dayi"] >= len(days) or t["entry"] < 0 or t.get("flat") or rng.random() > 0.45:
+            continue
+        m = market[(t["tk"], t["dayi"])]
+        ks = [k for k in range(t["entry"], min(t["exit"], span - 1) + 1) if m[k] is not None]
+        if len(ks) < 3:
+            continue
+        e = float(t["e"])
+        if rng.random() < 0.5:
+            p = rng.randrange(1, len(ks))
+            top = max([e] + [float(np.float32(float(m[k]))) for k in ks[:p]])
+            lvl = np.float32(top * (1 - float(rng.choice(TRAILS[1:])) / 100))
+            if rng.random() < 0.3:
+                lvl = np.nextafter(lvl, np.float32(np.inf))
+            m[ks[p]] = f32_text(lvl)
+        else:
+            p1 = rng.randrange(0, len(ks) - 1)
+            p2 = min(len(ks) - 1, p1 + rng.randint(1, 3))
+            act = np.float32(e * (1 + float(rng.choice(BREAKEVENS[1:])) / 100))
+            back = np.float32(e)
+            if rng.random() < 0.25:
+                act = np.nextafter(act, np.float32(-np.inf))
+            if rng.random() < 0.25:
+                back = np.nextafter(back, np.float32(np.inf))
+            for k in ks[p1:p2]:  # the activation, held until the return to the entry
+                m[k] = f32_text(act)
+            m[ks[p2]] = f32_text(back)
 
 
 # ====================================================================== configs
@@ -523,6 +575,34 @@ def random_config(rng, name, data, tickers, objective, pools, max_points, extra=
     return Config(name, data, tickers, params, obj, features=features)
 
 
+def random_more_exit(rng, role, count):
+    """A sec. 4.1 exit parameter with `count` values: a list from the pool or a range."""
+    pool = {"trail": TRAILS, "breakeven": BREAKEVENS, "max_hold": HOLDS}[role]
+    if rng.random() < 0.35:
+        if role == "max_hold":
+            start, step = rng.choice(["0", "1", "5", "10"]), rng.choice(["1", "5", "30", "60"])
+        else:
+            start, step = rng.choice(["0.05", "0.1"]), rng.choice(["0.05", "0.1"])
+        stop = Decimal(start) + Decimal(step) * (count - 1)
+        return {"name": role, "role": role, "range": (start, dec_text(stop), step)}
+    vals = rng.sample(pool, min(len(pool), count))
+    if role == "breakeven" and "0.000001" not in vals and rng.random() < 0.5:
+        vals[0] = "0.000001"  # armed where the price is float32(e), as the entry second often is
+    return {"name": role, "role": role, "values": sorted(vals, key=float)}
+
+
+def random_exits_config(rng, name, data, tickers, objective, pools, max_points, extra=(), must="trail"):
+    """random_config's lattice (filters, target, stop, objective options) with one to
+    three of sec. 4.1's roles added (`must` among them), the whole within max_points."""
+    roles = [r for r in ("trail", "breakeven", "max_hold") if r == must or rng.random() < 0.6]
+    counts = {r: rng.randint(1, 4) for r in roles}
+    cfg = random_config(rng, name, data, tickers, objective, pools, max(8, max_points // math.prod(counts.values())),
+                        extra)
+    for r in roles:
+        cfg.params.insert(rng.randrange(len(cfg.params) + 1), random_more_exit(rng, r, counts[r]))
+    return cfg
+
+
 # ====================================================================== comparing
 
 def fmt(v):
@@ -686,14 +766,19 @@ def oracle_for(cfg, ds_cache):
     return ds_cache[key]
 
 
-def run_grid(evolve, root, cfg, orc, ds, evaluator, stats):
-    if evaluator == "dominance" and (cfg.objective.get("max_drawdown_pct") is not None
-                                     or cfg.objective["name"] == "calmar"):
-        evaluator = "tables"  # dominance sums refuse what depends on the order of trades
+def dominance_applies(cfg):
+    """Dominance sums refuse what depends on the order of trades (calmar, max_drawdown_pct)."""
+    return cfg.objective.get("max_drawdown_pct") is None and cfg.objective["name"] != "calmar"
+
+
+def run_grid(evolve, root, cfg, orc, ds, evaluator, stats, top_run=True):
+    if evaluator == "dominance" and not dominance_applies(cfg):
+        evaluator = "tables"
     path = os.path.join(root, cfg.name + ".yaml")
     with open(path, "w") as f:
         f.write(cfg.yaml(root))
-    for top, label in ((orc.size, f"grid full, {evaluator}"), (None, "grid top")):
+    runs = [(orc.size, f"grid full, {evaluator}")] + ([(None, "grid top")] if top_run else [])
+    for top, label in runs:
         js = os.path.join(root, cfg.name + ".json")
         args = [path, "--grid", "--quiet", "--json", js]
         if top is not None:
@@ -789,6 +874,189 @@ def run_dataset(evolve, root, label, data, tickers, n_configs, seed, stats, max_
         stats["points"] += orc.size
 
 
+def exit_combos(cfg):
+    return math.prod(len(p) for p in cfg.oracle_params() if p.role in so.EXIT_ROLES)
+
+
+def run_dataset_exits(evolve, root, label, data, tickers, n_configs, seed, stats, max_points=1500, extra=(), ga=0,
+                      loop_check=0, ds_cache=None):
+    """Random configs with sec. 4.1's roles: the full grid with the tables and (where
+    they apply) the dominance sums, evolve's own top-K, and a GA run's hall of fame,
+    against the oracle. The first loop_check configs check the oracle's tables against
+    its literal race on a sample of about 2500 (trade, exit combination) pairs."""
+    rng = random.Random(seed)
+    pools = feature_pools(os.path.join(data, "all_trade_logs.csv"), tickers)
+    if "Entry Rsi" not in extra:
+        pools.pop("Entry Rsi", None)
+    objectives = list(so.OBJECTIVES)
+    roles = {}
+    for c in range(n_configs):
+        objective = objectives[(c + seed) % len(objectives)]
+        cfg = random_exits_config(rng, f"{label}-{c}-{objective}", data, tickers, objective, pools, max_points,
+                                  extra, must=("trail", "breakeven", "max_hold")[c % 3])
+        for p in cfg.params:
+            roles[p["role"]] = roles.get(p["role"], 0) + 1
+        ds = oracle_for(cfg, ds_cache)
+        stride = max(1, len(ds.trades) * exit_combos(cfg) // 2500) if c < loop_check else 0
+        orc = so.Oracle(ds, cfg.oracle_params(), cfg.oracle_objective(), check_loop=stride)
+        boundary_constraints(rng, cfg, orc)
+        orc = so.Oracle(ds, cfg.oracle_params(), cfg.oracle_objective())
+        run_grid(evolve, root, cfg, orc, ds, "tables", stats)
+        if dominance_applies(cfg):
+            run_grid(evolve, root, cfg, orc, ds, "dominance", stats, top_run=False)
+        if c < ga:
+            cfg.objective["ga"] = {"population": 48, "generations": 12}
+            cfg.name += "-ga"
+            run_ga(evolve, root, cfg, orc, stats)
+        stats["configs"] += 1
+        stats["points"] += orc.size
+    print(f"{label}: {n_configs} configs with sec. 4.1 exits, parameters by role {dict(sorted(roles.items()))}",
+          flush=True)
+    for r in ("trail", "breakeven", "max_hold"):
+        check(roles.get(r, 0) >= 2, f"{label}: only {roles.get(r, 0)} configs with a {r}")
+
+
+def exact_exit_hits(ds):
+    """(trail, breakeven): trades whose first trail hit (pool value) is a price exactly
+    on its float32 level, and trades whose breakeven exit (pool value) is a price
+    exactly float32(e) after an activation exactly on its level."""
+    trail = be = 0
+    for tr in ds.trades:
+        p, e = ds.path(tr), tr.entry_price
+        ts = ds.ts[tr.ticker_id][tr.start:tr.end]
+        # (the tiny values left out: a trail of 0.000001 % is hit exactly at every new maximum)
+        fs = so.first_seconds(p, ts, e, tr.entry_ts, {"trail": [float(x) for x in TRAILS[1:]],
+                                                       "breakeven": [float(y) for y in BREAKEVENS[1:]]})
+        trail += any(i < len(p) and p[i] == fs["trail_level"][a, i] for a, i in enumerate(fs["trail"]))
+        for y, i in zip(BREAKEVENS[1:], fs["breakeven"]):
+            act = np.float32(e * (1 + float(y) / 100))
+            if i < len(p) and p[i] == np.float32(e) and (p[:i] == act).any():
+                be += 1
+                break
+    return trail, be
+
+
+def check_hand_cases(evolve, root, stats, ds_cache):
+    """SPEC sec. 4.1 on a tiny path, by hand. One ticker HND, seconds 0 1 2 4 5 7 after
+    09:30:00 (3 and 6 missing), prices 10 10.1 10.2 10.05 9.99 10.3. Trade 1 enters at
+    second 0 (e = 10, exits 7, logged +0.5 %); trade 2 at second 3, between rows (e = 10.05,
+    path 10.05 9.99 10.3 at seconds 4 5 7, logged -0.2 %). Trade 3 on HN2 (prices 10 10.25 L
+    10.1 9.8 at seconds 0..4, e = 10, logged +0.3 %), L exactly the 2 % trail level below 10.25.
+    Two filters on Entry Adx7 (= the trade id) pick any one trade. The expected outcomes below
+    are derived by hand from the SPEC text;
+    the oracle must give them, and evolve's total_return of the one-trade genomes too."""
+    d = os.path.join(root, "hand")
+    os.makedirs(os.path.join(d, "market"), exist_ok=True)
+    secs, texts = [0, 1, 2, 4, 5, 7], ["10", "10.1", "10.2", "10.05", "9.99", "10.3"]
+    # HN2: a price exactly on the 2 % trail level below the maximum 10.25 (exact in binary)
+    lvl2 = float(np.float32(float(np.float32(10.25)) * (1 - 2 / 100)))
+    texts2 = ["10", "10.25", f32_text(np.float32(lvl2)), "10.1", "9.8"]
+    open_s = 9 * 3600 + 30 * 60
+    with open(os.path.join(d, "market", "Raw_Market_data_03-04-2024.csv"), "w") as f:
+        f.write(",".join(MARKET_HEADER) + "\n")
+        rows = sorted([(s, "HND", p) for s, p in zip(secs, texts)] + [(s, "HN2", p) for s, p in enumerate(texts2)])
+        for s, tk, p in rows:
+            vals = {"Ticker": tk, "Price": p, "Time": hms(open_s + s)}
+            f.write(",".join(vals.get(h, "1") for h in MARKET_HEADER) + "\n")
+    with open(os.path.join(d, "all_trade_logs.csv"), "w") as f:
+        f.write(",".join(LOG_HEADER) + "\n")
+        for tid, (tk, s, x, e, pc) in enumerate([("HND", 0, 7, "10", "0.5"), ("HND", 3, 7, "10.05", "-0.2"),
+                                                  ("HN2", 0, 4, "10", "0.3")], start=1):
+            vals = {"Date": "03/04/2024", "Trade Id": str(tid), "Ticker": tk, "Entry Price": e,
+                    "Exit Price": e, "Entry Time": hms(open_s + s), "Exit Time": hms(open_s + x),
+                    "Trade Percent Change": pc, "Entry Adx7": str(tid)}
+            f.write(",".join(vals.get(h, "1") for h in LOG_HEADER) + "\n")
+    params = [{"name": "lo", "role": "filter", "feature": "Entry Adx7", "values": ["1", "2", "3"]},
+              {"name": "hi", "role": "filter", "feature": "Entry Adx7", "direction": "max",
+               "values": ["1", "2", "3"]},
+              {"name": "target", "role": "target", "values": ["2", "5"]},
+              {"name": "stop", "role": "stop", "values": ["-5", "-0.1"]},
+              {"name": "breakeven", "role": "breakeven", "values": ["0.000001", "0.5", "1", "50"]},
+              {"name": "trail", "role": "trail", "values": ["0.5", "1", "2", "50"]},
+              {"name": "max_hold", "role": "max_hold", "values": ["0", "2", "3", "4", "6", "7"]}]
+    f32 = lambda t: float(np.float32(float(t)))  # noqa: E731  a price as the dataset holds it
+    pct = lambda x, e: (x / e - 1) * 100  # noqa: E731
+    m2 = f32("10.2")  # trade 1's running maximum from second 2 on
+    # (trade, target, stop, breakeven, trail, max_hold) -> (outcome fill level, fill price, why)
+    # values 5, -5, 50, 50 and 7 never exit
+    hand = {
+        (1, "5", "-5", "50", "50", "7"): (0.5, 0.5, "no event: the logged result"),
+        (1, "2", "-5", "50", "50", "7"): (2.0, pct(f32("10.2"), 10), "target float32(10.2) at second 2"),
+        (1, "5", "-0.1", "50", "50", "7"): (-0.1, pct(f32("9.99"), 10), "stop float32(9.99) at second 4"),
+        (1, "5", "-5", "50", "1", "7"): (pct(float(np.float32(m2 * 0.99)), 10), pct(f32("10.05"), 10),
+                                         "trail 1 %: level float32(10.2 * 0.99) = 10.098 hit by 10.05 at 3"),
+        (1, "5", "-5", "1", "50", "7"): (0.0, pct(f32("9.99"), 10),
+                                         "breakeven 1 %: armed by 10.1 at 1, 9.99 <= 10 at 4"),
+        (1, "5", "-5", "0.5", "50", "7"): (0.0, pct(f32("9.99"), 10), "breakeven 0.5 %: armed at 1, exits at 4"),
+        (1, "5", "-5", "0.000001", "50", "7"): (0.0, pct(f32("9.99"), 10),
+                                               "breakeven 0.000001 %: level float32(10.0000001) = 10, armed by 10 "
+                                               "at second 0, exits from second 1 on: 9.99 at 4"),
+        (1, "5", "-5", "0.000001", "50", "3"): (pct(f32("10.2"), 10),) * 2 +
+                                               ("breakeven armed at 0 (not exiting at 0); the time stop at 2 first",),
+        (1, "5", "-5", "50", "50", "3"): (pct(f32("10.2"), 10),) * 2 + ("max_hold 3: k = second 2 (ts 2)",),
+        (1, "5", "-5", "50", "50", "4"): (pct(f32("10.05"), 10),) * 2 + ("max_hold 4: k = 3 (ts 4)",),
+        (1, "5", "-5", "50", "50", "6"): (pct(f32("9.99"), 10),) * 2 + ("max_hold 6: k = 4 (ts 5; 6 missing)",),
+        (1, "5", "-5", "50", "50", "0"): (0.0, 0.0, "max_hold 0: k = 0, at the entry price"),
+        (1, "5", "-5", "50", "1", "4"): (pct(float(np.float32(m2 * 0.99)), 10), pct(f32("10.05"), 10),
+                                         "trail and time stop both at 3: the trail comes first"),
+        (1, "2", "-5", "50", "50", "3"): (2.0, pct(f32("10.2"), 10), "target and time stop at 2: target first"),
+        (1, "5", "-0.1", "1", "50", "7"): (-0.1, pct(f32("9.99"), 10), "stop and breakeven at 4: stop first"),
+        (1, "5", "-5", "1", "1", "6"): (pct(float(np.float32(m2 * 0.99)), 10), pct(f32("10.05"), 10),
+                                        "trail at 3 before breakeven and time stop at 4"),
+        (2, "5", "-5", "50", "50", "7"): (-0.2, -0.2, "no event"),
+        (2, "5", "-5", "50", "50", "0"): (pct(f32("10.05"), 10.05),) * 2 +
+                                         ("max_hold 0: no second <= entry (ts 3): the first second",),
+        (2, "5", "-5", "50", "50", "2"): (pct(f32("9.99"), 10.05),) * 2 + ("max_hold 2: k = 1 (ts 5)",),
+        (2, "5", "-5", "50", "50", "6"): (-0.2, -0.2, "max_hold 6: k = 2, the last second: no change"),
+        (2, "5", "-5", "50", "0.5", "7"): (pct(float(np.float32(max(10.05, f32("10.05")) * 0.995)), 10.05),
+                                           pct(f32("9.99"), 10.05), "trail 0.5 %: 9.99 at 1"),
+        (2, "5", "-5", "0.5", "50", "7"): (-0.2, -0.2, "breakeven armed by 10.3 at the last second only"),
+        (3, "5", "-5", "50", "2", "7"): (pct(lvl2, 10),) * 2 + ("trail 2 %: the price at 2 is its level exactly",),
+        (3, "5", "-5", "50", "2", "3"): (pct(lvl2, 10),) * 2 + ("trail at 2 before the time stop at 3",),
+        (3, "5", "-5", "50", "50", "3"): (pct(f32("10.1"), 10),) * 2 + ("max_hold 3: k = 3 of 0..4",),
+        (3, "5", "-5", "50", "50", "7"): (0.3, 0.3, "max_hold 7 reaches the last second: no change"),
+    }
+    names = [p["name"] for p in params]
+    for fill, cost in (("level", "0"), ("price", "0.01")):
+        cfg = Config(f"hand-{fill}", d, ["HND", "HN2"], params,
+                     {"name": "total_return", "fill": fill, "cost_pct": cost},
+                     top=K)
+        ds = oracle_for(cfg, ds_cache)
+        check(len(ds.trades) == 3, f"hand: {len(ds.trades)} trades kept")
+        orc = so.Oracle(ds, cfg.oracle_params(), cfg.oracle_objective(), check_loop=True)
+        index = {}
+        for (tid, *ex), (lvl, price, why) in hand.items():
+            vals = [str(tid), str(tid)] + ex
+            genes = [cfg.oracle_params()[k].texts.index(v) for k, v in enumerate(vals)]
+            i = so.linear_index(genes, orc.dims)
+            want = (lvl if fill == "level" else price) - float(cost)
+            got = [o for _, o, _ in orc.trade_outcomes(i)]
+            check(got == [want], f"hand, fill {fill}: trade {tid} {dict(zip(names[2:], ex))} ({why}): "
+                                 f"oracle {got}, by hand {want!r}")
+            index[i] = (so.quantise(want) / 1e6, tid, ex, why)
+        for evaluator in ("tables", "dominance", "reference"):
+            js = os.path.join(root, f"{cfg.name}-{evaluator}.json")
+            path = os.path.join(root, cfg.name + ".yaml")
+            with open(path, "w") as f:
+                f.write(cfg.yaml(root))
+            r = cli.run(evolve, [path, "--grid", "--quiet", "--json", js, "--top", str(orc.size),
+                                 "--evaluator", evaluator], timeout=120)
+            if not check(r.returncode == 0, f"hand: evolve exited {r.returncode}: {r.stderr.strip()}"):
+                continue
+            with open(js) as f:
+                top = json.load(f).get("top", [])
+            run = Run(cfg, path, orc, f"hand, {evaluator}")
+            compare(run, top, orc.size)
+            got = {int(e["index"]): json_fitness(e["fitness"]) for e in top}
+            for i, (want, tid, ex, why) in index.items():
+                check(got.get(i) == want, f"hand, fill {fill}, {evaluator}: trade {tid} {dict(zip(names[2:], ex))} "
+                                          f"({why}): evolve {got.get(i)!r}, by hand {want!r}")
+            stats["runs"] += 1
+            stats["genomes"] += len(top)
+        stats["configs"] += 1
+        stats["points"] += orc.size
+
+
 def float32_only_hits(ds):
     """Trades whose path reaches a pool target (stop) level exactly once, at the float32
     level, where the double level lies beyond that price: only float32 levels hit."""
@@ -868,11 +1136,25 @@ def main():
                     loop_check=2, ds_cache=ds_cache)
         run_dataset(a.evolve, root, "syn2", d2, info2["tickers"], 8, 2, stats, extra=("Entry Rsi",),
                     loop_check=1, ds_cache=ds_cache)
+        # SPEC sec. 4.1: a hand-computed path, then syn1's layout with planted trail and
+        # breakeven levels, under random lattices with the new roles
+        check_hand_cases(a.evolve, root, stats, ds_cache)
+        d4 = os.path.join(root, "syn3")
+        info4 = make_synthetic(d4, 33, 3)
+        ds4 = oracle_for(Config("syn3", d4, info4["tickers"], [], {}), ds_cache)
+        trail_hits, be_hits = exact_exit_hits(ds4)
+        print(f"syn3: {len(ds4.trades)} trades kept; {trail_hits} trail hits exactly on the level, "
+              f"{be_hits} breakeven exits exactly at float32(e)", flush=True)
+        check(trail_hits >= 10 and be_hits >= 8, f"syn3: planted exits {trail_hits}, {be_hits}")
+        run_dataset_exits(a.evolve, root, "syn3", d4, info4["tickers"], 12, 5, stats, extra=("Entry Rsi",), ga=2,
+                          loop_check=3, ds_cache=ds_cache)
         # gen-data's sample (SOXL, 2 days)
         d3 = os.path.join(root, "gen")
         r = cli.gen_data(a.evolve, d3, ["--days", "2", "--tickers", "SOXL", "--trades", "300", "--seed", "5"])
         if check(r.returncode == 0, f"gen-data: {r.stderr}"):
             run_dataset(a.evolve, root, "gen", d3, ["SOXL"], 6, 3, stats, max_points=4000, ds_cache=ds_cache)
+            run_dataset_exits(a.evolve, root, "gen-exits", d3, ["SOXL"], 6, 6, stats, max_points=2000, ga=1,
+                              loop_check=1, ds_cache=ds_cache)
         # the real data
         real = os.path.join(a.shared_data or "", "real-hf")
         if a.shared_data and os.path.isdir(os.path.join(real, "market")):

@@ -27,6 +27,8 @@ ev_status run_file_write_stats(run_file_t *rf, const char *path, const trade_sta
     n[0] = rows;
     for (int f = 0; f < TRADE_STAT_FIELDS && st == EV_OK; f++) {
         const trade_stat_field_t *fd = &trade_stat_fields[f];
+        if (rows && !trade_stat_shown(&stats[0], f)) /* the rows of one run agree */
+            continue;
         for (uint32_t i = 0; i < rows; i++) {
             d[i] = trade_stat_get(&stats[i], f);
             c[i] = (int64_t)d[i];
@@ -57,6 +59,11 @@ ev_status run_file_read_stats(run_file_t *rf, const char *path, uint32_t n, trad
         const trade_stat_field_t *fd = &trade_stat_fields[f];
         hsize_t dims[1];
         void *data = NULL;
+        if (fd->more_exit && h5u_exists(g, fd->name, 0) <= 0)
+            continue; /* written only for lattices with SPEC sec. 4.1's exits */
+        if (fd->more_exit)
+            for (uint32_t i = 0; i < n; i++)
+                (*out)[i].more_exits = 1;
         st = h5u_read_array(rf->path, g, fd->name, fd->is_count ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, 1, dims, &data,
                             err);
         if (st == EV_OK && dims[0] != n)

@@ -34,6 +34,7 @@ static ev_status stats_make(reported_t *r, const fit_problem_t *p, const fit_tab
         int64_t n;
         if ((st = kept_trades(p, t, r->e[i].genes, &k, &n, err)) == EV_OK)
             st = trade_stats_of(k, n, &r->stats[i], err);
+        r->stats[i].more_exits = t->more_exits;
         free(k);
     }
     return st;

@@ -85,17 +85,31 @@ ev_status trade_stats_of(const kept_trade_t *k, int64_t n, trade_stats_t *s, ev_
 }
 
 const trade_stat_field_t trade_stat_fields[TRADE_STAT_FIELDS] = {
-    {"trades", 1},        {"wins", 1},         {"losses", 1},       {"exits_target", 1},
-    {"exits_stop", 1},    {"exits_logged", 1}, {"total_return", 0}, {"win_rate", 0},
-    {"profit_factor", 0}, {"expectancy", 0},   {"max_drawdown", 0}, {"sharpe", 0},
-    {"sortino", 0},       {"avg_hold_s", 0},   {"best", 0},         {"worst", 0}};
+    {"trades", 1, 0},          {"wins", 1, 0},         {"losses", 1, 0},       {"exits_target", 1, 0},
+    {"exits_stop", 1, 0},      {"exits_logged", 1, 0}, {"total_return", 0, 0}, {"win_rate", 0, 0},
+    {"profit_factor", 0, 0},   {"expectancy", 0, 0},   {"max_drawdown", 0, 0}, {"sharpe", 0, 0},
+    {"sortino", 0, 0},         {"avg_hold_s", 0, 0},   {"best", 0, 0},         {"worst", 0, 0},
+    {"exits_breakeven", 1, 1}, {"exits_trail", 1, 1},  {"exits_time", 1, 1}};
 
-/* Field f's storage: counts first, then the doubles, in trade_stat_fields' order. */
+/* Field f's storage: the first six and the last three are counts, the doubles
+ * between them, in trade_stat_fields' order. */
 static int64_t *count_at(trade_stats_t *s, int f)
 {
-    int64_t *c[6] = {
-        &s->trades, &s->wins, &s->losses, &s->exits[EXIT_TARGET], &s->exits[EXIT_STOP], &s->exits[EXIT_LOGGED]};
-    return c[f];
+    int64_t *c[9] = {&s->trades,
+                     &s->wins,
+                     &s->losses,
+                     &s->exits[EXIT_TARGET],
+                     &s->exits[EXIT_STOP],
+                     &s->exits[EXIT_LOGGED],
+                     &s->exits[EXIT_BREAKEVEN],
+                     &s->exits[EXIT_TRAIL],
+                     &s->exits[EXIT_TIME]};
+    return c[f < 6 ? f : f - 10];
+}
+
+int trade_stat_shown(const trade_stats_t *s, int f)
+{
+    return !trade_stat_fields[f].more_exit || s->more_exits;
 }
 
 static double *value_at(trade_stats_t *s, int f)

@@ -60,6 +60,8 @@ typedef struct {
     double sortino;               /* mean / sqrt(mean of min(o, 0)^2); no loss: +inf (NaN when mean <= 0) */
     double avg_hold_s;            /* mean of exit time - entry time, seconds */
     double best, worst;           /* the best and worst outcome, percent */
+    int32_t more_exits;           /* 1: the lattice has SPEC sec. 4.1's exits, so their counts are shown */
+    int32_t pad_;
 } trade_stats_t;
 
 /* Statistics of k[n] (equity order); NaN where undefined (no trade). */
@@ -69,13 +71,17 @@ ev_status trade_stats_of(const kept_trade_t *k, int64_t n, trade_stats_t *s, ev_
 typedef struct {
     const char *name; /* JSON key and run-file dataset name */
     int is_count;     /* a whole number (int64 in the run file) */
+    int more_exit;    /* a count of SPEC sec. 4.1's exits: shown where trade_stats_t.more_exits */
 } trade_stat_field_t;
 
-#define TRADE_STAT_FIELDS 16
+#define TRADE_STAT_FIELDS 19
 extern const trade_stat_field_t trade_stat_fields[TRADE_STAT_FIELDS];
 
 /* Field f of s (counts exactly: they are far below 2^53). */
 double trade_stat_get(const trade_stats_t *s, int f);
+/* Whether field f belongs in s's output (the exits of sec. 4.1 only where the
+ * lattice has them, so runs without them write what they always wrote). */
+int trade_stat_shown(const trade_stats_t *s, int f);
 void trade_stat_set(trade_stats_t *s, int f, double v);
 
 #ifdef __cplusplus

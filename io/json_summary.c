@@ -124,6 +124,8 @@ static void row_stats(jctx *c, cJSON *item, const char *key, const trade_stats_t
     cJSON *o = jchild(c, item, key, 0);
     for (int f = 0; o && f < TRADE_STAT_FIELDS; f++) {
         double v = trade_stat_get(st, f);
+        if (!trade_stat_shown(st, f))
+            continue;
         if (v == v)
             jfitness(c, o, trade_stat_fields[f].name, v);
         else

@@ -33,13 +33,18 @@ static void print_stats(FILE *out, const char *title, const trade_stats_t *st, u
     fprintf(out, "%s (per trade, not annualised; docs/config.md):\n", title);
     fprintf(out,
             "rank  trades   win %%  profit f.  expectancy  max drawdown   sharpe  sortino   avg hold s  "
-            "target  stop  logged\n");
+            "target  stop  logged%s\n",
+            st[0].more_exits ? "  breakeven  trail  time" : "");
     for (uint32_t i = 0; i < n; i++) {
         const trade_stats_t *s = &st[i];
-        fprintf(out, "%4u  %6lld  %6.2f  %9.4g  %10.6f  %12.6f  %7.4f  %7.4g  %11.1f  %6lld  %4lld  %6lld\n", i + 1,
+        fprintf(out, "%4u  %6lld  %6.2f  %9.4g  %10.6f  %12.6f  %7.4f  %7.4g  %11.1f  %6lld  %4lld  %6lld", i + 1,
                 (long long)s->trades, 100.0 * s->win_rate, s->profit_factor, s->expectancy, s->max_drawdown, s->sharpe,
                 s->sortino, s->avg_hold_s, (long long)s->exits[EXIT_TARGET], (long long)s->exits[EXIT_STOP],
                 (long long)s->exits[EXIT_LOGGED]);
+        if (s->more_exits) /* SPEC sec. 4.1's exits, where the lattice has them */
+            fprintf(out, "  %9lld  %5lld  %4lld", (long long)s->exits[EXIT_BREAKEVEN], (long long)s->exits[EXIT_TRAIL],
+                    (long long)s->exits[EXIT_TIME]);
+        fputc('\n', out);
     }
 }
 

@@ -149,6 +149,7 @@ static ev_status holdout_stats(const session_t *s, const reported_t *r, val_rows
             if (s->trade_part[k[j].trade] == VAL_HOLDOUT)
                 k[m++] = k[j];
         st = trade_stats_of(k, m, &v->row[i].oos_stats, err);
+        v->row[i].oos_stats.more_exits = s->tables_full.view.more_exits;
         free(k);
     }
     return st;

@@ -43,5 +43,7 @@ ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_
     r->chained_value = objective_display(&s->cfg.objective, r->chained.fitness);
     if (s->cfg.objective.kind == OBJ_COMPOUND && r->chained.feasible)
         r->chained_value = w->prod == 0.0 ? -100.0 : (w->prod - 1.0) * 100.0;
-    return trade_stats_of(w->k, w->n_k, &r->chained_stats, err);
+    ev_status st = trade_stats_of(w->k, w->n_k, &r->chained_stats, err);
+    r->chained_stats.more_exits = lattice_has_more_exits(&s->cfg.lattice);
+    return st;
 }

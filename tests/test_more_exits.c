@@ -7,6 +7,7 @@
  * the value worked out here, the tables against the reference
  * (harness_eval), and the tables' exit reason and second. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fitness/eval_reference.h"
@@ -79,8 +80,19 @@ static void check_case(const char *name, const float *path, const int64_t *ts, i
         fprintf(stderr, "%s: %s\n", name, err.msg);
         mismatches++;
     } else {
+        kept_trade_t *k = NULL;
+        int64_t n = 0;
+        trade_stats_t ts;
         tables_genome(&t.view, genes, &g);
         reason = tables_first_exit(&t.view, 0, &g.x, &offset, &q, &lf);
+        /* the trader statistics count the exit under its reason */
+        if (kept_trades(&p, &t.view, genes, &k, &n, &err) != EV_OK || trade_stats_of(k, n, &ts, &err) != EV_OK ||
+            n != 1 || ts.exits[want_reason] != 1) {
+            fprintf(stderr, "%s: the trader statistics do not count one %s exit\n", name,
+                    exit_reason_name(want_reason));
+            mismatches++;
+        }
+        free(k);
         if (reason != want_reason || (reason && offset != want_offset)) {
             fprintf(stderr, "%s: exit %s at second %d, expected %s at %d\n", name, exit_reason_name(reason), offset,
                     exit_reason_name(want_reason), want_offset);

@@ -81,13 +81,13 @@ static void check_case(const char *name, const float *path, const int64_t *ts, i
         mismatches++;
     } else {
         kept_trade_t *k = NULL;
-        int64_t n = 0;
-        trade_stats_t ts;
+        int64_t kept = 0;
+        trade_stats_t stats;
         tables_genome(&t.view, genes, &g);
         reason = tables_first_exit(&t.view, 0, &g.x, &offset, &q, &lf);
         /* the trader statistics count the exit under its reason */
-        if (kept_trades(&p, &t.view, genes, &k, &n, &err) != EV_OK || trade_stats_of(k, n, &ts, &err) != EV_OK ||
-            n != 1 || ts.exits[want_reason] != 1) {
+        if (kept_trades(&p, &t.view, genes, &k, &kept, &err) != EV_OK ||
+            trade_stats_of(k, kept, &stats, &err) != EV_OK || kept != 1 || stats.exits[want_reason] != 1) {
             fprintf(stderr, "%s: the trader statistics do not count one %s exit\n", name,
                     exit_reason_name(want_reason));
             mismatches++;

@@ -5,15 +5,14 @@
 
 #include "common/bits.h"
 
-/* Resolving target-versus-stop once per (trade, pair) instead of once per
- * (genome, trade). */
+/* Resolving the race of exits once per (trade, combination of exit values)
+ * instead of once per (genome, trade), where the arrays fit. */
 static void build_pairs(kept_sets_t *ks, uint64_t max_bytes)
 {
     const fit_tables_t *t = ks->t;
-    int32_t nt = t->n_targets ? t->n_targets : 1, ns = t->n_stops ? t->n_stops : 1;
-    uint64_t n = (uint64_t)nt * (uint64_t)ns * (uint64_t)t->n_trades;
-    if (t->more_exits || n * 8u * (t->need_lf ? 2u : 1u) > max_bytes)
-        return; /* (level pairs only: with SPEC sec. 4.1's exits, tables_outcome races them) */
+    const uint64_t combos = tables_exit_combos(t), n = combos * (uint64_t)t->n_trades;
+    if (n * 8u * (t->need_lf ? 2u : 1u) > max_bytes)
+        return;
     ks->pair_q = (int64_t *)malloc((n + 1) * sizeof *ks->pair_q);
     ks->pair_lf = t->need_lf ? (int64_t *)malloc((n + 1) * sizeof *ks->pair_lf) : NULL;
     if (!ks->pair_q || (t->need_lf && !ks->pair_lf)) { /* optional: fall back quietly */
@@ -22,17 +21,16 @@ static void build_pairs(kept_sets_t *ks, uint64_t max_bytes)
         ks->pair_q = ks->pair_lf = NULL;
         return;
     }
-    for (int32_t ti = 0; ti < nt; ti++)
-        for (int32_t si = 0; si < ns; si++) {
-            uint64_t base = ((uint64_t)ti * (uint64_t)ns + (uint64_t)si) * (uint64_t)t->n_trades;
-            for (int64_t j = 0; j < t->n_trades; j++) {
-                int64_t lf;
-                const tables_exits_t x = tables_exits_pair(t->n_targets ? ti : -1, t->n_stops ? si : -1);
-                tables_outcome(t, j, &x, &ks->pair_q[base + (uint64_t)j], &lf);
-                if (ks->pair_lf)
-                    ks->pair_lf[base + (uint64_t)j] = lf;
-            }
+    for (uint64_t c = 0; c < combos; c++) {
+        const tables_exits_t x = tables_exit_combo(t, c);
+        const uint64_t base = c * (uint64_t)t->n_trades;
+        for (int64_t j = 0; j < t->n_trades; j++) {
+            int64_t lf;
+            tables_outcome(t, j, &x, &ks->pair_q[base + (uint64_t)j], &lf);
+            if (ks->pair_lf)
+                ks->pair_lf[base + (uint64_t)j] = lf;
         }
+    }
 }
 
 ev_status kept_sets_build(kept_sets_t *ks, const fit_tables_t *t, uint64_t max_bytes, ev_error *err)
@@ -119,9 +117,7 @@ static eval_result_t kept_sets_eval_folds(const kept_sets_t *ks, const kept_scra
     for (int32_t f = 0; f < t->n_folds; f++)
         accum_init(&a[f]);
     if (ks->pair_q) {
-        uint64_t base = ((uint64_t)(g->x.ti < 0 ? 0 : g->x.ti) * (uint64_t)(t->n_stops ? t->n_stops : 1) +
-                         (uint64_t)(g->x.si < 0 ? 0 : g->x.si)) *
-                        (uint64_t)t->n_trades;
+        uint64_t base = tables_exit_combo_of(t, &g->x) * (uint64_t)t->n_trades;
         pq = ks->pair_q + base;
         pl = ks->pair_lf ? ks->pair_lf + base : NULL;
     }
@@ -152,9 +148,7 @@ eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uin
         return kept_sets_eval_folds(ks, s, &g);
     accum_init(&a);
     if (ks->pair_q) {
-        uint64_t base = ((uint64_t)(g.x.ti < 0 ? 0 : g.x.ti) * (uint64_t)(t->n_stops ? t->n_stops : 1) +
-                         (uint64_t)(g.x.si < 0 ? 0 : g.x.si)) *
-                        (uint64_t)t->n_trades;
+        uint64_t base = tables_exit_combo_of(t, &g.x) * (uint64_t)t->n_trades;
         const int64_t *pq = ks->pair_q + base, *pl = ks->pair_lf ? ks->pair_lf + base : NULL;
         for (int64_t w = 0; w < ks->n_words; w++)
             for (uint64_t x = s->words[w]; x; x &= x - 1) {

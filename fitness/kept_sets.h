@@ -24,9 +24,10 @@ typedef struct {
     int64_t n_words; /* 64-trade words per row */
     uint64_t *bits;  /* rows: filter f, mirrored gene g at (row0[f] + g) * n_words */
     int64_t row0[EV_MAX_PARAMS];
-    /* Every trade's outcome under every (target, stop) pair, when they fit:
-     * q at pair_q[(ti * n_stops' + si) * n_trades + j] (n_stops' = max(1, n_stops)),
-     * its log factor likewise in pair_lf (compound). NULL: tables_outcome. */
+    /* Every trade's outcome under every combination of exit values (target,
+     * stop, SPEC sec. 4.1's), when they fit: q at pair_q[c * n_trades + j]
+     * with c = tables_exit_combo_of, its log factor likewise in pair_lf
+     * (compound). NULL: tables_outcome. */
     int64_t *pair_q;
     int64_t *pair_lf;
 } kept_sets_t;

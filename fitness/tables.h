@@ -109,6 +109,16 @@ EV_HD tables_exits_t tables_exit_combo(const fit_tables_t *t, uint64_t c)
     return x;
 }
 
+/* The combination number of exits x (tables_exit_combo's inverse). */
+EV_HD uint64_t tables_exit_combo_of(const fit_tables_t *t, const tables_exits_t *x)
+{
+    uint64_t c = x->ti > 0 ? (uint64_t)x->ti : 0;
+    c = c * (uint64_t)(t->n_stops ? t->n_stops : 1) + (x->si > 0 ? (uint64_t)x->si : 0);
+    for (int r = 0; r < MORE_EXITS; r++)
+        c = c * (uint64_t)(t->more[r].n ? t->more[r].n : 1) + (x->mi[r] > 0 ? (uint64_t)x->mi[r] : 0);
+    return c;
+}
+
 EV_HD void tables_exit_genes(const fit_tables_t *t, const tables_exits_t *x, uint16_t *genes)
 {
     if (t->target_param >= 0)
@@ -118,18 +128,6 @@ EV_HD void tables_exit_genes(const fit_tables_t *t, const tables_exits_t *x, uin
     for (int r = 0; r < MORE_EXITS; r++)
         if (t->more[r].param >= 0)
             genes[t->more[r].param] = (uint16_t)x->mi[r];
-}
-
-/* Target ti and stop si alone (the paths that enumerate level pairs and are
- * not taken when the lattice has more exits). */
-EV_HD tables_exits_t tables_exits_pair(int32_t ti, int32_t si)
-{
-    tables_exits_t x;
-    x.ti = ti;
-    x.si = si;
-    for (int r = 0; r < MORE_EXITS; r++)
-        x.mi[r] = -1;
-    return x;
 }
 
 EV_HD void tables_genome(const fit_tables_t *t, const uint16_t *genes, tables_genome_t *g)

@@ -56,8 +56,13 @@ function(evolve_emu_target tgt)
     target_include_directories(${tgt} BEFORE PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${dir}>)
   endforeach()
 endfunction()
+# EVOLVE_EMU_TSAN: the emulated kernels (and the tests' .cu) under ThreadSanitizer, which sees
+# each CUDA thread as a thread and only CUDA's happens-before edges (scheduler.cpp).
 if(EVOLVE_EMU_TSAN)
-  list(APPEND EVOLVE_EMU_CXX_FLAGS -fsanitize=thread)
+  if(EVOLVE_SANITIZE)
+    message(FATAL_ERROR "EVOLVE_EMU_TSAN and EVOLVE_SANITIZE (ASan) exclude each other")
+  endif()
+  list(APPEND EVOLVE_EMU_CXX_FLAGS -fsanitize=thread -DEVOLVE_EMU_TSAN=1)
 endif()
 
 # .cu paths (absolute, or relative to the calling directory) -> their rewritten copies.
@@ -81,6 +86,8 @@ evolve_emu_target(evolve_cuda_emu)
 set_target_properties(evolve_cuda_emu PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_link_libraries(evolve_cuda_emu PUBLIC $<$<NOT:$<C_COMPILER_ID:MSVC>>:stdc++>)
 if(EVOLVE_EMU_TSAN)
+  # the layer's own bookkeeping is not instrumented: its edges are annotated instead
+  target_compile_options(evolve_cuda_emu PRIVATE -fno-sanitize=thread)
   target_link_options(evolve_cuda_emu PUBLIC -fsanitize=thread)
 endif()
 message(STATUS "evolve: CUDA backend EMULATED on the CPU (tests/cuda_emu; a test build)")

@@ -12,7 +12,7 @@
 #define EMU_ASAN 1
 #include <sanitizer/common_interface_defs.h>
 #endif
-#if defined(__SANITIZE_THREAD__)
+#if defined(EVOLVE_EMU_TSAN) /* the TSan build (emu.cmake); this file is not instrumented */
 #define EMU_TSAN 1
 #include <sanitizer/tsan_interface.h>
 #endif
@@ -130,7 +130,7 @@ void fiber_switch(Fiber *from, Fiber *to)
 #if defined(EMU_TSAN)
     if (!from->tsan)
         from->tsan = __tsan_get_current_fiber();
-    __tsan_switch_to_fiber(to->tsan, 0);
+    __tsan_switch_to_fiber(to->tsan, __tsan_switch_to_fiber_no_sync); /* CUDA's edges only: scheduler.cpp */
 #endif
 #if defined(EMU_ASAN)
     __sanitizer_start_switch_fiber(&from->asan_fake, to->bottom, to->size);

@@ -13,8 +13,17 @@
 #include "fiber.h"
 #include "internal.h"
 
-#if defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer sees the fibers as threads and, switches being unsynchronised,
+ * only CUDA's happens-before edges: launch -> every thread, every thread ->
+ * the launch's end, barrier arrivals -> the threads leaving it, a warp's
+ * collective -> its lanes. This file itself is not instrumented (emu.cmake). */
+#if defined(EVOLVE_EMU_TSAN)
 #include <sanitizer/tsan_interface.h>
+#define EMU_RELEASE(addr) __tsan_release((void *)(addr))
+#define EMU_ACQUIRE(addr) __tsan_acquire((void *)(addr))
+#else
+#define EMU_RELEASE(addr) ((void)(addr))
+#define EMU_ACQUIRE(addr) ((void)(addr))
 #endif
 
 namespace emu {
@@ -50,6 +59,7 @@ struct Block {
 };
 
 Fiber g_sched;
+char g_launch_start, g_launch_end; /* ThreadSanitizer's sync objects of a launch */
 std::deque<Fiber> g_fibers; /* fiber t runs thread t of every block; a deque keeps them in place */
 Block *g_block;
 
@@ -138,7 +148,9 @@ void fiber_main(void)
     for (;;) {
         Block *b = g_block;
         unsigned t = b->cur;
+        EMU_ACQUIRE(&g_launch_start);
         b->body(b->ctx);
+        EMU_RELEASE(&g_launch_end);
         b->th[t].state = State::done;
         yield();
     }
@@ -148,9 +160,6 @@ void resume(unsigned t)
 {
     g_block->cur = t;
     set_indices(t);
-#if defined(__SANITIZE_THREAD__)
-    __tsan_acquire(g_block); /* what the scheduler saw (released barriers, collectives) */
-#endif
     fiber_switch(&g_sched, &g_fibers[t]);
 }
 
@@ -266,9 +275,6 @@ void run_block(std::vector<uint64_t> &order)
             left = b->th[t].state != State::done;
         if (!left)
             break;
-#if defined(__SANITIZE_THREAD__)
-        __tsan_release(g_block);
-#endif
         if (resolve_collectives() || resolve_barrier())
             continue;
         block_fail(("deadlock: no thread can go on:" + waiting()).c_str());
@@ -316,7 +322,9 @@ void syncthreads(const char *file, int line)
     a.state = State::barrier;
     a.file = file;
     a.line = line;
+    EMU_RELEASE(g_block);
     yield();
+    EMU_ACQUIRE(g_block);
 }
 
 uint32_t collective(Op op, uint32_t mask, uint64_t value, const char *file, int line)
@@ -345,7 +353,9 @@ uint32_t collective(Op op, uint32_t mask, uint64_t value, const char *file, int 
     a.value = value;
     a.file = file;
     a.line = line;
+    EMU_RELEASE(&b->th[w0]);
     yield();
+    EMU_ACQUIRE(&b->th[w0]);
     return b->th[t].result;
 }
 
@@ -355,8 +365,10 @@ void *shared_alloc(SharedSlot *slot, size_t bytes, const char *file, int line)
         fail("__shared__ array at %s:%d outside a kernel", file, line);
     Block *b = g_block;
     auto it = b->shared.find(slot);
-    if (it != b->shared.end())
+    if (it != b->shared.end()) {
+        EMU_ACQUIRE(it->second); /* the poison written by the thread that allocated it */
         return it->second;
+    }
     b->shared_bytes += bytes;
     if (b->shared_bytes > MAX_SHARED) {
         char msg[256];
@@ -368,6 +380,7 @@ void *shared_alloc(SharedSlot *slot, size_t bytes, const char *file, int line)
     if (!p)
         fail("out of host memory");
     memset(p, POISON, bytes);
+    EMU_RELEASE(p);
     b->shared[slot] = p;
     return p;
 }
@@ -391,6 +404,7 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
     g_block = &b;
     g_block_dim = block;
     g_grid_dim = grid;
+    EMU_RELEASE(&g_launch_start);
     for (uint64_t i = 0; i < nblocks; i++) {
         uint64_t k = blocks[i];
         g_block_idx.x = (unsigned)(k % grid.x);
@@ -398,6 +412,7 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
         g_block_idx.z = (unsigned)(k / ((uint64_t)grid.x * grid.y));
         run_block(order);
     }
+    EMU_ACQUIRE(&g_launch_end);
     g_block = nullptr;
     return true;
 }

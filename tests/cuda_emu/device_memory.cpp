@@ -3,8 +3,10 @@
  * direction); under AddressSanitizer device memory is poisoned while host
  * code runs, so a host read of device memory is reported where it happens.
  * Leaks are reported at exit. cudaMalloc fails on purpose at the N-th call
- * (EVOLVE_EMU_FAIL_MALLOC=N, or every call from N with N+) and when the
- * emulated device (EVOLVE_EMU_DEVICE_MIB, default 1024) is full. */
+ * (EVOLVE_EMU_FAIL_MALLOC=N, or every call from N with N+; with it set, the
+ * exit reports the number of calls instead of leaks, since a test stopped by
+ * the failure may exit holding memory) and when the emulated device
+ * (EVOLVE_EMU_DEVICE_MIB, default 1024) is full. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,9 +24,11 @@
 #define EMU_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-namespace emu {
+namespace emu
+{
 
-namespace {
+namespace
+{
 
 struct Alloc {
     size_t bytes;
@@ -74,10 +78,13 @@ const std::pair<const uintptr_t, Alloc> *find(const void *p)
 void leak_check(void)
 {
     Table &t = table();
+    if (t.fail_at) {
+        fprintf(stderr, "emu: %lu cudaMalloc calls\n", t.calls);
+        return;
+    }
     if (t.live.empty())
         return;
-    fprintf(stderr, "emu: %zu device allocation(s) of %zu bytes still live at exit (leaked):\n", t.live.size(),
-            t.used);
+    fprintf(stderr, "emu: %zu device allocation(s) of %zu bytes still live at exit (leaked):\n", t.live.size(), t.used);
     int shown = 0;
     for (auto &a : t.live)
         if (shown++ < 20)
@@ -121,10 +128,11 @@ void check_device_range(const void *p, size_t bytes, const char *what, const cha
         fail("%s at %s:%d: %p is not device memory (no live cudaMalloc holds it)", what, file, line, p);
     uintptr_t end = (uintptr_t)p + bytes, aend = a->first + a->second.bytes;
     if (end > aend || end < (uintptr_t)p)
-        fail("%s at %s:%d: %zu bytes from offset %zu run %zu bytes past the end of the %zu-byte device allocation "
-             "made at %s:%d",
-             what, file, line, bytes, (size_t)((uintptr_t)p - a->first), (size_t)(end - aend), a->second.bytes,
-             a->second.file, a->second.line);
+        fail(
+            "%s at %s:%d: %zu bytes from offset %zu run %zu bytes past the end of the %zu-byte device allocation "
+            "made at %s:%d",
+            what, file, line, bytes, (size_t)((uintptr_t)p - a->first), (size_t)(end - aend), a->second.bytes,
+            a->second.file, a->second.line);
 }
 
 } // namespace emu
@@ -138,8 +146,11 @@ cudaError_t emu_cudaMalloc(const char *file, int line, void **p, size_t bytes)
     (void)registered;
     *p = nullptr;
     t.calls++;
-    if (t.fail_at && (t.calls == t.fail_at || (t.fail_after && t.calls > t.fail_at)))
+    if (t.fail_at && (t.calls == t.fail_at || (t.fail_after && t.calls > t.fail_at))) {
+        fprintf(stderr, "emu: cudaMalloc call %lu (%zu bytes at %s:%d) fails (EVOLVE_EMU_FAIL_MALLOC)\n", t.calls,
+                bytes, file, line);
         return set_last_error(cudaErrorMemoryAllocation);
+    }
     if (bytes > t.total - t.used)
         return set_last_error(cudaErrorMemoryAllocation);
     if (bytes == 0)

@@ -21,9 +21,11 @@
 #include <ucontext.h>
 #endif
 
-namespace emu {
+namespace emu
+{
 
-namespace {
+namespace
+{
 
 size_t page_size()
 {

@@ -7,12 +7,13 @@
 
 #include <cstddef>
 
-namespace emu {
+namespace emu
+{
 
 struct Fiber {
-    void *sp = nullptr;        /* saved stack pointer (x86-64) or ucontext_t * */
-    char *stack = nullptr;     /* mapping, guard page first; nullptr for the scheduler's own stack */
-    size_t map_size = 0;       /* bytes mapped */
+    void *sp = nullptr;           /* saved stack pointer (x86-64) or ucontext_t * */
+    char *stack = nullptr;        /* mapping, guard page first; nullptr for the scheduler's own stack */
+    size_t map_size = 0;          /* bytes mapped */
     const void *bottom = nullptr; /* the usable stack (for the scheduler's: learnt at the first switch) */
     size_t size = 0;
     void *asan_fake = nullptr; /* AddressSanitizer's fake stack while switched out */

@@ -9,7 +9,8 @@
 
 #include "cuda_emu/support.h"
 
-namespace emu {
+namespace emu
+{
 
 /* The schedule (EVOLVE_EMU_SCHEDULE=forward | reverse | random[:seed]):
  * the order of n blocks of a launch or of a block's threads after each

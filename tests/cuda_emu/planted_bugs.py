@@ -38,7 +38,17 @@ BUGS = [
      "test_cuda_parity", "ask CUB for the size"),
 ]
 
-IGNORE = shutil.ignore_patterns(".git", ".wt", "build*", "data", "results", "__pycache__", ".deps")
+def ignore(source_dir):
+    """What not to copy: the top level's build folders, worktrees, data and results; caches anywhere."""
+    top = os.path.abspath(source_dir)
+
+    def names(folder, entries):
+        skip = {"__pycache__"}
+        if os.path.abspath(folder) == top:
+            skip |= {e for e in entries if e.startswith("build") or e in (".git", ".wt", "data", "results", ".deps")}
+        return [e for e in entries if e in skip]
+
+    return names
 
 
 def run(cmd, cwd, env=None):
@@ -56,7 +66,7 @@ def main():
     build = os.path.join(a.work_dir, "build")
     if os.path.exists(src):
         shutil.rmtree(src)
-    shutil.copytree(a.source_dir, src, ignore=IGNORE)
+    shutil.copytree(a.source_dir, src, ignore=ignore(a.source_dir))
     r = run(["cmake", "-S", src, "-B", build, "-DEVOLVE_CUDA_EMU=ON"] + a.cmake_arg, a.work_dir)
     if r.returncode:
         print(r.stdout)

@@ -7,9 +7,11 @@
 
 #include "internal.h"
 
-namespace emu {
+namespace emu
+{
 
-namespace {
+namespace
+{
 cudaError_t g_last = cudaSuccess;
 } // namespace
 

@@ -5,9 +5,11 @@
 
 #include "internal.h"
 
-namespace emu {
+namespace emu
+{
 
-namespace {
+namespace
+{
 
 enum class Kind { forward, reverse, random };
 

@@ -26,12 +26,14 @@
 #define EMU_ACQUIRE(addr) ((void)(addr))
 #endif
 
-namespace emu {
+namespace emu
+{
 
 uint3 g_thread_idx, g_block_idx;
 dim3 g_block_dim, g_grid_dim;
 
-namespace {
+namespace
+{
 
 constexpr unsigned MAX_THREADS = 1024, MAX_SHARED = 48 * 1024, WARP = 32;
 
@@ -60,7 +62,7 @@ struct Block {
 
 Fiber g_sched;
 char g_launch_start, g_launch_end; /* ThreadSanitizer's sync objects of a launch */
-std::deque<Fiber> g_fibers; /* fiber t runs thread t of every block; a deque keeps them in place */
+std::deque<Fiber> g_fibers;        /* fiber t runs thread t of every block; a deque keeps them in place */
 Block *g_block;
 
 const char *op_name(Op op)
@@ -120,8 +122,8 @@ std::string waiting(void)
         else if (a.state == State::barrier)
             snprintf(buf, sizeof buf, "\n  threads %u-%u: at __syncthreads (%s:%d)", t, u - 1, a.file, a.line);
         else
-            snprintf(buf, sizeof buf, "\n  threads %u-%u: at %s (%s:%d), mask 0x%08x", t, u - 1, op_name(a.op),
-                     a.file, a.line, a.mask);
+            snprintf(buf, sizeof buf, "\n  threads %u-%u: at %s (%s:%d), mask 0x%08x", t, u - 1, op_name(a.op), a.file,
+                     a.line, a.mask);
         out += buf;
         t = u;
     }
@@ -199,8 +201,8 @@ bool resolve_collectives(void)
                 snprintf(msg, sizeof msg,
                          "thread %u is at %s (%s:%d, mask 0x%08x) but threads %s, named by its mask, are at %s "
                          "(%s:%d, mask 0x%08x)",
-                         w0 + l, op_name(a.op), a.file, a.line, a.mask, lanes(match, w0).c_str(), op_name(o.op),
-                         o.file, o.line, o.mask);
+                         w0 + l, op_name(a.op), a.file, a.line, a.mask, lanes(match, w0).c_str(), op_name(o.op), o.file,
+                         o.line, o.mask);
                 block_fail(msg);
             }
             if (elsewhere)
@@ -337,8 +339,8 @@ uint32_t collective(Op op, uint32_t mask, uint64_t value, const char *file, int 
     uint32_t present = n == WARP ? 0xFFFFFFFFu : (1u << n) - 1;
     char msg[512];
     if (!(mask >> lane & 1)) {
-        snprintf(msg, sizeof msg, "thread %u calls %s at %s:%d with mask 0x%08x, which does not name its own lane",
-                 t, op_name(op), file, line, mask);
+        snprintf(msg, sizeof msg, "thread %u calls %s at %s:%d with mask 0x%08x, which does not name its own lane", t,
+                 op_name(op), file, line, mask);
         block_fail(msg);
     }
     if (mask & ~present) {

@@ -14,7 +14,8 @@
 #include <utility>
 #include <vector>
 
-namespace emu {
+namespace emu
+{
 
 /* Scratch bytes each algorithm asks for: grows with n, like CUB's. */
 inline size_t scratch_bytes(long long n, size_t per_item)
@@ -33,9 +34,10 @@ inline bool scratch_ok(const char *call, void *temp, size_t &bytes, size_t need,
         return false;
     }
     if (bytes < need)
-        fail("%s at %s:%d: %zu bytes of scratch, the call needs %zu: ask CUB for the size (null scratch) with this "
-             "call's arguments first",
-             call, file, line, bytes, need);
+        fail(
+            "%s at %s:%d: %zu bytes of scratch, the call needs %zu: ask CUB for the size (null scratch) with this "
+            "call's arguments first",
+            call, file, line, bytes, need);
     check_device_range(temp, need, call, file, line);
     return true;
 }
@@ -56,8 +58,7 @@ template <class K> K radix_bits(K k, int begin_bit, int end_bit)
 
 template <class K, class V>
 cudaError_t radix_sort_pairs(const char *call, bool descending, void *temp, size_t &bytes, const K *kin, K *kout,
-                             const V *vin, V *vout, long long n, int begin_bit, int end_bit, const char *file,
-                             int line)
+                             const V *vin, V *vout, long long n, int begin_bit, int end_bit, const char *file, int line)
 {
     static_assert(std::is_integral_v<K>, "the twin sorts integer keys only");
     size_t need = scratch_bytes(n, sizeof(K) + sizeof(V));
@@ -129,7 +130,8 @@ cudaError_t merge_sort_keys(const char *call, void *temp, size_t &bytes, K *keys
 
 } // namespace emu
 
-namespace cub {
+namespace cub
+{
 
 struct DeviceRadixSort {
     template <class K, class V, class N>
@@ -141,8 +143,8 @@ struct DeviceRadixSort {
                                      (long long)n, begin_bit, end_bit, file, line);
     }
     template <class K, class V, class N>
-    static cudaError_t SortPairsDescending(void *temp, size_t &bytes, const K *kin, K *kout, const V *vin, V *vout,
-                                           N n, int begin_bit = 0, int end_bit = sizeof(K) * 8, cudaStream_t = 0,
+    static cudaError_t SortPairsDescending(void *temp, size_t &bytes, const K *kin, K *kout, const V *vin, V *vout, N n,
+                                           int begin_bit = 0, int end_bit = sizeof(K) * 8, cudaStream_t = 0,
                                            const char *file = __builtin_FILE(), int line = __builtin_LINE())
     {
         return emu::radix_sort_pairs("cub::DeviceRadixSort::SortPairsDescending", true, temp, bytes, kin, kout, vin,

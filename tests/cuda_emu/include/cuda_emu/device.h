@@ -11,7 +11,8 @@
 #include <type_traits>
 #include <utility>
 
-namespace emu {
+namespace emu
+{
 
 /* The running thread's indices (set by the scheduler at every switch). */
 extern uint3 g_thread_idx, g_block_idx;
@@ -59,7 +60,8 @@ template <class T> void check_arg(const LaunchSite &site, int arg, T *p)
 
 /* k<<<grid, block>>>(args) is rewritten (tests/cuda_emu/rewrite.py) into
  * Launcher(site, grid, block).run(k, args). */
-class Launcher {
+class Launcher
+{
   public:
     Launcher(const char *file, int line, const char *kernel, unsigned bounds, dim3 grid, dim3 block)
         : site_{file, line, kernel, bounds}, grid_(grid), block_(block)
@@ -75,11 +77,14 @@ class Launcher {
         } call{k, Params(std::forward<A>(args)...)};
         int i = 0;
         std::apply([&](const auto &...p) { (check_arg(site_, i++, p), ...); }, call.params);
-        execute(site_, grid_, block_, [](void *c) {
-            Call *cl = static_cast<Call *>(c);
-            Params copy = cl->params; /* every thread gets its own copy of the arguments */
-            std::apply(cl->k, copy);
-        }, &call);
+        execute(
+            site_, grid_, block_,
+            [](void *c) {
+                Call *cl = static_cast<Call *>(c);
+                Params copy = cl->params; /* every thread gets its own copy of the arguments */
+                std::apply(cl->k, copy);
+            },
+            &call);
     }
 
   private:

@@ -6,7 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace emu {
+namespace emu
+{
 
 /* Prints "emu: " and the message to stderr and aborts: what a GPU would
  * punish with a fault, a hang or a wrong result. */
@@ -17,7 +18,8 @@ cudaError_t set_last_error(cudaError_t e);
 
 /* While one exists, device memory may be touched by this process (kernels,
  * the CUB twins, copies); outside, AddressSanitizer reports any host access. */
-class DeviceScope {
+class DeviceScope
+{
   public:
     DeviceScope();
     ~DeviceScope();

@@ -281,6 +281,7 @@ void run_block(std::vector<uint64_t> &order)
             continue;
         block_fail(("deadlock: no thread can go on:" + waiting()).c_str());
     }
+    EMU_ACQUIRE(&g_launch_end); /* the block's threads are done with its shared memory */
     for (auto &s : b->shared)
         free(s.second);
     b->shared.clear();

@@ -38,7 +38,8 @@ extern "C" ev_status cuda_selftest_philox(const uint32_t *ctr, const uint32_t *k
     CUDA_TRY(cudaMalloc((void **)&d_cu, bytes));
     CUDA_TRY(cudaMalloc((void **)&d_hd, bytes));
     CUDA_TRY(cudaMemcpy(d_ctr, ctr, bytes, cudaMemcpyHostToDevice));
-    philox_kernel<<<(n + 255) / 256, 256>>>(d_ctr, make_uint2(key[0], key[1]), n, d_cu, d_hd);
+    /* in 64 bits: (n + 255) / 256 wraps to 0 blocks in 32 bits for n > 2^32 - 256 */
+    philox_kernel<<<(unsigned)(((uint64_t)n + 255) / 256), 256>>>(d_ctr, make_uint2(key[0], key[1]), n, d_cu, d_hd);
     CUDA_TRY_LAUNCH();
     CUDA_TRY(cudaMemcpy(out_curand, d_cu, bytes, cudaMemcpyDeviceToHost));
     CUDA_TRY(cudaMemcpy(out_hd, d_hd, bytes, cudaMemcpyDeviceToHost));

@@ -64,7 +64,7 @@ static uint64_t align_up(uint64_t x)
 static ev_status scratch_alloc(build_scratch_t *s, const fit_tables_t *v, int64_t n_prices, ev_error *err)
 {
     ev_status st = EV_OK;
-    uint64_t n = (uint64_t)v->n_trades, chunk = n < BUILD_CHUNK ? n : BUILD_CHUNK;
+    uint64_t n = (uint64_t)v->n_trades, chunk = n < BUILD_CHUNK ? n : (uint64_t)BUILD_CHUNK;
     uint64_t o_in = 0, o_price, o_tv, o_sv, o_tl, o_sl;
     o_price = o_in + align_up(n * sizeof(trade_in_t));
     o_tv = o_price + align_up((uint64_t)n_prices * sizeof(float));
@@ -178,7 +178,7 @@ static ev_status run_hits(cuda_tables_t *t, const build_scratch_t *s, double cos
     ev_status st = EV_OK;
     const fit_tables_t *v = &t->view;
     for (int64_t first = 0; first < v->n_trades; first += BUILD_CHUNK) {
-        int64_t count = v->n_trades - first < BUILD_CHUNK ? v->n_trades - first : BUILD_CHUNK;
+        int64_t count = v->n_trades - first < BUILD_CHUNK ? v->n_trades - first : (int64_t)BUILD_CHUNK;
         unsigned blocks = (unsigned)((count + BUILD_THREADS - 1) / BUILD_THREADS);
         tables_hits_kernel<<<blocks, BUILD_THREADS>>>(*v, first, count, s->in, s->price, s->t_values, s->s_values,
                                                       cost_pct, s->t_levels, s->s_levels, (int32_t *)t->arr[TA_HIT_T],

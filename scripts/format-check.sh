@@ -8,7 +8,7 @@ if ! command -v clang-format >/dev/null; then
   [ "$(id -u)" = 0 ] || { echo "format-check: need root to install clang-format" >&2; exit 1; }
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-format >/dev/null
 fi
-mapfile -t files < <(git ls-files '*.c' '*.h' '*.cu' '*.cuh')
+mapfile -t files < <(git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp')
 if [ "${1:-}" = --fix ]; then
   clang-format -i "${files[@]}"
   exit 0

@@ -144,7 +144,7 @@ int main(void)
     cuda_ok(cudaMemcpy(d_kind, kind, sizeof kind, cudaMemcpyHostToDevice), "cudaMemcpy");
     cuda_ok(cudaMemcpy(d_len, len, sizeof len, cudaMemcpyHostToDevice), "cudaMemcpy");
     k_states<<<(n_keys + 63) / 64, 64>>>(d_close, n, d_kind, d_len, n_keys, d_ma, d_scratch, d_states);
-    cuda_ok(cudaDeviceSynchronize(), "state kernel");
+    launch_ok("state kernel");
     h_states = (int8_t *)malloc((size_t)n_keys * (size_t)n);
     cuda_ok(cudaMemcpy(h_states, d_states, (size_t)n_keys * (size_t)n, cudaMemcpyDeviceToHost), "cudaMemcpy");
     for (int g = 0; g < G; g++) {
@@ -177,6 +177,16 @@ int main(void)
     CHECK(trades > G);
     printf("test_atc_cuda: %d genomes, %d distinct states, %lld trades, %lld differ from the CPU's\n", G, n_keys,
            (long long)trades, (long long)mismatched);
+    for (int g = 0; g < G; g++)
+        cudaFree((void *)dev_s[g].growth);
+    cudaFree(d_open);
+    cudaFree(d_close);
+    cudaFree(d_ret);
+    cudaFree(d_kind);
+    cudaFree(d_len);
+    cudaFree(d_ma);
+    cudaFree(d_scratch);
+    cudaFree(d_states);
     free(h_states);
     atc_features_free(f);
     bars_free(&b);

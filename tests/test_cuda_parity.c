@@ -15,7 +15,11 @@
  * (objective.aggregate over random day folds): the tables evaluator and the
  * dominance sums with one sum set per fold, against the CPU's tables.
  * Then one bigger problem (~1e6 lattice points, 3,000 trades): CPU
- * dominance against CUDA dominance and the CUDA tables grid. */
+ * dominance against CUDA dominance and the CUDA tables grid.
+ *
+ * test_cuda_parity [ROUNDS [BIG_TRADES]]: fewer random problems and a smaller
+ * big problem (the emulated build, tests/cuda_emu, runs it on the CPU); no
+ * big problem with BIG_TRADES 0. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,9 +302,9 @@ static void big_lattice(lattice_t *lat, const dataset_t *ds)
     tb_lattice_done(lat, ds);
 }
 
-static void check_big(uint64_t *rng, int *bad)
+static void check_big(uint64_t *rng, int32_t trades, int *bad)
 {
-    const random_dataset_opts_t sizes = {20000, 3000, 1};
+    const random_dataset_opts_t sizes = {20000, trades, 1};
     const objective_kind kinds[] = {OBJ_TOTAL_RETURN, OBJ_SHARPE, OBJ_COMPOUND};
     dataset_t ds;
     lattice_t lat;
@@ -343,10 +347,11 @@ static void check_big(uint64_t *rng, int *bad)
     dataset_free(&ds);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     uint64_t rng = 424242, fold_rng = 99;
-    int bad = 0, rounds = 0;
+    int bad = 0, rounds = 0, max_rounds = argc > 1 ? atoi(argv[1]) : 150;
+    int32_t big_trades = argc > 2 ? atoi(argv[2]) : 3000;
     char desc[512];
     const backend_ops_t *cuda;
     ev_error err;
@@ -357,7 +362,7 @@ int main(void)
     if (cuda_device_describe(desc, sizeof desc, &err) != EV_OK || backend_find("cuda", &cuda, &err) != EV_OK)
         die("device", &err);
     printf("device: %s\n", desc);
-    for (; rounds < 150 && !bad; rounds++) {
+    for (; rounds < max_rounds && !bad; rounds++) {
         dataset_t ds;
         lattice_t lat;
         objective_cfg_t obj;
@@ -387,8 +392,8 @@ int main(void)
         dataset_free(&ds);
     }
     printf("%d random problems checked\n", rounds);
-    if (!bad)
-        check_big(&rng, &bad);
+    if (!bad && big_trades > 0)
+        check_big(&rng, big_trades, &bad);
     CHECK_EQ_I64(0, bad);
     return check_exit();
 }

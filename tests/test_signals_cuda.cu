@@ -158,8 +158,9 @@ int main(void)
     cuda_ok(cudaMalloc((void **)&d_spans, sizeof spans), "cudaMalloc");
     cuda_ok(cudaMemcpy(d_spans, spans, sizeof spans, cudaMemcpyHostToDevice), "cudaMemcpy");
     k_bar_basics<<<bar_blocks, threads>>>(d_h, d_l, d_c, n, d_tr, d_cl);
+    launch_ok("bar kernel");
     k_ema<<<(2 * G + 63) / 64, 64>>>(d_c, n, d_spans, 2 * G, d_ema);
-    cuda_ok(cudaDeviceSynchronize(), "indicator kernels");
+    launch_ok("ema kernel");
     for (int g = 0; g < G; g++) {
         double *atr, *prod, *vz, *tz;
         cuda_ok(cudaMalloc((void **)&atr, (size_t)n * sizeof(double)), "cudaMalloc");
@@ -167,9 +168,11 @@ int main(void)
         cuda_ok(cudaMalloc((void **)&vz, (size_t)n * sizeof(double)), "cudaMalloc");
         cuda_ok(cudaMalloc((void **)&tz, (size_t)n * sizeof(double)), "cudaMalloc");
         k_sma_times<<<bar_blocks, threads>>>(d_tr, n, gs[g].atr_window, atr, prod);
+        launch_ok("sma kernel");
         k_zscore<<<bar_blocks, threads>>>(d_v, n, gs[g].z_window, vz);
+        launch_ok("volume z-score kernel");
         k_zscore<<<bar_blocks, threads>>>(prod, n, gs[g].z_window, tz);
-        cuda_ok(cudaDeviceSynchronize(), "window kernels");
+        launch_ok("true-range z-score kernel");
         cudaFree(prod);
         dev_s[g].n = n;
         dev_s[g].open = d_o;
@@ -194,6 +197,20 @@ int main(void)
     CHECK(trades > G);
     printf("test_signals_cuda: %d genomes, %lld trades, %lld differ from the CPU's\n", G, (long long)trades,
            (long long)mismatched);
+    for (int g = 0; g < G; g++) {
+        cudaFree((void *)dev_s[g].atr);
+        cudaFree((void *)dev_s[g].vol_z);
+        cudaFree((void *)dev_s[g].tr_z);
+    }
+    cudaFree(d_o);
+    cudaFree(d_h);
+    cudaFree(d_l);
+    cudaFree(d_c);
+    cudaFree(d_v);
+    cudaFree(d_tr);
+    cudaFree(d_cl);
+    cudaFree(d_ema);
+    cudaFree(d_spans);
     se_features_free(f);
     bars_free(&b);
     return check_failures ? 1 : 0;

@@ -22,6 +22,13 @@ static int cuda_ok(cudaError_t e, const char *what)
     return 0;
 }
 
+/* After a launch: the launch's own error (a refused configuration), then
+ * any fault while it ran. */
+static int launch_ok(const char *what)
+{
+    return cuda_ok(cudaGetLastError(), what) && cuda_ok(cudaDeviceSynchronize(), what);
+}
+
 template <class B, class S, class P, class T>
 __global__ void k_device_backtest(const S *s, const P *p, int count, T *out, int64_t cap, int64_t *n_out)
 {
@@ -51,7 +58,7 @@ static int64_t device_backtest_mismatches(const S *dev_s, const S *host_s, const
     cuda_ok(cudaMemcpy(d_s, dev_s, (size_t)count * sizeof(S), cudaMemcpyHostToDevice), "cudaMemcpy");
     cuda_ok(cudaMemcpy(d_p, gs, (size_t)count * sizeof(P), cudaMemcpyHostToDevice), "cudaMemcpy");
     k_device_backtest<B, S, P, T><<<(count + 31) / 32, 32>>>(d_s, d_p, count, d_t, cap, d_n);
-    cuda_ok(cudaDeviceSynchronize(), "backtest kernel");
+    launch_ok("backtest kernel");
     cuda_ok(cudaMemcpy(h_n, d_n, (size_t)count * sizeof(int64_t), cudaMemcpyDeviceToHost), "cudaMemcpy");
     cuda_ok(cudaMemcpy(h_t, d_t, (size_t)count * (size_t)cap * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
     for (int g = 0; g < count; g++) {

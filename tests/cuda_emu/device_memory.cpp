@@ -1,0 +1,226 @@
+/* Device memory: host memory from a table of live allocations, filled with
+ * a poison byte. Copies and sets are checked against the table (range and
+ * direction); under AddressSanitizer device memory is poisoned while host
+ * code runs, so a host read of device memory is reported where it happens.
+ * Leaks are reported at exit. cudaMalloc fails on purpose at the N-th call
+ * (EVOLVE_EMU_FAIL_MALLOC=N, or every call from N with N+; with it set, the
+ * exit reports the number of calls instead of leaks, since a test stopped by
+ * the failure may exit holding memory) and when the emulated device
+ * (EVOLVE_EMU_DEVICE_MIB, default 1024) is full. */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <unistd.h>
+
+#include "internal.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define EMU_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define EMU_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define EMU_POISON(p, n) ((void)(p), (void)(n))
+#define EMU_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+namespace emu
+{
+
+namespace
+{
+
+struct Alloc {
+    size_t bytes;
+    const char *file;
+    int line;
+};
+
+struct Table {
+    std::map<uintptr_t, Alloc> live;
+    size_t used = 0;
+    size_t total;
+    unsigned long calls = 0, fail_at = 0;
+    bool fail_after = false;
+    int scopes = 0;
+    Table()
+    {
+        const char *mib = getenv("EVOLVE_EMU_DEVICE_MIB");
+        const char *f = getenv("EVOLVE_EMU_FAIL_MALLOC");
+        total = (size_t)(mib && *mib ? strtoull(mib, nullptr, 10) : 1024) << 20;
+        if (f && *f) {
+            char *end;
+            fail_at = strtoul(f, &end, 10);
+            fail_after = *end == '+';
+        }
+    }
+};
+
+Table &table()
+{
+    static Table *t = new Table; /* never destroyed: the leak check runs at exit */
+    return *t;
+}
+
+/* The allocation holding p (p may be one past its end); nullptr when none. */
+const std::pair<const uintptr_t, Alloc> *find(const void *p)
+{
+    auto &live = table().live;
+    auto it = live.upper_bound((uintptr_t)p);
+    if (it == live.begin())
+        return nullptr;
+    --it;
+    if ((uintptr_t)p > it->first + it->second.bytes)
+        return nullptr;
+    return &*it;
+}
+
+void leak_check(void)
+{
+    Table &t = table();
+    if (t.fail_at) {
+        fprintf(stderr, "emu: %lu cudaMalloc calls\n", t.calls);
+        return;
+    }
+    if (t.live.empty())
+        return;
+    fprintf(stderr, "emu: %zu device allocation(s) of %zu bytes still live at exit (leaked):\n", t.live.size(), t.used);
+    int shown = 0;
+    for (auto &a : t.live)
+        if (shown++ < 20)
+            fprintf(stderr, "  %zu bytes from cudaMalloc at %s:%d\n", a.second.bytes, a.second.file, a.second.line);
+    fflush(stderr);
+    _exit(70);
+}
+
+/* Host memory must not be device memory: the wrong cudaMemcpyKind. */
+void check_host_range(const void *p, size_t bytes, const char *what, const char *file, int line)
+{
+    if (bytes && find(p) && find((const char *)p + bytes - 1))
+        fail("%s at %s:%d: the host side (%p) is device memory: wrong cudaMemcpyKind", what, file, line, p);
+}
+
+} // namespace
+
+DeviceScope::DeviceScope()
+{
+    if (table().scopes++ == 0)
+        for (auto &a : table().live)
+            EMU_UNPOISON((void *)a.first, a.second.bytes);
+}
+
+DeviceScope::~DeviceScope()
+{
+    if (--table().scopes == 0)
+        for (auto &a : table().live)
+            EMU_POISON((void *)a.first, a.second.bytes);
+}
+
+bool is_device_pointer(const void *p)
+{
+    return find(p) != nullptr;
+}
+
+void check_device_range(const void *p, size_t bytes, const char *what, const char *file, int line)
+{
+    const auto *a = find(p);
+    if (!a)
+        fail("%s at %s:%d: %p is not device memory (no live cudaMalloc holds it)", what, file, line, p);
+    uintptr_t end = (uintptr_t)p + bytes, aend = a->first + a->second.bytes;
+    if (end > aend || end < (uintptr_t)p)
+        fail(
+            "%s at %s:%d: %zu bytes from offset %zu run %zu bytes past the end of the %zu-byte device allocation "
+            "made at %s:%d",
+            what, file, line, bytes, (size_t)((uintptr_t)p - a->first), (size_t)(end - aend), a->second.bytes,
+            a->second.file, a->second.line);
+}
+
+} // namespace emu
+
+using namespace emu;
+
+cudaError_t emu_cudaMalloc(const char *file, int line, void **p, size_t bytes)
+{
+    Table &t = table();
+    static bool registered = (atexit(leak_check), true);
+    (void)registered;
+    *p = nullptr;
+    t.calls++;
+    if (t.fail_at && (t.calls == t.fail_at || (t.fail_after && t.calls > t.fail_at))) {
+        fprintf(stderr, "emu: cudaMalloc call %lu (%zu bytes at %s:%d) fails (EVOLVE_EMU_FAIL_MALLOC)\n", t.calls,
+                bytes, file, line);
+        return set_last_error(cudaErrorMemoryAllocation);
+    }
+    if (bytes > t.total - t.used)
+        return set_last_error(cudaErrorMemoryAllocation);
+    if (bytes == 0)
+        return cudaSuccess;
+    void *m = malloc(bytes);
+    if (!m)
+        return set_last_error(cudaErrorMemoryAllocation);
+    memset(m, POISON, bytes);
+    t.live[(uintptr_t)m] = Alloc{bytes, file, line};
+    t.used += bytes;
+    if (!t.scopes)
+        EMU_POISON(m, bytes);
+    *p = m;
+    return cudaSuccess;
+}
+
+cudaError_t emu_cudaFree(const char *file, int line, void *p)
+{
+    Table &t = table();
+    if (!p)
+        return cudaSuccess;
+    auto it = t.live.find((uintptr_t)p);
+    if (it == t.live.end())
+        fail("cudaFree at %s:%d of %p, which is not the start of a live device allocation", file, line, p);
+    EMU_UNPOISON(p, it->second.bytes);
+    t.used -= it->second.bytes;
+    t.live.erase(it);
+    free(p);
+    return cudaSuccess;
+}
+
+cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    if (kind == cudaMemcpyDefault) {
+        bool d = is_device_pointer(dst), h = !is_device_pointer(src);
+        kind = d ? (h ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice)
+                 : (h ? cudaMemcpyHostToHost : cudaMemcpyDeviceToHost);
+    }
+    bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDeviceToDevice)
+        fail("cudaMemcpy at %s:%d: kind %d is not a cudaMemcpyKind", file, line, (int)kind);
+    if (bytes == 0)
+        return cudaSuccess;
+    if (dst_dev)
+        check_device_range(dst, bytes, "cudaMemcpy destination", file, line);
+    else
+        check_host_range(dst, bytes, "cudaMemcpy destination", file, line);
+    if (src_dev)
+        check_device_range(src, bytes, "cudaMemcpy source", file, line);
+    else
+        check_host_range(src, bytes, "cudaMemcpy source", file, line);
+    DeviceScope scope;
+    memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t emu_cudaMemset(const char *file, int line, void *dst, int value, size_t bytes)
+{
+    if (bytes == 0)
+        return cudaSuccess;
+    check_device_range(dst, bytes, "cudaMemset", file, line);
+    DeviceScope scope;
+    memset(dst, value, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = table().total - table().used;
+    *total_bytes = table().total;
+    return cudaSuccess;
+}

@@ -1,0 +1,160 @@
+/* Device code under emulation: the built-in indices, barriers, warp
+ * collectives, atomics, __shared__ arrays and kernel launches. Each CUDA
+ * thread of a block is a fiber (tests/cuda_emu/scheduler.cpp); blocks run one
+ * after another. Included by the emulated cuda_runtime.h only. */
+#ifndef EVOLVE_CUDA_EMU_DEVICE_H
+#define EVOLVE_CUDA_EMU_DEVICE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace emu
+{
+
+/* The running thread's indices (set by the scheduler at every switch). */
+extern uint3 g_thread_idx, g_block_idx;
+extern dim3 g_block_dim, g_grid_dim;
+
+enum class Op { ballot, any, all, match_any, syncwarp };
+
+/* Barriers and collectives: the fiber waits until the scheduler releases it
+ * (scheduler.cpp checks masks, absent and exited lanes, deadlocks). */
+void syncthreads(const char *file, int line);
+uint32_t collective(Op op, uint32_t mask, uint64_t value, const char *file, int line);
+
+/* A __shared__ array: a per-block buffer of poison bytes, one per declaration. */
+struct SharedSlot {
+    const char *name;
+};
+void *shared_alloc(SharedSlot *slot, size_t bytes, const char *file, int line);
+template <class T> T &shared(SharedSlot &slot, const char *file, int line)
+{
+    static_assert(sizeof(T) <= 48 * 1024, "a static __shared__ array over 48 KiB does not launch");
+    return *static_cast<T *>(shared_alloc(&slot, sizeof(T), file, line));
+}
+
+/* Where a launch was written, for every report about it. */
+struct LaunchSite {
+    const char *file;
+    int line;
+    const char *kernel;
+    unsigned bounds; /* __launch_bounds__ maximum threads, 0 when none */
+};
+
+/* Runs body(ctx) as every thread of every block; false (and the last error
+ * set) when the configuration is refused as a GPU would refuse it. */
+bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *), void *ctx);
+
+/* A kernel's pointer argument must be null or point into a live device allocation. */
+void check_device_pointer(const LaunchSite &site, int arg, const void *p);
+template <class T> void check_arg(const LaunchSite &, int, const T &)
+{
+}
+template <class T> void check_arg(const LaunchSite &site, int arg, T *p)
+{
+    check_device_pointer(site, arg, (const void *)p);
+}
+
+/* k<<<grid, block>>>(args) is rewritten (tests/cuda_emu/rewrite.py) into
+ * Launcher(site, grid, block).run(k, args). */
+class Launcher
+{
+  public:
+    Launcher(const char *file, int line, const char *kernel, unsigned bounds, dim3 grid, dim3 block)
+        : site_{file, line, kernel, bounds}, grid_(grid), block_(block)
+    {
+    }
+    template <class... P, class... A> void run(void (*k)(P...), A &&...args)
+    {
+        static_assert(sizeof...(P) == sizeof...(A), "kernel argument count");
+        using Params = std::tuple<std::decay_t<P>...>;
+        struct Call {
+            void (*k)(P...);
+            Params params;
+        } call{k, Params(std::forward<A>(args)...)};
+        int i = 0;
+        std::apply([&](const auto &...p) { (check_arg(site_, i++, p), ...); }, call.params);
+        execute(
+            site_, grid_, block_,
+            [](void *c) {
+                Call *cl = static_cast<Call *>(c);
+                Params copy = cl->params; /* every thread gets its own copy of the arguments */
+                std::apply(cl->k, copy);
+            },
+            &call);
+    }
+
+  private:
+    LaunchSite site_;
+    dim3 grid_, block_;
+};
+
+/* Atomics: fibers switch only at barriers and collectives, so a plain
+ * read-modify-write is atomic; __atomic keeps ThreadSanitizer informed. */
+template <class T> T atomic_add(T *p, T v)
+{
+    if constexpr (std::is_integral_v<T>)
+        return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    T old = *p;
+    *p = old + v;
+    return old;
+}
+template <class T> T atomic_cas(T *p, T expected, T desired)
+{
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return expected;
+}
+
+} // namespace emu
+
+#define threadIdx ((const uint3)::emu::g_thread_idx)
+#define blockIdx ((const uint3)::emu::g_block_idx)
+#define blockDim ((const dim3)::emu::g_block_dim)
+#define gridDim ((const dim3)::emu::g_grid_dim)
+#define warpSize 32
+
+#define __syncthreads() ::emu::syncthreads(__FILE__, __LINE__)
+#define __syncwarp(mask) ((void)::emu::collective(::emu::Op::syncwarp, (mask), 0, __FILE__, __LINE__))
+#define __ballot_sync(mask, pred) ::emu::collective(::emu::Op::ballot, (mask), (pred) ? 1 : 0, __FILE__, __LINE__)
+#define __any_sync(mask, pred) ((int)::emu::collective(::emu::Op::any, (mask), (pred) ? 1 : 0, __FILE__, __LINE__))
+#define __all_sync(mask, pred) ((int)::emu::collective(::emu::Op::all, (mask), (pred) ? 1 : 0, __FILE__, __LINE__))
+#define __match_any_sync(mask, value) \
+    ::emu::collective(::emu::Op::match_any, (mask), (uint64_t)(value), __FILE__, __LINE__)
+
+inline int __popc(unsigned x)
+{
+    return __builtin_popcount(x);
+}
+inline int __popcll(unsigned long long x)
+{
+    return __builtin_popcountll(x);
+}
+inline int __ffs(int x)
+{
+    return __builtin_ffs(x);
+}
+inline int __ffsll(long long x)
+{
+    return __builtin_ffsll(x);
+}
+inline int __clz(int x)
+{
+    return x ? __builtin_clz((unsigned)x) : 32;
+}
+inline int __clzll(long long x)
+{
+    return x ? __builtin_clzll((unsigned long long)x) : 64;
+}
+template <class T> T atomicAdd(T *p, std::common_type_t<T> v) /* T from p alone, as CUDA's overloads */
+{
+    return ::emu::atomic_add(p, v);
+}
+template <class T> T atomicCAS(T *p, std::common_type_t<T> expected, std::common_type_t<T> desired)
+{
+    return ::emu::atomic_cas(p, expected, desired);
+}
+
+#endif

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Planted bugs the emulation layer must catch (issue 23's acceptance list).
+
+    planted_bugs.py --source-dir DIR --work-dir DIR [--cmake-arg ARG]... [--jobs N]
+                    [--only TEXT --expect TEXT]
+
+Copies the sources into WORK/src, configures an emulated build there
+(EVOLVE_CUDA_EMU=ON plus the given arguments; CI passes its ASan+UBSan
+ones), builds the emu tests once, then for each bug below: plants it (the
+original text must occur exactly once, so a changed source fails this test
+rather than passing it), rebuilds, and runs `ctest -L emu` on the test that
+exercises that code, which must fail, with the report the layer gives. The
+missing barrier has no report of its own here: the forward schedule makes
+the reduction read poison, and the test fails on what follows (a wrong
+summary, or an index out of range); the TSan build names it (CI runs
+--only __syncthreads --expect "ThreadSanitizer: data race" there: --only
+keeps the bugs whose name contains TEXT, --expect replaces what their
+output must contain). Exit 0 when every bug was caught."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+# (name, file, original, planted, the test, what its output must contain)
+BUGS = [
+    ("missing __syncthreads in block_sum", "kernels/ga_rank.cu",
+     "    sh[threadIdx.x] = v;\n    __syncthreads();\n", "    sh[threadIdx.x] = v;\n",
+     "test_ga_cuda", ""),
+    ("full mask to __match_any_sync", "kernels/ga_rank.cu",
+     "unsigned peers = __match_any_sync(active, bin);", "unsigned peers = __match_any_sync(0xFFFFFFFFu, bin);",
+     "test_ga_cuda", "which have exited"),
+    ("bounds check widened by one", "kernels/ga_rank.cu",
+     "    if (j >= n)\n        return;\n    vals[j] = sorted[j];", "    if (j > n)\n        return;\n    vals[j] = sorted[j];",
+     "test_ga_cuda", "AddressSanitizer: heap-buffer-overflow"),
+    ("cudaMemcpy one element too long", "kernels/ga_state.cu",
+     "cudaMemcpy(results, g->results, (uint64_t)g->pop * sizeof *results,",
+     "cudaMemcpy(results, g->results, ((uint64_t)g->pop + 1) * sizeof *results,",
+     "test_ga_cuda", "past the end"),
+    ("CUB scratch size query skipped", "kernels/grid_topk.cu",
+     "    CUDA_TRY(cub::DeviceMergeSort::SortKeys(NULL, d->sort_temp_bytes, (topk_entry_t *)NULL, (int64_t)d->cap,\n"
+     "                                            entry_before()));\n", "",
+     "test_cuda_parity", "ask CUB for the size"),
+]
+
+def ignore(source_dir):
+    """What not to copy: the top level's build folders, worktrees, data and results; caches anywhere."""
+    top = os.path.abspath(source_dir)
+
+    def names(folder, entries):
+        skip = {"__pycache__"}
+        if os.path.abspath(folder) == top:
+            skip |= {e for e in entries if e.startswith("build") or e in (".git", ".wt", "data", "results", ".deps")}
+        return [e for e in entries if e in skip]
+
+    return names
+
+
+def run(cmd, cwd, env=None):
+    return subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--work-dir", required=True)
+    ap.add_argument("--cmake-arg", action="append", default=[])
+    ap.add_argument("--jobs", default="2")
+    ap.add_argument("--only")
+    ap.add_argument("--expect")
+    a = ap.parse_args()
+    bugs = [b for b in BUGS if not a.only or a.only in b[0]]
+    if a.expect:
+        bugs = [b[:5] + (a.expect,) for b in bugs]
+    src = os.path.join(a.work_dir, "src")
+    build = os.path.join(a.work_dir, "build")
+    if os.path.exists(src):
+        shutil.rmtree(src)
+    shutil.copytree(a.source_dir, src, ignore=ignore(a.source_dir))
+    r = run(["cmake", "-S", src, "-B", build, "-DEVOLVE_CUDA_EMU=ON"] + a.cmake_arg, a.work_dir)
+    if r.returncode:
+        print(r.stdout)
+        print("planted_bugs: configure failed")
+        return 1
+    tests = sorted({b[4] for b in bugs})
+    env = dict(os.environ, EVOLVE_EMU_SCHEDULE="forward")
+    missed = 0
+    for name, rel, old, new, test, marker in bugs:
+        path = os.path.join(src, rel)
+        with open(path, encoding="utf-8") as fh:
+            orig = fh.read()
+        if orig.count(old) != 1:
+            print("planted_bugs: %s: the text to change is not in %s exactly once (the source changed: update "
+                  "tests/cuda_emu/planted_bugs.py)" % (name, rel))
+            return 1
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(orig.replace(old, new))
+        try:
+            r = run(["cmake", "--build", build, "-j", a.jobs, "--target"] + tests, a.work_dir)
+            if r.returncode:
+                print(r.stdout[-4000:])
+                print("planted_bugs: %s: the build failed" % name)
+                return 1
+            r = run(["ctest", "--test-dir", build, "-L", "emu", "-R", "^%s$" % test, "--output-on-failure"],
+                    a.work_dir, env)
+        finally:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(orig)
+        caught = r.returncode != 0 and marker in r.stdout
+        lines = [ln for ln in r.stdout.splitlines() if "emu:" in ln or "ERROR: AddressSanitizer" in ln or
+                 "runtime error" in ln or (marker and marker in ln)]
+        print("%s: %s (%s in %s)%s" % ("caught" if caught else "MISSED", name, test, rel,
+                                      "\n    " + lines[0] if lines else ""))
+        if not caught:
+            print(r.stdout[-3000:])
+            missed += 1
+    print("planted_bugs: %d of %d planted bugs caught" % (len(bugs) - missed, len(bugs)))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -34,22 +34,31 @@ static __device__ void shfl_down_i64(int64_t *x, unsigned by)
     *x = (int64_t)__shfl_down_sync(0xFFFFFFFFu, (long long)*x, by);
 }
 
-static __device__ void shfl_down_seg(accum_seg_t *s, unsigned by)
+/* Only the sums the objective reads travel (o's flags are the same in every
+ * lane, so every lane shuffles the same fields). */
+static __device__ void shfl_down_seg(accum_seg_t *s, const objective_prep_t *o, unsigned by)
 {
-    int64_t lo = (int64_t)s->a.sumsq.lo, hi = (int64_t)s->a.sumsq.hi;
     shfl_down_i64(&s->a.n, by);
     shfl_down_i64(&s->a.sum, by);
-    shfl_down_i64(&s->a.pos, by);
-    shfl_down_i64(&lo, by);
-    shfl_down_i64(&hi, by);
-    shfl_down_i64(&s->a.lsum, by);
-    shfl_down_i64(&s->a.ruin, by);
-    shfl_down_i64(&s->a.equity, by);
-    shfl_down_i64(&s->a.peak, by);
-    shfl_down_i64(&s->a.maxdd, by);
-    shfl_down_i64(&s->trough, by);
-    s->a.sumsq.lo = (uint64_t)lo;
-    s->a.sumsq.hi = (uint64_t)hi;
+    if (o->need_pos)
+        shfl_down_i64(&s->a.pos, by);
+    if (o->need_sumsq) {
+        int64_t lo = (int64_t)s->a.sumsq.lo, hi = (int64_t)s->a.sumsq.hi;
+        shfl_down_i64(&lo, by);
+        shfl_down_i64(&hi, by);
+        s->a.sumsq.lo = (uint64_t)lo;
+        s->a.sumsq.hi = (uint64_t)hi;
+    }
+    if (o->need_log) {
+        shfl_down_i64(&s->a.lsum, by);
+        shfl_down_i64(&s->a.ruin, by);
+    }
+    if (o->need_dd) {
+        shfl_down_i64(&s->a.equity, by);
+        shfl_down_i64(&s->a.peak, by);
+        shfl_down_i64(&s->a.maxdd, by);
+        shfl_down_i64(&s->trough, by);
+    }
 }
 
 /* Genome `genes` by the whole warp (every lane calls it with the same genes);
@@ -68,7 +77,7 @@ static __device__ eval_result_t tables_eval_warp(const fit_tables_t *t, const ui
      * slices [l, l + by) and joins lane l + by's [l + by, l + 2 by) */
     for (unsigned by = 1; by < FIT_WARP; by *= 2) {
         next = s;
-        shfl_down_seg(&next, by);
+        shfl_down_seg(&next, &t->obj, by);
         if ((lane & (2 * by - 1)) == 0)
             accum_seg_join(&s, &next, &t->obj);
     }

@@ -220,6 +220,8 @@ extern "C" ev_status cuda_tables_build(cuda_tables_t **out, const fit_problem_t 
     memset(&s, 0, sizeof s);
     *out = NULL;
     tables_layout(&layout, p);
+    if (layout.more_exits) /* kernels/backend_cuda.c uploads the host's instead */
+        return ev_fail(err, EV_EUSAGE, "the device builds no tables for the exits trail, breakeven and max_hold");
     n = layout.n_trades;
     st = tables_device_alloc(&t, &layout, layout.fill_price ? n * layout.n_targets : layout.n_targets,
                              layout.fill_price ? n * layout.n_stops : layout.n_stops, err);

@@ -47,6 +47,8 @@ struct Thread {
     uint32_t mask;
     uint64_t value;
     uint32_t result;
+    unsigned delta;    /* __shfl_down_sync's lane offset */
+    uint64_t result64; /* __shfl_down_sync's value */
 };
 
 struct Block {
@@ -73,6 +75,7 @@ const char *op_name(Op op)
     case Op::all: return "__all_sync";
     case Op::match_any: return "__match_any_sync";
     case Op::syncwarp: return "__syncwarp";
+    case Op::shfl_down: return "__shfl_down_sync";
     }
     return "?";
 }
@@ -226,6 +229,18 @@ bool resolve_collectives(void)
                         if ((a.mask >> m & 1) && b->th[w0 + m].value == o.value)
                             o.result |= 1u << m;
                     break;
+                case Op::shfl_down: {
+                    const unsigned src = k + o.delta;
+                    if (src < WARP && !(a.mask >> src & 1)) {
+                        snprintf(msg, sizeof msg,
+                                 "__shfl_down_sync at %s:%d: thread %u reads lane %u, which its mask 0x%08x does not "
+                                 "name (an undefined value on a GPU)",
+                                 a.file, a.line, w0 + k, src, a.mask);
+                        block_fail(msg);
+                    }
+                    o.result64 = src < n ? b->th[w0 + src].value : o.value;
+                    break;
+                }
                 }
                 o.state = State::runnable;
             }
@@ -265,7 +280,7 @@ bool resolve_barrier(void)
 void run_block(std::vector<uint64_t> &order)
 {
     Block *b = g_block;
-    b->th.assign(b->n, Thread{State::runnable, nullptr, 0, Op::ballot, 0, 0, 0});
+    b->th.assign(b->n, Thread{State::runnable, nullptr, 0, Op::ballot, 0, 0, 0, 0, 0});
     b->shared_bytes = 0;
     for (;;) {
         bool left = false;
@@ -330,7 +345,20 @@ void syncthreads(const char *file, int line)
     EMU_ACQUIRE(g_block);
 }
 
+static Thread &arrive(Op op, uint32_t mask, uint64_t value, unsigned delta, const char *file, int line);
+
 uint32_t collective(Op op, uint32_t mask, uint64_t value, const char *file, int line)
+{
+    return arrive(op, mask, value, 0, file, line).result;
+}
+
+uint64_t shuffle_down(uint32_t mask, uint64_t value, unsigned delta, const char *file, int line)
+{
+    return arrive(Op::shfl_down, mask, value, delta, file, line).result64;
+}
+
+/* The running thread joins a collective and waits until it completes. */
+static Thread &arrive(Op op, uint32_t mask, uint64_t value, unsigned delta, const char *file, int line)
 {
     if (!g_block)
         fail("%s at %s:%d outside a kernel", op_name(op), file, line);
@@ -354,12 +382,13 @@ uint32_t collective(Op op, uint32_t mask, uint64_t value, const char *file, int 
     a.op = op;
     a.mask = mask;
     a.value = value;
+    a.delta = delta;
     a.file = file;
     a.line = line;
     EMU_RELEASE(&b->th[w0]);
     yield();
     EMU_ACQUIRE(&b->th[w0]);
-    return b->th[t].result;
+    return b->th[t];
 }
 
 void *shared_alloc(SharedSlot *slot, size_t bytes, const char *file, int line)

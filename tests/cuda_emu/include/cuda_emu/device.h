@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -18,12 +19,26 @@ namespace emu
 extern uint3 g_thread_idx, g_block_idx;
 extern dim3 g_block_dim, g_grid_dim;
 
-enum class Op { ballot, any, all, match_any, syncwarp };
+enum class Op { ballot, any, all, match_any, syncwarp, shfl_down };
 
 /* Barriers and collectives: the fiber waits until the scheduler releases it
  * (scheduler.cpp checks masks, absent and exited lanes, deadlocks). */
 void syncthreads(const char *file, int line);
 uint32_t collective(Op op, uint32_t mask, uint64_t value, const char *file, int line);
+/* __shfl_down_sync on the value's bits: lane l gets lane l + delta's value,
+ * its own where l + delta is past the warp; reading a lane the mask does not
+ * name is reported. */
+uint64_t shuffle_down(uint32_t mask, uint64_t value, unsigned delta, const char *file, int line);
+template <class T> T shfl_down_sync(uint32_t mask, T v, unsigned delta, const char *file, int line)
+{
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "__shfl_down_sync of a value of 1-8 bytes");
+    uint64_t bits = 0;
+    T out;
+    std::memcpy(&bits, &v, sizeof v);
+    bits = shuffle_down(mask, bits, delta, file, line);
+    std::memcpy(&out, &bits, sizeof out);
+    return out;
+}
 
 /* A __shared__ array: a per-block buffer of poison bytes, one per declaration. */
 struct SharedSlot {
@@ -121,6 +136,7 @@ template <class T> T atomic_cas(T *p, T expected, T desired)
 #define __ballot_sync(mask, pred) ::emu::collective(::emu::Op::ballot, (mask), (pred) ? 1 : 0, __FILE__, __LINE__)
 #define __any_sync(mask, pred) ((int)::emu::collective(::emu::Op::any, (mask), (pred) ? 1 : 0, __FILE__, __LINE__))
 #define __all_sync(mask, pred) ((int)::emu::collective(::emu::Op::all, (mask), (pred) ? 1 : 0, __FILE__, __LINE__))
+#define __shfl_down_sync(mask, v, delta) ::emu::shfl_down_sync((mask), (v), (unsigned)(delta), __FILE__, __LINE__)
 #define __match_any_sync(mask, value) \
     ::emu::collective(::emu::Op::match_any, (mask), (uint64_t)(value), __FILE__, __LINE__)
 

@@ -27,6 +27,11 @@ int32_t *lattice_role_slot(lattice_t *lat, param_role r)
     }
 }
 
+const int32_t *lattice_role_slot_of(const lattice_t *lat, param_role r)
+{
+    return lattice_role_slot((lattice_t *)lat, r); /* the same slot, read only */
+}
+
 void lattice_slots_clear(lattice_t *lat)
 {
     for (int r = 0; r < PARAM_ROLES; r++) {

@@ -68,6 +68,7 @@ extern const char *const param_role_names[PARAM_ROLES + 1];
 /* The lattice's slot for a role that a lattice holds at most once (target,
  * stop and the exits of SPEC sec. 4.1), or NULL (filter, strategy). */
 int32_t *lattice_role_slot(lattice_t *lat, param_role r);
+const int32_t *lattice_role_slot_of(const lattice_t *lat, param_role r);
 
 /* Sets every role slot to -1 (none). */
 void lattice_slots_clear(lattice_t *lat);

@@ -29,8 +29,12 @@ static void check_lattice(const lattice_t *lat, int strategy)
         for (int32_t j = 0; j < k; j++)
             FZ_ASSERT(strcmp(p->name, lat->params[j].name) != 0, "parameter name '%s' twice", p->name);
         FZ_ASSERT(p->n_values >= 1 && p->n_values <= EV_MAX_VALUES, "'%s' has %u values", p->name, p->n_values);
-        FZ_ASSERT(strategy ? p->role == PARAM_STRATEGY : p->role >= PARAM_FILTER && p->role <= PARAM_STOP,
+        FZ_ASSERT(strategy ? p->role == PARAM_STRATEGY
+                           : p->role >= PARAM_FILTER && p->role < PARAM_ROLES && p->role != PARAM_STRATEGY,
                   "'%s' has role %d in a %s config", p->name, (int)p->role, strategy ? "strategy" : "trade-log");
+        if (lattice_role_slot_of(lat, p->role))
+            FZ_ASSERT(*lattice_role_slot_of(lat, p->role) == k, "'%s' (role %s) at %d, its slot %d", p->name,
+                      param_role_name(p->role), (int)k, (int)*lattice_role_slot_of(lat, p->role));
         if (p->role == PARAM_FILTER)
             FZ_ASSERT(p->feature && p->feature[0] && (p->dir == FILTER_MIN || p->dir == FILTER_MAX),
                       "filter '%s' without a feature or direction", p->name);
@@ -47,6 +51,7 @@ static void check_lattice(const lattice_t *lat, int strategy)
             FZ_ASSERT(i == 0 || v > p->values[i - 1], "'%s' values not strictly increasing at %u", p->name, i);
             FZ_ASSERT(p->role != PARAM_TARGET || v > 0, "target value %g", v);
             FZ_ASSERT(p->role != PARAM_STOP || v < 0, "stop value %g", v);
+            FZ_ASSERT(!param_value_problem(p, v), "'%s' value %g: %s", p->name, v, param_value_problem(p, v));
             /* a strategy parameter listed by names is the enumeration 0, 1, ... */
             FZ_ASSERT(p->value_text && p->value_text[i] &&
                           (strtod(p->value_text[i], NULL) == v || (strategy && v == i && p->value_text[i][0])),

@@ -15,7 +15,7 @@ const char *param_role_name(param_role r)
     return r >= 0 && r < PARAM_ROLES ? param_role_names[r] : "filter";
 }
 
-int32_t *lattice_role_slot(lattice_t *lat, param_role r)
+const int32_t *lattice_role_slot_of(const lattice_t *lat, param_role r)
 {
     switch (r) {
     case PARAM_TARGET: return &lat->target_param;
@@ -27,9 +27,11 @@ int32_t *lattice_role_slot(lattice_t *lat, param_role r)
     }
 }
 
-const int32_t *lattice_role_slot_of(const lattice_t *lat, param_role r)
+int32_t *lattice_role_slot(lattice_t *lat, param_role r)
 {
-    return lattice_role_slot((lattice_t *)lat, r); /* the same slot, read only */
+    /* the same slot, writable: its offset in lat */
+    const int32_t *slot = lattice_role_slot_of(lat, r);
+    return slot ? (int32_t *)(void *)((char *)lat + ((const char *)slot - (const char *)lat)) : NULL;
 }
 
 void lattice_slots_clear(lattice_t *lat)

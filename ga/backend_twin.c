@@ -7,12 +7,22 @@
 
 #include "ga/cpu_ga.h"
 
-typedef enum { TWIN_EXACT = 0, TWIN_FITNESS, TWIN_TRADES, TWIN_TOPK, TWIN_BREED, TWIN_CACHE, TWIN_GA_OOM } twin_mode;
+typedef enum {
+    TWIN_EXACT = 0,
+    TWIN_FITNESS,
+    TWIN_TRADES,
+    TWIN_TOPK,
+    TWIN_BREED,
+    TWIN_CACHE,
+    TWIN_GA_OOM,
+    TWIN_FEASIBLE
+} twin_mode;
 
-static const char *const twin_modes[] = {"exact", "fitness", "trades", "topk", "breed", "cache", "ga-oom"};
+static const char *const twin_modes[] = {"exact", "fitness", "trades", "topk", "breed", "cache", "ga-oom", "feasible"};
 static twin_mode mode_now = TWIN_EXACT;
 
-#define TWIN_GENOME 17u /* the genome an evaluate call gets wrong */
+#define TWIN_GENOME 17u /* the genome an evaluate call gets wrong, unless EVOLVE_TEST_DEVICE_AT says */
+static uint64_t fault_at = TWIN_GENOME;
 
 struct backend {
     backend_t *cpu; /* the CPU backend's own state */
@@ -23,12 +33,15 @@ ev_status backend_twin_select(const char *mode, ev_error *err)
 {
     for (int m = 0; m < (int)(sizeof twin_modes / sizeof twin_modes[0]); m++)
         if (!strcmp(mode, twin_modes[m])) {
+            const char *at = getenv("EVOLVE_TEST_DEVICE_AT");
             mode_now = (twin_mode)m;
+            fault_at = at && *at ? strtoull(at, NULL, 10) : TWIN_GENOME;
             return EV_OK;
         }
     return ev_fail(
         err, EV_EUSAGE,
-        "EVOLVE_TEST_DEVICE: unknown twin mode '%s' (expected exact, fitness, trades, topk, breed, cache or ga-oom)",
+        "EVOLVE_TEST_DEVICE: unknown twin mode '%s' (expected exact, fitness, trades, feasible, topk, breed, cache or "
+        "ga-oom)",
         mode);
 }
 
@@ -69,12 +82,23 @@ static void twin_describe(backend_t *b, char *buf, size_t n)
     snprintf(buf, n, "test twin of the CPU backend (EVOLVE_TEST_DEVICE=%s), not a GPU", twin_modes[b->mode]);
 }
 
+/* Result `at` of an evaluate call wrong in one field (fitness, trades or
+ * feasible); nothing for a call of fewer results or another mode. */
+static void fault_one(twin_mode field, eval_result_t *out, uint64_t n, uint64_t at)
+{
+    if (n <= at)
+        return;
+    if (field == TWIN_FITNESS)
+        flip_low_bit(&out[at].fitness);
+    else if (field == TWIN_TRADES)
+        out[at].trades += 1;
+    else if (field == TWIN_FEASIBLE)
+        out[at].feasible = !out[at].feasible;
+}
+
 static void corrupt_results(twin_mode mode, eval_result_t *out, uint64_t n)
 {
-    if (n > TWIN_GENOME && mode == TWIN_FITNESS)
-        flip_low_bit(&out[TWIN_GENOME].fitness);
-    if (n > TWIN_GENOME && mode == TWIN_TRADES)
-        out[TWIN_GENOME].trades += 1;
+    fault_one(mode, out, n, fault_at);
 }
 
 static void corrupt_topk(twin_mode mode, topk_t *top)
@@ -95,7 +119,19 @@ void backend_twin_corrupt_topk(topk_t *top)
 
 void backend_twin_flip_fitness(eval_result_t *out, uint64_t n)
 {
-    corrupt_results(TWIN_FITNESS, out, n);
+    fault_one(TWIN_FITNESS, out, n, TWIN_GENOME);
+}
+
+void backend_twin_device_fault(eval_result_t *out, uint64_t n, const char *spec)
+{
+    const char *colon = strchr(spec, ':');
+    const size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    twin_mode field = TWIN_FITNESS;
+    if (len == 6 && !strncmp(spec, "trades", 6))
+        field = TWIN_TRADES;
+    else if (len == 8 && !strncmp(spec, "feasible", 8))
+        field = TWIN_FEASIBLE;
+    fault_one(field, out, n, colon ? strtoull(colon + 1, NULL, 10) : TWIN_GENOME);
 }
 
 const char *backend_twin_mode(void)

@@ -20,6 +20,8 @@ extern const backend_ops_t backend_twin_ops;
  *   exact    nothing (a device that agrees with the CPU)
  *   fitness  evaluate: the lowest bit of genome 17's fitness in every call of 18 or more genomes
  *   trades   evaluate: genome 17 keeps one trade more
+ *   feasible evaluate: genome 17's feasibility flipped
+ * (fitness, trades, feasible: another genome than 17 with EVOLVE_TEST_DEVICE_AT=N)
  *   topk     grid_batch: the lowest bit of the last entry's fitness
  *   breed    ga_breed: gene 0 of individual 1 moves to the next value
  *   cache    ga_cache_export: the lowest bit of the first entry's fitness
@@ -40,6 +42,11 @@ void backend_twin_corrupt_topk(topk_t *top);
 /* Mode fitness's fault whatever the mode: for a real device made wrong on
  * purpose (EVOLVE_TEST_CUDA_CORRUPT, bench/gpu-check.sh). */
 void backend_twin_flip_fitness(eval_result_t *out, uint64_t n);
+
+/* A real device's evaluate made wrong on purpose (EVOLVE_TEST_CUDA_CORRUPT=
+ * FIELD[:N], FIELD fitness, trades or feasible, N the result, default 17;
+ * any other value: fitness of result 17). Tests only. */
+void backend_twin_device_fault(eval_result_t *out, uint64_t n, const char *spec);
 
 /* The selected mode's name ("exact", ...). */
 const char *backend_twin_mode(void);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "ga/backend.h"
+#include "ga/backend_twin.h"
 #include "kernels/backend_cuda.h"
 #include "kernels/cuda_api.h"
 
@@ -44,10 +45,10 @@ struct backend {
     cuda_eval_sizes_t sizes;
     const fit_tables_t *host; /* the host tables open was given (local search sweeps them) */
     char desc[512];
-    /* Tests only (bench/gpu-check.sh): EVOLVE_TEST_CUDA_CORRUPT set flips the
-     * lowest bit of genome 17's fitness in every host-genes evaluate of 18 or
-     * more genomes, so the GPU probe must stop a real CUDA run. */
-    int corrupt;
+    /* Tests only (bench/gpu-check.sh, tests/test_gpu_probe.py --cuda): with
+     * EVOLVE_TEST_CUDA_CORRUPT=FIELD[:N] every host-genes evaluate gets one
+     * result wrong (ga/backend_twin.h), so the GPU probe must stop the run. */
+    const char *corrupt;
 };
 
 uint64_t cuda_batch_bound(const lattice_t *lat)
@@ -109,7 +110,7 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
         return ev_fail(err, EV_ENOMEM, "out of memory");
     b->host = &tables->view;
     b->p = p;
-    b->corrupt = getenv("EVOLVE_TEST_CUDA_CORRUPT") != NULL;
+    b->corrupt = getenv("EVOLVE_TEST_CUDA_CORRUPT");
     /* the device builds the target and stop tables; SPEC sec. 4.1's exits are
      * built on the host (fitness/more_exits.h) and uploaded with the rest */
     if (tables->view.more_exits) {
@@ -151,12 +152,8 @@ static void cuda_describe(backend_t *b, char *buf, size_t n)
 static ev_status cuda_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
     ev_status st = cuda_eval_genes(b->e, genes, n, out, err);
-    if (st == EV_OK && b->corrupt && n > 17) {
-        uint64_t bits;
-        memcpy(&bits, &out[17].fitness, sizeof bits);
-        bits ^= 1u;
-        memcpy(&out[17].fitness, &bits, sizeof bits);
-    }
+    if (st == EV_OK && b->corrupt)
+        backend_twin_device_fault(out, n, b->corrupt);
     return st;
 }
 

@@ -16,9 +16,14 @@ same probe and comparison code as a CUDA run:
   - --no-gpu-probe skips the probe, and backend_probe says so;
   - a device whose memory cannot hold the GA (ga-oom) keeps it on the host,
     says so, and gives the CPU's results;
-  - a CPU run has no backend_probe attribute (its file is unchanged).
+  - a CPU run has no backend_probe attribute (its file is unchanged);
+  - one result wrong in its fitness, trade count or feasibility, at random
+    genome indices of the probe set, stops --backend cuda each time (the
+    twin; with --cuda, the CUDA backend itself, EVOLVE_TEST_CUDA_CORRUPT,
+    emulated on CI's CPU).
 h5py checks the run files (skipped without it)."""
 import os
+import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
@@ -46,14 +51,43 @@ def provenance(path):
                 None if probe is None else probe.decode() if isinstance(probe, bytes) else str(probe))
 
 
+FAULT_FIELDS = ("fitness", "trades", "feasible")
+
+
+def random_faults(work, cfg, E, env_of, name):
+    """One result wrong in one field at random genome indices of the probe's
+    evaluate (a probe comparing only some fields, or only part of its
+    genomes, would let one through): --backend cuda must stop each run,
+    naming the genome."""
+    rng = random.Random(2026)
+    faults = [(f, rng.randrange(0, 2000)) for f in FAULT_FIELDS for _ in range(3)] + [("fitness", 0)]
+    for field, at in faults:
+        r = cli.run(E, [cfg, "--quiet", "--backend", "cuda", "--output", f"fault-{field}-{at}.h5"], env_of(field, at),
+                    cwd=work)
+        check(r.returncode == 1 and "disagreeing with the CPU" in r.stderr and "evaluate: genome (" in r.stderr,
+              f"{name}: {field} of result {at} wrong: exit {r.returncode}: {r.stderr[-600:]}")
+        check(not os.path.exists(os.path.join(work, f"fault-{field}-{at}.h5")), f"{name}: {field} {at}: a run file")
+    print(f"ok: {name}: {len(faults)} faults at random genomes and fields, each stopped", flush=True)
+
+
 def main():
-    a = cli.parse_args()
+    a = cli.parse_args(["--cuda"])
     E = os.path.abspath(a.evolve)
     h5 = cli.have_modules("h5py")
     with cli.scratch_dir("evolve_probe_") as root:
         work = os.path.join(root, "work")
         os.makedirs(work)
         data, cfg = cli.data_and_config(E, root, os.path.join(work, "run.h5"), population=64, generations=5)
+        if a.cuda:
+            # the CUDA backend itself (the emulated one in CI: tests/cuda_emu), made wrong on purpose
+            r = cli.run(E, [cfg, "--quiet", "--backend", "cuda", "--output", "exact-cuda.h5"], cwd=work)
+            if r.returncode != 0 and ("no usable CUDA device" in r.stderr or "built without CUDA" in r.stderr):
+                print(f"test_gpu_probe --cuda: skipped: {r.stderr.strip()}")
+                return 77
+            check(r.returncode == 0, f"cuda, exact: exit {r.returncode}: {r.stderr[-600:]}")
+            random_faults(work, cfg, E, lambda f, at: {"EVOLVE_TEST_CUDA_CORRUPT": f"{f}:{at}"}, "cuda")
+            return check.exit()
+        random_faults(work, cfg, E, lambda f, at: {"EVOLVE_TEST_DEVICE": f, "EVOLVE_TEST_DEVICE_AT": str(at)}, "twin")
         big_cfg = os.path.join(work, "big.yaml")
         cli.write_config(big_cfg, data, os.path.join(work, "big.h5"), population=1024, generations=3)
         cpu = {}

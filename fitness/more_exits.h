@@ -14,13 +14,6 @@
 #include "fitness/accum.h"
 #include "fitness/hits.h"
 
-/* The outcome of an exit at `level` (fill: level) or at the path's price p
- * (fill: price), percent from the entry e, quantised less costs. */
-EV_HD int64_t more_exit_q(double at_pct, double cost_pct)
-{
-    return outcome_quantise_hd(at_pct, cost_pct);
-}
-
 /* trail x[n]: running maximum m_i = max(e, path[0..i]) in double, level
  * trail_level(m_i, x), hit where path[i] <= level; a larger x has a lower
  * level at every second, so values are hit in order. */
@@ -37,7 +30,7 @@ EV_HD void more_trail(const float *path, int64_t len, double e, const double *x,
             if (!(path[i] <= level))
                 break;
             hit[v] = (int32_t)i;
-            q[v] = more_exit_q(((double)(fill_price ? path[i] : level) / e - 1.0) * 100.0, cost_pct);
+            q[v] = outcome_quantise_hd(((double)(fill_price ? path[i] : level) / e - 1.0) * 100.0, cost_pct);
             v++;
         }
     }
@@ -60,7 +53,7 @@ EV_HD void more_breakeven(const float *path, int64_t len, double e, const double
         if (path[i] <= entry)
             for (; out < armed; out++) {
                 hit[out] = (int32_t)i;
-                q[out] = more_exit_q(fill_price ? ((double)path[i] / e - 1.0) * 100.0 : 0.0, cost_pct);
+                q[out] = outcome_quantise_hd(fill_price ? ((double)path[i] / e - 1.0) * 100.0 : 0.0, cost_pct);
             }
         while (armed < n && path[i] >= level_price(e, y[armed]))
             armed++; /* from the next second on */
@@ -83,7 +76,7 @@ EV_HD void more_hold(const float *path, const int64_t *ts, int64_t len, int64_t 
         while (k + 1 < len && ts[k + 1] <= until)
             k++;
         hit[v] = k + 1 < len ? (int32_t)k : EV_NO_HIT;
-        q[v] = k + 1 < len ? more_exit_q(((double)path[k] / e - 1.0) * 100.0, cost_pct) : 0;
+        q[v] = k + 1 < len ? outcome_quantise_hd(((double)path[k] / e - 1.0) * 100.0, cost_pct) : 0;
     }
 }
 

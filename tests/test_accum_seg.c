@@ -8,6 +8,7 @@
 
 #include "fitness/accum_seg.h"
 #include "tests/check.h"
+#include "tests/support/warp_join.h"
 
 static uint64_t next_u64(uint64_t *s)
 {
@@ -58,9 +59,7 @@ static accum_t warp_tree(const objective_prep_t *o, const int64_t *q, int64_t n)
         accum_seg_slice(n, l, 32, &j0, &j1);
         slice(o, q, j0, j1, &s[l]);
     }
-    for (uint32_t by = 1; by < 32; by *= 2)
-        for (uint32_t l = 0; l < 32; l += 2 * by)
-            accum_seg_join(&s[l], &s[l + by], o);
+    warp_join(s, 32, o);
     return s[0].a;
 }
 

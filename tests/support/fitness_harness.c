@@ -8,6 +8,7 @@
 #include "fitness/problem.h"
 #include "fitness/tables.h"
 #include "ga/grid.h"
+#include "tests/support/warp_join.h"
 
 void harness_objective(objective_cfg_t *obj, objective_kind kind)
 {
@@ -66,9 +67,7 @@ static eval_result_t tables_eval_lanes(const fit_tables_t *t, const uint16_t *ge
         accum_seg_slice(t->n_trades, l, lanes, &j0, &j1);
         tables_accum_range(t, &g, j0, j1, &s[l]);
     }
-    for (uint32_t by = 1; by < lanes; by *= 2)
-        for (uint32_t l = 0; l + by < lanes; l += 2 * by)
-            accum_seg_join(&s[l], &s[l + by], &t->obj);
+    warp_join(s, lanes, &t->obj);
     return accum_finish(&s[0].a, &t->obj);
 }
 

@@ -127,10 +127,10 @@ static void check_ga(uint32_t pop, uint32_t islands, int32_t G, int32_t W, uint3
     slots = dedup_grow_slots(2, dedup_max_slots(capacity), P);
     CHECK_EQ_I64((int64_t)(slots * (8 * (uint64_t)W + 24)), (int64_t)list[CUDA_GA_BUFFERS - 1].bytes);
 
-    /* the whole, as kernels/README.md counts it, plus the two one-element counters (16 + 40 B) */
+    /* the whole, as kernels/README.md counts it, plus the two one-element counters (16 + 24 B: counts, and the feasible count, best and median) */
     expect = P * (132 + 8 * (uint64_t)W + 6 * (uint64_t)G) + (temp ? temp : 1) +
              islands * (sizeof(breed_island_t) + 4) + 4 * gene_values + top_k * sizeof(ga_hof_entry_t) +
-             slots * (8 * (uint64_t)W + 24) + 16 + 40;
+             slots * (8 * (uint64_t)W + 24) + 16 + 24;
     printf("GA population %u, %d genes, %d words: %.1f MiB of device memory\n", pop, G, W, (double)need / 1048576.0);
     CHECK_EQ_I64((int64_t)expect, (int64_t)need);
 }

@@ -227,6 +227,46 @@ EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *rf, ui
                                          uint16_t *genes, double *fitness, double *fitness_raw, int64_t *trades,
                                          uint8_t *feasible);
 
+/* The trader statistics of a list (docs/config.md "Trader statistics"), as
+ * the run file holds them: list "grid" (grid/top) or "ga" (ga/hall_of_fame),
+ * holdout 1 for those on the holdout days. evolve_trade_stat_name(i) names
+ * field i ("trades", ..., "exits_breakeven", "exits_trail", "exits_time"), NULL
+ * past the last. Call with NULL arrays to learn n (0: the file has none), then
+ * with out [fields][n] (SoA) and shown [fields]: 0 for a field the run did not
+ * record (the exits of SPEC sec. 4.1 without a trail, breakeven or max_hold
+ * parameter), its out row then NaN. */
+EVOLVE_API const char *evolve_trade_stat_name(int i);
+EVOLVE_API int evolve_runfile_trader_stats(evolve_ctx *ctx, evolve_runfile *rf, const char *list, int holdout,
+                                           uint32_t *n, uint8_t *shown, double *out);
+
+/* ---- a reported genome's trades (evolve trades RUN.h5) ------------------ */
+typedef struct evolve_replay evolve_replay;
+/* Its kept trades over the run's whole dataset, in equity-curve order;
+ * pointers stay valid until close. */
+typedef struct {
+    const char *list; /* "grid" or "ga" */
+    uint32_t rank;    /* 1-based */
+    int64_t n;
+    int32_t n_tickers;
+    const char *const *tickers; /* [n_tickers] */
+    const int32_t *ticker;      /* [n]: ticker id */
+    const int64_t *trade_id;
+    const int64_t *entry_ts; /* seconds since 1970 of the wall-clock time */
+    const double *entry_price;
+    const int64_t *exit_ts; /* the exit's second, or the log's exit time (reason logged) */
+    const int32_t *reason;  /* evolve_exit_reason_name */
+    const int64_t *q;       /* outcome in micro-percent after costs, as the fitness sums it */
+    const int32_t *holdout; /* 1: on a holdout day of the run's validation split */
+} evolve_replay_trades;
+/* list: "grid", "ga" or NULL (the grid's where the run has one); dataset: a
+ * copy of the run's dataset elsewhere, or NULL (the recorded one). */
+EVOLVE_API int evolve_replay_open(evolve_ctx *ctx, const char *run_file, const char *list, uint32_t rank,
+                                  const char *dataset, evolve_replay **out);
+EVOLVE_API int evolve_replay_trades_get(evolve_ctx *ctx, const evolve_replay *rp, evolve_replay_trades *out);
+EVOLVE_API void evolve_replay_close(evolve_replay *rp);
+/* "logged", "target", "stop", "breakeven", "trail", "time"; NULL for another code. */
+EVOLVE_API const char *evolve_exit_reason_name(int reason);
+
 #ifdef __cplusplus
 }
 #endif

@@ -389,7 +389,14 @@ def max_hold_second(ts, entry_ts, h):
 def simulate_race(path, ts, e, entry_ts, exits, pct_change, fill, cost):
     """SPEC sec. 4 with sec. 4.1, literally: second by second, each event checked
     in the SPEC's order (target, stop, breakeven, trail, time stop); the first
-    that happens exits. exits: {role: value or None}."""
+    that happens exits. exits: {role: value or None}. The outcome after cost."""
+    return race_exit(path, ts, e, entry_ts, exits, pct_change, fill)[2] - cost
+
+
+def race_exit(path, ts, e, entry_ts, exits, pct_change, fill):
+    """simulate_race's walk: (reason, path index, outcome before cost), reason one
+    of the trades CSV's exit reasons (target, stop, breakeven, trail, time; logged
+    with index None when no event happens)."""
     t, s = exits.get("target"), exits.get("stop")
     y, x, h = exits.get("breakeven"), exits.get("trail"), exits.get("max_hold")
     n = len(path)
@@ -410,21 +417,21 @@ def simulate_race(path, ts, e, entry_ts, exits, pct_change, fill, cost):
     for i, p in enumerate(path):
         m = max(m, float(p))
         if tl is not None and p >= tl:                  # target, filled at the target
-            return (t if fill == "level" else at_price(p)) - cost
+            return "target", i, (t if fill == "level" else at_price(p))
         if sl is not None and p <= sl:                  # stop, filled at the stop
-            return (s if fill == "level" else at_price(p)) - cost
+            return "stop", i, (s if fill == "level" else at_price(p))
         if armed and p <= be_stop:                      # breakeven: "Filled at the entry: outcome 0"
-            return (0.0 if fill == "level" else at_price(p)) - cost
+            return "breakeven", i, (0.0 if fill == "level" else at_price(p))
         if x is not None:
             lvl = F32(m * (1 - x / 100))                # trail_level_i = (float)(m_i * (1 - x/100))
             if p <= lvl:                                # "hit at the first i where price[i] <= trail_level_i"
                 # "Filled at trail_level_i: outcome (trail_level_i / e - 1) * 100 in double"
-                return ((float(lvl) / e - 1) * 100 if fill == "level" else at_price(p)) - cost
+                return "trail", i, ((float(lvl) / e - 1) * 100 if fill == "level" else at_price(p))
         if k is not None and i == k:                    # time stop: "outcome (price[k] / e - 1) * 100"
-            return at_price(p) - cost
+            return "time", i, at_price(p)
         if bl is not None and p >= bl:                  # armed from the next second on
             armed = True
-    return pct_change - cost                            # "If no event happens ... the logged Trade Percent Change"
+    return "logged", None, pct_change                   # "If no event happens ... the logged Trade Percent Change"
 
 
 def first_seconds(path, ts, e, entry_ts, values):

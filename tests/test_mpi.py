@@ -14,6 +14,8 @@
   `mpirun -n 3 ... --resume` (another K) finishes with the uninterrupted run's
   file, continuing from the checkpoint's generation; a rank whose fitness
   fails mid-run (EVOLVE_TEST_FAIL) likewise, and one process resumes it;
+- SPEC sec. 4.1's exits (trail, breakeven, max_hold): grid and GA on 2
+  ranks equal one process, and a failed rank's run resumes to the same;
 - a strategy config's grid and GA (also with local search, whose batch
   sweeps are sliced between the ranks) on 2 ranks equal one process;
 - a failure every rank meets alike is printed once, by rank 0; a failure of
@@ -234,6 +236,26 @@ def test_rank_error(evolve, mpirun, cfg, d, ref):
         check(not diffs, f"resume on one process: the run file differs from the uninterrupted run's: {diffs[:5]}")
 
 
+def test_exits(evolve, mpirun, data, root):
+    """SPEC sec. 4.1's exits (configs/soxl_exits.yaml's lattice): the grid
+    (shards of 20,000 of its 204,120 points) and the 4-island GA with local
+    search on 2 ranks equal one process; a rank failing mid-run resumes on
+    one process to the uninterrupted run's result."""
+    d = os.path.join(root, "exits")
+    os.makedirs(d)
+    cfg = os.path.join(d, "run.yaml")
+    cli.write_config(cfg, data, os.path.join(d, "run.h5"), parameters=cli.EXIT_PARAMETERS,
+                     extra="  islands: 4\n  local_search: {every: 3, members: 2, depth: 1}\n")
+    ref = one_run(evolve, mpirun, 0, cfg, d, "grid1", ["--grid", "--evaluator", "tables"])
+    got = one_run(evolve, mpirun, 2, cfg, d, "grid2", ["--grid", "--batch", "20000"])
+    same_run(ref, got, "exits: grid on 2 ranks vs one process (tables)")
+    ref = one_run(evolve, mpirun, 0, cfg, d, "ga1")
+    got = one_run(evolve, mpirun, 2, cfg, d, "ga2")
+    same_run(ref, got, "exits: 4-island GA on 2 ranks vs one process")
+    check(json_core(got["json"]).get("ls_evaluations", 0) > 0, "exits: the GA's local search on 2 ranks: no sweep")
+    test_rank_error(evolve, mpirun, cfg, d, ref)
+
+
 def test_config_error(evolve, mpirun, cfg, d):
     bad = os.path.join(d, "bad.yaml")
     with open(bad, "w") as f:
@@ -292,6 +314,7 @@ def main():
         test_config_error(args.evolve, mpirun, cfg, d)
         test_one_rank_fails(args.evolve, mpirun, cfg, d)
         test_strategy(args.evolve, mpirun, d)
+        test_exits(args.evolve, mpirun, os.path.join(root, "data"), root)
     return check.exit()
 
 

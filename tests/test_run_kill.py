@@ -9,6 +9,8 @@ stall and local search. A killed run never leaves
 a file under the final name. A resume must also continue from its
 checkpoint's generation rather than start over (the file would be identical
 either way): the finished file's sessions say "resumed at generation N".
+A lattice with SPEC sec. 4.1's exits (trail, breakeven, max_hold; local
+search on) is killed and resumed likewise.
 
 Needs h5py (else skipped with 77). --long: more random kills (label slow)."""
 import os
@@ -33,14 +35,14 @@ def evolve_run(evolve, args, env=None, timeout=120):
 class Case:
     """A config and its output, in its own directory."""
 
-    def __init__(self, root, name, data, extra=""):
+    def __init__(self, root, name, data, extra="", parameters=cli.SOXL_PARAMETERS):
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         self.out = os.path.join(self.dir, "run.h5")
         self.partial = self.out + ".partial"
         self.ckpt = self.partial + ".ckpt"
         self.cfg = os.path.join(self.dir, "run.yaml")
-        cli.write_config(self.cfg, data, self.out, extra=extra)
+        cli.write_config(self.cfg, data, self.out, extra=extra, parameters=parameters)
 
     def clean(self):
         for f in os.listdir(self.dir):
@@ -238,6 +240,14 @@ def main():
         for _ in range(6 if a.long else 2):
             random_kills(a.evolve, every1, ref1, rng, kills=5 if a.long else 3, delay_ms=20)
         random_kills(a.evolve, every4, ref4, rng, kills=3, delay_ms=20)
+        # SPEC sec. 4.1's exits (configs/soxl_exits.yaml's lattice), local search sweeping their genes too
+        exits = Case(root, "exits", data, extra="  local_search: {every: 2, members: 3, depth: 2}\n",
+                     parameters=cli.EXIT_PARAMETERS)
+        refx = os.path.join(root, "refx.h5")
+        r = evolve_run(a.evolve, [exits.cfg, "--quiet", "--output", refx])
+        check(r.returncode == 0, f"reference run (exits): {r.stderr}")
+        for point in ["checkpoint:7", "flushed:19"]:
+            killed_inside(a.evolve, exits, refx, point)
         damaged(a.evolve, every1, ref1, "truncated")
         damaged(a.evolve, every1, ref1, "overwritten")
         ctrl_c(a.evolve, every1, ref1)

@@ -2,7 +2,8 @@
 """Trader statistics of every reported genome (docs/config.md "Trader
 statistics") against an independent computation from the SPEC oracle
 (tests/spec_oracle.py): the kept trades of each reported lattice point, each
-walked through SPEC sec. 4's loop for its exit reason and exit second, then
+walked through SPEC sec. 4's loop (with sec. 4.1's trail, breakeven and
+max_hold on the lattices that have them) for its exit reason and exit second, then
 win rate, profit factor, expectancy, max drawdown, Sharpe, Sortino, average
 hold and exits by reason computed here from their quantised outcomes.
 
@@ -12,7 +13,9 @@ the holdout days), in the run file's GROUP/trader_stats, and in `evolve
 report`'s table.
 
 `evolve trades RUN.h5` lists the same trades (every CSV row against the
-SPEC loop, in-sample and holdout), and `evolve report`'s per-day result of
+SPEC loop, in-sample and holdout; on the real prices of SHARED/real-hf,
+when present, genomes exiting by every reason: target, stop, logged,
+breakeven, trail, time), and `evolve report`'s per-day result of
 the top-1 (behind its equity.svg / daily.svg) equals their sums per day.
 """
 
@@ -29,7 +32,8 @@ import evolve_cli as cli  # noqa: E402
 try:
     import numpy as np
     import spec_oracle as so
-    from small_lattice import FEATURES, PARAMS, config, day_text, index_of, run_json, subset
+    from small_lattice import (EXIT_PARAMS, EXIT_YAML, FEATURES, PARAM_YAML, PARAMS, config, day_text, index_of,
+                               lattice_yaml, run_json, subset)
 except ImportError as exc:  # pragma: no cover
     print(f"test_trade_stats: skipped: {exc} (install python3-numpy)")
     sys.exit(77)
@@ -40,34 +44,27 @@ F32 = np.float32
 def spec_exits(orc, idx):
     """The trades lattice point idx keeps, in equity order (entry time, then
     dataset order): (trade, q, reason, exit second), each walked through the
-    SPEC sec. 4 loop."""
+    SPEC sec. 4 loop with sec. 4.1's exits (so.race_exit) where the lattice
+    has them."""
     ds, obj = orc.ds, orc.obj
     g = so.genes_of(idx, orc.dims)
-    t = PARAMS[orc.ti].values[g[orc.ti]]
-    s = PARAMS[orc.si].values[g[orc.si]]
-    mask, _, _ = orc.kept_mask([idx])
+    exits = {r: orc.params[i].values[g[i]] for r, i in orc.ei.items() if i is not None}
+    mask, _ = orc.kept([idx])
     out = []
     for j in orc.curve.tolist():
         if not mask[0, j]:
             continue
         tr = ds.trades[j]
-        e = tr.entry_price
-        tl, sl = F32(e * (1 + t / 100)), F32(e * (1 + s / 100))
-        path = ds.path(tr)
-        reason, o, exit_ts = "logged", tr.pct_change, tr.exit_ts
-        for k, p in enumerate(path):
-            if p >= tl or p <= sl:
-                reason = "target" if p >= tl else "stop"
-                hit = t if reason == "target" else s
-                o = hit if obj.fill == "level" else (float(p) / e - 1) * 100
-                exit_ts = int(ds.ts[tr.ticker_id][tr.start + k])
-                break
+        ts = ds.ts[tr.ticker_id][tr.start:tr.end]
+        reason, k, o = so.race_exit(ds.path(tr), ts, tr.entry_price, tr.entry_ts, exits, tr.pct_change, obj.fill)
+        exit_ts = tr.exit_ts if k is None else int(ts[k])
         out.append((tr, so.quantise(o - obj.cost), reason, exit_ts))
     return out
 
 
-def stats_want(trades):
-    """docs/config.md's formulas, from the exact integer outcomes."""
+def stats_want(trades, more_exits=False):
+    """docs/config.md's formulas, from the exact integer outcomes; more_exits:
+    the lattice has a SPEC sec. 4.1 role (the counts of its exits are listed)."""
     q = [x[1] for x in trades]
     n = len(q)
     o = [v / 1e6 for v in q]
@@ -80,7 +77,8 @@ def stats_want(trades):
     mean = sum(q) / n / 1e6 if n else math.nan
     sd = math.sqrt(sum((v - mean) ** 2 for v in o) / (n - 1)) if n >= 2 else 0.0
     down = math.sqrt(sum(min(v, 0.0) ** 2 for v in o) / n) if n else 0.0
-    return {
+    more = {f"exits_{r}": sum(x[2] == r for x in trades) for r in ("breakeven", "trail", "time")}
+    return (more if more_exits else {}) | {
         "trades": n,
         "wins": sum(v > 0 for v in q),
         "losses": sum(v < 0 for v in q),
@@ -124,13 +122,20 @@ def check_stats(where, got, want):
 
 
 def runs(evolve, root, data, ds):
+    exits = (EXIT_PARAMS, EXIT_YAML)
     cases = [
-        ("level", "  name: total_return\n", ""),
-        ("price_cost", "  name: sharpe\n  fill: price\n  cost_pct: 0.02\n  min_trades: 5\n", ""),
-        ("holdout", "  name: total_return\n", "  holdout: {share: 0.3}\n"),
+        ("level", "  name: total_return\n", "", None),
+        ("price_cost", "  name: sharpe\n  fill: price\n  cost_pct: 0.02\n  min_trades: 5\n", "", None),
+        ("holdout", "  name: total_return\n", "  holdout: {share: 0.3}\n", None),
+        # SPEC sec. 4.1's exits: their counts join the statistics
+        ("exits", "  name: total_return\n", "", exits),
+        ("exits_price_holdout", "  name: sharpe\n  fill: price\n  cost_pct: 0.02\n  min_trades: 5\n",
+         "  holdout: {share: 0.3}\n", exits),
     ]
-    for name, objective, validation in cases:
-        cfg = config(root, name, data, objective, validation)
+    seen = dict.fromkeys(("breakeven", "trail", "time"), 0)
+    for name, objective, validation, lattice in cases:
+        params, yaml = lattice or (PARAMS, PARAM_YAML)
+        cfg = config(root, name, data, objective, validation, params_yaml=yaml)
         for mode, args in (("grid", ["--grid"]), ("ga", [])):
             doc = run_json(evolve, cfg, args, check)
             if doc is None:
@@ -139,23 +144,30 @@ def runs(evolve, root, data, ds):
             obj = so.Objective(name="sharpe" if "sharpe" in objective else "total_return",
                                fill="price" if "price" in objective else "level",
                                cost_pct="0.02" if "cost" in objective else "0")
-            orc = so.Oracle(sub, PARAMS, obj)
+            orc = so.Oracle(sub, params, obj)
             held = subset(ds, set(doc["validation"]["holdout_days"])) if validation else None
-            orc_out = so.Oracle(held, PARAMS, obj) if held else None
+            orc_out = so.Oracle(held, params, obj) if held else None
             for row in doc["top"]:
-                idx = index_of(row["values"])
-                check_stats(f"{name} {mode} rank {row['rank']}", row.get("stats"), stats_want(spec_exits(orc, idx)))
+                idx = index_of(row["values"], params)
+                want = stats_want(spec_exits(orc, idx), lattice is not None)
+                check_stats(f"{name} {mode} rank {row['rank']}", row.get("stats"), want)
+                for r in seen:
+                    seen[r] += want.get(f"exits_{r}", 0)
                 check(row["stats"]["trades"] == row["trades"], f"{name} {mode}: stats trades != trades")
                 if orc_out:
                     check_stats(f"{name} {mode} rank {row['rank']} holdout", row.get("out_of_sample_stats"),
-                                stats_want(spec_exits(orc_out, idx)))
+                                stats_want(spec_exits(orc_out, idx), lattice is not None))
                 else:
                     check("out_of_sample_stats" not in row, f"{name} {mode}: out_of_sample_stats without a holdout")
             check_run_file(os.path.join(root, name + ".h5"), mode, doc)
-        if name == "holdout":
+        if validation:
             r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, "rep")])
             check(r.returncode == 0 and "trader statistics on the holdout days" in r.stdout,
                   f"report: no statistics tables: {r.stdout}")
+            if lattice:
+                check("  breakeven  trail  time" in r.stdout, f"report {name}: no exit columns: {r.stdout}")
+    # the exits cases would prove nothing about a reason no reported genome ever took
+    check(all(seen.values()), f"exits counted over the reported genomes: {seen}: each should occur")
 
 
 def check_run_file(h5, mode, doc):
@@ -177,10 +189,36 @@ def check_run_file(h5, mode, doc):
                           f"{h5} {group}/{obj}/{k}[{i}] {got!r}, JSON {v!r}")
 
 
+def check_trades_csv(evolve, root, h5, lname, row, want, holdout=()):
+    """evolve trades H5 --list LNAME --rank N --csv against the oracle's walk
+    of the same genome (want: spec_exits); the CSV's rows."""
+    import csv
+    out = os.path.join(root, f"t_{os.path.basename(h5)}_{lname}_{row['rank']}.csv")
+    r = cli.run(evolve, ["trades", h5, "--rank", str(row["rank"]), "--list", lname, "--csv", out])
+    if not check(r.returncode == 0, f"trades {h5} {lname} {row['rank']}: {r.stderr}"):
+        return []
+    with open(out) as f:
+        got = list(csv.DictReader(f))
+    where = f"trades {os.path.basename(h5)} --list {lname} --rank {row['rank']}"
+    check(len(got) == len(want), f"{where}: {len(got)} rows, oracle {len(want)}")
+    cum = 0
+    for n, (g, (tr, q, reason, exit_ts)) in enumerate(zip(got, want), 1):
+        cum += q
+        part = "holdout" if day_text(tr.entry_ts // 86400) in holdout else "in_sample"
+        exp = {"n": str(n), "ticker": tr.ticker, "trade_id": str(tr.trade_id),
+               "entry_time": stamp(tr.entry_ts), "exit_time": stamp(exit_ts), "exit_reason": reason,
+               "outcome_pct": f"{q / 1e6:.6f}", "cumulative_pct": f"{cum / 1e6:.6f}", "part": part}
+        bad = {k: (g.get(k), v) for k, v in exp.items() if g.get(k) != v}
+        if float(g["entry_price"]) != tr.entry_price:
+            bad["entry_price"] = (g["entry_price"], tr.entry_price)
+        if not check(not bad, f"{where}: row {n}: (got, oracle) {bad}"):
+            break
+    return got
+
+
 def trades_cmd(evolve, root, data, ds):
     """evolve trades RUN.h5 --rank N --csv: every row against the SPEC loop on
     the whole dataset (in-sample and holdout), both lists of a --validate run."""
-    import csv
     cfg = config(root, "explain", data, "  name: total_return\n", "  holdout: {share: 0.3}\n")
     doc = run_json(evolve, cfg, ["--validate"], check)
     if doc is None:
@@ -191,29 +229,10 @@ def trades_cmd(evolve, root, data, ds):
     lists = {"grid": doc["top"], "ga": doc["validate"]["ga_top"]}
     for lname, rows in lists.items():
         for row in rows[:3]:
-            out = os.path.join(root, f"t_{lname}_{row['rank']}.csv")
-            r = cli.run(evolve, ["trades", h5, "--rank", str(row["rank"]), "--list", lname, "--csv", out])
-            if not check(r.returncode == 0, f"trades {lname} {row['rank']}: {r.stderr}"):
-                continue
-            with open(out) as f:
-                got = list(csv.DictReader(f))
-            want = spec_exits(orc, index_of(row["values"]))
-            where = f"trades --list {lname} --rank {row['rank']}"
-            check(len(got) == len(want), f"{where}: {len(got)} rows, oracle {len(want)}")
-            cum = 0
-            for n, (g, (tr, q, reason, exit_ts)) in enumerate(zip(got, want), 1):
-                cum += q
-                part = "holdout" if day_text(tr.entry_ts // 86400) in holdout else "in_sample"
-                exp = {"n": str(n), "ticker": tr.ticker, "trade_id": str(tr.trade_id),
-                       "entry_time": stamp(tr.entry_ts), "exit_time": stamp(exit_ts), "exit_reason": reason,
-                       "outcome_pct": f"{q / 1e6:.6f}", "cumulative_pct": f"{cum / 1e6:.6f}", "part": part}
-                bad = {k: (g.get(k), v) for k, v in exp.items() if g.get(k) != v}
-                if float(g["entry_price"]) != tr.entry_price:
-                    bad["entry_price"] = (g["entry_price"], tr.entry_price)
-                if not check(not bad, f"{where}: row {n}: (got, oracle) {bad}"):
-                    break
+            got = check_trades_csv(evolve, root, h5, lname, row, spec_exits(orc, index_of(row["values"])), holdout)
             ins = sum(1 for g in got if g["part"] == "in_sample")
-            check(ins == row["trades"], f"{where}: {ins} in-sample rows, the run's trades {row['trades']}")
+            check(ins == row["trades"], f"trades --list {lname} --rank {row['rank']}: {ins} in-sample rows, "
+                  f"the run's trades {row['trades']}")
     r = cli.run(evolve, ["trades", h5])
     check(r.returncode == 0 and "rank 1 of the grid list" in r.stdout and "holdout" in r.stdout,
           f"trades on the terminal: {r.returncode} {r.stdout[:300]} {r.stderr}")
@@ -292,6 +311,55 @@ def stamp(ts):
     return (datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=int(ts))).strftime("%Y-%m-%d %H:%M:%S")
 
 
+# the real prices' lattice: exits sized to their 5-60 minute holds (972 points)
+REAL_PARAMS = [
+    so.param("ratio", feature="Entry Volatility Ratio", values=["0", "0.9", "1"]),
+    so.param("target", role="target", values=["0.1", "0.2", "0.3"]),
+    so.param("stop", role="stop", values=["-0.3", "-0.2", "-0.1"]),
+    so.param("trail", role="trail", values=["0.03", "0.08", "0.15", "0.5"]),
+    so.param("breakeven", role="breakeven", values=["0.02", "0.05", "0.1"]),
+    so.param("max_hold", role="max_hold", values=["300", "900", "1800"]),
+]
+
+
+def trades_real(evolve, root, shared):
+    """The exit reasons on real prices (SHARED/real-hf: TAQ seconds with gaps):
+    the whole ranking of REAL_PARAMS is reported; for rank 1 and, per exit
+    reason, the best-ranked genome that the oracle says takes it, `evolve
+    trades` must list the oracle's walk (reason, exit second, outcome) and
+    the JSON's statistics its counts; at fill: level and at fill: price with
+    a cost."""
+    real = os.path.join(shared or "", "real-hf")
+    if not shared or not os.path.isdir(os.path.join(real, "market")):
+        print(f"real-hf: {real} is absent: the real-price exits are skipped", flush=True)
+        return
+    tickers = ["ETF", "AAA", "BBB", "XXX"]
+    ds = so.load_dataset(os.path.join(real, "market"), os.path.join(real, "all_trade_logs.csv"), tickers, FEATURES)
+    size = math.prod(len(p) for p in REAL_PARAMS)
+    for name, objective, obj in (
+            ("real_level", "  name: total_return\n", so.Objective()),
+            ("real_price", "  name: total_return\n  fill: price\n  cost_pct: 0.02\n",
+             so.Objective(fill="price", cost_pct="0.02"))):
+        cfg = config(root, name, real, objective, params_yaml=lattice_yaml(REAL_PARAMS), tickers=", ".join(tickers),
+                     cache="real.h5")
+        doc = run_json(evolve, cfg, ["--grid", "--top", str(size)], check)
+        if doc is None:
+            continue
+        check(len(doc["top"]) == size, f"{name}: {len(doc['top'])} genomes reported, the lattice has {size}")
+        orc = so.Oracle(ds, REAL_PARAMS, obj)
+        walks = [spec_exits(orc, index_of(row["values"], REAL_PARAMS)) for row in doc["top"]]
+        picked = {0}
+        for reason in ("target", "stop", "logged", "breakeven", "trail", "time"):
+            at = next((i for i, w in enumerate(walks) if any(x[2] == reason for x in w)), None)
+            if check(at is not None, f"{name}: no genome of the whole lattice exits by {reason}"):
+                picked.add(at)
+        for i in sorted(picked):
+            row = doc["top"][i]
+            check_trades_csv(evolve, root, os.path.join(root, name + ".h5"), "grid", row, walks[i])
+            check_stats(f"{name} rank {row['rank']}", row.get("stats"), stats_want(walks[i], True))
+        print(f"{name}: trades of ranks {[i + 1 for i in sorted(picked)]} checked on real prices", flush=True)
+
+
 def main():
     a = cli.parse_args()
     with cli.scratch_dir("evolve-trade-stats-") as root:
@@ -304,6 +372,7 @@ def main():
         runs(a.evolve, root, data, ds)
         trades_cmd(a.evolve, root, data, ds)
         report_equity(a.evolve, root, ds)
+        trades_real(a.evolve, root, a.shared_data)
     return check.exit()
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """evolve CONFIG --walk-forward (docs/config.md validation.walk_forward).
 
+- Also on a lattice with SPEC sec. 4.1's exits (trail, breakeven, max_hold).
 - Each window's winner equals a separate run of the same search on that
   window's train days alone (the other days given as validation.holdout.days,
   so the search never sees them): grid (--grid) and GA (same seed), genome,
@@ -28,7 +29,8 @@ import evolve_cli as cli  # noqa: E402
 try:
     import numpy as np  # noqa: F401
     import spec_oracle as so
-    from small_lattice import FEATURES, PARAMS, config, day_text, index_of, run_json, subset
+    from small_lattice import (EXIT_PARAMS, FEATURES, PARAMS, config, day_text, index_of, lattice_yaml, run_json,
+                               subset)
 except ImportError as exc:  # pragma: no cover
     print(f"test_walk_forward: skipped: {exc} (install python3-numpy)")
     sys.exit(77)
@@ -39,9 +41,11 @@ def window_days(all_days, span):
     return [d for d in all_days if span["first"] <= d <= span["last"]]
 
 
-def walk(evolve, root, data, ds, all_days, name, wf, mode_args, want_windows, ga=None):
-    """ga: GA settings small enough that the winner depends on the seed."""
+def walk(evolve, root, data, ds, all_days, name, wf, mode_args, want_windows, ga=None, params=PARAMS):
+    """ga: GA settings small enough that the winner depends on the seed;
+    params: PARAMS or EXIT_PARAMS (SPEC sec. 4.1's exits)."""
     more = {"ga": ga} if ga else {}
+    more["params_yaml"] = lattice_yaml(params)
     cfg = config(root, name, data, validation=f"  walk_forward: {wf}\n", **more)
     doc = run_json(evolve, cfg, ["--walk-forward"] + mode_args, check)
     if doc is None:
@@ -71,8 +75,8 @@ def walk(evolve, root, data, ds, all_days, name, wf, mode_args, want_windows, ga
                   f"{where}: winner {x['values']} {x['train_fitness']} ({x['train_trades']}), separate run "
                   f"{top['values']} {top['fitness']} ({top['trades']})")
         # the winner on the test days, by the oracle
-        orc = so.Oracle(subset(ds, set(test)), PARAMS, obj)
-        idx = index_of(x["values"])
+        orc = so.Oracle(subset(ds, set(test)), params, obj)
+        idx = index_of(x["values"], params)
         check(x["test_trades"] == int(orc.n[idx]) and abs(x["test_fitness"] - orc.value(idx)) <= 1e-12,
               f"{where}: test {x['test_fitness']} ({x['test_trades']}), oracle {orc.value(idx)} ({orc.n[idx]})")
         check(x["test_stats"]["trades"] == x["test_trades"], f"{where}: test_stats trades")
@@ -166,6 +170,12 @@ def main():
         walk(a.evolve, root, data, ds, days, "grid", "{train_days: 4, test_days: 2}", ["--grid"], want)
         walk(a.evolve, root, data, ds, days, "ga", "{train_days: 4, test_days: 2}", [], want,
              ga="population: 4\n  generations: 2\n  local_search: {every: 0}")
+        # SPEC sec. 4.1's exits: grid, and a GA with local search (its sweeps over the exit genes)
+        walk(a.evolve, root, data, ds, days, "exits", "{train_days: 4, test_days: 2}", ["--grid"], want,
+             params=EXIT_PARAMS)
+        walk(a.evolve, root, data, ds, days, "exits_ga", "{train_days: 4, test_days: 2}", [], want,
+             ga="population: 8\n  generations: 4\n  local_search: {every: 2, members: 2, depth: 1}",
+             params=EXIT_PARAMS)
         # step 3 > test 2: a day between test windows is in no test window
         want = [(days[b], days[b + 2], days[b + 3], days[b + 4]) for b in (0, 3, 6)]
         walk(a.evolve, root, data, ds, days, "gaps", "{train_days: 3, test_days: 2, step_days: 3}", ["--grid"],

@@ -28,6 +28,14 @@ class Generation(C.Structure):
                 ("hof_best_raw", C.c_double)]
 
 
+class ReplayTrades(C.Structure):
+    _fields_ = [("list", C.c_char_p), ("rank", C.c_uint32), ("n", C.c_int64), ("n_tickers", C.c_int32),
+                ("tickers", c_char_pp), ("ticker", C.POINTER(C.c_int32)), ("trade_id", C.POINTER(C.c_int64)),
+                ("entry_ts", C.POINTER(C.c_int64)), ("entry_price", C.POINTER(C.c_double)),
+                ("exit_ts", C.POINTER(C.c_int64)), ("reason", C.POINTER(C.c_int32)), ("q", C.POINTER(C.c_int64)),
+                ("holdout", C.POINTER(C.c_int32))]
+
+
 GENERATION_CB = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(Generation))
 
 
@@ -99,6 +107,12 @@ _sigs = {
     "evolve_runfile_stat_name": (C.c_char_p, [C.c_int]),
     "evolve_runfile_stat": (C.c_int, [P, P, C.c_char_p, P]),
     "evolve_runfile_population": (C.c_int, [P, P, C.c_uint32, C.POINTER(C.c_uint32), P, P, P, P, P]),
+    "evolve_trade_stat_name": (C.c_char_p, [C.c_int]),
+    "evolve_runfile_trader_stats": (C.c_int, [P, P, C.c_char_p, C.c_int, C.POINTER(C.c_uint32), P, P]),
+    "evolve_replay_open": (C.c_int, [P, C.c_char_p, C.c_char_p, C.c_uint32, C.c_char_p, C.POINTER(P)]),
+    "evolve_replay_trades_get": (C.c_int, [P, P, C.POINTER(ReplayTrades)]),
+    "evolve_replay_close": (None, [P]),
+    "evolve_exit_reason_name": (C.c_char_p, [C.c_int]),
 }
 for _name, (_res, _args) in _sigs.items():
     _f = getattr(lib, _name)

@@ -473,6 +473,68 @@ class RunFile(_Handle):
         return pd.DataFrame(df)
 
 
+    def trader_stats(self, list_, holdout=False):
+        """The trader statistics of list "grid" (grid/top) or "ga" (ga/hall_of_fame), a row per rank
+        (docs/config.md "Trader statistics"; the exits_breakeven/_trail/_time columns where the lattice has
+        SPEC sec. 4.1's exits); holdout: those on the holdout days. None when the file has none."""
+        ctx, n = _ctx(), C.c_uint32(0)
+        _check(lib.evolve_runfile_trader_stats(ctx, self.p, _b(list_), int(holdout), C.byref(n), None, None), ctx)
+        if not n.value:
+            return None
+        names = []
+        while lib.evolve_trade_stat_name(len(names)):
+            names.append(lib.evolve_trade_stat_name(len(names)).decode())
+        m = n.value
+        shown, out = np.zeros(len(names), np.uint8), np.empty((len(names), m))
+        _check(lib.evolve_runfile_trader_stats(ctx, self.p, _b(list_), int(holdout), C.byref(n), _ptr(shown),
+                                               _ptr(out)), ctx)
+        df = pd.DataFrame({name: out[f] for f, name in enumerate(names) if shown[f]})
+        for c in df.columns:
+            if c in ("trades", "wins", "losses") or c.startswith("exits_"):
+                df[c] = df[c].astype(np.int64)
+        df.index = pd.RangeIndex(1, m + 1, name="rank")
+        return df
+
+
+def trades_of(run_file, rank=1, list_=None, dataset=None):
+    """The kept trades of a reported genome over the run's whole dataset, as `evolve trades RUN.h5 --csv`
+    lists them (equity-curve order): ticker, trade_id, entry_time, entry_price, exit_time, exit_reason
+    (target, stop, breakeven, trail, time or logged), outcome_pct (after costs, as the fitness sums it),
+    cumulative_pct and part (in_sample or holdout). list_: "grid", "ga" or None (the grid's where the run
+    has one); dataset: the run's dataset at another path."""
+    ctx, h = _ctx(), C.c_void_p()
+    _check(lib.evolve_replay_open(ctx, _b(os.fspath(run_file)), _b(list_), int(rank),
+                                  _b(os.fspath(dataset)) if dataset else None, C.byref(h)), ctx)
+    try:
+        t = _ffi.ReplayTrades()
+        _check(lib.evolve_replay_trades_get(ctx, h, C.byref(t)), ctx)
+        n = t.n
+
+        def arr(ptr):
+            return np.ctypeslib.as_array(ptr, shape=(n,)).copy() if n else np.empty(0, np.int64)
+        tickers = [t.tickers[i].decode() for i in range(t.n_tickers)]
+        reasons = []
+        while lib.evolve_exit_reason_name(len(reasons)):
+            reasons.append(lib.evolve_exit_reason_name(len(reasons)).decode())
+        q = arr(t.q)
+        df = pd.DataFrame({
+            "ticker": pd.Categorical.from_codes(arr(t.ticker), categories=tickers),
+            "trade_id": arr(t.trade_id),
+            "entry_time": pd.to_datetime(arr(t.entry_ts), unit="s"),
+            "entry_price": arr(t.entry_price) if n else np.empty(0),
+            "exit_time": pd.to_datetime(arr(t.exit_ts), unit="s"),
+            "exit_reason": pd.Categorical.from_codes(arr(t.reason), categories=reasons),
+            "outcome_pct": q / 1e6,
+            "cumulative_pct": np.cumsum(q) / 1e6,
+            "part": np.where(arr(t.holdout) != 0, "holdout", "in_sample"),
+        })
+        df.index = pd.RangeIndex(1, n + 1, name="n")
+        df.attrs.update(list=t.list.decode(), rank=t.rank)
+        return df
+    finally:
+        lib.evolve_replay_close(h)
+
+
 def load_run(path):
     """A run file's tables: .generations, .hall_of_fame, .grid_top (DataFrames), .population(gen)."""
     return Result(path, None)
@@ -480,7 +542,8 @@ def load_run(path):
 
 # ---------------------------------------------------------------- searches
 class Result:
-    """A finished run: .top (the grid's top-K or the GA's hall of fame), .generations, .run_file, .info."""
+    """A finished run: .top (the grid's top-K or the GA's hall of fame), .stats (their trader statistics),
+    .generations, .run_file, .info; .trades(rank) lists a reported genome's trades."""
 
     def __init__(self, run_file, info):
         self.run_file = os.fspath(run_file)
@@ -492,6 +555,26 @@ class Result:
             self.grid_top = rf.grid_top
             self.generations = rf.generations
             self.stop_reason = rf.attr("ga", "stop_reason") if rf.has("ga") else ""
+            lists = ("grid", "ga") if self.mode == "validate" else ("grid" if self.mode == "grid" else "ga",)
+            self._stats = {(li, h): rf.trader_stats(li, h) for li in lists for h in (False, True)}
+
+    @property
+    def stats(self):
+        """The trader statistics of .top, a row per rank (None when the file has none)."""
+        return self._stats.get((self._top_list, False))
+
+    @property
+    def out_of_sample_stats(self):
+        """.top's trader statistics on the holdout days (None without a validation holdout)."""
+        return self._stats.get((self._top_list, True))
+
+    @property
+    def _top_list(self):
+        return "grid" if self.mode == "grid" else "ga"
+
+    def trades(self, rank=1, dataset=None):
+        """The kept trades of .top's genome of that rank (evolve.trades_of)."""
+        return trades_of(self.run_file, rank, self._top_list, dataset)
 
     @property
     def top(self):

@@ -61,6 +61,11 @@ SOXL_PARAMETERS = """parameters:
   - {name: target, role: target, values: [0.2, 0.3, 0.4, 0.5]}
   - {name: stop, role: stop, values: [-0.5, -0.4, -0.3]}
 """
+# configs/soxl_exits.yaml's: the seed lattice plus SPEC sec. 4.1's exits, 204,120 points.
+EXIT_PARAMETERS = SOXL_PARAMETERS + """  - {name: trail, role: trail, values: [0.15, 0.25, 0.4]}
+  - {name: breakeven, role: breakeven, values: [0.1, 0.2]}
+  - {name: max_hold, role: max_hold, values: [300, 900, 3600]}
+"""
 
 
 def write_config(path, data_dir, output, population=128, generations=30, extra="", parameters=SOXL_PARAMETERS,

@@ -1,6 +1,7 @@
 """What the tests that check a run against the SPEC oracle on a small
 four-parameter lattice share (test_trade_stats, test_walk_forward): the
-lattice in both forms, a config over gen-data's sample data, a --json run,
+lattice in both forms (and EXIT_PARAMS: the same plus SPEC sec. 4.1's trail,
+breakeven and max_hold), a config over gen-data's sample data, a --json run,
 and the oracle's view of a day subset. Needs numpy (spec_oracle).
 """
 
@@ -19,12 +20,26 @@ PARAMS = [
     so.param("target", role="target", values=["0.2", "0.3", "0.5"]),
     so.param("stop", role="stop", values=["-0.5", "-0.3", "-0.1"]),
 ]
-PARAM_YAML = """parameters:
-  - {name: volatility, feature: Entry Volatility Percent, values: [0, 0.3, 0.5]}
-  - {name: ratio, feature: Entry Volatility Ratio, values: [0, 0.5, 0.8]}
-  - {name: target, role: target, values: [0.2, 0.3, 0.5]}
-  - {name: stop, role: stop, values: [-0.5, -0.3, -0.1]}
-"""
+# SPEC sec. 4.1's exits added: 81 x 3 x 2 x 3 = 1,458 points
+EXIT_PARAMS = PARAMS + [
+    so.param("trail", role="trail", values=["0.1", "0.25", "0.4"]),
+    so.param("breakeven", role="breakeven", values=["0.05", "0.15"]),
+    so.param("max_hold", role="max_hold", values=["120", "600", "1800"]),
+]
+
+
+def lattice_yaml(params):
+    """The parameters: block of a config for so.param objects."""
+    lines = ["parameters:"]
+    for p in params:
+        what = f"feature: {p.feature}" if p.role == "filter" else f"role: {p.role}"
+        more = ", direction: max" if p.direction == "max" else ""
+        lines.append(f"  - {{name: {p.name}, {what}{more}, values: [{', '.join(p.texts)}]}}")
+    return "\n".join(lines) + "\n"
+
+
+PARAM_YAML = lattice_yaml(PARAMS)
+EXIT_YAML = lattice_yaml(EXIT_PARAMS)
 FEATURES = ("Entry Volatility Percent", "Entry Volatility Ratio")
 
 
@@ -41,16 +56,17 @@ def subset(ds, days):
 
 
 def config(root, name, data, objective="  name: total_return\n", validation="",
-           ga="population: 16\n  generations: 15"):
-    """ROOT/NAME.yaml on DATA (SOXL), writing ROOT/NAME.h5; the dataset cached as ROOT/ds.h5."""
+           ga="population: 16\n  generations: 15", params_yaml=PARAM_YAML, tickers="SOXL", cache="ds.h5"):
+    """ROOT/NAME.yaml on DATA (TICKERS), writing ROOT/NAME.h5; the dataset cached as ROOT/CACHE.
+    params_yaml: PARAM_YAML or EXIT_YAML."""
     path = os.path.join(root, name + ".yaml")
     with open(path, "w") as f:
         f.write(f"""data:
   market_dir: {os.path.join(data, "market")}
   trades: {os.path.join(data, "all_trade_logs.csv")}
-  tickers: [SOXL]
-  cache: {os.path.join(root, "ds.h5")}
-{PARAM_YAML}objective:
+  tickers: [{tickers}]
+  cache: {os.path.join(root, cache)}
+{params_yaml}objective:
 {objective}{"validation:" + chr(10) + validation if validation else ""}ga:
   {ga}
 top: 6
@@ -70,7 +86,7 @@ def run_json(evolve, path, args, check):
         return json.load(f)
 
 
-def index_of(values):
-    """The linear index of a JSON row's "values"."""
-    genes = [next(i for i, v in enumerate(p.values) if v == values[p.name]) for p in PARAMS]
-    return so.linear_index(genes, [len(p) for p in PARAMS])
+def index_of(values, params=PARAMS):
+    """The linear index of a JSON row's "values" on `params` (PARAMS or EXIT_PARAMS)."""
+    genes = [next(i for i, v in enumerate(p.values) if v == values[p.name]) for p in params]
+    return so.linear_index(genes, [len(p) for p in params])

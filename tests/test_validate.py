@@ -74,6 +74,56 @@ def check_count_pass(evolve, root):
     print(f"weak GA: best {v['ga_best']} at grid rank {v['grid_rank_of_ga_best']} ({v['rank_method']})", flush=True)
 
 
+# SPEC sec. 4.1's exits on a small lattice: 3 x 3 x 3 x 2 x 2 x 2 x 2 = 432 points
+EXITS = """parameters:
+  - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.5]}
+  - {name: ratio, feature: Entry Volatility Ratio, values: [0.0, 0.5, 0.8]}
+  - {name: target, role: target, values: [0.2, 0.3, 0.5]}
+  - {name: stop, role: stop, values: [-0.5, -0.3]}
+  - {name: trail, role: trail, values: [0.15, 0.4]}
+  - {name: breakeven, role: breakeven, values: [0.1, 0.2]}
+  - {name: max_hold, role: max_hold, values: [300, 3600]}
+"""
+
+
+def check_exits(evolve, root):
+    """--validate with trail, breakeven and max_hold: its grid list is the
+    lattice's full ranking's head, its GA list a plain GA run's (same seed),
+    and rank, overlap and gap are what those lists say."""
+    data = os.path.join(root, "exits")
+    r = cli.gen_data(evolve, data, ["--days", "3", "--seed", "1"])
+    check(r.returncode == 0, f"gen-data: {r.stderr}")
+    cfg = os.path.join(root, "exits.yaml")
+    cli.write_config(cfg, data, os.path.join(root, "exits.h5"), population=16, generations=4, parameters=EXITS)
+    runs = {}
+    for name, args in (("validate", ["--validate"]), ("ga", []), ("all", ["--grid", "--top", "432"])):
+        js = os.path.join(root, f"exits_{name}.json")
+        r = cli.run(evolve, [cfg, "--quiet", "--json", js, "--output", os.path.join(root, f"exits_{name}.h5")] + args)
+        if not check(r.returncode == 0, f"exits {name}: exit {r.returncode}: {r.stderr}"):
+            return
+        with open(js) as f:
+            runs[name] = json.load(f)
+    doc, v = runs["validate"], runs["validate"]["validate"]
+    full = runs["all"]["top"]
+    check(len(full) == 432 and v.get("lattice_size") == 432, f"exits: {len(full)} ranked, lattice {v.get('lattice_size')}")
+
+    def key(rows):
+        return [(tuple(sorted(e["values"].items())), e["fitness"], e["trades"]) for e in rows]
+
+    check(key(doc["top"]) == key(full[:10]), "exits: --validate's grid list is not the full ranking's head")
+    check(key(v["ga_top"]) == key(runs["ga"]["top"]), "exits: --validate's GA list is not the plain GA run's")
+    better = sum(1 for e in full if e["fitness"] > v["ga_best"])
+    check(v["grid_rank_of_ga_best"] == better + 1 and v["better_points"] == better,
+          f"exits: GA best at grid rank {v['grid_rank_of_ga_best']}, the full ranking says {better + 1}")
+    ga_genomes = {g[0] for g in key(v["ga_top"])}
+    overlap = sum(1 for g in key(full[:10]) if g[0] in ga_genomes)
+    check(v["overlap_genomes"] == overlap, f"exits: overlap {v['overlap_genomes']}, the lists share {overlap}")
+    check(v["fitness_gap"] == full[0]["fitness"] - v["ga_best"] and v["grid_best"] == full[0]["fitness"],
+          f"exits: gap {v['fitness_gap']}, grid best {v['grid_best']}")
+    print(f"exits: GA best {v['ga_best']} at grid rank {v['grid_rank_of_ga_best']} of 432, overlap {overlap}",
+          flush=True)
+
+
 def main():
     a = cli.parse_args()
     with cli.scratch_dir("evolve_validate_") as root:
@@ -82,6 +132,7 @@ def main():
         _, out, stdout, doc = validate(a.evolve, root, "sample", 5)  # README's demo data
         check_rank1("5-day sample (configs/soxl.yaml)", out, stdout, doc)
         check_count_pass(a.evolve, root)
+        check_exits(a.evolve, root)
     return check.exit()
 
 

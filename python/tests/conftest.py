@@ -42,7 +42,7 @@ def sample(tmp_path_factory, binary):
     root = tmp_path_factory.mktemp("sample")
     cli(binary, "gen-data", "--out", root / "data" / "sample", "--days", 5, "--seed", 1)
     (root / "configs").mkdir()
-    for name in ("soxl.yaml", "sample-3tickers.yaml"):
+    for name in ("soxl.yaml", "sample-3tickers.yaml", "soxl_exits.yaml"):
         shutil.copy(os.path.join(SOURCE, "configs", name), root / "configs" / name)
     return root
 

@@ -152,7 +152,7 @@ static ev_status put_log_factors(cuda_tables_t *t, ev_error *err)
     ev_status st = EV_OK;
     int64_t *q = NULL;
     for (int i = 0; i < 3; i++) {
-        uint64_t n = t->count[from[i]];
+        uint64_t n = t->lay.count[from[i]];
         free(q);
         q = (int64_t *)malloc((n ? n : 1) * sizeof *q);
         if (!q) {

@@ -7,50 +7,6 @@
 #include "kernels/cuda_check.h"
 #include "kernels/tables_device.cuh"
 
-static uint64_t align_up(uint64_t x)
-{
-    return (x + 255u) & ~(uint64_t)255u;
-}
-
-/* Element counts and sizes of every array for this layout. */
-static void plan_arrays(cuda_tables_t *t)
-{
-    const fit_tables_t *v = &t->view;
-    uint64_t n = (uint64_t)v->n_trades;
-    static const uint32_t elem[TA_MORE_HIT] = {2, 4, 4, 8, 8, 8, 8, 8, 8, 1};
-    memcpy(t->elem, elem, sizeof elem);
-    for (int r = 0; r < MORE_EXITS; r++) {
-        const uint64_t cells = n * (uint64_t)v->more[r].n;
-        t->elem[TA_MORE_HIT + r] = 4;
-        t->elem[TA_MORE_Q + r] = 8;
-        t->elem[TA_MORE_LF + r] = 8;
-        t->count[TA_MORE_HIT + r] = cells;
-        t->count[TA_MORE_Q + r] = cells;
-        t->count[TA_MORE_LF + r] = v->need_lf ? cells : 0;
-    }
-    t->count[TA_CELLS] = n * (uint64_t)v->n_filters;
-    t->count[TA_HIT_T] = n * (uint64_t)v->n_targets;
-    t->count[TA_HIT_S] = n * (uint64_t)v->n_stops;
-    t->count[TA_Q_T] = (uint64_t)t->q_t_len;
-    t->count[TA_Q_S] = (uint64_t)t->q_s_len;
-    t->count[TA_Q_LOG] = n;
-    t->count[TA_LF_T] = v->need_lf ? (uint64_t)t->q_t_len : 0;
-    t->count[TA_LF_S] = v->need_lf ? (uint64_t)t->q_s_len : 0;
-    t->count[TA_LF_LOG] = v->need_lf ? n : 0;
-    t->count[TA_FOLD] = v->agg != AGG_ALL ? n : 0;
-}
-
-static int array_present(const cuda_tables_t *t, int a)
-{
-    if (a >= TA_MORE_HIT) {
-        const int r = (a - TA_MORE_HIT) % MORE_EXITS;
-        return t->view.more[r].param >= 0 && (a < TA_MORE_LF || t->view.need_lf);
-    }
-    if (a == TA_FOLD)
-        return t->view.agg != AGG_ALL;
-    return a < TA_LF_T || t->view.need_lf;
-}
-
 /* Points the view at the arrays (NULL for absent ones, as on the host). */
 static void bind_view(cuda_tables_t *t)
 {
@@ -77,7 +33,6 @@ ev_status tables_device_alloc(cuda_tables_t **out, const fit_tables_t *layout, i
 {
     ev_status st = EV_OK;
     cuda_tables_t *t = NULL;
-    uint64_t off[TA_COUNT], total = 0;
     *out = NULL;
     t = (cuda_tables_t *)calloc(1, sizeof *t);
     if (!t)
@@ -85,16 +40,10 @@ ev_status tables_device_alloc(cuda_tables_t **out, const fit_tables_t *layout, i
     t->view = *layout;
     t->q_t_len = q_t_len;
     t->q_s_len = q_s_len;
-    plan_arrays(t);
-    for (int a = 0; a < TA_COUNT; a++) {
-        off[a] = total;
-        if (array_present(t, a))
-            total += align_up(t->count[a] * t->elem[a]);
-    }
-    t->bytes = total ? total : 256;
-    CUDA_TRY(cudaMalloc(&t->mem, t->bytes));
+    tables_layout_plan(layout, q_t_len, q_s_len, &t->lay);
+    CUDA_TRY(cudaMalloc(&t->mem, t->lay.bytes));
     for (int a = 0; a < TA_COUNT; a++)
-        t->arr[a] = array_present(t, a) ? (void *)((char *)t->mem + off[a]) : NULL;
+        t->arr[a] = t->lay.present[a] ? (void *)((char *)t->mem + t->lay.offset[a]) : NULL;
     bind_view(t);
     *out = t;
     return EV_OK;
@@ -103,7 +52,7 @@ fail:
         ev_error_prefix(err,
                         "the first-hit tables of %lld trades need %.1f MiB of device memory (use fewer trades, "
                         "fewer target/stop values or the cpu backend): ",
-                        (long long)layout->n_trades, (double)t->bytes / 1048576.0);
+                        (long long)layout->n_trades, (double)t->lay.bytes / 1048576.0);
     cuda_tables_free(t);
     return st;
 }
@@ -131,9 +80,9 @@ static void host_arrays(const tables_host_t *h, const void **p)
 ev_status tables_device_put(cuda_tables_t *t, int a, const void *host, ev_error *err)
 {
     ev_status st = EV_OK;
-    if (!array_present(t, a) || t->count[a] == 0)
+    if (!t->lay.present[a] || t->lay.count[a] == 0)
         return EV_OK;
-    CUDA_TRY(cudaMemcpy(t->arr[a], host, t->count[a] * t->elem[a], cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(t->arr[a], host, t->lay.count[a] * t->lay.elem[a], cudaMemcpyHostToDevice));
     return EV_OK;
 fail:
     return st;
@@ -166,16 +115,16 @@ extern "C" ev_status cuda_tables_download(const cuda_tables_t *t, tables_host_t 
     memset(host, 0, sizeof *host);
     memset(dst, 0, sizeof dst);
     for (int a = 0; a < TA_COUNT; a++) {
-        if (!array_present(t, a))
+        if (!t->lay.present[a])
             continue;
         /* like tables_build: at least one element, so a pointer is never NULL */
-        dst[a] = malloc((t->count[a] ? t->count[a] : 1) * t->elem[a]);
+        dst[a] = malloc((t->lay.count[a] ? t->lay.count[a] : 1) * t->lay.elem[a]);
         if (!dst[a]) {
             st = ev_fail(err, EV_ENOMEM, "out of host memory downloading the device tables");
             goto fail;
         }
-        if (t->count[a])
-            CUDA_TRY(cudaMemcpy(dst[a], t->arr[a], t->count[a] * t->elem[a], cudaMemcpyDeviceToHost));
+        if (t->lay.count[a])
+            CUDA_TRY(cudaMemcpy(dst[a], t->arr[a], t->lay.count[a] * t->lay.elem[a], cudaMemcpyDeviceToHost));
     }
     host->view = t->view;
     host->q_t_len = t->q_t_len;
@@ -218,7 +167,7 @@ fail:
 
 extern "C" uint64_t cuda_tables_bytes(const cuda_tables_t *t)
 {
-    return t ? t->bytes : 0;
+    return t ? t->lay.bytes : 0;
 }
 
 extern "C" void cuda_tables_free(cuda_tables_t *t)

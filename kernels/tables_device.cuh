@@ -6,34 +6,15 @@
 #include <stdint.h>
 
 #include "fitness/tables.h"
+#include "fitness/tables_layout.h"
 #include "kernels/cuda_api.h"
-
-/* The arrays of fit_tables_t, in one order for upload, download and layout. */
-enum {
-    TA_CELLS = 0, /* uint16[n_trades][n_filters] */
-    TA_HIT_T,     /* int32[n_trades][n_targets] */
-    TA_HIT_S,     /* int32[n_trades][n_stops] */
-    TA_Q_T,       /* int64[q_t_len] */
-    TA_Q_S,       /* int64[q_s_len] */
-    TA_Q_LOG,     /* int64[n_trades] */
-    TA_LF_T,      /* int64[q_t_len], compound only */
-    TA_LF_S,      /* int64[q_s_len], compound only */
-    TA_LF_LOG,    /* int64[n_trades], compound only */
-    TA_FOLD,      /* uint8[n_trades], objective.aggregate only */
-    TA_MORE_HIT,  /* TA_MORE_HIT + r: int32[n_trades][more[r].n], SPEC sec. 4.1's exit r (MORE_EXITS of them) */
-    TA_MORE_Q = TA_MORE_HIT + MORE_EXITS, /* + r: int64[n_trades][more[r].n] */
-    TA_MORE_LF = TA_MORE_Q + MORE_EXITS,  /* + r: likewise, compound only */
-    TA_COUNT = TA_MORE_LF + MORE_EXITS
-};
 
 struct cuda_tables {
     fit_tables_t view;        /* layout + device pointers into mem; kernels take it by value */
-    void *mem;                /* one cudaMalloc holding every array, 256-byte aligned each */
-    uint64_t bytes;           /* size of mem */
+    void *mem;                /* one cudaMalloc of lay.bytes holding every array, 256-byte aligned each */
     int64_t q_t_len, q_s_len; /* elements of q_t/q_s (and lf_t/lf_s) */
     void *arr[TA_COUNT];      /* device pointer of each array (NULL: absent) */
-    uint64_t count[TA_COUNT]; /* elements of each array */
-    uint32_t elem[TA_COUNT];  /* bytes per element */
+    tables_layout_t lay;      /* each array's count, element size and offset */
 };
 
 /* Allocates the arrays for a layout (view without pointers; see

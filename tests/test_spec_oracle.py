@@ -76,11 +76,7 @@ STOPS = ["-1", "-0.75", "-0.5", "-0.4", "-0.3", "-0.25", "-0.2", "-0.15", "-0.1"
 TRAILS = ["0.000001", "0.05", "0.1", "0.15", "0.2", "0.25", "0.3", "0.5", "1"]
 BREAKEVENS = ["0.000001", "0.05", "0.1", "0.15", "0.2", "0.3", "0.5"]
 HOLDS = ["0", "1", "2", "3", "5", "10", "30", "60", "90", "150", "300", "400", "1000000"]
-MARKET_HEADER = ["Ticker", "Price", "Val", "Avg", "Atr14", "Atr28", "Rsi", "Volume", "Adx28", "Adx14", "Adx7",
-                 "Volatility Percent", "Volatility Ratio", "Time"]
-LOG_HEADER = ["Date", "Trade Id", "Ticker", "Entry Price", "Exit Price", "Entry Time", "Exit Time",
-              "Worst Exit Percent", "Entry Volatility Percent", "Entry Volatility Ratio", "Entry Adx28",
-              "Entry Adx14", "Entry Adx7", "Trade Best Exit Percent", "Trade Percent Change", "Entry Rsi"]
+MARKET_HEADER, LOG_HEADER = cli.MARKET_HEADER, cli.LOG_HEADER
 
 
 # ====================================================================== synthetic data
@@ -92,8 +88,7 @@ def f32_text(x):
     return t
 
 
-def hms(sec):
-    return f"{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}"
+hms = cli.hms
 
 
 def date_text(rng, d, forms):

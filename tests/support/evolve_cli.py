@@ -51,6 +51,19 @@ def make_data(evolve, out, days=2, trades=150):
         raise RuntimeError("gen-data failed: " + r.stderr)
 
 
+# The raw files' columns (SPEC sec. 1); the log's Entry Rsi is one it ignores.
+MARKET_HEADER = ["Ticker", "Price", "Val", "Avg", "Atr14", "Atr28", "Rsi", "Volume", "Adx28", "Adx14", "Adx7",
+                 "Volatility Percent", "Volatility Ratio", "Time"]
+LOG_HEADER = ["Date", "Trade Id", "Ticker", "Entry Price", "Exit Price", "Entry Time", "Exit Time",
+              "Worst Exit Percent", "Entry Volatility Percent", "Entry Volatility Ratio", "Entry Adx28",
+              "Entry Adx14", "Entry Adx7", "Trade Best Exit Percent", "Trade Percent Change", "Entry Rsi"]
+
+
+def hms(sec):
+    """Seconds of the day as the files' HH:MM:SS."""
+    return f"{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}"
+
+
 # The trader's seed lattice (configs/soxl.yaml): 11,340 points.
 SOXL_PARAMETERS = """parameters:
   - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.4, 0.5, 0.6]}

@@ -1,6 +1,7 @@
 # Sourced by the side-by-side benchmarks (validation_cost.sh,
-# fold_dominance.sh): arguments EVOLVE and WORKDIR, REPEAT from the
-# environment, the gen-data set both use, and best_of.
+# fold_dominance.sh, exits_grid.sh): arguments EVOLVE and WORKDIR, REPEAT from
+# the environment, the gen-data set they use (GEN_ARGS, set before sourcing,
+# replaces its arguments), and best_of.
 set -euo pipefail
 EVOLVE=${1:-build/evolve}
 WORK=${2:-$DEFAULT_WORK}
@@ -8,7 +9,8 @@ REPEAT=${REPEAT:-2}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 if [ ! -f "$WORK/data/all_trade_logs.csv" ]; then
-    "$EVOLVE" gen-data --out "$WORK/data" --days 40 --tickers SOXL,IONQ,MARA --trades 8000 --seed 7 --quiet
+    # shellcheck disable=SC2086
+    "$EVOLVE" gen-data --out "$WORK/data" ${GEN_ARGS:---days 40 --tickers SOXL,IONQ,MARA --trades 8000 --seed 7} --quiet
 fi
 
 # best_of CONFIG ARGS...: evolve WORK/CONFIG.yaml ARGS REPEAT times; prints
@@ -35,6 +37,7 @@ data_yaml() {
 data:
   market_dir: $WORK/data/market
   trades: $WORK/data/all_trade_logs.csv
+  tickers: [SOXL, IONQ, MARA]
   cache: $WORK/dataset.h5
 YAML
 }

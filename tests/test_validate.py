@@ -105,7 +105,8 @@ def check_exits(evolve, root):
             runs[name] = json.load(f)
     doc, v = runs["validate"], runs["validate"]["validate"]
     full = runs["all"]["top"]
-    check(len(full) == 432 and v.get("lattice_size") == 432, f"exits: {len(full)} ranked, lattice {v.get('lattice_size')}")
+    check(len(full) == 432 and v.get("lattice_size") == 432,
+          f"exits: {len(full)} ranked, lattice {v.get('lattice_size')}")
 
     def key(rows):
         return [(tuple(sorted(e["values"].items())), e["fitness"], e["trades"]) for e in rows]

@@ -12,7 +12,8 @@ stop and vectorbt's sl_trail" lists what differs).
   100 = 0.980003 % at fill: level, (100.875 / 100 - 1) * 100 = 0.875 % at
   fill: price. vectorbt 1.2.0 on these closes exits at bar 4 at the close
   (its fill on close-only bars), return 0.875 %: written here from its run.
-  (Prices exact in binary32, so float32 and double agree on them.) Trail 3 %: level float32(98.94), never reached: the logged result.
+  (Prices exact in binary32, so float32 and double agree on them.) Trail
+  3 %: level float32(98.94), never reached: the logged result.
 - With vectorbt importable (it is not in CI: pip takes minutes): random-walk
   paths on prices that are exact in binary32 and binary64 (k / 32), several
   trail values; every path's exit bar and return against evolve's trades

@@ -55,7 +55,8 @@ SHARED_HEADERS = {
     # the trade ingester's internal steps
     "io/trades_internal.h": ["io/trades_place.c"],
     # libevolve's public header (outside the folders): the API, defined in lib/'s files
-    "include/evolve.h": ["lib/lib_core.c", "lib/lib_data.c", "lib/lib_run.c", "lib/lib_runfile.c"],
+    "include/evolve.h": ["lib/lib_core.c", "lib/lib_data.c", "lib/lib_replay.c", "lib/lib_run.c",
+                         "lib/lib_runfile.c"],
     # the report: loading, plots and the summary
     "report/report.h": ["report/report_load.c", "report/report_plots.c", "report/report_summary.c"],
 }

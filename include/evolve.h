@@ -227,6 +227,14 @@ EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *rf, ui
                                          uint16_t *genes, double *fitness, double *fitness_raw, int64_t *trades,
                                          uint8_t *feasible);
 
+/* Any numeric dataset of the file ("grid/validation/out_of_sample_fitness",
+ * "ga/baselines/log/trader_stats/win_rate", ...) as doubles, row-major: call
+ * with out NULL to learn *n, then with an array of *n. */
+EVOLVE_API int evolve_runfile_array(evolve_ctx *ctx, evolve_runfile *rf, const char *path, uint64_t *n, double *out);
+/* A numeric attribute ("grid/validation" "pbo", ...) as a double. */
+EVOLVE_API int evolve_runfile_number(evolve_ctx *ctx, evolve_runfile *rf, const char *object, const char *name,
+                                     double *out);
+
 #ifdef __cplusplus
 }
 #endif

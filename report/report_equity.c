@@ -143,7 +143,7 @@ ev_status report_equity(report_run_t *r, const char *dataset, const char *dir, F
     days_t d;
     ev_error why;
     ev_status st;
-    if ((r->has_grid ? r->n_top : r->n_hof) == 0 || r->strategy)
+    if ((r->has_grid ? r->top.list.n : r->hof.list.n) == 0 || r->strategy)
         return EV_OK; /* no genome to draw, or a strategy's bars (not replayed here) */
     memset(&why, 0, sizeof why);
     if ((st = replay_load(&rp, r, NULL, 1, dataset, &why)) != EV_OK) {

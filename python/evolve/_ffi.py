@@ -99,6 +99,8 @@ _sigs = {
     "evolve_runfile_stat_name": (C.c_char_p, [C.c_int]),
     "evolve_runfile_stat": (C.c_int, [P, P, C.c_char_p, P]),
     "evolve_runfile_population": (C.c_int, [P, P, C.c_uint32, C.POINTER(C.c_uint32), P, P, P, P, P]),
+    "evolve_runfile_array": (C.c_int, [P, P, C.c_char_p, C.POINTER(C.c_uint64), P]),
+    "evolve_runfile_number": (C.c_int, [P, P, C.c_char_p, C.c_char_p, C.POINTER(C.c_double)]),
 }
 for _name, (_res, _args) in _sigs.items():
     _f = getattr(lib, _name)

@@ -58,6 +58,11 @@ ev_status report_read_genes(report_run_t *r, uint32_t generation, uint16_t *gene
  * hall of fame / top-K tables, validate figures. */
 void report_print(FILE *out, report_run_t *r);
 
+/* Its parts the HTML page shows as they are: --validate's figures (nothing
+ * without /validate) and the walk-forward windows (only with /walk_forward). */
+void report_print_validate(FILE *out, report_run_t *r);
+void report_print_walk(FILE *out, report_run_t *r);
+
 /* The heatmap's parameters: "X,Y" names, or NULL for the run's own pair.
  * EV_EUSAGE, naming the parameter and listing the run's, when unknown. */
 ev_status report_heat_pair(const report_run_t *r, const char *spec, int32_t *px, int32_t *py, ev_error *err);

@@ -97,7 +97,7 @@ static void print_grid(FILE *out, const report_run_t *r)
 }
 
 /* /validate's figures, printed as --validate printed them. */
-static void print_validate(FILE *out, report_run_t *r)
+void report_print_validate(FILE *out, report_run_t *r)
 {
     validate_figures_t v;
     uint64_t u = 0;
@@ -145,7 +145,7 @@ static void print_walk_stats(FILE *out, report_run_t *r, uint32_t windows)
 
 /* /walk_forward: each window's winner on its train days, then on its test
  * days, and the chained result. */
-static void print_walk(FILE *out, report_run_t *r)
+void report_print_walk(FILE *out, report_run_t *r)
 {
     ranked_genome_t *e[2] = {NULL, NULL};
     double *v[2] = {NULL, NULL}, chained = 0;
@@ -196,9 +196,9 @@ void report_print(FILE *out, report_run_t *r)
     if (r->has_grid)
         print_grid(out, r);
     if (run_file_has(&r->rf, "validate"))
-        print_validate(out, r);
+        report_print_validate(out, r);
     if (run_file_has(&r->rf, "walk_forward"))
-        print_walk(out, r);
+        report_print_walk(out, r);
     for (size_t i = 0; i < r->n_sessions; i++)
         fprintf(out, "%s %s\n", i ? "           " : "sessions:  ", r->sessions[i]);
 }

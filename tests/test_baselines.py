@@ -221,6 +221,22 @@ def refused(evolve, root, data):
         path = tv.config(root, f"bad{n}", data, "  name: total_return\n", "", extra=text)
         r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=120)
         check(r.returncode != 0 and key in r.stderr, f"bad baseline {text.strip()!r}: rc {r.returncode}: {r.stderr}")
+    # a strategy config has none (docs/config.md says why): refused naming the key
+    path = os.path.join(root, "strategy.yaml")
+    with open(path, "w") as f:
+        f.write(f"""strategy:
+  type: seller_exhaustion
+  bars: {{market_dir: {os.path.join(data, "market")}, ticker: SOXL, timeframe: 1m}}
+parameters:
+  - {{name: ema_fast, values: [8]}}
+  - {{name: ema_slow, values: [40]}}
+baseline: {{ema_fast: 10, ema_slow: 50}}
+objective: {{name: total_return}}
+output: {os.path.join(root, "strategy.h5")}
+""")
+    r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=120)
+    check(r.returncode != 0 and "'baseline'" in r.stderr and "strategy config has no baselines" in r.stderr,
+          f"a strategy config's baseline: rc {r.returncode}: {r.stderr}")
 
 
 def main():

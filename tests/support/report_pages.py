@@ -1,48 +1,22 @@
 """The report pages the page tests read: gen-data's sample data searched as a
-GA run, a grid run, a validate run (holdout and folds, with a baseline:) and
-a walk-forward run, each then given to `evolve report` (index.html and the
-charts in RUN_report/). Shared by tests/test_report_page.py (no browser) and
-tests/test_report_browser.py (headless Chromium)."""
-import json
+GA run, a grid run, a validate run (holdout and folds) and a walk-forward
+run on small_lattice's lattice with a baseline:, each then given to `evolve
+report` (index.html and the charts in RUN_report/). Shared by
+tests/test_report_page.py (no browser) and tests/test_report_browser.py
+(headless Chromium)."""
 import os
 
 import evolve_cli as cli
+import small_lattice
 
-PARAMS = """parameters:
-  - {name: volatility, feature: Entry Volatility Percent, values: [0.0, 0.3, 0.4, 0.5]}
-  - {name: ratio, feature: Entry Volatility Ratio, values: [0.0, 0.5, 0.8]}
-  - {name: target, role: target, values: [0.2, 0.3, 0.4, 0.5]}
-  - {name: stop, role: stop, values: [-0.5, -0.4, -0.3]}
-"""
 # mode: (evolve's arguments, the config's validation: block)
 RUNS = {
     "ga": ([], ""),
     "grid": (["--grid"], ""),
-    "validate": (["--validate"], "validation:\n  holdout: {share: 0.3}\n  folds: 3\n"),
-    "walk": (["--walk-forward", "--grid"], "validation:\n  walk_forward: {train_days: 3, test_days: 1}\n"),
+    "validate": (["--validate"], "  holdout: {share: 0.3}\n  folds: 3\n"),
+    "walk": (["--walk-forward", "--grid"], "  walk_forward: {train_days: 3, test_days: 1}\n"),
 }
-
-
-def config(root, data, mode):
-    path = os.path.join(root, mode + ".yaml")
-    with open(path, "w") as f:
-        f.write(f"""data:
-  market_dir: {os.path.join(data, "market")}
-  trades: {os.path.join(data, "all_trade_logs.csv")}
-  tickers: [SOXL]
-  cache: {os.path.join(root, "sample.dataset.h5")}
-{PARAMS}objective:
-  name: total_return
-  min_trades: 5
-{RUNS[mode][1]}ga:
-  population: 24
-  generations: 8
-baseline: {{volatility: 0.35, target: 0.45, stop: -0.42}}
-top: 5
-seed: 7
-output: {os.path.join(root, mode + ".h5")}
-""")
-    return path
+BASELINE = "baseline: {volatility: 0.35, target: 0.45, stop: -0.42}\n"
 
 
 def make(evolve, root, check):
@@ -53,18 +27,16 @@ def make(evolve, root, check):
     if not check(r.returncode == 0, f"gen-data: {r.stderr}"):
         return {}
     out = {}
-    for mode, (args, _) in RUNS.items():
-        cfg = config(root, data, mode)
-        js = os.path.join(root, mode + ".json")
-        r = cli.run(evolve, [cfg, "--quiet", "--json", js] + args, timeout=300)
-        if not check(r.returncode == 0, f"{mode}: evolve exited {r.returncode}: {r.stderr}"):
+    for mode, (args, validation) in RUNS.items():
+        cfg = small_lattice.config(root, mode, data, "  name: total_return\n  min_trades: 5\n", validation,
+                                   "population: 24\n  generations: 8", BASELINE)
+        doc = small_lattice.run_json(evolve, cfg, args, check)
+        if doc is None:
             continue
         run = os.path.join(root, mode + ".h5")
         rep = cli.run(evolve, ["report", run], timeout=300)
         if not check(rep.returncode == 0, f"report {mode}: exited {rep.returncode}: {rep.stderr}"):
             continue
-        with open(js) as f:
-            doc = json.load(f)
         d = os.path.join(root, mode + "_report")
         out[mode] = {"run": run, "json": doc, "dir": d, "page": os.path.join(d, "index.html"), "stdout": rep.stdout}
     return out

@@ -41,8 +41,9 @@ def subset(ds, days):
 
 
 def config(root, name, data, objective="  name: total_return\n", validation="",
-           ga="population: 16\n  generations: 15"):
-    """ROOT/NAME.yaml on DATA (SOXL), writing ROOT/NAME.h5; the dataset cached as ROOT/ds.h5."""
+           ga="population: 16\n  generations: 15", extra=""):
+    """ROOT/NAME.yaml on DATA (SOXL), writing ROOT/NAME.h5; the dataset cached as ROOT/ds.h5; extra: more
+    top-level keys."""
     path = os.path.join(root, name + ".yaml")
     with open(path, "w") as f:
         f.write(f"""data:
@@ -53,7 +54,7 @@ def config(root, name, data, objective="  name: total_return\n", validation="",
 {PARAM_YAML}objective:
 {objective}{"validation:" + chr(10) + validation if validation else ""}ga:
   {ga}
-top: 6
+{extra}top: 6
 seed: 7
 output: {os.path.join(root, name + ".h5")}
 """)

@@ -141,8 +141,8 @@ def daily_inside(p):
         svg = f.read()
     left, right = 92.0, 880.0 - 30.0  # report/chart.c: the plot spans LEFT .. W - 30
     bars = [(float(x), float(w)) for x, w in
-            re.findall(r'<rect x="([0-9.-]+)" y="[0-9.-]+" width="([0-9.]+)" height="[0-9.]+" fill="#(?:1f77b4|ff7f0e)"',
-                       svg)]
+            re.findall(r'<rect x="([0-9.-]+)" y="[0-9.-]+" width="([0-9.]+)" height="[0-9.]+" '
+                       r'fill="#(?:1f77b4|ff7f0e)"', svg)]
     check(len(bars) >= 6, f"{path}: {len(bars)} bars")
     for x, w in bars:
         check(x >= left and x + w <= right, f"{path}: a bar at [{x}, {x + w}] outside [{left}, {right}]")

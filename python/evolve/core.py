@@ -475,7 +475,8 @@ class RunFile(_Handle):
         for name in _VALIDATION_COLUMNS:
             if self.has(f"{v}/{name}"):
                 a = self.array(f"{v}/{name}")
-                out[name] = a.astype(np.int64) if name in _INT_COLUMNS else a.astype(bool) if name in _BOOL_COLUMNS else a
+                kind = np.int64 if name in _INT_COLUMNS else bool if name in _BOOL_COLUMNS else None
+                out[name] = a.astype(kind) if kind else a
         if self.has(f"{v}/fold_fitness"):
             for part in ("fitness", "trades", "feasible"):
                 a = self.array(f"{v}/fold_{part}").reshape(n, -1)

@@ -21,7 +21,7 @@ const char html_style[] =
 
     "@page{size:A4;margin:12mm}"
     "@media print{body{background:#fff;font-size:10px}main{max-width:none;padding:0}"
-    "table{font-size:8px}th,td{padding:1px 3px}thead th{position:static}.wide{overflow:visible}"
+    "table{font-size:8px}th,td{padding:1px 3px;white-space:normal}thead th{position:static}.wide{overflow:visible}"
     "pre{font-size:8px;white-space:pre-wrap;word-break:break-all}"
     "section,figure,tr{break-inside:avoid}h2{break-after:avoid}}";
 

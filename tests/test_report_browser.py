@@ -11,11 +11,13 @@ resolving nowhere, and for each:
   them, the baselines' names;
 - logs nothing on the console: no script error, no resource that failed to
   load (a page that fetched anything would, the network being cut off).
+- prints to PDF on A4 pages (the page's @page rule).
 
 Without Chromium the test skips (77), which EVOLVE_TESTS_NO_SKIP (CI) makes
 a failure.
 """
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -76,6 +78,12 @@ def check_page(browser, root, mode, p):
           f"{mode}: rank 1's {fit} over {trades} trades not in the DOM")
     for b in p["json"].get("baselines", []):
         check(f"<td>{b['name']}</td>" in dom, f"{mode}: baseline {b['name']} not in the DOM")
+    pdf = os.path.join(root, mode + ".pdf")
+    rc, _, err = browse(browser, profile, p["page"], ["--no-pdf-header-footer", f"--print-to-pdf={pdf}"])
+    boxes = re.findall(rb"/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\]", open(pdf, "rb").read()) if rc == 0 else []
+    a4 = [b for b in boxes if abs(float(b[0]) - 595.3) < 2 and abs(float(b[1]) - 841.9) < 2]
+    check(boxes and len(a4) == len(boxes), f"{mode}: PDF pages {boxes[:3]}, want A4 (rc {rc}: {err[-500:]})")
+    check(not console(err), f"{mode}: console while printing: {console(err)[:5]}")
 
 
 def main():

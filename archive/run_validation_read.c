@@ -10,13 +10,22 @@
 #include "archive/run_validation_read.h"
 #include "io/h5_util.h"
 
-/* Column `name` of g as mem_type, rank 1 ([n]) or 2 ([n][folds]). */
+/* All but the parts themselves came later: plateau, the Sharpe ratio's moments. */
+static int cols_optional(const char *name)
+{
+    return strncmp(name, "plateau_", 8) == 0 || strncmp(name, "trade_", 6) == 0;
+}
+
+/* Column `name` of g as mem_type, rank 1 ([n]) or 2 ([n][folds]); a column
+ * added after the first run files (cols_optional) may be absent (*data NULL). */
 static ev_status column(run_file_t *rf, hid_t g, const char *path, const char *name, hid_t mem_type, int rank,
                         uint32_t n, int32_t folds, void **data, ev_error *err)
 {
     hsize_t dims[2] = {0, 0};
     ev_status st;
     *data = NULL;
+    if (h5u_exists(g, name, 0) <= 0 && cols_optional(name))
+        return EV_OK;
     if ((st = h5u_read_array(rf->path, g, name, mem_type, rank, dims, data, err)) != EV_OK)
         return st;
     if (dims[0] != n || (rank == 2 && dims[1] != (hsize_t)folds)) {
@@ -71,8 +80,12 @@ static hid_t mem_type(int kind)
     }
 }
 
+/* Row i of column c; for a column the file lacks (written before it
+ * existed) NaN, or 0 for a count. */
 static double at(void *const *d, int c, size_t i)
 {
+    if (!d[c])
+        return cols[c].kind == 0 ? NAN : 0.0;
     switch (cols[c].kind) {
     case 0: return ((const double *)d[c])[i];
     case 1: return (double)((const int64_t *)d[c])[i];

@@ -249,9 +249,10 @@ static void baselines(FILE *f, const report_run_t *r, const reported_t *l)
 /* stats[i] for i < n, or row i's holdout statistics when holdout is set. */
 static void stats_table(FILE *f, const char *title, const reported_t *l, int holdout)
 {
-    const trade_stats_t *s0 = holdout ? &l->val->row[0].oos_stats : l->stats;
-    if (!l->n || !s0)
+    const trade_stats_t *s0;
+    if (!l->n || (holdout ? !l->val : !l->stats))
         return;
+    s0 = holdout ? &l->val->row[0].oos_stats : l->stats;
     fprintf(f, "<h3>%s</h3>\n<div class=\"wide\"><table class=\"sortable\"><thead><tr><th>rank</th>", title);
     for (int k = 0; k < TRADE_STAT_FIELDS; k++)
         if (trade_stat_shown(s0, k))

@@ -15,10 +15,13 @@ for a GA, a grid, a validate and a walk-forward run:
   column; Python's Result.top holds the same out-of-sample columns;
 - daily.svg keeps every bar inside its frame and labels days by date;
 - `report --out FILE` refuses a file before printing anything, and a foreign
-  index.html in the folder is refused and left as it was.
+  index.html in the folder is refused and left as it was;
+- a validation written before the plateau and trade-moment columns existed
+  still reads.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -170,6 +173,21 @@ def guarded(evolve, p, root):
           f"foreign index.html: rc {r.returncode}, {r.stderr!r}, now {kept!r}")
 
 
+def older_file(evolve, p, root):
+    """A run file from before the plateau and trade-moment columns: the report still reads it, the rest intact."""
+    import h5py
+    old = os.path.join(root, "older.h5")
+    shutil.copy(p["run"], old)
+    with h5py.File(old, "r+") as h:
+        for group in ("grid", "ga"):
+            v = h[f"{group}/validation"]
+            for name in [n for n in v if n.startswith(("plateau_", "trade_"))]:
+                del v[name]
+    r = cli.run(evolve, ["report", old])
+    hold = f"{float(p['json']['top'][0]['out_of_sample']['fitness']):.6f}"
+    check(r.returncode == 0 and hold in r.stdout, f"an older run file: rc {r.returncode}: {r.stderr}")
+
+
 def main():
     a = cli.parse_args()
     with cli.scratch_dir("evolve-report-page-") as root:
@@ -189,6 +207,7 @@ def main():
             python_top(a.evolve, pages["validate"])
             daily_inside(pages["validate"])
             guarded(a.evolve, pages["validate"], root)
+            older_file(a.evolve, pages["validate"], root)
     return check.exit()
 
 

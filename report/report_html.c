@@ -96,6 +96,20 @@ static void pre(FILE *f, const char *title, const char *text)
     fputs("</pre></section>\n", f);
 }
 
+/* The build and libraries that wrote the run, where the file records them. */
+static void provenance(FILE *f, report_run_t *r)
+{
+    static const char *const attrs[][2] = {{"git_revision", "git revision"}, {"compiler", "compiler"},
+                                           {"build_type", "build type"},     {"cuda_archs", "CUDA architectures"},
+                                           {"hdf5_version", "HDF5"},         {"backend_probe", "GPU probe"}};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        char *v = NULL;
+        if (run_file_read_str(&r->rf, "provenance", attrs[i][0], 1, &v, NULL) == EV_OK && v && *v)
+            kv(f, attrs[i][1], v);
+        free(v);
+    }
+}
+
 static void identity(FILE *f, report_run_t *r)
 {
     char buf[160], *config = NULL;
@@ -117,6 +131,7 @@ static void identity(FILE *f, report_run_t *r)
     kv(f, "backend", r->backend);
     kv(f, "device", r->device);
     kv(f, "written by", r->tool_version);
+    provenance(f, r);
     kv(f, "created (UTC)", r->created);
     if (r->lattice_size)
         snprintf(buf, sizeof buf, "%d parameters, %" PRIu64 " points", r->lat.n_params, r->lattice_size);

@@ -6,7 +6,8 @@ for a GA, a grid, a validate and a walk-forward run:
   or xlink:href attribute anywhere, no <link>, <img>, <iframe>, <object>,
   <embed> or <base>, no url( or @import in its style, no address but the
   SVG namespace's; every chart of the folder is inline as <svg>;
-- it shows what the JSON reported: rank 1's fitness and trades in the top-K
+- it shows the run's identity (content hash, seed, backend, the build's
+  revision, compiler and HDF5) and what the JSON reported: rank 1's fitness and trades in the top-K
   table, a row per baseline, and with validation every out-of-sample column
   (holdout, plateau, DSR, worst fold, folds+), the PBO and the fold table;
   the GA its convergence, the walk-forward run its windows;
@@ -71,11 +72,17 @@ def self_contained(mode, text, page):
 
 
 def shows(mode, p, text, page):
+    doc = p["json"]
+    for key, want in (("content hash", doc["dataset"]["content_hash"]), ("seed", str(doc["seed"])),
+                      ("backend", doc["backend"])):
+        i = page.cells.index(key) if key in page.cells else -1
+        check(i >= 0 and page.cells[i + 1] == want, f"{mode}: identity {key}: {page.cells[i + 1:i + 2]}, want {want}")
+    for key in ("git revision", "compiler", "HDF5", "written by"):
+        check(key in page.cells, f"{mode}: identity without '{key}'")
     fit, trades = report_pages.top_rows(p["json"])
     check(fit in page.cells or fit in text, f"{mode}: rank 1's fitness {fit} not on the page")
     charts = [n for n in sorted(os.listdir(p["dir"])) if n.endswith(".svg")]
     check(text.count("<svg ") == len(charts), f"{mode}: {text.count('<svg ')} inline charts, {len(charts)} drawn")
-    doc = p["json"]
     if mode != "walk":
         check("rank" in page.cells, f"{mode}: no top-K table")
         for b in doc.get("baselines", []):

@@ -123,11 +123,9 @@ print(json.dumps(out))
 
 def python_baselines(evolve, run):
     """Result.baselines through the Python package and the libevolve built beside evolve."""
-    here = os.path.dirname(os.path.abspath(evolve))
-    lib = os.path.join(here, "libevolve.so")
-    if not check(os.path.exists(lib), f"{lib}: no libevolve beside evolve for the Python package"):
+    env = cli.python_env(evolve)
+    if not check(os.path.exists(env["EVOLVE_LIBRARY"]), f"{env['EVOLVE_LIBRARY']}: no libevolve for the package"):
         return {}
-    env = dict(os.environ, EVOLVE_LIBRARY=lib, PYTHONPATH=os.path.join(HERE, "..", "python"))
     r = subprocess.run([sys.executable, "-c", PY_BASELINES, run], capture_output=True, text=True, env=env,
                        timeout=120)
     if not check(r.returncode == 0, f"Result.baselines of {run}: {r.stderr}"):

@@ -32,7 +32,6 @@ import evolve_cli as cli  # noqa: E402
 import report_pages  # noqa: E402
 
 check = cli.Checker()
-HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCING = {"src", "href", "srcset", "action", "poster", "data", "xlink:href", "formaction", "background"}
 FETCHING = {"link", "img", "iframe", "object", "embed", "base", "audio", "video", "source", "track", "image", "use"}
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -130,8 +129,7 @@ print(t.loc[1, "out_of_sample_fitness"], t.loc[1, "out_of_sample_trades"], t.loc
 
 def python_top(evolve, p):
     """Result.top's out-of-sample columns for rank 1 equal the JSON's."""
-    lib = os.path.join(os.path.dirname(os.path.abspath(evolve)), "libevolve.so")
-    env = dict(os.environ, EVOLVE_LIBRARY=lib, PYTHONPATH=os.path.join(HERE, "..", "python"))
+    env = cli.python_env(evolve)
     r = subprocess.run([sys.executable, "-c", PY_TOP, p["run"]], capture_output=True, text=True, env=env,
                        timeout=120)
     if not check(r.returncode == 0, f"Result.top: {r.stderr}"):

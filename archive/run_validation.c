@@ -1,5 +1,6 @@
 #include "archive/run_validation.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ static int cols_fill(cols_t *c, const val_rows_t *v, uint64_t trials)
         c->pl_worst[i] = r->plateau.worst;
         c->pl_n[i] = r->plateau.n;
         c->pl_ok[i] = r->plateau.feasible;
-        c->dsr[i] = deflated_sharpe(&r->moments, (double)trials, v->var_sr);
+        c->dsr[i] = trials >= 1 ? deflated_sharpe(&r->moments, (double)trials, v->var_sr) : NAN; /* 0: a baseline */
         c->sr[i] = r->moments.sharpe;
         c->skew[i] = r->moments.skew;
         c->kurt[i] = r->moments.kurt;
@@ -163,6 +164,10 @@ ev_status run_file_write_validation(run_file_t *rf, const char *group, const rep
         st = run_file_attr_f64(rf, path, "sharpe_variance", v->var_sr, err);
     if (st == EV_OK)
         st = run_file_attr_f64(rf, path, "pbo", v->pbo, err);
+    if (st == EV_OK && v->pbo == v->pbo &&
+        (st = run_file_attr_u64(rf, path, "pbo_combinations", v->pbo_combos, err)) == EV_OK &&
+        (st = run_file_attr_u64(rf, path, "pbo_genomes", v->pbo_genomes, err)) == EV_OK)
+        st = run_file_attr_u64(rf, path, "pbo_blocks", v->pbo_blocks, err);
     if (sp->has_folds) {
         W("fold_fitness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, nf, c.fold_fit);
         W("fold_trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 2, nf, c.fold_n);

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "report/report.h"
 #include "report/report_equity.h"
+#include "report/report_html.h"
 
 static void report_usage(FILE *out)
 {
@@ -24,9 +25,11 @@ static void report_usage(FILE *out)
             "  equity.svg      the top-1's cumulative result over its kept trades, holdout trades shaded\n"
             "  daily.svg       the top-1's result per trading day (also printed), holdout days shaded;\n"
             "                  both replay the top-1 on the run's dataset, skipped with a note without it\n"
+            "and one page with all of it, DIR/index.html: self-contained (charts inline, no file or network\n"
+            "reference), for a browser or to print on A4\n"
             "\n"
             "options:\n"
-            "  --out DIR       where the charts go (default: RUN_report beside the run file)\n"
+            "  --out DIR       where the charts and the page go (default: RUN_report beside the run file)\n"
             "  --heatmap X,Y   the heatmap's parameters (default: the config's report.heatmap, else the first\n"
             "                  two filter parameters); the grid records only its configured pair\n"
             "  --dataset FILE  the run's dataset at another path, for the equity curve (content hash checked)\n"
@@ -56,7 +59,8 @@ static char *default_out(const char *run)
 int cmd_report(int argc, char **argv)
 {
     const char *run = NULL, *out = NULL, *heat = NULL, *dataset = NULL;
-    char *dir;
+    char *dir, *days_text = NULL;
+    FILE *days = NULL;
     report_run_t r;
     int32_t px, py;
     ev_error err;
@@ -91,15 +95,25 @@ int cmd_report(int argc, char **argv)
         return ev_exit_code(st);
     }
     dir = out ? NULL : default_out(run);
+    /* every argument and output checked before anything is printed */
     if ((st = report_heat_pair(&r, heat, &px, &py, &err)) == EV_OK &&
-        (st = report_check_out(&r, out ? out : dir, dataset, &err)) == EV_OK) {
+        (st = report_check_out(&r, out ? out : dir, dataset, &err)) == EV_OK &&
+        (st = report_html_check(out ? out : dir, &err)) == EV_OK) {
         report_print(stdout, &r);
         st = report_plots(&r, out ? out : dir, px, py, stderr, &err);
     }
-    if (st == EV_OK)
-        st = report_equity(&r, dataset, out ? out : dir, stdout, stderr, &err);
+    if (st == EV_OK && !(days = tmpfile()))
+        st = ev_fail(&err, EV_EIO, "cannot open a temporary file for the per-day table");
+    if (st == EV_OK && (st = report_equity(&r, dataset, out ? out : dir, days, stderr, &err)) == EV_OK) {
+        report_html_t h = {&r, out ? out : dir, days_text = report_html_slurp(days)};
+        fputs(days_text ? days_text : "", stdout);
+        st = report_html_write(&h, stderr, &err);
+    }
     if (st != EV_OK)
         fprintf(stderr, "evolve report: error: %s\n", err.msg);
+    if (days)
+        fclose(days);
+    free(days_text);
     free(dir);
     report_free(&r);
     return ev_exit_code(st);

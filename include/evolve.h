@@ -266,6 +266,13 @@ EVOLVE_API int evolve_replay_trades_get(evolve_ctx *ctx, const evolve_replay *rp
 EVOLVE_API void evolve_replay_close(evolve_replay *rp);
 /* "logged", "target", "stop", "breakeven", "trail", "time"; NULL for another code. */
 EVOLVE_API const char *evolve_exit_reason_name(int reason);
+/* Any numeric dataset of the file ("grid/validation/out_of_sample_fitness",
+ * "ga/baselines/log/trader_stats/win_rate", ...) as doubles, row-major: call
+ * with out NULL to learn *n, then with an array of *n. */
+EVOLVE_API int evolve_runfile_array(evolve_ctx *ctx, evolve_runfile *rf, const char *path, uint64_t *n, double *out);
+/* A numeric attribute ("grid/validation" "pbo", ...) as a double. */
+EVOLVE_API int evolve_runfile_number(evolve_ctx *ctx, evolve_runfile *rf, const char *object, const char *name,
+                                     double *out);
 
 #ifdef __cplusplus
 }

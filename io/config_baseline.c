@@ -19,7 +19,8 @@ ev_status config_parse_baseline(const ymap_t *root, const lattice_t *lat, int st
     if (strategy) {
         ymap_path(root, "baseline", path);
         return ydoc_fail(root->doc, err, ymap_key(root, "baseline"), path,
-                         "a baseline is not supported in a strategy config yet (trade-log configs only)");
+                         "a strategy config has no baselines (trade-log configs only; docs/config.md "
+                         "`baseline` says why, and how `evolve trades --bars ... --set` backtests your settings)");
     }
     for (int32_t k = 0; k < lat->n_params; k++)
         names[k] = lat->params[k].name;

@@ -167,6 +167,44 @@ static int locked_runfile_stat(evolve_ctx *ctx, evolve_runfile *r, const char *n
     return lib_result(ctx, st, &e);
 }
 
+static int locked_runfile_array(evolve_ctx *ctx, evolve_runfile *r, const char *path, uint64_t *n, double *out)
+{
+    hid_t d, space;
+    hssize_t m;
+    ev_error e;
+    if (!r || !path || !n)
+        return lib_usage(ctx, "evolve_runfile_array: NULL run file, path or count");
+    if (!run_file_has(&r->rf, path))
+        return lib_result(ctx, ev_fail(&e, EV_EUSAGE, "%s: no dataset /%s", r->rf.path, path), &e);
+    d = H5Dopen2(r->rf.file, path, H5P_DEFAULT);
+    space = d < 0 ? -1 : H5Dget_space(d);
+    m = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
+    if (space >= 0)
+        H5Sclose(space);
+    if (m < 0 || (out && (uint64_t)m != *n) ||
+        (out && m && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)) {
+        if (d >= 0)
+            H5Dclose(d);
+        return lib_result(ctx,
+                          ev_fail(&e, EV_EDATA, "%s: /%s is not a numeric dataset of %llu values", r->rf.path, path,
+                                  (unsigned long long)*n),
+                          &e);
+    }
+    H5Dclose(d);
+    *n = (uint64_t)m;
+    return lib_result(ctx, EV_OK, NULL);
+}
+
+static int locked_runfile_number(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name, double *out)
+{
+    ev_error e;
+    ev_status st;
+    if (!r || !object || !name || !out)
+        return lib_usage(ctx, "evolve_runfile_number: NULL run file, name or output");
+    st = run_file_read_f64(&r->rf, object, name, out, &e);
+    return lib_result(ctx, st, st == EV_OK ? NULL : &e);
+}
+
 static int locked_runfile_population(evolve_ctx *ctx, evolve_runfile *r, uint32_t gen, uint32_t *population,
                                      uint16_t *genes, double *fitness, double *fitness_raw, int64_t *trades,
                                      uint8_t *feasible)
@@ -284,6 +322,25 @@ EVOLVE_API int evolve_runfile_population(evolve_ctx *ctx, evolve_runfile *r, uin
     int rc_;
     plat_hdf5_lock();
     rc_ = locked_runfile_population(ctx, r, gen, population, genes, fitness, fitness_raw, trades, feasible);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_array(evolve_ctx *ctx, evolve_runfile *r, const char *path, uint64_t *n, double *out)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_array(ctx, r, path, n, out);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_number(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name,
+                                     double *out)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_number(ctx, r, object, name, out);
     plat_hdf5_unlock();
     return rc_;
 }

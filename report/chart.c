@@ -1,11 +1,9 @@
 #include "report/chart.h"
+#include "report/out_file.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "common/platform.h"
-#include "io/output_guard.h"
 #include "report/svg.h"
 
 #define W 880.0
@@ -158,7 +156,11 @@ void chart_lines(FILE *f, const line_chart_t *c)
     top_band = lines_have_inf(c, 1) ? 30 : 0;
     bottom_band = lines_have_inf(c, -1) ? 30 : 0;
     ph_f = ph - top_band - bottom_band;
-    nx = chart_nice_ticks(&xlo, &xhi, 8, xt);
+    if (c->bars) { /* the first and last bars whole inside the frame */
+        xlo -= 0.5;
+        xhi += 0.5;
+    }
+    nx = c->x_text ? 0 : chart_nice_ticks(&xlo, &xhi, 8, xt);
     ny = chart_nice_ticks(&ylo, &yhi, 6, yt);
     svg_begin(f, W, H, c->title);
     titles(f, c->title, c->subtitle);
@@ -180,6 +182,10 @@ void chart_lines(FILE *f, const line_chart_t *c)
         svg_line(f, MAPX(xt[i]), TOP + ph, MAPX(xt[i]), TOP + ph + 5, AXIS_COLOR, 1, 0);
         format_tick(buf, sizeof buf, xt[i]);
         svg_text(f, MAPX(xt[i]), TOP + ph + 20, buf, 12, SVG_MIDDLE, 0, 0, AXIS_COLOR);
+    }
+    for (size_t i = 0, k = c->n / 8 + 1; c->x_text && i < c->n; i += k) {
+        svg_line(f, MAPX(c->x[i]), TOP + ph, MAPX(c->x[i]), TOP + ph + 5, AXIS_COLOR, 1, 0);
+        svg_text(f, MAPX(c->x[i]), TOP + ph + 20, c->x_text[i], 12, SVG_MIDDLE, 0, 0, AXIS_COLOR);
     }
     svg_line(f, LEFT, TOP + ph, LEFT + pw, TOP + ph, AXIS_COLOR, 1.2, 0);
     svg_line(f, LEFT, TOP, LEFT, TOP + ph, AXIS_COLOR, 1.2, 0);
@@ -316,43 +322,25 @@ static const char *const chart_marks[] = {SVG_MARK, NULL};
 
 ev_status chart_check(const char *dir, const char *name, ev_error *err)
 {
-    char *path = plat_path_join(dir, name);
-    ev_status st =
-        path ? output_check_text(path, "--out chart", chart_marks, err) : ev_fail(err, EV_ENOMEM, "out of memory");
-    free(path);
-    return st;
+    return out_file_check(dir, name, "--out chart", chart_marks, err);
+}
+
+typedef struct {
+    int heat;
+    const void *chart;
+} chart_body_t;
+
+static void chart_body(FILE *f, const void *ctx)
+{
+    const chart_body_t *b = (const chart_body_t *)ctx;
+    if (b->heat)
+        chart_heatmap(f, (const heatmap_chart_t *)b->chart);
+    else
+        chart_lines(f, (const line_chart_t *)b->chart);
 }
 
 ev_status chart_write(const char *dir, const char *name, int heat, const void *chart, FILE *log, ev_error *err)
 {
-    char *path, *tmp;
-    FILE *f;
-    ev_status st = chart_check(dir, name, err);
-    if (st != EV_OK)
-        return st;
-    path = plat_path_join(dir, name);
-    tmp = path ? plat_temp_name(path) : NULL;
-    f = tmp ? fopen(tmp, "wb") : NULL;
-    if (!path || !tmp)
-        st = ev_fail(err, EV_ENOMEM, "out of memory");
-    else if (!f)
-        st = ev_fail(err, EV_EIO, "%s: cannot write the chart (is the directory writable?)", path);
-    if (f) {
-        if (heat)
-            chart_heatmap(f, (const heatmap_chart_t *)chart);
-        else
-            chart_lines(f, (const line_chart_t *)chart);
-        int e = plat_fclose_written(f);
-        if (e)
-            st = ev_fail(err, EV_EIO, "%s: cannot write the chart: %s", path, strerror(e));
-        if (st == EV_OK)
-            st = plat_rename_replace(tmp, path, err);
-        if (st != EV_OK)
-            plat_remove(tmp);
-    }
-    if (st == EV_OK && log)
-        fprintf(log, "report: wrote %s\n", path);
-    free(tmp);
-    free(path);
-    return st;
+    chart_body_t b = {heat, chart};
+    return out_file_write(dir, name, "--out chart", chart_marks, chart_body, &b, log, err);
 }

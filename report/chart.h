@@ -31,9 +31,10 @@ typedef struct {
     int n_series;
     int fixed_y; /* 1: the y axis spans [y_min, y_max] */
     double y_min, y_max;
-    const uint8_t *shade;    /* [n] or NULL: 1 shades point i's span of x (e.g. holdout trades) */
-    const char *shade_label; /* the shaded spans' legend entry */
-    int bars;                /* 1: each point is a bar from 0 (NaN: none), not a line */
+    const uint8_t *shade;      /* [n] or NULL: 1 shades point i's span of x (e.g. holdout trades) */
+    const char *shade_label;   /* the shaded spans' legend entry */
+    int bars;                  /* 1: each point is a bar from 0 (NaN: none), not a line */
+    const char *const *x_text; /* [n] or NULL: label the x axis with these (every k-th point), not numbers */
 } line_chart_t;
 
 typedef struct {

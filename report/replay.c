@@ -18,13 +18,13 @@ static ev_status pick(replay_t *rp, const report_run_t *r, const char *list, uin
     if (!list)
         list = r->has_grid ? "grid" : "ga";
     if (!strcmp(list, "grid") && r->has_grid) {
-        e = r->top;
-        value = r->top_value;
-        n = r->n_top;
+        e = r->top.list.e;
+        value = r->top.list.value;
+        n = r->top.list.n;
     } else if (!strcmp(list, "ga") && r->rf.has_ga) {
-        e = r->hof;
-        value = r->hof_value;
-        n = r->n_hof;
+        e = r->hof.list.e;
+        value = r->hof.list.value;
+        n = r->hof.list.n;
     } else {
         return ev_fail(err, EV_EUSAGE, "%s: the run (mode %s) has no %s list", r->rf.path, r->mode,
                        !strcmp(list, "grid") ? "grid top-K (grid/top)" : "GA hall of fame (ga/hall_of_fame)");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "archive/run_file.h"
+#include "archive/run_list.h"
 #include "common/status.h"
 #include "fitness/grid_sink.h"
 #include "fitness/trade_stats.h"
@@ -35,18 +36,10 @@ typedef struct {
     char *stop_reason; /* NULL while running */
     double hit_rate;
     double *gen, *best, *mean, *hof_best, *diversity, *entropy; /* [generations]; entropy: mean share of max */
-    ranked_genome_t *hof;
-    double *hof_value; /* [n_hof]: the reported values (fitness/reported.h) */
-    uint32_t n_hof;
-    trade_stats_t *hof_stats;     /* [n_hof], NULL when the file has none */
-    trade_stats_t *hof_oos_stats; /* [n_hof] on the holdout days, NULL without a holdout */
+    run_list_t hof; /* the hall of fame as the run reported it: values, statistics, validation, baselines */
     /* /grid */
     int has_grid, has_heat;
-    ranked_genome_t *top;
-    double *top_value; /* [n_top] */
-    uint32_t n_top;
-    trade_stats_t *top_stats;     /* [n_top], NULL when the file has none */
-    trade_stats_t *top_oos_stats; /* [n_top] on the holdout days, NULL without a holdout */
+    run_list_t top; /* the grid's top-K as the run reported it */
     char *evaluator;
     uint64_t points;
     double grid_seconds;
@@ -64,6 +57,11 @@ ev_status report_read_genes(report_run_t *r, uint32_t generation, uint16_t *gene
 /* The terminal summary: mode, config, dataset, generations, stop reason,
  * hall of fame / top-K tables, validate figures. */
 void report_print(FILE *out, report_run_t *r);
+
+/* Its parts the HTML page shows as they are: --validate's figures (nothing
+ * without /validate) and the walk-forward windows (only with /walk_forward). */
+void report_print_validate(FILE *out, report_run_t *r);
+void report_print_walk(FILE *out, report_run_t *r);
 
 /* The heatmap's parameters: "X,Y" names, or NULL for the run's own pair.
  * EV_EUSAGE, naming the parameter and listing the run's, when unknown. */

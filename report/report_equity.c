@@ -51,6 +51,15 @@ static ev_status days_make(days_t *d, const replay_t *rp, ev_error *err)
     return EV_OK;
 }
 
+/* YYYY-MM-DD of a day number. */
+static void day_text(char *buf, size_t n, int64_t day)
+{
+    int64_t y;
+    int m, dd;
+    time_civil_from_days(day, &y, &m, &dd);
+    snprintf(buf, n, "%04lld-%02d-%02d", (long long)y, m, dd);
+}
+
 static void print_days(FILE *out, const replay_t *rp, const days_t *d)
 {
     int64_t cum = 0;
@@ -58,12 +67,11 @@ static void print_days(FILE *out, const replay_t *rp, const days_t *d)
             rp->list);
     fprintf(out, "day         trades      result %%  cumulative %%  part\n");
     for (int64_t i = 0; i < d->n; i++) {
-        int64_t y;
-        int m, dd;
+        char date[12];
         cum += d->sum[i];
-        time_civil_from_days(d->day[i], &y, &m, &dd);
-        fprintf(out, "%04lld-%02d-%02d  %6lld  %12.6f  %12.6f  %s\n", (long long)y, m, dd, (long long)d->trades[i],
-                (double)d->sum[i] / 1e6, (double)cum / 1e6, d->part[i] == VAL_HOLDOUT ? "holdout" : "in_sample");
+        day_text(date, sizeof date, d->day[i]);
+        fprintf(out, "%s  %6lld  %12.6f  %12.6f  %s\n", date, (long long)d->trades[i], (double)d->sum[i] / 1e6,
+                (double)cum / 1e6, d->part[i] == VAL_HOLDOUT ? "holdout" : "in_sample");
     }
 }
 
@@ -77,12 +85,14 @@ static ev_status draw(const replay_t *rp, const days_t *d, const report_run_t *r
     double *dx = (double *)malloc(nd * sizeof *dx), *ins = (double *)malloc(nd * sizeof *ins);
     double *hold = (double *)malloc(nd * sizeof *hold);
     uint8_t *shade = (uint8_t *)malloc(n), *dshade = (uint8_t *)malloc(nd);
+    char(*date)[12] = (char(*)[12])malloc(nd * sizeof *date);
+    const char **dtext = (const char **)malloc(nd * sizeof *dtext);
     char sub[512];
     int64_t c = 0;
     line_chart_t lc;
     chart_series_t eq[1], bars[2];
     ev_status st = EV_OK;
-    if (!x || !cum || !dx || !ins || !hold || !shade || !dshade)
+    if (!x || !cum || !dx || !ins || !hold || !shade || !dshade || !date || !dtext)
         st = ev_fail(err, EV_ENOMEM, "out of memory for the equity curve");
     for (int64_t i = 0; st == EV_OK && i < rp->n; i++) {
         c += rp->k[i].q;
@@ -96,6 +106,8 @@ static ev_status draw(const replay_t *rp, const days_t *d, const report_run_t *r
         ins[i] = h ? NAN : (double)d->sum[i] / 1e6;
         hold[i] = h ? (double)d->sum[i] / 1e6 : NAN;
         dshade[i] = (uint8_t)h;
+        day_text(date[i], sizeof date[i], d->day[i]);
+        dtext[i] = date[i];
     }
     eq[0] = (chart_series_t){"cumulative result (sum of outcomes)", cum, "#1f77b4", 0};
     bars[0] = (chart_series_t){"in-sample day", ins, "#1f77b4", 0};
@@ -116,7 +128,7 @@ static ev_status draw(const replay_t *rp, const days_t *d, const report_run_t *r
     if (st == EV_OK)
         st = chart_write(dir, "equity.svg", 0, &lc, log, err);
     lc.title = "Result per trading day of the top-1";
-    lc.x_label = "trading day with kept trades (in order)";
+    lc.x_label = "trading day (days with kept trades)";
     lc.y_label = "result of the day, %";
     lc.x = dx;
     lc.n = (size_t)d->n;
@@ -125,6 +137,7 @@ static ev_status draw(const replay_t *rp, const days_t *d, const report_run_t *r
     lc.shade = rp->has_holdout ? dshade : NULL;
     lc.shade_label = "holdout days";
     lc.bars = 1;
+    lc.x_text = dtext;
     if (st == EV_OK)
         st = chart_write(dir, "daily.svg", 0, &lc, log, err);
     free(x);
@@ -134,6 +147,8 @@ static ev_status draw(const replay_t *rp, const days_t *d, const report_run_t *r
     free(hold);
     free(shade);
     free(dshade);
+    free(date);
+    free(dtext);
     return st;
 }
 
@@ -143,7 +158,7 @@ ev_status report_equity(report_run_t *r, const char *dataset, const char *dir, F
     days_t d;
     ev_error why;
     ev_status st;
-    if ((r->has_grid ? r->n_top : r->n_hof) == 0 || r->strategy)
+    if ((r->has_grid ? r->top.list.n : r->hof.list.n) == 0 || r->strategy)
         return EV_OK; /* no genome to draw, or a strategy's bars (not replayed here) */
     memset(&why, 0, sizeof why);
     if ((st = replay_load(&rp, r, NULL, 1, dataset, &why)) != EV_OK) {

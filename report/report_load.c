@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "archive/run_heat.h"
-#include "archive/run_stats.h"
 #include "report/report.h"
 
 static ev_status read_strs(report_run_t *r, ev_error *err)
@@ -125,10 +124,8 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
         (st = read_series(r, COL_MEAN_DISPLAY, &r->mean, err)) == EV_OK &&
         (st = read_series(r, COL_HOF_BEST, &r->hof_best, err)) == EV_OK &&
         (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK && (st = read_entropy(r, err)) == EV_OK &&
-        (st = run_file_read_ranked(&r->rf, "ga/hall_of_fame", &r->hof, &r->hof_value, &r->n_hof, err)) == EV_OK &&
-        (st = check_ranked(r, "/ga/hall_of_fame", r->hof, r->n_hof, err)) == EV_OK &&
-        (st = run_file_read_stats(&r->rf, "ga/trader_stats", r->n_hof, &r->hof_stats, err)) == EV_OK)
-        st = run_file_read_stats(&r->rf, "ga/validation/out_of_sample_trader_stats", r->n_hof, &r->hof_oos_stats, err);
+        (st = run_list_read(&r->rf, "ga", "ga/hall_of_fame", &r->hof, err)) == EV_OK)
+        st = check_ranked(r, "/ga/hall_of_fame", r->hof.e, r->hof.list.n, err);
     return st;
 }
 
@@ -136,11 +133,8 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
 {
     ev_status st;
     r->has_grid = 1;
-    if ((st = run_file_read_ranked(&r->rf, "grid/top", &r->top, &r->top_value, &r->n_top, err)) != EV_OK ||
-        (st = check_ranked(r, "/grid/top", r->top, r->n_top, err)) != EV_OK ||
-        (st = run_file_read_stats(&r->rf, "grid/trader_stats", r->n_top, &r->top_stats, err)) != EV_OK ||
-        (st = run_file_read_stats(&r->rf, "grid/validation/out_of_sample_trader_stats", r->n_top, &r->top_oos_stats,
-                                  err)) != EV_OK ||
+    if ((st = run_list_read(&r->rf, "grid", "grid/top", &r->top, err)) != EV_OK ||
+        (st = check_ranked(r, "/grid/top", r->top.e, r->top.list.n, err)) != EV_OK ||
         (st = run_file_read_u64(&r->rf, "grid", "points_evaluated", &r->points, err)) != EV_OK ||
         (st = run_file_read_f64(&r->rf, "grid", "seconds", &r->grid_seconds, err)) != EV_OK)
         return st;
@@ -201,14 +195,8 @@ void report_free(report_run_t *r)
     free(r->hof_best);
     free(r->diversity);
     free(r->entropy);
-    free(r->hof);
-    free(r->hof_value);
-    free(r->hof_stats);
-    free(r->top_stats);
-    free(r->hof_oos_stats);
-    free(r->top_oos_stats);
-    free(r->top);
-    free(r->top_value);
+    run_list_free(&r->hof);
+    run_list_free(&r->top);
     if (r->has_heat)
         grid_heat_free(&r->heat);
     lattice_free(&r->lat);

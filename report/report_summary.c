@@ -10,19 +10,25 @@
 #include "report/report.h"
 
 /* The top-K printer takes a config: a view of the run file's lattice and
- * objective is all it reads. */
-static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t *e, double *value, uint32_t n)
+ * objective is all it reads. list: as the run reported it (validation
+ * columns and baselines included where the file has them). */
+static void print_list(FILE *out, const report_run_t *r, const reported_t *list)
 {
     config_t view;
-    reported_t list;
     memset(&view, 0, sizeof view);
-    memset(&list, 0, sizeof list);
     view.lattice = r->lat;
     view.objective = r->obj;
+    top_table_print(out, &view, list);
+}
+
+static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t *e, double *value, uint32_t n)
+{
+    reported_t list;
+    memset(&list, 0, sizeof list);
     list.e = e;
     list.value = value;
     list.n = n;
-    top_table_print(out, &view, &list);
+    print_list(out, r, &list);
 }
 
 /* The trader statistics of a list (fitness/trade_stats.h), a row per rank. */
@@ -32,20 +38,33 @@ static void print_stats(FILE *out, const char *title, const trade_stats_t *st, u
         return;
     fprintf(out, "%s (per trade, not annualised; docs/config.md):\n", title);
     fprintf(out,
-            "rank  trades   win %%  profit f.  expectancy  max drawdown   sharpe  sortino   avg hold s  "
+            "rank  trades   total %%   win %%  profit f.  expectancy  max drawdown   sharpe  sortino   avg hold s  "
             "target  stop  logged%s\n",
             st[0].more_exits ? "  breakeven  trail  time" : "");
     for (uint32_t i = 0; i < n; i++) {
         const trade_stats_t *s = &st[i];
-        fprintf(out, "%4u  %6lld  %6.2f  %9.4g  %10.6f  %12.6f  %7.4f  %7.4g  %11.1f  %6lld  %4lld  %6lld", i + 1,
-                (long long)s->trades, 100.0 * s->win_rate, s->profit_factor, s->expectancy, s->max_drawdown, s->sharpe,
-                s->sortino, s->avg_hold_s, (long long)s->exits[EXIT_TARGET], (long long)s->exits[EXIT_STOP],
-                (long long)s->exits[EXIT_LOGGED]);
+        fprintf(out, "%4u  %6lld  %9.4f  %6.2f  %9.4g  %10.6f  %12.6f  %7.4f  %7.4g  %11.1f  %6lld  %4lld  %6lld",
+                i + 1, (long long)s->trades, s->total_return, 100.0 * s->win_rate, s->profit_factor, s->expectancy,
+                s->max_drawdown, s->sharpe, s->sortino, s->avg_hold_s, (long long)s->exits[EXIT_TARGET],
+                (long long)s->exits[EXIT_STOP], (long long)s->exits[EXIT_LOGGED]);
         if (s->more_exits) /* SPEC sec. 4.1's exits, where the lattice has them */
             fprintf(out, "  %9lld  %5lld  %4lld", (long long)s->exits[EXIT_BREAKEVEN], (long long)s->exits[EXIT_TRAIL],
                     (long long)s->exits[EXIT_TIME]);
         fputc('\n', out);
     }
+}
+
+/* A list's trader statistics, then on the holdout days where it has one. */
+static void print_list_stats(FILE *out, const reported_t *l)
+{
+    trade_stats_t *oos;
+    print_stats(out, "trader statistics", l->stats, l->n);
+    if (!l->val || !l->split || !l->split->n_holdout || !(oos = (trade_stats_t *)malloc((l->n + 1) * sizeof *oos)))
+        return;
+    for (uint32_t i = 0; i < l->n; i++)
+        oos[i] = l->val->row[i].oos_stats;
+    print_stats(out, "trader statistics on the holdout days", oos, l->n);
+    free(oos);
 }
 
 static void print_ga(FILE *out, const report_run_t *r)
@@ -64,23 +83,21 @@ static void print_ga(FILE *out, const report_run_t *r)
         fprintf(out, "            best %.6g, first reached in generation %u\n", r->hof_best[last], first);
     }
     fprintf(out, "hall of fame (the best unique genomes the GA evaluated):\n");
-    print_table(out, r, r->hof, r->hof_value, r->n_hof);
-    print_stats(out, "trader statistics", r->hof_stats, r->n_hof);
-    print_stats(out, "trader statistics on the holdout days", r->hof_oos_stats, r->n_hof);
+    print_list(out, r, &r->hof.list);
+    print_list_stats(out, &r->hof.list);
 }
 
 static void print_grid(FILE *out, const report_run_t *r)
 {
     fprintf(out, "grid:       %" PRIu64 " points with the %s evaluator in %.3f s%s\n", r->points,
             r->evaluator ? r->evaluator : "?", r->grid_seconds, r->has_heat ? "" : " (no heatmap recorded)");
-    fprintf(out, "grid top-%u (exact):\n", r->n_top);
-    print_table(out, r, r->top, r->top_value, r->n_top);
-    print_stats(out, "trader statistics", r->top_stats, r->n_top);
-    print_stats(out, "trader statistics on the holdout days", r->top_oos_stats, r->n_top);
+    fprintf(out, "grid top-%u (exact):\n", r->top.list.n);
+    print_list(out, r, &r->top.list);
+    print_list_stats(out, &r->top.list);
 }
 
 /* /validate's figures, printed as --validate printed them. */
-static void print_validate(FILE *out, report_run_t *r)
+void report_print_validate(FILE *out, report_run_t *r)
 {
     validate_figures_t v;
     uint64_t u = 0;
@@ -107,8 +124,8 @@ static void print_validate(FILE *out, report_run_t *r)
     run_file_read_u64(&r->rf, "validate", "ga_evaluations", &v.ga_evaluations, NULL);
     run_file_read_u64(&r->rf, "validate", "lattice_size", &v.lattice_size, NULL);
     run_file_read_f64(&r->rf, "validate", "ga_share_evaluated", &v.ga_share, NULL);
-    v.n_grid = r->n_top;
-    v.n_ga = r->n_hof;
+    v.n_grid = r->top.list.n;
+    v.n_ga = r->hof.list.n;
     validate_print(out, &v);
     free(method);
 }
@@ -128,7 +145,7 @@ static void print_walk_stats(FILE *out, report_run_t *r, uint32_t windows)
 
 /* /walk_forward: each window's winner on its train days, then on its test
  * days, and the chained result. */
-static void print_walk(FILE *out, report_run_t *r)
+void report_print_walk(FILE *out, report_run_t *r)
 {
     ranked_genome_t *e[2] = {NULL, NULL};
     double *v[2] = {NULL, NULL}, chained = 0;
@@ -179,9 +196,9 @@ void report_print(FILE *out, report_run_t *r)
     if (r->has_grid)
         print_grid(out, r);
     if (run_file_has(&r->rf, "validate"))
-        print_validate(out, r);
+        report_print_validate(out, r);
     if (run_file_has(&r->rf, "walk_forward"))
-        print_walk(out, r);
+        report_print_walk(out, r);
     for (size_t i = 0; i < r->n_sessions; i++)
         fprintf(out, "%s %s\n", i ? "           " : "sessions:  ", r->sessions[i]);
 }

@@ -4,7 +4,7 @@
 
 #define SVG_FONT "DejaVu Sans, Helvetica, Arial, sans-serif"
 
-static void put_escaped(FILE *f, const char *s)
+void svg_escape(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -25,7 +25,7 @@ void svg_begin(FILE *f, double width, double height, const char *title)
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
             "font-family=\"%s\">\n<title>",
             width, height, width, height, SVG_FONT);
-    put_escaped(f, title);
+    svg_escape(f, title);
     fputs("</title>\n", f);
     svg_rect(f, 0, 0, width, height, "#ffffff", "none", 0);
 }
@@ -75,7 +75,7 @@ void svg_text(FILE *f, double x, double y, const char *text, double size, svg_an
     if (rotate != 0)
         fprintf(f, " transform=\"rotate(%.1f %.2f %.2f)\"", rotate, x, y);
     fputc('>', f);
-    put_escaped(f, text);
+    svg_escape(f, text);
     fputs("</text>\n", f);
 }
 

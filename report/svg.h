@@ -15,6 +15,9 @@ typedef enum { SVG_START, SVG_MIDDLE, SVG_END } svg_anchor;
  * it may replace (io/output_guard.h). */
 #define SVG_MARK "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- drawn by evolve report -->\n"
 
+/* s with & < > " ' as XML entities (SVG and HTML text and attributes). */
+void svg_escape(FILE *f, const char *s);
+
 void svg_begin(FILE *f, double width, double height, const char *title);
 void svg_end(FILE *f);
 

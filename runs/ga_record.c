@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "archive/checkpoint.h"
+#include "archive/run_baseline.h"
 #include "archive/run_stats.h"
 #include "archive/run_validation.h"
 #include "build_info.h"
@@ -151,7 +152,8 @@ static ev_status write_hof(ga_archive_t *a, const topk_t *hof, uint64_t trials, 
         (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", a->hof_values.e, a->hof_values.value, hof->n, hof->k,
                                     err)) != EV_OK ||
         (st = run_file_write_validation(a->rf, "ga", &a->hof_values, trials, err)) != EV_OK ||
-        (st = run_file_write_stats(a->rf, "ga/trader_stats", a->hof_values.stats, a->hof_values.n, err)) != EV_OK)
+        (st = run_file_write_stats(a->rf, "ga/trader_stats", a->hof_values.stats, a->hof_values.n, err)) != EV_OK ||
+        (st = run_file_write_baselines(a->rf, "ga", &a->hof_values, err)) != EV_OK)
         return st;
     memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
     a->hof_n = hof->n;
@@ -232,7 +234,14 @@ ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *e
 {
     run_file_t *rf = a->rf;
     ev_status st = write_hof(a, &res->hof, res->evaluations, err);
-    /* the deflated Sharpe ratio with the final count of trials */
+    val_rows_t *v = a->hof_values.val;
+    if (v) { /* the PBO, computed after the hall of fame was last scored (runs/ga_pbo.h) */
+        v->pbo = a->s->pbo;
+        v->pbo_combos = a->s->pbo_combos;
+        v->pbo_genomes = a->s->pbo_genomes;
+        v->pbo_blocks = a->s->pbo_blocks;
+    }
+    /* the deflated Sharpe ratio with the final count of trials, and the PBO */
     if (st == EV_OK)
         st = run_file_write_validation(rf, "ga", &a->hof_values, res->evaluations, err);
     if (st == EV_OK &&

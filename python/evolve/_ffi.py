@@ -113,6 +113,8 @@ _sigs = {
     "evolve_replay_trades_get": (C.c_int, [P, P, C.POINTER(ReplayTrades)]),
     "evolve_replay_close": (None, [P]),
     "evolve_exit_reason_name": (C.c_char_p, [C.c_int]),
+    "evolve_runfile_array": (C.c_int, [P, P, C.c_char_p, C.POINTER(C.c_uint64), P]),
+    "evolve_runfile_number": (C.c_int, [P, P, C.c_char_p, C.c_char_p, C.POINTER(C.c_double)]),
 }
 for _name, (_res, _args) in _sigs.items():
     _f = getattr(lib, _name)

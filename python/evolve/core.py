@@ -373,6 +373,20 @@ class Dataset(_Handle):
 
 
 # ---------------------------------------------------------------- run files
+# The trader statistics (fitness/trade_stats.h) and validation columns a run file may hold (results/README.md).
+_STAT_NAMES = ("trades", "wins", "losses", "exits_logged", "exits_target", "exits_stop", "exits_breakeven",
+               "exits_trail", "exits_time", "total_return", "win_rate", "profit_factor", "expectancy",
+               "max_drawdown", "sharpe", "sortino", "avg_hold_s", "best", "worst")
+_COUNT_STATS = ("trades", "wins", "losses", "exits_logged", "exits_target", "exits_stop", "exits_breakeven",
+                "exits_trail", "exits_time")
+_VALIDATION_COLUMNS = ("in_sample_fitness", "in_sample_trades", "in_sample_feasible", "out_of_sample_fitness",
+                       "out_of_sample_trades", "out_of_sample_feasible", "plateau_mean", "plateau_worst",
+                       "plateau_neighbours", "plateau_feasible", "deflated_sharpe", "trade_sharpe", "trade_skewness",
+                       "trade_kurtosis", "worst_fold", "fold_profitable_share")
+_INT_COLUMNS = ("in_sample_trades", "out_of_sample_trades", "plateau_neighbours", "plateau_feasible")
+_BOOL_COLUMNS = ("in_sample_feasible", "out_of_sample_feasible")
+
+
 class RunFile(_Handle):
     """A run file (results/README.md) read through libevolve."""
     _close = "evolve_runfile_close"
@@ -428,13 +442,87 @@ class RunFile(_Handle):
         out.index = pd.RangeIndex(1, m + 1, name="rank")
         return out
 
+    def array(self, path):
+        """Any numeric dataset of the file ("grid/validation/out_of_sample_fitness", ...) as float64."""
+        ctx, n = _ctx(), C.c_uint64(0)
+        _check(lib.evolve_runfile_array(ctx, self.p, path.encode(), C.byref(n), None), ctx)
+        out = np.empty(n.value)
+        _check(lib.evolve_runfile_array(ctx, self.p, path.encode(), C.byref(n), _ptr(out)), ctx)
+        return out
+
+    def number(self, obj, name):
+        """A numeric attribute ("grid/validation", "pbo") as a float."""
+        ctx, out = _ctx(), C.c_double(0)
+        _check(lib.evolve_runfile_number(ctx, self.p, obj.encode(), name.encode(), C.byref(out)), ctx)
+        return out.value
+
+    def _group_columns(self, path, n, prefix=""):
+        """The 1-D columns of n rows in group path (trader statistics), as {prefix + name: array}."""
+        out = {}
+        for name in _STAT_NAMES:
+            if self.has(f"{path}/{name}"):
+                a = self.array(f"{path}/{name}")[:n]
+                out[prefix + name] = a.astype(np.int64) if name in _COUNT_STATS else a
+        return out
+
+    def _validation_columns(self, group, n):
+        """GROUP/validation (results/README.md), one column a row: in-sample, out-of-sample (holdout), plateau,
+        deflated Sharpe ratio, fold_<i>_fitness/trades/feasible, worst fold, and the holdout's trader statistics
+        as oos_<statistic>."""
+        v, out = f"{group}/validation", {}
+        if not self.has(v):
+            return out
+        for name in _VALIDATION_COLUMNS:
+            if self.has(f"{v}/{name}"):
+                a = self.array(f"{v}/{name}")
+                kind = np.int64 if name in _INT_COLUMNS else bool if name in _BOOL_COLUMNS else None
+                out[name] = a.astype(kind) if kind else a
+        if self.has(f"{v}/fold_fitness"):
+            for part in ("fitness", "trades", "feasible"):
+                a = self.array(f"{v}/fold_{part}").reshape(n, -1)
+                for f in range(a.shape[1]):
+                    col = a[:, f]
+                    out[f"fold_{f}_{part}"] = col.astype(np.int64) if part == "trades" else \
+                        col.astype(bool) if part == "feasible" else col
+        out.update(self._group_columns(f"{v}/out_of_sample_trader_stats", n, "oos_"))
+        return out
+
+    def _list(self, group, table):
+        """A reported list with its out-of-sample columns (validation runs) and holdout statistics."""
+        if not self.has(table):
+            return None
+        df = self.ranked(table)
+        for name, col in self._validation_columns(group, len(df)).items():
+            df[name] = col
+        return df
+
     @property
     def hall_of_fame(self):
-        return self.ranked("ga/hall_of_fame") if self.has("ga/hall_of_fame") else None
+        return self._list("ga", "ga/hall_of_fame")
 
     @property
     def grid_top(self):
-        return self.ranked("grid/top") if self.has("grid/top") else None
+        return self._list("grid", "grid/top")
+
+    def baselines(self, group):
+        """GROUP/baselines (group "ga" or "grid"): a row per baseline ("log", "loosest", "baseline"), its parameter
+        values (NaN where it leaves one out), fitness, trades, feasible, trader statistics and, with validation, the
+        out-of-sample columns; None when the run has none."""
+        rows = []
+        for name in ("log", "loosest", "baseline"):
+            path = f"{group}/baselines/{name}"
+            if not self.has(path):
+                continue
+            row = {"baseline": name}
+            for q, v in zip(self.params, self.array(f"{path}/value")):
+                row[q["name"]] = v
+            for col in ("fitness", "fitness_raw", "trades", "feasible"):
+                row[col] = self.array(f"{path}/{col}")[0]
+            row["trades"], row["feasible"] = int(row["trades"]), bool(row["feasible"])
+            row.update({k: v[0] for k, v in self._group_columns(f"{path}/trader_stats", 1).items()})
+            row.update({k: v[0] for k, v in self._validation_columns(path, 1).items()})
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("baseline") if rows else None
 
     @property
     def n_generations(self):
@@ -542,7 +630,8 @@ def load_run(path):
 
 # ---------------------------------------------------------------- searches
 class Result:
-    """A finished run: .top (the grid's top-K or the GA's hall of fame), .stats (their trader statistics),
+    """A finished run: .top (the grid's top-K or the GA's hall of fame, with the out-of-sample columns of a
+    validation run), .stats (their trader statistics), .baselines (what .top is compared with), .pbo,
     .generations, .run_file, .info; .trades(rank) lists a reported genome's trades."""
 
     def __init__(self, run_file, info):
@@ -553,6 +642,9 @@ class Result:
             self.params = rf.params
             self.hall_of_fame = rf.hall_of_fame
             self.grid_top = rf.grid_top
+            group = "grid" if self.mode == "grid" else "ga"
+            self.baselines = rf.baselines(group)
+            self.pbo = rf.number(f"{group}/validation", "pbo") if rf.has(f"{group}/validation") else None
             self.generations = rf.generations
             self.stop_reason = rf.attr("ga", "stop_reason") if rf.has("ga") else ""
             lists = ("grid", "ga") if self.mode == "validate" else ("grid" if self.mode == "grid" else "ga",)

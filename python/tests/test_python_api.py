@@ -6,7 +6,8 @@ evolve.run / evolve.grid, into two run files that must hold the same values
 and the paths of provenance aside), and whose top-K DataFrames equal the
 command's tables. A 1,000,000-genome evaluate from Python equals what the
 command computed for the same genomes (a GA run of one generation of
-1,000,000 individuals, every individual's fitness archived)."""
+1,000,000 individuals, every individual's fitness archived). A validation
+run's Result.top, .baselines and .pbo equal the command's --json."""
 import os
 import re
 import threading
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 import evolve
-from conftest import cli
+from conftest import cli, write_config
 
 
 
@@ -120,3 +121,38 @@ def test_validate_equals_cli(request, binary):
     res = evolve.run(cfg, mode="validate", backend="cpu", output=b)
     compare_files(a, b)
     assert res.mode == "validate" and len(res.grid_top) and len(res.hall_of_fame)
+
+
+def test_top_out_of_sample_and_baselines_equal_json(sample, binary):
+    """Result.top carries every validation column of the JSON's top rows, and Result.baselines its baselines."""
+    import json
+    text = (sample / "configs" / "soxl.yaml").read_text()
+    cfg = write_config(sample / "configs" / "soxl-val.yaml", text + "validation:\n  holdout: {share: 0.3}\n  folds: 2\n"
+                       "baseline: {volatility: 0.35, target: 0.45, stop: -0.42}\n")
+    run, js = sample / "val-grid.h5", sample / "val-grid.json"
+    cli(binary, cfg, "--grid", "--backend", "cpu", "--quiet", "--output", run, "--json", js)
+    doc = json.loads(js.read_text())
+    res = evolve.load_run(run)
+    top = res.top
+    assert len(top) == len(doc["top"])
+    for i, row in enumerate(doc["top"], start=1):
+        t = top.loc[i]
+        for part in ("in_sample", "out_of_sample"):
+            assert t[part + "_fitness"] == pytest.approx(row[part]["fitness"], rel=1e-12)
+            assert t[part + "_trades"] == row[part]["trades"]
+            assert t[part + "_feasible"] == row[part].get("feasible", True)
+        assert t["plateau_mean"] == pytest.approx(row["plateau"]["mean"], rel=1e-12)
+        assert t["deflated_sharpe"] == pytest.approx(row["deflated_sharpe"], rel=1e-12)
+        for f, fold in enumerate(row["folds"]):
+            assert t[f"fold_{f}_fitness"] == pytest.approx(fold["fitness"], rel=1e-12)
+            assert t[f"fold_{f}_trades"] == fold["trades"]
+        assert t["oos_total_return"] == pytest.approx(row["out_of_sample_stats"]["total_return"], rel=1e-12)
+    assert res.pbo == pytest.approx(doc["validation"]["pbo"], rel=1e-12)
+    b = res.baselines
+    assert list(b.index) == [x["name"] for x in doc["baselines"]]
+    for x in doc["baselines"]:
+        assert b.loc[x["name"], "fitness"] == pytest.approx(x["fitness"], rel=1e-12)
+        assert b.loc[x["name"], "trades"] == x["trades"]
+        assert b.loc[x["name"], "out_of_sample_fitness"] == pytest.approx(x["out_of_sample"]["fitness"], rel=1e-12)
+        for name, v in x["values"].items():
+            assert b.loc[x["name"], name] == v

@@ -39,6 +39,18 @@ def run(evolve, args, env=None, cwd=None, timeout=None):
                           env=dict(os.environ, **(env or {})), timeout=timeout)
 
 
+def python_env(evolve):
+    """The environment of a python that imports the package (python/) on the libevolve of this build:
+    EVOLVE_LIBRARY as ctest sets it, else the one beside `evolve`; in a sanitized build (ctest sets
+    EVOLVE_PYTHON_PRELOAD) the sanitizer's runtime preloaded, its leak report off (python's own)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    lib = os.environ.get("EVOLVE_LIBRARY") or os.path.join(os.path.dirname(os.path.abspath(evolve)), "libevolve.so")
+    env = dict(os.environ, EVOLVE_LIBRARY=lib, PYTHONPATH=os.path.join(here, "..", "..", "python"))
+    if os.environ.get("EVOLVE_PYTHON_PRELOAD"):
+        env.update(LD_PRELOAD=os.environ["EVOLVE_PYTHON_PRELOAD"], ASAN_OPTIONS="detect_leaks=0")
+    return env
+
+
 def gen_data(evolve, out, args=(), env=None):
     """evolve gen-data --out OUT --quiet ARGS."""
     return run(evolve, ["gen-data", "--out", out, "--quiet"] + list(args), env=env)

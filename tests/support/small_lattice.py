@@ -56,9 +56,10 @@ def subset(ds, days):
 
 
 def config(root, name, data, objective="  name: total_return\n", validation="",
-           ga="population: 16\n  generations: 15", params_yaml=PARAM_YAML, tickers="SOXL", cache="ds.h5"):
+           ga="population: 16\n  generations: 15", params_yaml=PARAM_YAML, tickers="SOXL", cache="ds.h5",
+           extra=""):
     """ROOT/NAME.yaml on DATA (TICKERS), writing ROOT/NAME.h5; the dataset cached as ROOT/CACHE.
-    params_yaml: PARAM_YAML or EXIT_YAML."""
+    params_yaml: PARAM_YAML or EXIT_YAML; extra: more top-level keys."""
     path = os.path.join(root, name + ".yaml")
     with open(path, "w") as f:
         f.write(f"""data:
@@ -69,7 +70,7 @@ def config(root, name, data, objective="  name: total_return\n", validation="",
 {params_yaml}objective:
 {objective}{"validation:" + chr(10) + validation if validation else ""}ga:
   {ga}
-top: 6
+{extra}top: 6
 seed: 7
 output: {os.path.join(root, name + ".h5")}
 """)

@@ -29,7 +29,7 @@ def make(evolve, root, check):
     out = {}
     for mode, (args, validation) in RUNS.items():
         cfg = small_lattice.config(root, mode, data, "  name: total_return\n  min_trades: 5\n", validation,
-                                   "population: 24\n  generations: 8", BASELINE)
+                                   "population: 24\n  generations: 8", extra=BASELINE)
         doc = small_lattice.run_json(evolve, cfg, args, check)
         if doc is None:
             continue

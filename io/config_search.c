@@ -212,6 +212,10 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
         return st;
     if (pop_auto)
         g->population = ga_population_auto(g->max_evaluations, g->time_budget_s, g->islands);
+    /* A budget in the user's units ends the run; the generation count is a
+     * cap only when it is given (docs/ga.md "Budgets"). */
+    if (!ymap_get(&m, "generations") && (g->max_evaluations || g->time_budget_s > 0))
+        g->generations = GA_GENERATIONS_UNCAPPED;
     return check_islands(&m, g, err);
 }
 

@@ -4,17 +4,22 @@
 #ifndef EVOLVE_GA_SETTINGS_H
 #define EVOLVE_GA_SETTINGS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/hd.h"
 #include "common/status.h"
+
+/* ga.generations when a budget (max_evaluations, time_budget_s) is set and
+ * generations is not: the budget ends the run, not a generation count. */
+#define GA_GENERATIONS_UNCAPPED UINT32_MAX
 
 typedef enum { SEL_TOURNAMENT = 0, SEL_TRUNCATION } selection_kind;
 typedef enum { XO_UNIFORM = 0, XO_ONE_POINT, XO_TWO_POINT } crossover_kind;
 
 typedef struct {
     uint32_t population;      /* individuals in all islands together (default 4096) */
-    uint32_t generations;     /* generations to run (default 200) */
+    uint32_t generations;     /* generations to run (default 200; GA_GENERATIONS_UNCAPPED: no cap) */
     uint32_t islands;         /* sub-populations (default 1); population is split evenly */
     uint32_t migration_every; /* ring migration every N generations (default 10; 0 = never) */
     uint32_t migration_count; /* migrants per island per migration (default 2) */
@@ -64,6 +69,11 @@ void ga_settings_default(ga_settings_t *g);
 uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint32_t islands);
 
 ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err);
+
+/* What ends the run, in words for the log: "up to 200 generations", "until
+ * 200000 evaluations", "until 200000 evaluations or 10 s, at most 500
+ * generations". */
+void ga_settings_limit_text(const ga_settings_t *s, char *buf, size_t n);
 #ifdef __cplusplus
 }
 #endif

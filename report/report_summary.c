@@ -7,6 +7,7 @@
 #include "archive/run_stats.h"
 #include "report/top_table.h"
 #include "report/validate.h"
+#include "operators/ga_settings.h"
 #include "report/report.h"
 
 /* The top-K printer takes a config: a view of the run file's lattice and
@@ -50,8 +51,11 @@ static void print_stats(FILE *out, const char *title, const trade_stats_t *st, u
 
 static void print_ga(FILE *out, const report_run_t *r)
 {
-    fprintf(out, "GA:         %u of %" PRIu64 " generations archived, population %" PRIu64 ", %s%s\n", r->generations,
-            r->generations_max, r->population, r->stop_reason ? "stopped: " : "",
+    if (r->generations_max == GA_GENERATIONS_UNCAPPED)
+        fprintf(out, "GA:         %u generations archived (no cap: a budget ends the run)", r->generations);
+    else
+        fprintf(out, "GA:         %u of %" PRIu64 " generations archived", r->generations, r->generations_max);
+    fprintf(out, ", population %" PRIu64 ", %s%s\n", r->population, r->stop_reason ? "stopped: " : "",
             r->stop_reason ? r->stop_reason : "no stop reason yet (the run is in progress or was interrupted)");
     fprintf(out, "            %" PRIu64 " unique evaluations", r->evaluations);
     if (r->lattice_size)

@@ -27,8 +27,7 @@ int strat_same(const fit_tables_t *t, const uint16_t *a, const uint16_t *b)
     return 1;
 }
 
-void strat_range(const fit_tables_t *t, const uint16_t *genes, int32_t k, uint32_t n_values, uint16_t *lo,
-                 uint16_t *hi)
+void strat_range(const fit_tables_t *t, const uint16_t *genes, int32_t k, uint32_t n_values, uint16_t *lo, uint16_t *hi)
 {
     uint16_t g[EV_MAX_PARAMS];
     memcpy(g, genes, sizeof g);

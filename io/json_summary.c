@@ -417,6 +417,10 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jcount(c, root, "unique_evaluations", s->unique_evaluations);
         jcount(c, root, "ls_evaluations", s->ls_evaluations);
         jcount(c, root, "restarts", s->restarts);
+        if (cfg->ga.restart_stall) { /* how sure (docs/ga.md "Restarts") */
+            jcount(c, root, "searches", (uint64_t)s->restarts + 1);
+            jcount(c, root, "searches_in_best", s->searches_best);
+        }
         jnum(c, root, "generations", (double)s->generations);
         jstr(c, root, "termination", s->termination);
         if (cfg->lattice.size_fits)

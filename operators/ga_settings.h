@@ -33,7 +33,7 @@ typedef struct {
     uint32_t creep_max;       /* largest creep step (default 2) */
     double elitism;           /* share of each island copied unchanged (default 0.01; at least 1) */
     uint32_t stall_generations; /* stop after N generations without a better best (default 0 = off) */
-    uint32_t pad_;
+    uint32_t restart_elites;    /* 1: a restart keeps each island's elites; 0: all new (default 0) */
     uint64_t max_evaluations;   /* stop after N unique evaluations (default 0 = off) */
     double time_budget_s;       /* stop after this many seconds (default 0 = off; not reproducible) */
     double immigrant_diversity; /* if unique genomes / island size falls below this ... (default 0.25) */
@@ -47,9 +47,10 @@ typedef struct {
     uint32_t ls_every;
     uint32_t ls_members;
     uint32_t ls_depth;
-    /* Restart (docs/ga.md "Restarts"): after restart_stall generations without a
-     * strictly better best (since the last restart), the next generation keeps
-     * each island's elites and is otherwise random (0 = off). */
+    /* Restart (docs/ga.md "Restarts"): after restart_stall generations in
+     * which the population's best has not improved since the search began
+     * (the run's start or the last restart), the next generation is random
+     * genomes (with each island's elites when restart_elites) (0 = off). */
     uint32_t restart_stall;
 } ga_settings_t;
 

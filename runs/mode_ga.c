@@ -42,6 +42,11 @@ static void note_summary(const run_reporter_t *rep, const session_t *s, const ga
         rep, "ga: stopped (%s) after %u generation(s): %llu unique evaluations%s, cache hit rate %.1f%%, %.3f s%s\n",
         ga_stop_reason_name(res->reason), res->generations, (unsigned long long)res->evaluations, share,
         100.0 * res->hit_rate, res->seconds, res->host_ga ? " (population on the host, fitness on the backend)" : "");
+    if (s->cfg.ga.restart_stall)
+        run_note(rep,
+                 "ga: %u search(es) (%u restart(s)); %u of them ended in the best fitness found (docs/ga.md "
+                 "\"Restarts\")\n",
+                 res->restarts + 1, res->restarts, res->searches_best);
 }
 
 /* Appends s to buf, single-quoted when the shell would split or expand it. */

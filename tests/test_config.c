@@ -61,6 +61,7 @@ static const char full_yaml[] =
     "  checkpoint_every: 7\n"
     "  local_search: {every: 4, members: 6, depth: 2}\n"
     "  restart_stall: 9\n"
+    "  restart_elites: true\n"
     "  checkpoint_every_s: 2.5\n"
     "grid: {batch: 1000000}\n"
     "report: {heatmap: [adx14, volatility]}\n"
@@ -181,6 +182,7 @@ static void test_full(void)
     CHECK_EQ_I64(6, cfg.ga.ls_members);
     CHECK_EQ_I64(2, cfg.ga.ls_depth);
     CHECK_EQ_I64(9, cfg.ga.restart_stall);
+    CHECK_EQ_I64(1, cfg.ga.restart_elites);
     CHECK_EQ_F64(2.5, cfg.checkpoint_every_s);
     CHECK_EQ_I64(7, cfg.checkpoint_every);
     CHECK_STR("adx14", cfg.heatmap[0]);

@@ -107,8 +107,7 @@ static void make_list(const lattice_shape_t *sh, uint64_t n, uint64_t *rng, rank
     }
 }
 
-static void check_list(const fit_tables_t *t, const lattice_shape_t *sh, const uint64_t *cls, uint64_t *rng,
-                       tally_t *c)
+static void check_list(const fit_tables_t *t, const lattice_shape_t *sh, const uint64_t *cls, uint64_t *rng, tally_t *c)
 {
     static ranked_genome_t e[LIST];
     static strat_entry_t out[LIST];

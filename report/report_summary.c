@@ -61,6 +61,9 @@ static void print_ga(FILE *out, const report_run_t *r)
     if (r->lattice_size)
         fprintf(out, " (%.4g%% of the lattice)", 100.0 * (double)r->evaluations / (double)r->lattice_size);
     fprintf(out, ", cache hit rate %.1f%%\n", 100.0 * r->hit_rate);
+    if (r->searches_best != UINT64_MAX) /* how sure (docs/ga.md "Restarts") */
+        fprintf(out, "            %" PRIu64 " searches (%" PRIu64 " restarts), %" PRIu64 " of them ended in the best\n",
+                r->restarts + 1, r->restarts, r->searches_best);
     if (r->generations) {
         uint32_t first = 0, last = r->generations - 1;
         while (first < last && !(r->hof_best[first] == r->hof_best[last]))

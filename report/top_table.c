@@ -136,9 +136,9 @@ static void print_strategies(FILE *out, const config_t *cfg, const reported_t *t
     int w[EV_MAX_PARAMS];
     char ranks[128], range[160], fit[64];
     fprintf(out,
-            "%u strateg%s in the top %u (genomes keeping the same trades with the same exits are one; each value "
+            "strategies: %u in the top %u (genomes keeping the same trades with the same exits are one; each value "
             "range keeps them, the other genes as shown):\n",
-            top->n_strat, top->n_strat == 1 ? "y" : "ies", top->n);
+            top->n_strat, top->n);
     fprintf(out, "%8s  %-10s", "strategy", "ranks");
     for (int32_t k = 0; k < lat->n_params; k++) {
         w[k] = (int)strlen(lat->params[k].name);
@@ -156,7 +156,8 @@ static void print_strategies(FILE *out, const config_t *cfg, const reported_t *t
         if (!st->first)
             continue;
         format_ranks(ranks, sizeof ranks, top, st->cls);
-        fprintf(out, "%8u  %-10s", st->cls + 1, ranks);
+        snprintf(fit, sizeof fit, "#%u", st->cls + 1); /* not a rank: rows of ranks start with a digit */
+        fprintf(out, "%8s  %-10s", fit, ranks);
         for (int32_t k = 0; k < lat->n_params; k++) {
             format_range(range, sizeof range, &lat->params[k], st->lo[k], st->hi[k]);
             fprintf(out, "  %*s", w[k], range);

@@ -287,25 +287,28 @@ static void test_top_cap(void)
 }
 
 /* population: auto (and absent) sizes the population to the budget; with a
- * budget and no generations the run has no generation cap (docs/ga.md
- * "Budgets"); generations given stay a cap. */
+ * budget and no generations the run has no generation cap and restarts after
+ * GA_RESTART_STALL_BUDGET (docs/ga.md "Budgets"); generations and
+ * restart_stall given stay as given. */
 static void test_population_auto(void)
 {
     static const struct {
         const char *ga;
-        uint32_t want, gens;
+        uint32_t want, gens, restart;
     } cases[] = {
-        {"ga: {generations: 5}\n", 4096, 5},
-        {"ga: {population: auto}\n", 4096, 200},
-        {"ga: {max_evaluations: 200000}\n", 2048, GA_GENERATIONS_UNCAPPED},
-        {"ga: {population: auto, max_evaluations: 50000}\n", 512, GA_GENERATIONS_UNCAPPED},
-        {"ga: {max_evaluations: 1000}\n", 64, GA_GENERATIONS_UNCAPPED},
-        {"ga: {max_evaluations: 100000000}\n", 4096, GA_GENERATIONS_UNCAPPED},
-        {"ga: {time_budget_s: 3}\n", 1024, GA_GENERATIONS_UNCAPPED},
-        {"ga: {time_budget_s: 3, generations: 50}\n", 1024, 50},
-        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023, GA_GENERATIONS_UNCAPPED},
-        {"ga: {population: 300, max_evaluations: 100000, generations: 200}\n", 300, 200},
-        {"ga: {max_evaluations: 0}\n", 4096, 200},
+        {"ga: {generations: 5}\n", 4096, 5, 0},
+        {"ga: {population: auto}\n", 4096, 200, 0},
+        {"ga: {max_evaluations: 200000}\n", 2048, GA_GENERATIONS_UNCAPPED, GA_RESTART_STALL_BUDGET},
+        {"ga: {population: auto, max_evaluations: 50000}\n", 512, GA_GENERATIONS_UNCAPPED, GA_RESTART_STALL_BUDGET},
+        {"ga: {max_evaluations: 1000}\n", 64, GA_GENERATIONS_UNCAPPED, GA_RESTART_STALL_BUDGET},
+        {"ga: {max_evaluations: 100000000}\n", 4096, GA_GENERATIONS_UNCAPPED, GA_RESTART_STALL_BUDGET},
+        {"ga: {time_budget_s: 3}\n", 1024, GA_GENERATIONS_UNCAPPED, GA_RESTART_STALL_BUDGET},
+        {"ga: {time_budget_s: 3, generations: 50}\n", 1024, 50, GA_RESTART_STALL_BUDGET},
+        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023, GA_GENERATIONS_UNCAPPED, GA_RESTART_STALL_BUDGET},
+        {"ga: {population: 300, max_evaluations: 100000, generations: 200}\n", 300, 200, GA_RESTART_STALL_BUDGET},
+        {"ga: {max_evaluations: 0}\n", 4096, 200, 0},
+        {"ga: {max_evaluations: 5000, restart_stall: 0}\n", 64, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {time_budget_s: 2, restart_stall: 3}\n", 1024, GA_GENERATIONS_UNCAPPED, 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         config_t cfg;
@@ -318,6 +321,7 @@ static void test_population_auto(void)
         CHECK_EQ_I64(EV_OK, config_load(path, &cfg, &err));
         CHECK_EQ_I64(cases[i].want, cfg.ga.population);
         CHECK_EQ_I64(cases[i].gens, cfg.ga.generations);
+        CHECK_EQ_I64(cases[i].restart, cfg.ga.restart_stall);
         config_free(&cfg);
     }
 }

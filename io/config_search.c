@@ -238,12 +238,8 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
         g->population = ga_population_auto(g->max_evaluations, g->time_budget_s, g->islands);
     /* A budget in the user's units ends the run; the generation count is a
      * cap only when it is given (docs/ga.md "Budgets"). */
-    if (g->max_evaluations || g->time_budget_s > 0) {
-        if (!ymap_get(&m, "generations"))
-            g->generations = GA_GENERATIONS_UNCAPPED;
-        if (!ymap_get(&m, "restart_stall"))
-            g->restart_stall = GA_RESTART_STALL_BUDGET;
-    }
+    if (!ymap_get(&m, "generations") && (g->max_evaluations || g->time_budget_s > 0))
+        g->generations = GA_GENERATIONS_UNCAPPED;
     return check_islands(&m, g, err);
 }
 

@@ -13,10 +13,6 @@
 /* ga.generations when a budget (max_evaluations, time_budget_s) is set and
  * generations is not: the budget ends the run, not a generation count. */
 #define GA_GENERATIONS_UNCAPPED UINT32_MAX
-/* ga.restart_stall when a budget is set and restart_stall is not: the budget
- * buys independent searches (docs/ga.md "Budgets"; chosen on the suite's
- * tune half, bench/RESULTS.md "Search suite"). */
-#define GA_RESTART_STALL_BUDGET 8
 
 typedef enum { SEL_TOURNAMENT = 0, SEL_TRUNCATION } selection_kind;
 typedef enum { XO_UNIFORM = 0, XO_ONE_POINT, XO_TWO_POINT } crossover_kind;

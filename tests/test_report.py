@@ -95,12 +95,12 @@ def main():
               f"partial report: {rep.stdout[:400]} {rep.stderr}")
         check_svgs(os.path.join(root, "part_out"), ["fitness.svg"], {"fitness.svg": ["(in progress)"]})
 
-        # a budget and no generations: no cap, restarts by default, and the
-        # summary says how sure, as the JSON does (docs/ga.md "Budgets", "Restarts")
+        # a budget and no generations: no cap; with restarts the summary says
+        # how sure, as the JSON does (docs/ga.md "Budgets", "Restarts")
         bud, bcfg, bjs = (os.path.join(root, n) for n in ("budget.h5", "budget.yaml", "budget.json"))
         text = cli.write_config(bcfg, os.path.join(root, "data"), bud, population=16)
         with open(bcfg, "w") as f:
-            f.write(text.replace("  generations: 30\n", "  max_evaluations: 3000\n"))
+            f.write(text.replace("  generations: 30\n", "  max_evaluations: 3000\n  restart_stall: 4\n"))
         r = run(a.evolve, [bcfg, "--quiet", "--json", bjs])
         check(r.returncode == 0, f"budget run: {r.stderr}")
         with open(bjs) as f:

@@ -54,6 +54,8 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
     r->own_e = NULL;
     r->stats = NULL;
     r->base = NULL;
+    r->strat = NULL;
+    r->n_strat = 0;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -79,6 +81,8 @@ void reported_free(reported_t *r)
     r->value = NULL;
     free(r->stats);
     r->stats = NULL;
+    free(r->strat);
+    r->strat = NULL;
     if (r->val) {
         val_rows_free(r->val);
         free(r->val);
@@ -104,4 +108,14 @@ void reported_base_diff(const reported_t *top, uint32_t i, double *fitness, doub
     *trades = (double)top->e[0].r.trades - (double)b->e[0].r.trades;
     *win_rate = top->stats[0].win_rate - b->stats[0].win_rate;
     *max_drawdown = top->stats[0].max_drawdown - b->stats[0].max_drawdown;
+}
+
+ev_status reported_strategies(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, ev_error *err)
+{
+    free(r->strat);
+    r->strat = (strat_entry_t *)malloc((r->n ? r->n : 1) * sizeof *r->strat);
+    if (!r->strat)
+        return ev_fail(err, EV_ENOMEM, "out of memory grouping the reported genomes into strategies");
+    strat_group(t, &p->shape, r->e, r->n, r->strat, &r->n_strat);
+    return EV_OK;
 }

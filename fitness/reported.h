@@ -18,6 +18,7 @@
 #include "fitness/baseline.h"
 #include "fitness/problem.h"
 #include "fitness/ranked.h"
+#include "fitness/strategy_class.h"
 #include "fitness/tables.h"
 #include "fitness/trade_stats.h"
 #include "fitness/validation.h"
@@ -44,6 +45,10 @@ typedef struct {
     /* The baselines the list is compared with (fitness/baseline.h), owned;
      * NULL: none (a strategy config, or a list no run reports). */
     reported_base_t *base;
+    /* The list grouped into strategies (fitness/strategy_class.h), owned;
+     * NULL: not grouped (a strategy config has no tables). */
+    strat_entry_t *strat;
+    uint32_t n_strat;
 } reported_t;
 
 /* The baselines of a reported list: row i is baseline kind[i] at point[i],
@@ -61,6 +66,9 @@ struct reported_base_s {
 ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
                         uint32_t n, ev_error *err);
 void reported_free(reported_t *r);
+
+/* Groups r's list (in its final order) into strategies on t, p's tables. */
+ev_status reported_strategies(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, ev_error *err);
 
 /* Rank 1 of top less baseline row i of top->base (top->n >= 1): the reported
  * value, trades, win rate and max drawdown (in-sample with validation). */

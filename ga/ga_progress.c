@@ -37,7 +37,8 @@ static void format_eta(char *buf, size_t n, double s)
 static double eta_seconds(const ga_gen_stats_t *st, const ga_settings_t *s)
 {
     double done = (double)st->generation + 1.0;
-    double eta = st->wall_s / done * ((double)s->generations - done);
+    double eta =
+        s->generations == GA_GENERATIONS_UNCAPPED ? HUGE_VAL : st->wall_s / done * ((double)s->generations - done);
     if (s->max_evaluations && st->evaluations > 0) {
         double left = (double)s->max_evaluations - (double)st->evaluations;
         double e = left > 0 ? left * st->wall_s / (double)st->evaluations : 0.0;
@@ -55,11 +56,14 @@ void ga_progress_line(FILE *out, const ga_gen_stats_t *st, const ga_settings_t *
     if (!out)
         return;
     format_eta(eta, sizeof eta, eta_seconds(st, s));
-    if (st->hof && st->hof->n)
-        fprintf(out, "gen %u/%u  best %.6g", st->generation + 1, s->generations,
-                objective_display(obj, st->hof->e[0].r.fitness));
+    if (s->generations == GA_GENERATIONS_UNCAPPED)
+        fprintf(out, "gen %u", st->generation + 1);
     else
-        fprintf(out, "gen %u/%u  best (none feasible)", st->generation + 1, s->generations);
+        fprintf(out, "gen %u/%u", st->generation + 1, s->generations);
+    if (st->hof && st->hof->n)
+        fprintf(out, "  best %.6g", objective_display(obj, st->hof->e[0].r.fitness));
+    else
+        fprintf(out, "  best (none feasible)");
     fprintf(out, "  mean %.4g  evals %llu (hits %.1f%%)  %.3g evals/s  ETA %s\n",
             st->feasible ? objective_display(obj, st->mean) : 0.0, (unsigned long long)st->evaluations,
             100.0 * st->hit_rate, rate, eta);

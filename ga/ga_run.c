@@ -5,6 +5,7 @@
  * returns; the population itself stays on the backend. */
 #include "ga/ga_run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,13 @@ typedef struct {
     int32_t *inj_parents;
     uint32_t last_improvement;
     uint32_t last_restart; /* the last generation a restart made (0: none) */
-    uint64_t best_key;     /* the hall of fame's best rank_key (0: none) */
+    /* The current search (docs/ga.md "Restarts"): from the run's start or the
+     * last restart, its best population fitness and when that last improved;
+     * and how many ended searches reached the hall of fame's best. */
+    double search_best;
+    uint32_t search_improved;
+    uint32_t searches_best;
+    uint64_t best_key; /* the hall of fame's best rank_key (0: none) */
     double t0;
     double last_snap; /* plat_now() of the last snapshot (0: none yet) */
 } run_t;
@@ -107,6 +114,21 @@ static void take_new_best(run_t *r, const ga_eval_out_t *ev, topk_t *hof, uint32
     }
 }
 
+/* The current search's best (the population's best feasible fitness,
+ * cached genomes included); a better hall of fame best (this generation)
+ * means no ended search reached it. res->searches_best: as if the run
+ * ended here. */
+static void track_search(run_t *r, uint32_t gen, double best, ga_result_t *res)
+{
+    if (r->last_improvement == gen && gen > 0)
+        r->searches_best = 0;
+    if (best > r->search_best) {
+        r->search_best = best;
+        r->search_improved = gen;
+    }
+    res->searches_best = r->searches_best + (res->hof.n && r->search_best == res->hof.e[0].r.fitness);
+}
+
 static ev_status notify_observer(run_t *r, const ga_gen_stats_t *st, ev_error *err)
 {
     const ga_observer_t *obs = r->o->observer;
@@ -152,6 +174,7 @@ static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen
     res->hit_rate = 1.0 - (double)res->evaluations / (double)res->lookups;
     res->generations = gen + 1;
     take_new_best(r, &ev, &res->hof, gen);
+    track_search(r, gen, rk.feasible ? rk.best : -HUGE_VAL, res);
     ga_gene_entropy(r->gene_counts, r->plan.ctx.n_values, r->plan.ctx.n_genes, r->plan.ctx.population, r->entropy);
 
     memset(st, 0, sizeof *st);
@@ -194,6 +217,9 @@ static ev_status take_snapshot(run_t *r, uint32_t gen, const ga_result_t *res, e
     snap.last_improvement = r->last_improvement;
     snap.last_restart = r->last_restart;
     snap.restarts = res->restarts;
+    snap.search_improved = r->search_improved;
+    snap.searches_best = r->searches_best;
+    snap.search_best = r->search_best;
     snap.evaluations = res->evaluations;
     snap.lookups = res->lookups;
     snap.ls_evaluations = res->ls_evaluations;
@@ -234,6 +260,9 @@ static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_e
     r->last_improvement = at->last_improvement;
     r->last_restart = at->last_restart;
     res->restarts = at->restarts;
+    r->search_improved = at->search_improved;
+    r->searches_best = at->searches_best;
+    r->search_best = at->search_best;
     memcpy(r->islands, at->plans, (size_t)at->islands * sizeof *r->islands);
     res->evaluations = at->evaluations;
     res->lookups = at->lookups;
@@ -338,19 +367,25 @@ static ev_status local_search_put(run_t *r, ga_result_t *res, ev_error *err)
     return r->gops->ga_set_population(r->g, r->inj_genes, r->inj_parents, err);
 }
 
-/* Restart on stall (docs/ga.md "Restarts"): when restart_stall generations
- * passed since the best last improved and since the last restart, generation
- * gen + 1 keeps each island's elites and is otherwise random genomes (an
- * immigrant plan: draws from the RANDOM stream of generation gen + 1). */
+/* Restart on stall (docs/ga.md "Restarts"): when the current search's best
+ * has not improved for restart_stall generations, generation gen + 1 starts
+ * a new search: random genomes (an immigrant plan: draws from the RANDOM
+ * stream of generation gen + 1), each island's elites kept only with
+ * restart_elites. The ended search counts in searches_best when its best is
+ * the hall of fame's. */
 static void plan_restart(run_t *r, uint32_t gen, ga_result_t *res)
 {
-    uint32_t since = r->last_improvement > r->last_restart ? r->last_improvement : r->last_restart;
-    if (!r->s->restart_stall || gen - since < r->s->restart_stall)
+    if (!r->s->restart_stall || gen - r->search_improved < r->s->restart_stall)
         return;
     for (uint32_t i = 0; i < r->plan.ctx.islands; i++) {
+        if (!r->s->restart_elites)
+            r->islands[i].elites = 0;
         r->islands[i].migrants = 0;
         r->islands[i].immigrants = r->plan.ctx.island_size - r->islands[i].elites;
     }
+    r->searches_best += res->hof.n && r->search_best == res->hof.e[0].r.fitness;
+    r->search_best = -HUGE_VAL;
+    r->search_improved = gen + 1;
     r->last_restart = gen + 1;
     res->restarts++;
 }
@@ -421,6 +456,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.s = s;
     r.o = o;
     r.t0 = plat_now();
+    r.search_best = -HUGE_VAL;
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
     if (o->ls_batch) {

@@ -131,6 +131,7 @@ typedef struct {
     uint64_t ls_evaluations; /* local search sweeps, in evaluations (counted in max_evaluations) */
     uint64_t ls_improved;    /* genomes local search improved and put into the population (this process) */
     uint32_t restarts;       /* restarts on stall (ga.restart_stall) */
+    uint32_t searches_best;  /* searches (restarts + 1) whose best equals the hall of fame's best */
     double hit_rate;
     double seconds;
     int host_ga; /* 1: the backend has no GA ops; the CPU ran the GA, the backend evaluated */

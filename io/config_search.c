@@ -15,10 +15,25 @@ static const char *const aggregate_names[] = {"all", "mean_fold", "median_fold",
                                               NULL};              /* aggregate_kind */
 static const char *const fill_names[] = {"level", "price", NULL}; /* fill_mode order */
 
-static const char *const ga_keys[] = {
-    "population",   "generations",      "islands",           "migration",       "selection",          "crossover",
-    "mutation",     "elitism",          "stall_generations", "max_evaluations", "time_budget_s",      "immigrants",
-    "cache_max_mb", "checkpoint_every", "local_search",      "restart_stall",   "checkpoint_every_s", NULL};
+static const char *const ga_keys[] = {"population",
+                                      "generations",
+                                      "islands",
+                                      "migration",
+                                      "selection",
+                                      "crossover",
+                                      "mutation",
+                                      "elitism",
+                                      "stall_generations",
+                                      "max_evaluations",
+                                      "time_budget_s",
+                                      "immigrants",
+                                      "cache_max_mb",
+                                      "checkpoint_every",
+                                      "local_search",
+                                      "restart_stall",
+                                      "checkpoint_every_s",
+                                      "restart_elites",
+                                      NULL};
 static const char *const local_search_keys[] = {"every", "members", "depth", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
@@ -146,6 +161,14 @@ static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error
     return EV_OK;
 }
 
+static ev_status parse_restart_elites(const ymap_t *ga, ga_settings_t *g, ev_error *err)
+{
+    int keep = (int)g->restart_elites;
+    ev_status st = ymap_bool(ga, "restart_elites", &keep, err);
+    g->restart_elites = keep != 0;
+    return st;
+}
+
 /* Rules that tie keys together: islands split the population evenly into
  * islands of >= 2, and migrants must leave someone at home. The error points
  * at the key that breaks the rule, or at `islands` when it was a default. */
@@ -206,12 +229,17 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
         (st = ymap_uint(&m, "cache_max_mb", 1, UINT64_MAX, &g->cache_max_mb, err)) != EV_OK ||
         (st = ymap_u32(&m, "checkpoint_every", 1, UINT32_MAX, checkpoint_every, err)) != EV_OK ||
         (st = ymap_u32(&m, "restart_stall", 0, UINT32_MAX, &g->restart_stall, err)) != EV_OK ||
+        (st = parse_restart_elites(&m, g, err)) != EV_OK ||
         (st = ymap_number(&m, "checkpoint_every_s", bounds(0, 0, NO_BOUND, 0), checkpoint_every_s, err)) != EV_OK)
         return st;
     if ((st = parse_local_search(&m, g, err)) != EV_OK)
         return st;
     if (pop_auto)
         g->population = ga_population_auto(g->max_evaluations, g->time_budget_s, g->islands);
+    /* A budget in the user's units ends the run; the generation count is a
+     * cap only when it is given (docs/ga.md "Budgets"). */
+    if (!ymap_get(&m, "generations") && (g->max_evaluations || g->time_budget_s > 0))
+        g->generations = GA_GENERATIONS_UNCAPPED;
     return check_islands(&m, g, err);
 }
 

@@ -312,6 +312,49 @@ void *json_summary_top(const config_t *cfg, const reported_t *top)
     return arr;
 }
 
+/* "strategies": the top list once per strategy (fitness/strategy_class.h):
+ * [{"rank" of its first genome, "ranks" (all of its genomes in the list),
+ * "fitness", "trades", "values", "ranges": {gene: [low, high]}}]. */
+static void add_strategies(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
+{
+    cJSON *arr = jchild(c, root, "strategies", 1);
+    for (uint32_t i = 0; arr && i < top->n; i++) {
+        const strat_entry_t *st = &top->strat[i];
+        cJSON *item, *o, *ranks;
+        if (!st->first)
+            continue;
+        if (!(item = cJSON_CreateObject()) || !cJSON_AddItemToArray(arr, item)) {
+            cJSON_Delete(item);
+            c->failed = 1;
+            return;
+        }
+        jnum(c, item, "rank", (double)(i + 1));
+        ranks = jchild(c, item, "ranks", 1);
+        for (uint32_t j = i; ranks && j < top->n; j++) {
+            cJSON *r = top->strat[j].cls == st->cls ? cJSON_CreateNumber((double)(j + 1)) : NULL;
+            if (r && !cJSON_AddItemToArray(ranks, r)) {
+                cJSON_Delete(r);
+                c->failed = 1;
+            }
+        }
+        jfitness(c, item, "fitness", top->value[i]);
+        jcount(c, item, "trades", (uint64_t)top->e[i].r.trades);
+        o = jchild(c, item, "values", 0);
+        for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
+            jnum(c, o, cfg->lattice.params[k].name, cfg->lattice.params[k].values[top->e[i].genes[k]]);
+        o = jchild(c, item, "ranges", 0);
+        for (int32_t k = 0; o && k < cfg->lattice.n_params; k++) {
+            const param_t *p = &cfg->lattice.params[k];
+            double v[2] = {p->values[st->lo[k]], p->values[st->hi[k]]};
+            cJSON *pair = cJSON_CreateDoubleArray(v, 2);
+            if (!pair || !cJSON_AddItemToObject(o, p->name, pair)) {
+                cJSON_Delete(pair);
+                c->failed = 1;
+            }
+        }
+    }
+}
+
 /* "baselines": [{"name", "values" (the parameters it sets), "fitness",
  * "trades", "stats", the validation parts as a top row's, "vs_best": rank 1
  * less it}] (fitness/baseline.h). */
@@ -374,6 +417,10 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         jcount(c, root, "unique_evaluations", s->unique_evaluations);
         jcount(c, root, "ls_evaluations", s->ls_evaluations);
         jcount(c, root, "restarts", s->restarts);
+        if (cfg->ga.restart_stall) { /* how sure (docs/ga.md "Restarts") */
+            jcount(c, root, "searches", (uint64_t)s->restarts + 1);
+            jcount(c, root, "searches_in_best", s->searches_best);
+        }
         jnum(c, root, "generations", (double)s->generations);
         jstr(c, root, "termination", s->termination);
         if (cfg->lattice.size_fits)
@@ -392,6 +439,8 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
     if (cfg->strategy_type) /* a strategy config: content_hash is its bars' fingerprint */
         jstr(c, root, "strategy", cfg->strategy_type);
     add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
+    if (top->strat)
+        add_strategies(c, root, cfg, top);
     if (top->val && top->split)
         add_validation(c, root, s, top);
     if (top->base)

@@ -29,6 +29,7 @@ typedef struct {
     uint64_t unique_evaluations;
     uint64_t ls_evaluations; /* GA: local search sweeps, in evaluations (they count in max_evaluations) */
     uint32_t restarts;       /* GA: restarts on stall */
+    uint32_t searches_best;  /* GA with restart_stall: searches (restarts + 1) that ended in the best */
     uint32_t generations;
     const char *termination; /* GA: why it stopped */
     double seconds_load, seconds_tables, seconds_search, seconds_total;

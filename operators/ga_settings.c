@@ -1,6 +1,7 @@
 #include "operators/ga_settings.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "operators/genome.h"
@@ -97,4 +98,21 @@ ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *e
     if (!(s->time_budget_s >= 0.0))
         return ev_fail(err, EV_ECONFIG, "ga.time_budget_s: expected >= 0, found %g", s->time_budget_s);
     return EV_OK;
+}
+
+void ga_settings_limit_text(const ga_settings_t *s, char *buf, size_t n)
+{
+    int capped = s->generations != GA_GENERATIONS_UNCAPPED, at = 0;
+    if (!s->max_evaluations && !(s->time_budget_s > 0)) {
+        snprintf(buf, n, "up to %u generations", s->generations);
+        return;
+    }
+    at = snprintf(buf, n, "until");
+    if (s->max_evaluations && at >= 0 && (size_t)at < n)
+        at += snprintf(buf + at, n - (size_t)at, " %llu evaluations%s", (unsigned long long)s->max_evaluations,
+                       s->time_budget_s > 0 ? " or" : "");
+    if (s->time_budget_s > 0 && at >= 0 && (size_t)at < n)
+        at += snprintf(buf + at, n - (size_t)at, " %g s", s->time_budget_s);
+    if (capped && at >= 0 && (size_t)at < n)
+        snprintf(buf + at, n - (size_t)at, ", at most %u generations", s->generations);
 }

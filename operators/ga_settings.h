@@ -4,17 +4,22 @@
 #ifndef EVOLVE_GA_SETTINGS_H
 #define EVOLVE_GA_SETTINGS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/hd.h"
 #include "common/status.h"
+
+/* ga.generations when a budget (max_evaluations, time_budget_s) is set and
+ * generations is not: the budget ends the run, not a generation count. */
+#define GA_GENERATIONS_UNCAPPED UINT32_MAX
 
 typedef enum { SEL_TOURNAMENT = 0, SEL_TRUNCATION } selection_kind;
 typedef enum { XO_UNIFORM = 0, XO_ONE_POINT, XO_TWO_POINT } crossover_kind;
 
 typedef struct {
     uint32_t population;      /* individuals in all islands together (default 4096) */
-    uint32_t generations;     /* generations to run (default 200) */
+    uint32_t generations;     /* generations to run (default 200; GA_GENERATIONS_UNCAPPED: no cap) */
     uint32_t islands;         /* sub-populations (default 1); population is split evenly */
     uint32_t migration_every; /* ring migration every N generations (default 10; 0 = never) */
     uint32_t migration_count; /* migrants per island per migration (default 2) */
@@ -28,7 +33,7 @@ typedef struct {
     uint32_t creep_max;       /* largest creep step (default 2) */
     double elitism;           /* share of each island copied unchanged (default 0.01; at least 1) */
     uint32_t stall_generations; /* stop after N generations without a better best (default 0 = off) */
-    uint32_t pad_;
+    uint32_t restart_elites;    /* 1: a restart keeps each island's elites; 0: all new (default 0) */
     uint64_t max_evaluations;   /* stop after N unique evaluations (default 0 = off) */
     double time_budget_s;       /* stop after this many seconds (default 0 = off; not reproducible) */
     double immigrant_diversity; /* if unique genomes / island size falls below this ... (default 0.25) */
@@ -42,9 +47,10 @@ typedef struct {
     uint32_t ls_every;
     uint32_t ls_members;
     uint32_t ls_depth;
-    /* Restart (docs/ga.md "Restarts"): after restart_stall generations without a
-     * strictly better best (since the last restart), the next generation keeps
-     * each island's elites and is otherwise random (0 = off). */
+    /* Restart (docs/ga.md "Restarts"): after restart_stall generations in
+     * which the population's best has not improved since the search began
+     * (the run's start or the last restart), the next generation is random
+     * genomes (with each island's elites when restart_elites) (0 = off). */
     uint32_t restart_stall;
 } ga_settings_t;
 
@@ -64,6 +70,11 @@ void ga_settings_default(ga_settings_t *g);
 uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint32_t islands);
 
 ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *err);
+
+/* What ends the run, in words for the log: "up to 200 generations", "until
+ * 200000 evaluations", "until 200000 evaluations or 10 s, at most 500
+ * generations". */
+void ga_settings_limit_text(const ga_settings_t *s, char *buf, size_t n);
 #ifdef __cplusplus
 }
 #endif

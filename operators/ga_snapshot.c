@@ -5,7 +5,7 @@
 
 /* A member added to ga_snapshot_t needs its line below (hof_n is the
  * hall_of_fame table's length): this size is a reminder. */
-EV_STATIC_ASSERT(sizeof(ga_snapshot_t) == 112, "a new ga_snapshot_t member needs its line in ga_snapshot_fields");
+EV_STATIC_ASSERT(sizeof(ga_snapshot_t) == 128, "a new ga_snapshot_t member needs its line in ga_snapshot_fields");
 
 #define FIELD(name, kind, member, run_shape)                   \
     {                                                          \
@@ -20,6 +20,9 @@ const ga_snapshot_field_t ga_snapshot_fields[] = {
     FIELD("last_improvement", GA_FIELD_U32, last_improvement, 0),
     FIELD("last_restart", GA_FIELD_U32, last_restart, 0),
     FIELD("restarts", GA_FIELD_U32, restarts, 0),
+    FIELD("search_improved", GA_FIELD_U32, search_improved, 0),
+    FIELD("searches_best", GA_FIELD_U32, searches_best, 0),
+    FIELD("search_best", GA_FIELD_F64, search_best, 0),
     FIELD("evaluations", GA_FIELD_U64, evaluations, 0),
     FIELD("lookups", GA_FIELD_U64, lookups, 0),
     FIELD("ls_evaluations", GA_FIELD_U64, ls_evaluations, 0),
@@ -151,6 +154,7 @@ int ga_snapshot_fits(const ga_snapshot_t *s, const ga_snapshot_t *run, const uin
     if (!shape_fits(s, run, why, n))
         return 0;
     if (s->last_improvement >= s->generation || s->last_restart > s->generation || s->restarts > s->generation ||
+        s->search_improved > s->generation || s->searches_best > s->restarts ||
         s->lookups != (uint64_t)s->generation * s->population || s->evaluations > s->lookups) {
         snprintf(why, n,
                  "counters that contradict generation %u (last improvement %u, %llu evaluations, %llu "

@@ -29,6 +29,9 @@ typedef struct {
     uint32_t last_improvement;   /* the generation whose best was last strictly better (stall) */
     uint32_t last_restart;       /* the last generation made by a restart (0: none) */
     uint32_t restarts;           /* restarts so far */
+    uint32_t search_improved;    /* the generation the current search's best last improved (docs/ga.md "Restarts") */
+    uint32_t searches_best;      /* ended searches whose best equals the hall of fame's best */
+    double search_best;          /* the current search's best fitness (-inf: none feasible yet) */
     uint64_t evaluations;        /* unique evaluations so far (= genomes in the dedup cache) */
     uint64_t lookups;            /* population x generations evaluated */
     uint64_t ls_evaluations;     /* local search sweeps so far, in evaluations (docs/ga.md) */

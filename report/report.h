@@ -33,7 +33,8 @@ typedef struct {
     /* /ga */
     uint32_t generations; /* archived */
     uint64_t population, generations_max, evaluations;
-    char *stop_reason; /* NULL while running */
+    uint64_t restarts, searches_best; /* searches_best UINT64_MAX: not recorded (restart_stall off) */
+    char *stop_reason;                /* NULL while running */
     double hit_rate;
     double *gen, *best, *mean, *hof_best, *diversity, *entropy; /* [generations]; entropy: mean share of max */
     run_list_t hof; /* the hall of fame as the run reported it: values, statistics, validation, baselines */

@@ -108,6 +108,9 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
         return st;
     if (run_file_read_u64(&r->rf, "ga", "evaluations", &r->evaluations, NULL) != EV_OK && r->generations)
         run_file_read_column(&r->rf, COL_EVALUATIONS, r->generations - 1, 1, &r->evaluations, NULL);
+    if (run_file_read_u64(&r->rf, "ga", "restarts", &r->restarts, NULL) != EV_OK ||
+        run_file_read_u64(&r->rf, "ga", "searches_best", &r->searches_best, NULL) != EV_OK)
+        r->searches_best = UINT64_MAX;
     if (run_file_read_f64(&r->rf, "ga", "hit_rate", &r->hit_rate, NULL) != EV_OK && r->generations)
         run_file_read_column(&r->rf, COL_HIT_RATE, r->generations - 1, 1, &r->hit_rate, NULL);
     /* row g holds generation g */

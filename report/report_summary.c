@@ -7,6 +7,7 @@
 #include "archive/run_stats.h"
 #include "report/top_table.h"
 #include "report/validate.h"
+#include "operators/ga_settings.h"
 #include "report/report.h"
 
 /* The top-K printer takes a config: a view of the run file's lattice and
@@ -69,13 +70,19 @@ static void print_list_stats(FILE *out, const reported_t *l)
 
 static void print_ga(FILE *out, const report_run_t *r)
 {
-    fprintf(out, "GA:         %u of %" PRIu64 " generations archived, population %" PRIu64 ", %s%s\n", r->generations,
-            r->generations_max, r->population, r->stop_reason ? "stopped: " : "",
+    if (r->generations_max == GA_GENERATIONS_UNCAPPED)
+        fprintf(out, "GA:         %u generations archived (no cap: a budget ends the run)", r->generations);
+    else
+        fprintf(out, "GA:         %u of %" PRIu64 " generations archived", r->generations, r->generations_max);
+    fprintf(out, ", population %" PRIu64 ", %s%s\n", r->population, r->stop_reason ? "stopped: " : "",
             r->stop_reason ? r->stop_reason : "no stop reason yet (the run is in progress or was interrupted)");
     fprintf(out, "            %" PRIu64 " unique evaluations", r->evaluations);
     if (r->lattice_size)
         fprintf(out, " (%.4g%% of the lattice)", 100.0 * (double)r->evaluations / (double)r->lattice_size);
     fprintf(out, ", cache hit rate %.1f%%\n", 100.0 * r->hit_rate);
+    if (r->searches_best != UINT64_MAX) /* how sure (docs/ga.md "Restarts") */
+        fprintf(out, "            %" PRIu64 " searches (%" PRIu64 " restarts), %" PRIu64 " of them ended in the best\n",
+                r->restarts + 1, r->restarts, r->searches_best);
     if (r->generations) {
         uint32_t first = 0, last = r->generations - 1;
         while (first < last && !(r->hof_best[first] == r->hof_best[last]))

@@ -103,6 +103,70 @@ static void print_validation_notes(FILE *out, const config_t *cfg, const reporte
                 v->pbo, (unsigned long long)v->pbo_combos, v->pbo_genomes, v->pbo_blocks);
 }
 
+/* "1-4,7": the ranks of strategy cls in the list, runs joined. */
+static void format_ranks(char *buf, size_t n, const reported_t *top, uint32_t cls)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < top->n && at + 24 < n; i++) {
+        uint32_t j = i;
+        if (top->strat[i].cls != cls)
+            continue;
+        while (j + 1 < top->n && top->strat[j + 1].cls == cls)
+            j++;
+        at += (size_t)snprintf(buf + at, n - at, j > i ? "%s%u-%u" : "%s%u", at ? "," : "", i + 1, j + 1);
+        i = j;
+    }
+}
+
+static void format_range(char *buf, size_t n, const param_t *p, uint16_t lo, uint16_t hi)
+{
+    if (lo == hi)
+        snprintf(buf, n, "%.70s", p->value_text[lo]);
+    else
+        snprintf(buf, n, "%.70s..%.70s", p->value_text[lo], p->value_text[hi]);
+}
+
+/* The list once per strategy (fitness/strategy_class.h), numbered in the
+ * order of their first genomes: its ranks in the list, each gene's equal range `low..high`, the
+ * value and trades. */
+static void print_strategies(FILE *out, const config_t *cfg, const reported_t *top)
+{
+    const lattice_t *lat = &cfg->lattice;
+    int w[EV_MAX_PARAMS];
+    char ranks[128], range[160], fit[64];
+    fprintf(out,
+            "strategies: %u in the top %u (genomes keeping the same trades with the same exits are one; each value "
+            "range keeps them, the other genes as shown):\n",
+            top->n_strat, top->n);
+    fprintf(out, "%8s  %-10s", "strategy", "ranks");
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        w[k] = (int)strlen(lat->params[k].name);
+        for (uint32_t i = 0; i < top->n; i++) {
+            int l;
+            format_range(range, sizeof range, &lat->params[k], top->strat[i].lo[k], top->strat[i].hi[k]);
+            l = (int)strlen(range);
+            w[k] = top->strat[i].first && l > w[k] ? l : w[k];
+        }
+        fprintf(out, "  %*s", w[k], lat->params[k].name);
+    }
+    fprintf(out, "  %16s  %8s\n", "value", "trades");
+    for (uint32_t i = 0; i < top->n; i++) {
+        const strat_entry_t *st = &top->strat[i];
+        if (!st->first)
+            continue;
+        format_ranks(ranks, sizeof ranks, top, st->cls);
+        snprintf(fit, sizeof fit, "#%u", st->cls + 1); /* not a rank: rows of ranks start with a digit */
+        fprintf(out, "%8s  %-10s", fit, ranks);
+        for (int32_t k = 0; k < lat->n_params; k++) {
+            format_range(range, sizeof range, &lat->params[k], st->lo[k], st->hi[k]);
+            fprintf(out, "  %*s", w[k], range);
+        }
+        format_fitness(fit, sizeof fit, top->value[i]);
+        fprintf(out, "  %16s  %8lld\n", fit, (long long)top->e[i].r.trades);
+    }
+}
+
 void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
 {
     const ranked_genome_t *e = top->e;
@@ -142,5 +206,7 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
     }
     if (top->val)
         print_validation_notes(out, cfg, top, marked);
+    if (top->strat)
+        print_strategies(out, cfg, top);
     baseline_table_print(out, cfg, top);
 }

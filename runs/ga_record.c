@@ -251,6 +251,8 @@ ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *e
         (st = run_file_attr_u64(rf, "ga", "lookups", res->lookups, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "ls_evaluations", res->ls_evaluations, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "restarts", res->restarts, err)) == EV_OK &&
+        (!a->s->cfg.ga.restart_stall ||
+         (st = run_file_attr_u64(rf, "ga", "searches_best", res->searches_best, err)) == EV_OK) &&
         (st = run_file_attr_f64(rf, "ga", "hit_rate", res->hit_rate, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "host_ga", (uint64_t)res->host_ga, err)) == EV_OK &&
         (st = run_file_attr_f64(rf, "ga", "seconds", res->seconds, err)) == EV_OK &&

@@ -42,6 +42,11 @@ static void note_summary(const run_reporter_t *rep, const session_t *s, const ga
         rep, "ga: stopped (%s) after %u generation(s): %llu unique evaluations%s, cache hit rate %.1f%%, %.3f s%s\n",
         ga_stop_reason_name(res->reason), res->generations, (unsigned long long)res->evaluations, share,
         100.0 * res->hit_rate, res->seconds, res->host_ga ? " (population on the host, fitness on the backend)" : "");
+    if (s->cfg.ga.restart_stall)
+        run_note(rep,
+                 "ga: %u search(es) (%u restart(s)); %u of them ended in the best fitness found (docs/ga.md "
+                 "\"Restarts\")\n",
+                 res->restarts + 1, res->restarts, res->searches_best);
 }
 
 /* Appends s to buf, single-quoted when the shell would split or expand it. */
@@ -159,8 +164,8 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, ev
     if (f->rr.have_state) {
         if ((st = open_resumed(f, s, err)) != EV_OK || f->rr.have_state) {
             if (st == EV_OK)
-                run_note(a->report, "ga: resuming %s at generation %u of %u\n", f->paths.partial_path,
-                         f->rr.ck.ga.generation, s->cfg.ga.generations);
+                run_note(a->report, "ga: resuming %s at generation %u\n", f->paths.partial_path,
+                         f->rr.ck.ga.generation);
             return st;
         }
     }
@@ -273,6 +278,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     dist_ga_state_t shared;
     ga_result_t res;
     reported_t hof = {0};
+    char limit[160];
     ev_status st;
     memset(&f, 0, sizeof f);
     f.rf.file = -1;
@@ -296,9 +302,9 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     o.observer = &obs;
     session_ls_sweeps(s, &o);
     dist_ga_opts(&o);
-    run_note(a->report, "ga: population %u, up to %u generations, %u island(s), seed %llu, on %s\n",
-             s->cfg.ga.population, s->cfg.ga.generations, s->cfg.ga.islands, (unsigned long long)s->cfg.seed,
-             s->device);
+    ga_settings_limit_text(&s->cfg.ga, limit, sizeof limit);
+    run_note(a->report, "ga: population %u, %s, %u island(s), seed %llu, on %s\n", s->cfg.ga.population, limit,
+             s->cfg.ga.islands, (unsigned long long)s->cfg.seed, s->device);
     dist_ga_ops(s->ops, &s->prob, &ops);
     st = ga_run(&ops, s->backend, &s->prob, &s->cfg.ga, &o, &res, err);
     if (st == EV_OK) /* before the final hall of fame is written with it */

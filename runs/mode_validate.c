@@ -20,6 +20,7 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, const run_reporter_t 
     ga_archive_t ar;
     ga_observer_t obs;
     ga_run_opts_t o;
+    char limit[160];
     ev_status st;
     if ((st = ga_archive_init(&ar, rf, s, NULL, err)) != EV_OK)
         return st;
@@ -30,8 +31,9 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, const run_reporter_t 
     o.progress = run_log(rep);
     o.observer = &obs;
     session_ls_sweeps(s, &o);
-    run_note(rep, "validate: the GA (population %u, up to %u generations, seed %llu) on %s\n", s->cfg.ga.population,
-             s->cfg.ga.generations, (unsigned long long)s->cfg.seed, s->device);
+    ga_settings_limit_text(&s->cfg.ga, limit, sizeof limit);
+    run_note(rep, "validate: the GA (population %u, %s, seed %llu) on %s\n", s->cfg.ga.population, limit,
+             (unsigned long long)s->cfg.seed, s->device);
     st = ga_run(s->ops, s->backend, &s->prob, &s->cfg.ga, &o, res, err);
     if (st == EV_OK && res->reason == GA_STOP_INTERRUPTED) {
         ga_result_free(res);

@@ -96,6 +96,7 @@ void run_output_summary(run_summary_t *sum, const session_t *s, const char *mode
         sum->unique_evaluations = ga->evaluations;
         sum->ls_evaluations = ga->ls_evaluations;
         sum->restarts = ga->restarts;
+        sum->searches_best = ga->searches_best;
         sum->generations = ga->generations;
         sum->termination = ga_stop_reason_name(ga->reason);
     }

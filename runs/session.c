@@ -121,6 +121,8 @@ ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_
     st = reported_make(r, &s->prob, &s->tables.view, e, n, err);
     if (st == EV_OK && s->validating && (st = session_validation_rows(s, r, err)) != EV_OK)
         reported_free(r);
+    if (st == EV_OK && (st = reported_strategies(r, &s->prob, &s->tables.view, err)) != EV_OK)
+        reported_free(r);
     if (st == EV_OK && (st = session_baselines(s, r, err)) != EV_OK)
         reported_free(r);
     return st;

@@ -61,6 +61,7 @@ static const char full_yaml[] =
     "  checkpoint_every: 7\n"
     "  local_search: {every: 4, members: 6, depth: 2}\n"
     "  restart_stall: 9\n"
+    "  restart_elites: true\n"
     "  checkpoint_every_s: 2.5\n"
     "grid: {batch: 1000000}\n"
     "report: {heatmap: [adx14, volatility]}\n"
@@ -181,6 +182,7 @@ static void test_full(void)
     CHECK_EQ_I64(6, cfg.ga.ls_members);
     CHECK_EQ_I64(2, cfg.ga.ls_depth);
     CHECK_EQ_I64(9, cfg.ga.restart_stall);
+    CHECK_EQ_I64(1, cfg.ga.restart_elites);
     CHECK_EQ_F64(2.5, cfg.checkpoint_every_s);
     CHECK_EQ_I64(7, cfg.checkpoint_every);
     CHECK_STR("adx14", cfg.heatmap[0]);
@@ -284,22 +286,29 @@ static void test_top_cap(void)
     config_free(&cfg);
 }
 
-/* population: auto (and absent) sizes the population to the budget. */
+/* population: auto (and absent) sizes the population to the budget; with a
+ * budget and no generations the run has no generation cap (docs/ga.md
+ * "Budgets"); generations given stay a cap; restarts stay off unless given
+ * (measured on the suite's tune half: bench/RESULTS.md "Search suite"). */
 static void test_population_auto(void)
 {
     static const struct {
         const char *ga;
-        uint32_t want;
+        uint32_t want, gens, restart;
     } cases[] = {
-        {"ga: {generations: 5}\n", 4096},
-        {"ga: {population: auto}\n", 4096},
-        {"ga: {max_evaluations: 200000}\n", 2048},
-        {"ga: {population: auto, max_evaluations: 50000}\n", 512},
-        {"ga: {max_evaluations: 1000}\n", 64},
-        {"ga: {max_evaluations: 100000000}\n", 4096},
-        {"ga: {time_budget_s: 3}\n", 1024},
-        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023},
-        {"ga: {population: 300, max_evaluations: 100000}\n", 300},
+        {"ga: {generations: 5}\n", 4096, 5, 0},
+        {"ga: {population: auto}\n", 4096, 200, 0},
+        {"ga: {max_evaluations: 200000}\n", 2048, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {population: auto, max_evaluations: 50000}\n", 512, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {max_evaluations: 1000}\n", 64, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {max_evaluations: 100000000}\n", 4096, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {time_budget_s: 3}\n", 1024, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {time_budget_s: 3, generations: 50}\n", 1024, 50, 0},
+        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {population: 300, max_evaluations: 100000, generations: 200}\n", 300, 200, 0},
+        {"ga: {max_evaluations: 0}\n", 4096, 200, 0},
+        {"ga: {max_evaluations: 5000, restart_stall: 0}\n", 64, GA_GENERATIONS_UNCAPPED, 0},
+        {"ga: {time_budget_s: 2, restart_stall: 3}\n", 1024, GA_GENERATIONS_UNCAPPED, 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         config_t cfg;
@@ -311,6 +320,8 @@ static void test_population_auto(void)
             return;
         CHECK_EQ_I64(EV_OK, config_load(path, &cfg, &err));
         CHECK_EQ_I64(cases[i].want, cfg.ga.population);
+        CHECK_EQ_I64(cases[i].gens, cfg.ga.generations);
+        CHECK_EQ_I64(cases[i].restart, cfg.ga.restart_stall);
         config_free(&cfg);
     }
 }

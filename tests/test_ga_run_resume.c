@@ -142,6 +142,7 @@ static void same_result(const ga_result_t *a, const ga_result_t *b)
     CHECK_EQ_I64(a->lookups, b->lookups);
     CHECK_EQ_I64(a->ls_evaluations, b->ls_evaluations);
     CHECK_EQ_I64(a->restarts, b->restarts);
+    CHECK_EQ_I64(a->searches_best, b->searches_best);
     CHECK_EQ_F64(a->hit_rate, b->hit_rate);
     CHECK_EQ_I64(a->hof.n, b->hof.n);
     for (uint32_t j = 0; j < a->hof.n && j < b->hof.n; j++)
@@ -271,6 +272,12 @@ int main(void)
     s.restart_stall = 3; /* restarts with local search on */
     s.generations = 60;
     check_resumes(&f, &s, "restarts and local search");
+    s.restart_elites = 1;
+    check_resumes(&f, &s, "restarts keeping elites");
+    s.restart_elites = 0; /* a budget and no generation cap (docs/ga.md "Budgets") */
+    s.generations = GA_GENERATIONS_UNCAPPED;
+    s.max_evaluations = 3000;
+    check_resumes(&f, &s, "budget, restarts and local search");
     fixture_settings(&s);
     check_every(&f, &s);
     fixture_close(&f);

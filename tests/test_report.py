@@ -4,6 +4,7 @@ the SVG charts are written and are well-formed XML with a title, axes,
 labels and a legend or colour bar; the terminal summary carries the mode,
 the stop reason, the hall of fame and the grid's top-K (the same rows the
 run printed) and the validate figures. Standard library only."""
+import json
 import os
 import sys
 import xml.etree.ElementTree as ET
@@ -93,6 +94,25 @@ def main():
         check(rep.returncode == 0 and "(ga, running)" in rep.stdout and "7 of 15 generations" in rep.stdout,
               f"partial report: {rep.stdout[:400]} {rep.stderr}")
         check_svgs(os.path.join(root, "part_out"), ["fitness.svg"], {"fitness.svg": ["(in progress)"]})
+
+        # a budget and no generations: no cap; with restarts the summary says
+        # how sure, as the JSON does (docs/ga.md "Budgets", "Restarts")
+        bud, bcfg, bjs = (os.path.join(root, n) for n in ("budget.h5", "budget.yaml", "budget.json"))
+        text = cli.write_config(bcfg, os.path.join(root, "data"), bud, population=16)
+        with open(bcfg, "w") as f:
+            f.write(text.replace("  generations: 30\n", "  max_evaluations: 3000\n  restart_stall: 4\n"))
+        r = run(a.evolve, [bcfg, "--quiet", "--json", bjs])
+        check(r.returncode == 0, f"budget run: {r.stderr}")
+        with open(bjs) as f:
+            doc = json.load(f)
+        check(doc["termination"] == "max evaluations" and doc["restarts"] > 0 and
+              doc["searches"] == doc["restarts"] + 1 and 1 <= doc["searches_in_best"] <= doc["searches"],
+              f"budget run: {doc['termination']}, {doc.get('restarts')} restarts, {doc.get('searches_in_best')} best")
+        rep = run(a.evolve, ["report", bud, "--out", os.path.join(root, "budget_out")])
+        want = (f"{doc['searches']} searches ({doc['restarts']} restarts), {doc['searches_in_best']} of them ended "
+                "in the best")
+        check(rep.returncode == 0 and "no cap: a budget ends the run" in rep.stdout and want in rep.stdout,
+              f"budget report: expected '{want}': {rep.stdout[:600]}")
 
         r = run(a.evolve, ["report", "--help"])
         check(r.returncode == 0 and "--heatmap X,Y" in r.stdout and "--out DIR" in r.stdout, "report --help")

@@ -35,14 +35,17 @@ def evolve_run(evolve, args, env=None, timeout=120):
 class Case:
     """A config and its output, in its own directory."""
 
-    def __init__(self, root, name, data, extra="", parameters=cli.SOXL_PARAMETERS):
+    def __init__(self, root, name, data, extra="", **config):
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         self.out = os.path.join(self.dir, "run.h5")
         self.partial = self.out + ".partial"
         self.ckpt = self.partial + ".ckpt"
         self.cfg = os.path.join(self.dir, "run.yaml")
-        cli.write_config(self.cfg, data, self.out, extra=extra, parameters=parameters)
+        text = cli.write_config(self.cfg, data, self.out, extra=extra, **config)
+        if config.get("generations") is None:  # a budget run: no generations key at all
+            with open(self.cfg, "w") as f:
+                f.write(re.sub(r"\n  generations: None\n", "\n", text))
 
     def clean(self):
         for f in os.listdir(self.dir):
@@ -236,6 +239,7 @@ def main():
         check(restarts(ref4) > 0, "the restart case restarted")
         for point in ["flushed:2", "flushed:10", "checkpoint:8", "append:27"]:
             killed_inside(a.evolve, every4, ref4, point)
+        budget_case(a.evolve, root, data)
         rng = random.Random(20240607)
         for _ in range(6 if a.long else 2):
             random_kills(a.evolve, every1, ref1, rng, kills=5 if a.long else 3, delay_ms=20)
@@ -252,6 +256,36 @@ def main():
         damaged(a.evolve, every1, ref1, "overwritten")
         ctrl_c(a.evolve, every1, ref1)
     return check.exit()
+
+
+def budget_case(evolve, root, data):
+    """max_evaluations and no generations: the run ends on the budget, past
+    the 200 generations that were the default cap (8 individuals a
+    generation cannot spend 5,000 evaluations in 200), reproducibly, and a kill
+    -9 then --resume gives the same file (restarts and local search on)."""
+    budget = Case(root, "budget", data, population=8, generations=None,
+                  extra="  max_evaluations: 5000\n  checkpoint_every: 3\n  restart_stall: 4\n"
+                  "  local_search: {every: 5, members: 2, depth: 1}\n")
+    refs = [os.path.join(root, f"refb{i}.h5") for i in (1, 2)]
+    for ref in refs:
+        r = evolve_run(evolve, [budget.cfg, "--quiet", "--output", ref])
+        if not check(r.returncode == 0, f"reference run (budget): {r.stderr}"):
+            return
+    same_as(refs[0], refs[1], "budget: a second run of the same config")
+    import h5py
+    with h5py.File(refs[0], "r") as f:
+        ga = f["ga"].attrs
+        reason, gens, evals = ga["stop_reason"], int(ga["generations"]), int(ga["evaluations"])
+        used = evals + int(ga["ls_evaluations"])
+        cap = int(ga["generations_max"])
+    reason = reason.decode() if isinstance(reason, bytes) else str(reason)
+    check(reason == "max evaluations", f"budget: the run stopped on {reason!r}, not on its budget")
+    check(gens > 200, f"budget: {gens} generations; a budget run has no 200-generation cap")
+    check(used >= 5000, f"budget: stopped having used {used} of 5000 evaluations")
+    check(cap == 2**32 - 1, f"budget: generations_max {cap}, expected the uncapped mark")
+    print(f"budget: {gens} generations, {used} evaluations, {restarts(refs[0])} restarts", flush=True)
+    for point in ["flushed:5", "checkpoint:120", "append:" + str(gens - 2)]:
+        killed_inside(evolve, budget, refs[0], point)
 
 
 def restarts(path):

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The suite's datasets (bench/suite/README.md), made once into SUITE_DIR
+# (default bench/out/suite): gen-data with several seeds, day and trade
+# counts (3 trading tickers), and the real NYSE TAQ sample beside the
+# checkout (../shared/data/real-hf, read in place, never copied).
+#   bash bench/suite/data.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+E=${BUILD_DIR:-build}/evolve
+S=${SUITE_DIR:-bench/out/suite}
+mkdir -p "$S"
+gen() { # name seed days trades
+    [ -f "$S/$1.h5" ] && return
+    "$E" gen-data --out "$S/$1" --days "$3" --seed "$2" --trades "$4" --tickers SOXL,IONQ,MARA --quiet
+    "$E" ingest --market "$S/$1/market" --trades "$S/$1/all_trade_logs.csv" --tickers SOXL,IONQ,MARA \
+        --out "$S/$1.h5" --quiet
+    rm -rf "$S/$1/market" # the dataset holds what the runs read
+}
+gen g1 1 20 1000
+gen g7 7 10 800
+gen g11 11 15 1500
+R=${REAL_HF:-}
+for up in .. ../.. ../../..; do # the shared folder beside the checkout (a worktree sits deeper)
+    [ -n "$R" ] || { [ -f "$up/shared/data/real-hf/all_trade_logs.csv" ] && R=$up/shared/data/real-hf; } || true
+done
+[ -n "$R" ] || { echo "data.sh: no shared/data/real-hf beside the checkout; set REAL_HF" >&2; exit 1; }
+[ -f "$S/real.h5" ] || "$E" ingest --market "$R/market" --trades "$R/all_trade_logs.csv" --tickers ETF,AAA,BBB,XXX \
+    --out "$S/real.h5" --quiet
+ls -l "$S"/*.h5

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the suite (bench/suite/README.md): every lattice of
+# bench/suite/lattices.tsv (or those named in LATTICES), SEEDS seeds each,
+# with ga.time_budget_s BUDGET and the extra ga: lines GA_EXTRA, into
+# SUITE_DIR/ARM; then prints each lattice's hit rate against
+# bench/suite/best_known.tsv (the tune and the holdout half apart).
+#   bash bench/suite/run.sh ARM [SEEDS [BUDGET [GA_EXTRA]]]   (default 10 2 "")
+# FIRST_SEED (default 1) numbers the seeds; EVALS=N runs on max_evaluations N
+# instead of a time budget (reproducible); SUMMARY_ONLY=1 only prints.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ARM=$1
+SEEDS=${2:-10}
+BUDGET=${3:-2}
+EXTRA=${4:-}
+E=$(pwd)/${BUILD_DIR:-build}/evolve
+S=$(cd "${SUITE_DIR:-bench/out/suite}" && pwd)
+W=$S/$ARM
+mkdir -p "$W"
+LIMIT="time_budget_s: $BUDGET"
+[ -n "${EVALS:-}" ] && LIMIT="max_evaluations: $EVALS"
+if [ -z "${SUMMARY_ONLY:-}" ]; then
+    grep -v '^#' bench/suite/lattices.tsv | while IFS=$'\t' read -r name half data genes what; do
+        case " ${LATTICES:-$name} " in *" $name "*) ;; *) continue ;; esac
+        for s in $(seq "${FIRST_SEED:-1}" $((${FIRST_SEED:-1} + SEEDS - 1))); do
+            cfg=$W/$name-$s.yaml out=$W/$name-$s.h5
+            sed -e "s|DATA|$S/$data.h5|" -e "s|OUT|$out|" "bench/suite/$name.yaml" >"$cfg"
+            printf 'ga:\n  %s\n' "$LIMIT" >>"$cfg"
+            [ -n "$EXTRA" ] && printf '%b\n' "$EXTRA" | sed 's/^/  /' >>"$cfg"
+            rm -f "$out" "$out.partial" "$out.partial.ckpt"
+            /usr/bin/time -f "%e" -o "$W/$name-$s.time" "$E" "$cfg" --seed "$s" --quiet --json "$W/$name-$s.json" >/dev/null
+            rm -f "$out"
+        done
+    done
+fi
+${PYTHON:-python3} bench/suite/summary.py "$S" "$ARM"

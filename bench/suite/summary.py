@@ -1,0 +1,87 @@
+"""Hit rates of one arm of the suite (bench/suite/run.sh) against the
+best-known values (bench/suite/best_known.tsv), tune and holdout apart;
+--best-known rewrites that file from every arm's runs found under SUITE_DIR."""
+import glob
+import json
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def lattices():
+    rows = [ln.rstrip("\n").split("\t") for ln in open(os.path.join(HERE, "lattices.tsv")) if not ln.startswith("#")]
+    return [(r[0], r[1]) for r in rows]
+
+
+def best_known():
+    path = os.path.join(HERE, "best_known.tsv")
+    if not os.path.exists(path):
+        return {}
+    rows = [ln.rstrip("\n").split("\t") for ln in open(path) if not ln.startswith("#")]
+    return {r[0]: float(r[1]) for r in rows}
+
+
+def results(suite, arm, name):
+    out = []
+    for js in sorted(glob.glob(os.path.join(suite, arm, f"{name}-*.json"))):
+        d = json.load(open(js))
+        t = js[:-5] + ".time"
+        top = d["top"][0]["fitness"] if d["top"] else float("-inf")
+        wall = float(open(t).read().split()[-1]) if os.path.exists(t) else float("nan")
+        out.append((float(top), d.get("unique_evaluations", 0) + d.get("ls_evaluations", 0), wall,
+                    d.get("generations", 0), d.get("restarts", 0), js))
+    return out
+
+
+def hit(v, ref):
+    return v >= ref - 1e-9 * max(1.0, abs(ref))
+
+
+def summary(suite, arm):
+    ref = best_known()
+    print(f"arm {arm}")
+    print("| lattice | half | best known | hits | median best | worst best | mean evaluations | mean generations "
+          "| mean restarts | mean wall s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    total = {"tune": [0, 0], "holdout": [0, 0]}
+    for name, half in lattices():
+        r = results(suite, arm, name)
+        if not r:
+            continue
+        b = ref.get(name, max(x[0] for x in r))
+        h = sum(hit(x[0], b) for x in r)
+        total[half][0] += h
+        total[half][1] += len(r)
+        print(f"| {name} | {half} | {b:.6g} | {h}/{len(r)} | {statistics.median(x[0] for x in r):.6g} | "
+              f"{min(x[0] for x in r):.6g} | {statistics.mean(x[1] for x in r):.0f} | "
+              f"{statistics.mean(x[3] for x in r):.0f} | {statistics.mean(x[4] for x in r):.1f} | "
+              f"{statistics.mean(x[2] for x in r):.2f} |")
+    for half, (h, n) in total.items():
+        if n:
+            print(f"{half}: {h}/{n} runs reached the best-known value")
+
+
+def write_best_known(suite):
+    lines = ["# name\tbest known fitness (JSON top[0].fitness)\tfound by (arm/run: the best of every suite run, "
+             "long runs included; bench/suite/README.md)"]
+    for name, _ in lattices():
+        allr = [x for arm in sorted(os.listdir(suite)) if os.path.isdir(os.path.join(suite, arm))
+                for x in results(suite, arm, name)]
+        if not allr:
+            continue
+        best = max(x[0] for x in allr)
+        who = sorted({os.path.relpath(x[5], suite)[:-5] for x in allr if hit(x[0], best)})
+        lines.append(f"{name}\t{best!r}\t{len(who)} runs, e.g. {', '.join(who[:3])}")
+    with open(os.path.join(HERE, "best_known.tsv.tmp"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(os.path.join(HERE, "best_known.tsv.tmp"), os.path.join(HERE, "best_known.tsv"))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--best-known":
+        write_best_known(sys.argv[2])
+    else:
+        summary(sys.argv[1], sys.argv[2])

@@ -1,0 +1,68 @@
+#include "fitness/strategy_class.h"
+
+#include <string.h>
+
+/* Trade j's exit under g: same reason, second and outcome. */
+static int same_exit(const fit_tables_t *t, int64_t j, const tables_exits_t *a, const tables_exits_t *b)
+{
+    int32_t oa, ob;
+    int64_t qa, qb, la, lb;
+    int32_t ra = tables_first_exit(t, j, a, &oa, &qa, &la);
+    int32_t rb = tables_first_exit(t, j, b, &ob, &qb, &lb);
+    return ra == rb && oa == ob && qa == qb;
+}
+
+int strat_same(const fit_tables_t *t, const uint16_t *a, const uint16_t *b)
+{
+    tables_genome_t ga, gb;
+    tables_genome(t, a, &ga);
+    tables_genome(t, b, &gb);
+    for (int64_t j = 0; j < t->n_trades; j++) {
+        int ka = tables_kept(t, j, &ga);
+        if (ka != tables_kept(t, j, &gb))
+            return 0;
+        if (ka && !same_exit(t, j, &ga.x, &gb.x))
+            return 0;
+    }
+    return 1;
+}
+
+void strat_range(const fit_tables_t *t, const uint16_t *genes, int32_t k, uint32_t n_values, uint16_t *lo, uint16_t *hi)
+{
+    uint16_t g[EV_MAX_PARAMS];
+    memcpy(g, genes, sizeof g);
+    *lo = *hi = genes[k];
+    for (g[k] = genes[k]; g[k] > 0;) {
+        g[k]--;
+        if (!strat_same(t, genes, g))
+            break;
+        *lo = g[k];
+    }
+    for (g[k] = genes[k]; (uint32_t)g[k] + 1 < n_values;) {
+        g[k]++;
+        if (!strat_same(t, genes, g))
+            break;
+        *hi = g[k];
+    }
+}
+
+void strat_group(const fit_tables_t *t, const lattice_shape_t *shape, const ranked_genome_t *e, uint32_t n,
+                 strat_entry_t *out, uint32_t *n_strategies)
+{
+    uint32_t m = 0;
+    memset(out, 0, (size_t)n * sizeof *out);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j;
+        for (j = 0; j < i && !(out[j].first && strat_same(t, e[j].genes, e[i].genes)); j++)
+            ;
+        if (j < i) {
+            out[i].cls = out[j].cls;
+            continue;
+        }
+        out[i].cls = m++;
+        out[i].first = 1;
+        for (int32_t k = 0; k < shape->n_params; k++)
+            strat_range(t, e[i].genes, k, shape->n_values[k], &out[i].lo[k], &out[i].hi[k]);
+    }
+    *n_strategies = m;
+}

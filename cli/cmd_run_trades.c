@@ -1,7 +1,7 @@
 /* evolve trades RUN.h5 [--rank N] [--list grid|ga] [--csv FILE] [--dataset FILE]:
  * the kept trades of a reported genome of a run (report/replay.h), on the
  * terminal or as CSV. (evolve trades with a strategy config or bars is
- * cmd_signals.c's.) */
+ * cmd_trades.c's.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
-/* The signal-strategy commands (docs/signals.md):
- *   evolve bars    bars from a bars CSV or the market files -> a bars CSV
- *   evolve trades  one genome's (or a file of genomes') seller_exhaustion trades */
+/* The signal-strategy commands (docs/signals.md), one file each:
+ *   evolve bars    bars from a bars CSV or the market files -> a bars CSV (cmd_bars.c)
+ *   evolve trades  one genome's (or a file of genomes') strategy trades (cmd_trades.c) */
 #ifndef EVOLVE_CMD_SIGNALS_H
 #define EVOLVE_CMD_SIGNALS_H
 

@@ -174,6 +174,14 @@ typedef struct {
  * ends the run there, complete, with stop reason "stopped by caller". */
 typedef int (*evolve_generation_cb)(void *user, const evolve_generation *gen);
 
+/* What a run tells (runs/reporter.h), as the command prints it on stderr: text
+ * ending in '\n' (a line; a warning may hold several) of kind EVOLVE_NOTE,
+ * progress or a note ("ga: population ...", "grid: run file ..."), or
+ * EVOLVE_WARNING (the GPU probe falling back to the CPU, a resume that starts
+ * again). The text is valid during the call. */
+enum { EVOLVE_NOTE = 0, EVOLVE_WARNING = 1 };
+typedef void (*evolve_message_cb)(void *user, int kind, const char *line);
+
 typedef struct {
     const char *mode;    /* "ga" (NULL too), "grid" or "validate" */
     const char *backend; /* "cpu", "cuda", "auto" (NULL too) */
@@ -184,6 +192,7 @@ typedef struct {
     int verbose;                        /* 1: the command's progress lines and notes on stderr */
     evolve_generation_cb on_generation; /* mode "ga" only (validate runs its GA to the end); or NULL */
     void *user;
+    evolve_message_cb on_message; /* every note and warning, verbose or not (user as above); or NULL */
 } evolve_run_opts;
 
 typedef struct {

@@ -21,11 +21,23 @@ typedef struct {
 } run_cb_t;
 
 /* The library's reporter (runs/reporter.h): notes when verbose and
- * warnings on stderr, as the command prints them; no table. */
+ * warnings on stderr, as the command prints them, and both to the caller's
+ * on_message; no table. */
 static void note_line(void *user, const char *line)
 {
-    (void)user;
+    const evolve_run_opts *o = ((const run_cb_t *)user)->o;
+    if (o->verbose)
+        fputs(line, stderr);
+    if (o->on_message)
+        o->on_message(o->user, EVOLVE_NOTE, line);
+}
+
+static void warning_line(void *user, const char *line)
+{
+    const evolve_run_opts *o = ((const run_cb_t *)user)->o;
     fputs(line, stderr);
+    if (o->on_message)
+        o->on_message(o->user, EVOLVE_WARNING, line);
 }
 
 static int forward_generation(void *ctx, const ga_generation_t *g)
@@ -120,15 +132,16 @@ static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run
     memset(&rep, 0, sizeof rep);
     rep.log = o->verbose ? stderr : NULL;
     rep.err = stderr;
-    rep.note = o->verbose ? note_line : NULL;
-    rep.warning = note_line;
+    rep.note = o->verbose || o->on_message ? note_line : NULL;
+    rep.warning = warning_line;
+    rep.user = &cb;
+    cb.o = o;
     a.report = &rep;
     a.grid = !strcmp(mode, "grid");
     a.validate = !strcmp(mode, "validate");
     if (!a.grid && !a.validate && strcmp(mode, "ga"))
         return lib_usage(ctx, "evolve_run: mode must be ga, grid or validate");
     if (o->on_generation) {
-        cb.o = o;
         a.on_generation = forward_generation;
         a.on_generation_ctx = &cb;
     }

@@ -2,7 +2,8 @@
  * warnings, and the result tables. runs/ prints nothing itself; the front
  * end fills a reporter and decides where each goes (the command line,
  * cli/run_print.c: notes and warnings on stderr, tables on stdout; libevolve,
- * lib/lib_run.c: notes when verbose and warnings on stderr, no table). */
+ * lib/lib_run.c: notes when verbose and warnings on stderr, both to the
+ * caller's on_message, no table). */
 #ifndef EVOLVE_REPORTER_H
 #define EVOLVE_REPORTER_H
 

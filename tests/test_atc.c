@@ -141,6 +141,78 @@ static void test_states_and_equity(void)
     CHECK_EQ_F64(0, atc_cut(NAN, 0.49, -0.49));
 }
 
+/* ---- layer 2 (sec. 2.7): each family's equity starts at its own weight ---------
+ * Three bars, cutout 1. Family f's 9 states are all sign[f] on every bar,
+ * so L1_f is sign[f] exactly and Cut(L1_f) too (|1| > 0.49). At the cutout
+ * S_f = max(w_f, 0.25), the next bar max((S_f d)(1 + sign[f] r), 0.25);
+ * Average = sum_f Cut * S_f / sum_f S_f in family order. */
+
+static void layer2_average(const atc_params_t *p, const int8_t sign[ATC_FAMILIES], double avg[3])
+{
+    static const double open[3] = {100, 101, 103}, close[3] = {100, 101, 103}, growth[3] = {1.0, 1.0, 1.0};
+    const double ret[3] = {NAN, 0.01, 0.02};
+    int8_t st[ATC_FAMILIES][3];
+    atc_series_t s;
+    atc_state_t state;
+    memset(&s, 0, sizeof s);
+    memset(&state, 0, sizeof state);
+    s.n = 3;
+    s.open = open;
+    s.close = close;
+    s.ret = ret;
+    s.growth = growth;
+    for (int f = 0; f < ATC_FAMILIES; f++) {
+        memset(st[f], sign[f], sizeof st[f]);
+        for (int k = 0; k < ATC_MEMBERS; k++)
+            s.state[f][k] = st[f];
+    }
+    for (int64_t i = 0; i < 3; i++)
+        avg[i] = atc_average_step(&s, p, atc_decay(p->de), i, &state);
+}
+
+static void test_layer2_weights(void)
+{
+    /* ema .. kama; kama's 0.2 is floored to 0.25 as a starting equity */
+    static const double w[ATC_FAMILIES] = {2.0, 0.5, 1.0, 1.5, 1.25, 0.2};
+    atc_params_t p;
+    const double r = 0.02 * 1.0; /* bar 2's return times its growth */
+    atc_params_defaults(&p);
+    p.cutout = 1;
+    memcpy(p.w, w, sizeof w);
+    /* one family long at a time: Average at the cutout is its share of the weights */
+    for (int g = 0; g < ATC_FAMILIES; g++) {
+        int8_t sign[ATC_FAMILIES] = {0, 0, 0, 0, 0, 0};
+        double avg[3], num = 0.0, den = 0.0, num2 = 0.0, den2 = 0.0;
+        sign[g] = 1;
+        layer2_average(&p, sign, avg);
+        for (int f = 0; f < ATC_FAMILIES; f++) {
+            const double s1 = fmax(w[f], 0.25);
+            const double s2 = fmax((s1 * atc_decay(p.de)) * (1.0 + (f == g ? r : 0.0)), 0.25);
+            num += (f == g) * s1;
+            den += s1;
+            num2 += (f == g) * s2;
+            den2 += s2;
+        }
+        CHECK_EQ_F64(0.0, avg[0]);
+        CHECK_EQ_F64(num / den, avg[1]);
+        CHECK_EQ_F64(num2 / den2, avg[2]);
+    }
+    /* ema long, hma short, the rest flat: (2 - 0.5) / 6.45 at the cutout */
+    {
+        const int8_t sign[ATC_FAMILIES] = {1, -1, 0, 0, 0, 0};
+        const double d = atc_decay(p.de);
+        double avg[3], s[ATC_FAMILIES], num = 0.0, den = 0.0;
+        layer2_average(&p, sign, avg);
+        CHECK_EQ_F64((2.0 - 0.5) / (2.0 + 0.5 + 1.0 + 1.5 + 1.25 + 0.25), avg[1]);
+        for (int f = 0; f < ATC_FAMILIES; f++) {
+            s[f] = fmax((fmax(w[f], 0.25) * d) * (1.0 + sign[f] * r), 0.25);
+            num += sign[f] * s[f];
+            den += s[f];
+        }
+        CHECK_EQ_F64(num / den, avg[2]);
+    }
+}
+
 /* ---- the store: each (MA, length) once, shared, found without computing -------- */
 
 static void test_store(void)
@@ -382,6 +454,7 @@ int main(void)
     test_moving_averages();
     test_lengths_and_warmup();
     test_states_and_equity();
+    test_layer2_weights();
     test_trade_rule();
     test_store();
     test_growth_factor_bug();

@@ -5,7 +5,10 @@
  * stopped: every later generation (genes, results, parents, statistics),
  * the hall of fame, the counters and the stop reason. Then Ctrl-C: in the
  * run's last generation it is no interruption; earlier, ga_run breeds the
- * next generation and hands it over for a checkpoint. */
+ * next generation and hands it over for a checkpoint. Every snapshot's
+ * last_restart is the last generation whose plans were a restart's (every
+ * island: no migrants, all but its elites immigrants), read from the plans
+ * the run reports, and a resumed run's snapshots carry the same values. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,8 @@
 #include "tests/check.h"
 #include "tests/support/ga_fixture.h"
 
+#define MAX_GENS 256
+
 /* Observes a run: its trace, every genome (the cache a resume rebuilds),
  * and a deep copy of the snapshot of generation `want`. */
 typedef struct {
@@ -28,7 +33,11 @@ typedef struct {
     int32_t words;
     dedup_cache_t cache;
     uint32_t want, snapshots;
-    int press_ctrl_c_at; /* -1: never */
+    int press_ctrl_c_at;                 /* -1: never */
+    uint32_t restart_seen;               /* the last observed generation a restart made (0: none) */
+    uint32_t restart_plans;              /* observed generations a restart made */
+    uint32_t last_restart[MAX_GENS];     /* each snapshot's last_restart, by generation */
+    const uint32_t *expect_last_restart; /* a resumed run: the uninterrupted run's (NULL: from the plans) */
     /* the copy */
     int have;
     ga_snapshot_t snap;
@@ -41,10 +50,24 @@ typedef struct {
     uint64_t cache_count;
 } recorder_t;
 
+/* Whether plans[islands] made a generation by a restart (ga_run.c
+ * plan_restart): every island all immigrants but its elites, no migrants. */
+static int restart_plan(const breed_island_t *plans, uint32_t islands, uint32_t island_size)
+{
+    for (uint32_t i = 0; i < islands; i++)
+        if (plans[i].migrants != 0 || plans[i].immigrants != island_size - plans[i].elites)
+            return 0;
+    return 1;
+}
+
 static ev_status rec_gen(void *ctx, const ga_generation_t *g, ev_error *err)
 {
     recorder_t *r = (recorder_t *)ctx;
     ev_status st = r->inner.on_generation(r->inner.ctx, g, err);
+    if (g->stats->islands && restart_plan(g->stats->islands, g->islands, g->population / g->islands)) {
+        r->restart_seen = g->stats->generation;
+        r->restart_plans++;
+    }
     for (uint32_t i = 0; st == EV_OK && i < g->population; i++) {
         uint16_t genes[EV_MAX_PARAMS];
         uint64_t index[GA_INDEX_WORDS_MAX];
@@ -62,7 +85,12 @@ static ev_status rec_snap(void *ctx, const ga_snapshot_t *s, ev_error *err)
 {
     recorder_t *r = (recorder_t *)ctx;
     size_t ng = s->n_genes, pop = s->population;
+    uint32_t want = restart_plan(s->plans, s->islands, s->population / s->islands) ? s->generation : r->restart_seen;
     r->snapshots++;
+    if (s->generation < MAX_GENS) {
+        r->last_restart[s->generation] = s->last_restart;
+        CHECK_EQ_I64(r->expect_last_restart ? r->expect_last_restart[s->generation] : want, s->last_restart);
+    }
     if (s->generation != r->want || r->have)
         return EV_OK;
     CHECK_EQ_I64(r->cache.count, s->evaluations); /* the cache is the observed generations' genomes */
@@ -171,8 +199,9 @@ static void check_resumes(const ga_fixture_t *f, const ga_settings_t *s, const c
         CHECK(full.ls_improved > 0);
     }
     if (s->restart_stall) {
-        printf("%s: %u restarts\n", what, full.restarts);
+        printf("%s: %u restarts, the last made generation %u\n", what, full.restarts, ref.restart_seen);
         CHECK(full.restarts > 0);
+        CHECK_EQ_I64(full.restarts, ref.restart_plans);
     }
     for (int i = 0; i < 5; i++) {
         recorder_t cut, again;
@@ -190,6 +219,7 @@ static void check_resumes(const ga_fixture_t *f, const ga_settings_t *s, const c
         rs.cache_index = cut.cache_index;
         rs.cache_results = cut.cache_results;
         rec_open(&again, f, s, UINT32_MAX, 1, &o2);
+        again.expect_last_restart = ref.last_restart;
         CHECK_EQ_I64(EV_OK, run(f, s, &o2, &rs, &r2, &err));
         same_result(&full, &r2);
         CHECK_EQ_I64(full.generations - points[i], again.tr.n);

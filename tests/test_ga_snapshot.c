@@ -3,7 +3,8 @@
  * table must come back from a checkpoint as it was written, whatever its
  * value, and every array or run-shape field must be refused by the check when
  * it no longer fits the run. A field added to ga_snapshot_t and its table is
- * covered here without touching this test. */
+ * covered here without touching this test. A write that fails leaves no
+ * temporary file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,11 @@
 #include "archive/checkpoint.h"
 #include "common/platform.h"
 #include "tests/check.h"
+#include "tests/fixture_files.h"
 
 #define DIR "tmp_ga_snapshot"
 #define PATH DIR "/run.h5.partial.ckpt"
+#define TAKEN DIR "/taken.ckpt" /* a folder: no checkpoint can be renamed there */
 
 static const uint32_t n_values[2] = {3, 2};
 
@@ -69,6 +72,19 @@ static void run_shape(ga_snapshot_t *run)
     run->hof_k = 3;
 }
 
+/* The checkpoint of state s with generation hashes hash[s->generation]. */
+static checkpoint_t checkpoint_of(const ga_snapshot_t *s, const uint64_t *hash)
+{
+    checkpoint_t c;
+    memset(&c, 0, sizeof c);
+    c.config_text = "ga: {}";
+    c.tool_version = "evolve test";
+    c.backend = "cpu";
+    c.ga = *s;
+    c.gen_hash = hash;
+    return c;
+}
+
 /* Writes s as a checkpoint and reads it back into *back; 0 on failure. */
 static int round_trip(const ga_snapshot_t *s, checkpoint_t *back)
 {
@@ -78,12 +94,7 @@ static int round_trip(const ga_snapshot_t *s, checkpoint_t *back)
     int ok = 1;
     for (uint32_t g = 0; hash && g < s->generation; g++)
         hash[g] = 0x9E3779B97F4A7C15u * (g + 1u);
-    memset(&c, 0, sizeof c);
-    c.config_text = "ga: {}";
-    c.tool_version = "evolve test";
-    c.backend = "cpu";
-    c.ga = *s;
-    c.gen_hash = hash;
+    c = checkpoint_of(s, hash);
     if (!hash || checkpoint_write(PATH, &c, &err) != EV_OK || checkpoint_read(PATH, back, &err) != EV_OK) {
         fprintf(stderr, "checkpoint round trip: %s\n", hash ? err.msg : "out of memory");
         check_failures++;
@@ -214,12 +225,46 @@ static void check_refuses(void)
     }
 }
 
+/* A write that fails once its temporary file exists (here: the final name
+ * is taken by a folder, so the rename fails) leaves no temporary behind. */
+static void failed_write_leaves_no_temp(void)
+{
+    static const uint64_t hash[3] = {1, 2, 3};
+    state_t st;
+    checkpoint_t c;
+    ev_error err;
+    char **names = NULL;
+    size_t n = 0;
+    int temps = 0;
+    state_init(&st);
+    c = checkpoint_of(&st.s, hash);
+    if (plat_mkdirs(TAKEN "/inside", &err) != EV_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        check_failures++;
+        return;
+    }
+    CHECK(checkpoint_write(TAKEN, &c, &err) != EV_OK);
+    CHECK_CONTAINS(err.msg, "taken.ckpt");
+    if (plat_list_dir(DIR, &names, &n, &err) != EV_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        check_failures++;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(names[i], "taken.ckpt.", strlen("taken.ckpt."))) {
+            fprintf(stderr, "left behind: %s/%s\n", DIR, names[i]);
+            temps++;
+        }
+    CHECK_EQ_I64(0, temps);
+    plat_free_names(names, n);
+}
+
 int main(void)
 {
-    ev_error err;
-    if (plat_mkdirs(DIR, &err) != EV_OK)
+    if (fx_clean_dir(DIR) != 0)
         return 1;
     scalars_round_trip();
     check_refuses();
+    failed_write_leaves_no_temp();
     return check_exit();
 }

@@ -37,6 +37,8 @@ SHARED_HEADERS = {
     # the commands main.c dispatches to, one file each
     "cli/commands.h": ["cli/cmd_doctor.c", "cli/cmd_gen_data.c", "cli/cmd_ingest.c", "cli/cmd_report.c",
                        "cli/cmd_run.c"],
+    # the signal commands, one file each
+    "cli/cmd_signals.h": ["cli/cmd_bars.c", "cli/cmd_trades.c"],
     # the run modes, one file each
     "runs/modes.h": ["runs/mode_follow.c", "runs/mode_ga.c", "runs/mode_grid.c", "runs/mode_validate.c"],
     # the MPI job's interface: one file per job with MPI, one stub without

@@ -37,12 +37,14 @@ class ReplayTrades(C.Structure):
 
 
 GENERATION_CB = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(Generation))
+MESSAGE_CB = C.CFUNCTYPE(None, C.c_void_p, C.c_int, C.c_char_p)
+MESSAGE_KINDS = ("note", "warning")  # EVOLVE_NOTE, EVOLVE_WARNING
 
 
 class RunOpts(C.Structure):
     _fields_ = [("mode", C.c_char_p), ("backend", C.c_char_p), ("output", C.c_char_p), ("seed", C.c_uint64),
                 ("seed_given", C.c_int), ("top", C.c_uint32), ("verbose", C.c_int),
-                ("on_generation", GENERATION_CB), ("user", C.c_void_p)]
+                ("on_generation", GENERATION_CB), ("user", C.c_void_p), ("on_message", MESSAGE_CB)]
 
 
 class RunInfo(C.Structure):

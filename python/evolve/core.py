@@ -723,10 +723,14 @@ class Result:
         return f"<evolve.Result {self.mode} {self.run_file}>"
 
 
-def run(config, on_generation=None, mode="ga", backend="auto", output=None, seed=None, top=None, verbose=False):
+def run(config, on_generation=None, mode="ga", backend="auto", output=None, seed=None, top=None, verbose=False,
+        on_message=None):
     """Runs a config as `evolve CONFIG` does (mode "ga", "grid" or "validate"): the same run file, bit for bit.
     on_generation(stats: dict) is called after each GA generation; a true answer stops the run there
-    (stop reason "stopped by caller"); an exception in it stops the run and is raised here."""
+    (stop reason "stopped by caller"); an exception in it stops the run and is raised here.
+    on_message(kind, text) gets each line of progress or note ("note") and each warning ("warning", perhaps
+    several lines) the command prints on stderr, without the last newline, verbose or not; an exception in it
+    is raised after the run."""
     if on_generation is not None and mode != "ga":
         raise EvolveError(1, f"on_generation: only a GA run calls it (mode 'ga', not '{mode}')")
     ctx = _ctx()
@@ -746,8 +750,15 @@ def run(config, on_generation=None, mode="ga", backend="auto", output=None, seed
         except BaseException as e:  # noqa: B902 - re-raised after the run
             raised.append(e)
             return 1
+    def message(_user, kind, line):
+        try:
+            on_message(_ffi.MESSAGE_KINDS[kind], line.decode(errors="replace").rstrip("\n"))
+        except BaseException as e:  # noqa: B902 - re-raised after the run
+            raised.append(e)
     cfun = _ffi.GENERATION_CB(cb) if on_generation else _ffi.GENERATION_CB()
     opts.on_generation = cfun
+    mfun = _ffi.MESSAGE_CB(message) if on_message else _ffi.MESSAGE_CB()
+    opts.on_message = mfun
     info = _ffi.RunInfo()
     rc = lib.evolve_run(ctx, _b(os.fspath(config)), C.byref(opts), C.byref(info))
     if raised:

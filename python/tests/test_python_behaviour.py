@@ -1,5 +1,6 @@
 """The Python package's behaviour: callbacks, errors, closed handles, the ways
 to make datasets and lattices, threads."""
+import re
 import threading
 
 import numpy as np
@@ -225,3 +226,33 @@ def test_library_runs_probe_the_device(sample, soxl, monkeypatch):
     monkeypatch.setenv("EVOLVE_TEST_DEVICE", "exact")
     res = evolve.run(soxl, backend="cuda", output=sample / "exact.h5", seed=3)
     assert evolve.RunFile(res.run_file).attr("/provenance", "backend_probe").startswith("passed: ")
+
+
+def test_messages_are_the_commands(sample, soxl, binary, capfd):
+    """on_message gets the notes the command prints on stderr (runs/reporter.h), in its order, without
+    printing them itself (verbose off)."""
+    got = []
+    lib_out, cli_out = sample / "msg-lib.h5", sample / "msg-cli.h5"
+    evolve.grid(soxl, backend="cpu", output=lib_out, on_message=lambda kind, text: got.append((kind, text)))
+    assert "grid: run file" not in capfd.readouterr().err
+    p = cli(binary, soxl, "--grid", "--backend", "cpu", "--output", cli_out)
+
+    def mask(line, out):  # timings and the output's name differ
+        return re.sub(r"[0-9][0-9.e+-]*", "#", line.replace(str(out), "OUT"))
+    printed = iter(mask(line, cli_out) for line in p.stderr.splitlines())
+    notes = [mask(text, lib_out) for kind, text in got]
+    assert {kind for kind, _ in got} == {"note"}
+    assert any(n.startswith("grid: run file OUT") for n in notes) and any(n.startswith("grid: #") for n in notes)
+    assert all(any(n == line for line in printed) for n in notes), (notes, p.stderr)
+
+
+def test_messages_carry_warnings(sample, soxl, monkeypatch):
+    """A warning reaches on_message as "warning": backend auto falling back to the CPU when the GPU probe finds
+    the device (here the test twin with a planted fault) disagreeing."""
+    got = []
+    monkeypatch.setenv("EVOLVE_TEST_DEVICE", "fitness")
+    evolve.run(soxl, backend="auto", output=sample / "msg-warn.h5", seed=3,
+               on_message=lambda kind, text: got.append((kind, text)))
+    warnings = [text for kind, text in got if kind == "warning"]
+    assert len(warnings) == 1 and "falls back to the CPU backend" in warnings[0], got
+    assert any(text.startswith("ga: population") for kind, text in got if kind == "note")

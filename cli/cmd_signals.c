@@ -7,14 +7,13 @@
 
 #include "common/options.h"
 #include "common/platform.h"
+#include "io/config.h"
 #include "io/csv_reader.h"
 #include "runs/run_genome.h"
 #include "runs/trades_kinds.h"
 #include "io/output_guard.h"
 #include "signals/bars.h"
 #include "signals/se_config.h"
-
-#define BARS_HEADER "timestamp,open,high,low,close,volume\n"
 
 typedef struct {
     const char *bars, *symbol, *market, *ticker, *timeframe, *csv;
@@ -49,14 +48,14 @@ static ev_status load_bars(const bars_opts_t *o, bars_t *b, ev_error *err)
 }
 
 /* An existing output is replaced only when it is a CSV this command wrote
- * (it begins with the header, or any strategy's trades header), never an
- * input. */
-static ev_status check_output(const char *path, const char *what, const char *header, const bars_opts_t *o,
+ * (it begins with one of its headers, own[2], or any strategy's trades
+ * header), never an input. */
+static ev_status check_output(const char *path, const char *what, const char *const own[2], const bars_opts_t *o,
                               const char *genomes, ev_error *err)
 {
-    const char *marks[TRADES_KIND_MARKS_MAX + 2] = {header};
+    const char *marks[TRADES_KIND_MARKS_MAX + 3] = {own[0], own[1] ? own[1] : own[0]};
     ev_status st;
-    trades_kind_marks(marks + 1, TRADES_KIND_MARKS_MAX + 1);
+    trades_kind_marks(marks + 2, TRADES_KIND_MARKS_MAX + 1);
     if ((st = output_check_distinct(path, what, o->bars, "bars file", err)) != EV_OK ||
         (st = output_check_distinct(path, what, genomes, "genomes file", err)) != EV_OK)
         return st;
@@ -64,6 +63,8 @@ static ev_status check_output(const char *path, const char *what, const char *he
 }
 
 /* ---- evolve bars ---------------------------------------------------------- */
+
+static const char *const bars_headers[2] = {BARS_CSV_HEADER, BARS_CSV_HEADER_SYMBOL};
 
 int cmd_bars(int argc, char **argv)
 {
@@ -106,7 +107,7 @@ int cmd_bars(int argc, char **argv)
         fprintf(stderr, "evolve bars: %s\n", err.msg);
         return ev_exit_code(err.status);
     }
-    if (check_output(o.csv, "--csv output", BARS_HEADER, &o, NULL, &err) != EV_OK ||
+    if (check_output(o.csv, "--csv output", bars_headers, &o, NULL, &err) != EV_OK ||
         bars_write_csv(&b, o.csv, &err) != EV_OK) {
         fprintf(stderr, "evolve bars: %s\n", err.msg);
         bars_free(&b);
@@ -255,10 +256,24 @@ static void trades_usage(void)
         BARS_OPTIONS_HELP);
 }
 
+/* The config's objective.cost_pct (0 when absent): outcome_pct is the
+ * outcome the run's fitness sums. */
+static ev_status config_cost_pct(const char *config, double *cost_pct, ev_error *err)
+{
+    config_t c;
+    ev_status st = config_load(config, &c, err);
+    if (st == EV_OK) {
+        *cost_pct = c.objective.cost_pct;
+        config_free(&c);
+    }
+    return st;
+}
+
 /* Writes the trades file (and the metrics file) of every genome under
  * temporary names, renamed into place when complete. */
-static ev_status write_all(const trades_kind_t *k, const bars_t *b, const char *csv, const char *metrics,
-                           const char *gs, int64_t n_gs, int64_t *total, void **store_out, ev_error *err)
+static ev_status write_all(const trades_kind_t *k, const bars_t *b, double cost_pct, const char *csv,
+                           const char *metrics, const char *gs, int64_t n_gs, int64_t *total, void **store_out,
+                           ev_error *err)
 {
     FILE *out = NULL, *mout = NULL;
     char *tmp = NULL, *mtmp = NULL;
@@ -287,7 +302,7 @@ static ev_status write_all(const trades_kind_t *k, const bars_t *b, const char *
         fputs(k->metrics_header, mout);
     for (int64_t g = 0; g < n_gs; g++) {
         int64_t n;
-        if ((st = k->write(store, b, g, gs + (size_t)g * k->genome_size, out, mout, &n, err)) != EV_OK) {
+        if ((st = k->write(store, b, g, gs + (size_t)g * k->genome_size, cost_pct, out, mout, &n, err)) != EV_OK) {
             ev_error_prefix(err, "genome %lld: ", (long long)g);
             goto done;
         }
@@ -340,6 +355,7 @@ int cmd_trades(int argc, char **argv)
     bars_t b;
     char *base = NULL, *gs = NULL;
     int64_t n_gs = 0, total = 0;
+    double cost_pct = 0;
     void *store = NULL;
     ev_error err;
     opt_result res;
@@ -396,6 +412,8 @@ int cmd_trades(int argc, char **argv)
         if (se_config_load(config, &cfg, &err) != EV_OK)
             goto fail;
         have_cfg = 1;
+        if (config_cost_pct(config, &cost_pct, &err) != EV_OK)
+            goto fail;
         k = trades_kind_of(cfg.type);
     }
     if (metrics && !k->metrics_header) {
@@ -441,15 +459,16 @@ int cmd_trades(int argc, char **argv)
             goto fail;
         }
     }
-    if (check_output(o.csv, "--csv output", k->header, &o, genomes, &err) != EV_OK ||
+    if (check_output(o.csv, "--csv output", (const char *const[2]){k->header, NULL}, &o, genomes, &err) != EV_OK ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", config, "config", &err) != EV_OK) ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", cfg.bars_csv, "bars file", &err) != EV_OK))
         goto fail;
-    if (metrics && (check_output(metrics, "--metrics output", k->metrics_header, &o, genomes, &err) != EV_OK ||
+    if (metrics && (check_output(metrics, "--metrics output", (const char *const[2]){k->metrics_header, NULL}, &o,
+                                 genomes, &err) != EV_OK ||
                     output_check_distinct(metrics, "--metrics output", o.csv, "--csv output", &err) != EV_OK ||
                     (have_cfg && output_check_distinct(metrics, "--metrics output", config, "config", &err) != EV_OK)))
         goto fail;
-    if (write_all(k, &b, o.csv, metrics, gs, n_gs, &total, &store, &err) != EV_OK)
+    if (write_all(k, &b, cost_pct, o.csv, metrics, gs, n_gs, &total, &store, &err) != EV_OK)
         goto fail;
     fprintf(stderr,
             "evolve trades: %lld bars, %lld genome(s), %lld trades -> %s; indicators: %lld distinct series computed "

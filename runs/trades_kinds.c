@@ -147,9 +147,8 @@ static const trades_kind_t kinds[] = {
      se_store_create_v, se_store_free_v, se_computed_v, se_lookups_v, se_write},
     {"atc", sizeof(atc_params_t),
      "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,side,entry,exit,reason,pnl,outcome_pct\n", NULL,
-     atc_defaults_v,
-     atc_set_v, atc_base_v, atc_config_check_v, atc_check_v, atc_store_create_v, atc_store_free_v, atc_computed_v,
-     atc_lookups_v, atc_write},
+     atc_defaults_v, atc_set_v, atc_base_v, atc_config_check_v, atc_check_v, atc_store_create_v, atc_store_free_v,
+     atc_computed_v, atc_lookups_v, atc_write},
 };
 
 const trades_kind_t *trades_kind_of(int type)

@@ -5,6 +5,9 @@ says how; a data path that is not there is named by its YAML key and the
 folder it was resolved against; a config without tickers is refused naming
 data.tickers (no hidden SOXL default); GA and grid runs into the default
 output get files of their own, and each prints where its run file went.
+Item 5: after a GA killed by SIGKILL, the same command is refused with both
+ways on: the exact --resume command line, and how to start over (another
+--output, or deleting the interrupted files), and each way works.
 Standard library only."""
 import hashlib
 import os
@@ -25,6 +28,34 @@ def config_text(tickers="  tickers: [SOXL]\n", market="../data/market"):
 
 def digest(path):
     return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def restart_hint(E, root):
+    """A GA killed mid-run (EVOLVE_TEST_KILL: SIGKILL after generation 3's
+    checkpoint), then the same command: refused, offering --resume and a
+    fresh start; each offer, followed, runs."""
+    cfg = os.path.join(root, "k.yaml")
+    out = os.path.join(root, "k.h5")
+    cli.write_config(cfg, os.path.join(root, "data"), out, population=32, generations=8)
+    r = cli.run(E, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:3"})
+    partial = out + ".partial"
+    check(r.returncode != 0 and os.path.exists(partial) and not os.path.exists(out), f"killed GA: {r.returncode}")
+    r = cli.run(E, [cfg, "--quiet"])
+    resume = f"evolve {cfg} --quiet --resume {partial}"
+    check(r.returncode == 1 and resume in r.stderr and "--output NEW.h5" in r.stderr
+          and f"delete {partial} (and {partial}.ckpt)" in r.stderr, f"the refusal after a kill: {r.stderr}")
+    r = cli.run(E, [cfg, "--quiet", "--output", os.path.join(root, "k2.h5")])
+    check(r.returncode == 0 and os.path.exists(os.path.join(root, "k2.h5")) and os.path.exists(partial),
+          f"start over with --output: {r.stderr}")
+    r = cli.run(E, resume.split()[1:])
+    check(r.returncode == 0 and os.path.exists(out) and not os.path.exists(partial), f"the --resume offered: {r.stderr}")
+    r = cli.run(E, [cfg, "--quiet", "--seed", "7"], {"EVOLVE_TEST_KILL": "flushed:3"})
+    r = cli.run(E, [cfg, "--quiet", "--resume", partial])
+    check(r.returncode == 1 and "--output NEW.h5" in r.stderr, f"a resume that cannot continue: {r.stderr}")
+    os.remove(partial)
+    os.remove(partial + ".ckpt")
+    r = cli.run(E, [cfg, "--quiet"])
+    check(r.returncode == 0 and os.path.exists(out), f"start over after deleting: {r.stderr}")
 
 
 def main():
@@ -64,8 +95,9 @@ def main():
         r = cli.run(E, ["configs/s.yaml", "--grid", "--quiet", "--output", "x.h5"], cwd=root)
         check(r.returncode == 1 and "key 'data.tickers': required key is missing" in r.stderr and "SOXL not found"
               not in r.stderr, f"no tickers: {r.stderr}")
+        restart_hint(E, root)
     if not check.failures:
-        print("ok: paths, tickers and default outputs")
+        print("ok: paths, tickers, default outputs and the restart hint")
     return check.exit()
 
 

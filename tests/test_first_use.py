@@ -86,7 +86,8 @@ def restart_hint(E, root):
     check(r.returncode == 0 and os.path.exists(os.path.join(root, "k2.h5")) and os.path.exists(partial),
           f"start over with --output: {r.stderr}")
     r = cli.run(E, resume.split()[1:])
-    check(r.returncode == 0 and os.path.exists(out) and not os.path.exists(partial), f"the --resume offered: {r.stderr}")
+    check(r.returncode == 0 and os.path.exists(out) and not os.path.exists(partial),
+          f"the --resume offered: {r.stderr}")
     r = cli.run(E, [cfg, "--quiet", "--seed", "7"], {"EVOLVE_TEST_KILL": "flushed:3"})
     r = cli.run(E, [cfg, "--quiet", "--resume", partial])
     check(r.returncode == 1 and "--output NEW.h5" in r.stderr, f"a resume that cannot continue: {r.stderr}")

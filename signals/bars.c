@@ -8,6 +8,7 @@
 
 #include "common/platform.h"
 #include "common/shortest.h"
+#include "fitness/validation.h"
 #include "io/csv_reader.h"
 #include "io/ingest_fields.h"
 #include "io/market_ingest.h"
@@ -438,6 +439,14 @@ ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err)
         free(tmp);
         return st;
     }
+}
+
+double *bars_session_ends(const bars_t *b)
+{
+    double *e = (double *)malloc((size_t)(b->n > 0 ? b->n : 1) * sizeof *e);
+    for (int64_t i = 0; e && i < b->n; i++)
+        e[i] = i + 1 == b->n || val_day_of(b->ts[i]) != val_day_of(b->ts[i + 1]) ? 1.0 : 0.0;
+    return e;
 }
 
 uint64_t bars_fingerprint(const bars_t *b)

@@ -51,6 +51,12 @@ int32_t bars_parse_timeframe(const char *text);
  * known, so that bars_read_csv reads the file back with or without it. */
 ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err);
 
+/* A malloc'ed series of b->n doubles: 1 at each session's last bar (the
+ * last bar of its day, val_day_of as a validation: splits the days, and the
+ * last bar of the data),
+ * else 0 (strategy.session.flat_at_close); NULL when memory runs out. */
+double *bars_session_ends(const bars_t *b);
+
 /* XXH64 of the bars' times and OHLCV: a resumed run must see the same bars. */
 uint64_t bars_fingerprint(const bars_t *b);
 

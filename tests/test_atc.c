@@ -222,6 +222,17 @@ static int64_t hand_trades(const int8_t *st, const double *open, const double *e
     return n;
 }
 
+/* The hand tests' genome: every length 7, Narrow, no costs. */
+static void hand_params(atc_params_t *p)
+{
+    atc_params_defaults(p);
+    for (int f = 0; f < ATC_FAMILIES; f++)
+        p->len[f] = 7;
+    p->robustness = ATC_NARROW;
+    p->hma_as_sma = 1; /* slowest member 11, first defined at 10: B = 11 */
+    p->fee_bp = p->slippage_bp = 0;
+}
+
 static void test_trade_rule(void)
 {
     int8_t st[NT];
@@ -229,12 +240,7 @@ static void test_trade_rule(void)
     atc_params_t p;
     atc_trade_t t[8];
     int64_t n;
-    atc_params_defaults(&p);
-    for (int f = 0; f < ATC_FAMILIES; f++)
-        p.len[f] = 7;
-    p.robustness = ATC_NARROW;
-    p.hma_as_sma = 1; /* slowest member 11, first defined at 10: B = 11 */
-    p.fee_bp = p.slippage_bp = 0;
+    hand_params(&p);
     CHECK_EQ_I64(11, atc_warmup_bar(&p));
     for (int i = 0; i < NT; i++) {
         open[i] = 100 + i;
@@ -288,12 +294,7 @@ static void test_flat_at_close(void)
     atc_params_t p;
     atc_trade_t t[8];
     int64_t n;
-    atc_params_defaults(&p);
-    for (int f = 0; f < ATC_FAMILIES; f++)
-        p.len[f] = 7;
-    p.robustness = ATC_NARROW;
-    p.hma_as_sma = 1;
-    p.fee_bp = p.slippage_bp = 0;
+    hand_params(&p);
     p.flat_at_close = 1;
     for (int i = 0; i < NT; i++) {
         open[i] = 100 + i;

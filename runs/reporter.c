@@ -62,9 +62,10 @@ static void edge_warning(const run_reporter_t *r, const config_t *cfg, const rep
 
 void run_table(const run_reporter_t *r, const run_table_t *t)
 {
-    if (r && r->table)
-        r->table(r->user, t);
-    if (t->kind != RUN_TABLE_WALK)
+    if (!r || !r->table)
+        return;
+    r->table(r->user, t);
+    if (t->kind != RUN_TABLE_WALK) /* under the table a front end prints */
         edge_warning(r, t->cfg, t->top);
 }
 

@@ -181,7 +181,7 @@ ev_status run_file_read_validation(run_file_t *rf, const char *group, uint32_t n
         st = run_file_read_stats(rf, sub, n, &oos, err);
     if (st == EV_OK && !(*out = (val_rows_t *)calloc(1, sizeof **out)))
         st = ev_fail(err, EV_ENOMEM, "out of memory reading %s", path);
-    if (st == EV_OK && (st = val_rows_alloc(*out, n_folds, n, err)) == EV_OK) {
+    if (st == EV_OK && (st = val_rows_alloc(*out, n_folds, n, -1, err)) == EV_OK) {
         fill(*out, d, folds);
         attrs(rf, path, *out);
         for (uint32_t i = 0; oos && i < n; i++)

@@ -6,7 +6,7 @@
 #include "cli/signals_output.h"
 #include "common/options.h"
 
-#define BARS_HEADER "timestamp,open,high,low,close,volume\n"
+static const char *const bars_headers[2] = {BARS_CSV_HEADER, BARS_CSV_HEADER_SYMBOL};
 
 int cmd_bars(int argc, char **argv)
 {
@@ -44,7 +44,7 @@ int cmd_bars(int argc, char **argv)
         fprintf(stderr, "evolve bars: %s\n", err.msg);
         return ev_exit_code(err.status);
     }
-    if (signals_output_check(o.csv, "--csv output", BARS_HEADER, &o, NULL, &err) != EV_OK ||
+    if (signals_output_check(o.csv, "--csv output", bars_headers, &o, NULL, &err) != EV_OK ||
         bars_write_csv(&b, o.csv, &err) != EV_OK) {
         fprintf(stderr, "evolve bars: %s\n", err.msg);
         bars_free(&b);

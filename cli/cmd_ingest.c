@@ -154,12 +154,18 @@ static ev_status write_locked(const dataset_t *ds, const char *out, ev_error *er
 }
 
 /* --out may replace an earlier dataset, never anything else (an input, a typo). */
+static ev_status check_out(const char *out, const char *trades, ev_error *err)
+{
+    ev_status st = output_check_h5(out, DATASET_H5_FORMAT, "--out dataset", "an evolve dataset", err);
+    return st == EV_OK ? output_check_distinct(out, "--out dataset", trades, "--trades log", err) : st;
+}
+
+/* Checked again: a file may have appeared while the inputs were read. */
 static ev_status write_out(const dataset_t *ds, const char *out, const char *trades, ev_error *err)
 {
     char *dir;
     ev_status st;
-    if ((st = output_check_h5(out, DATASET_H5_FORMAT, "--out dataset", "an evolve dataset", err)) != EV_OK ||
-        (st = output_check_distinct(out, "--out dataset", trades, "--trades log", err)) != EV_OK)
+    if ((st = check_out(out, trades, err)) != EV_OK)
         return st;
     if (!(dir = plat_dirname(out)))
         return ev_fail(err, EV_ENOMEM, "out of memory");
@@ -182,7 +188,7 @@ static ev_status run_ingest(const ingest_args_t *a, ev_error *err)
     o.n_extra_features = a->features.n;
     o.strict = a->strict;
     o.log = log;
-    if ((st = ingest_build(&o, &ds, err)) != EV_OK)
+    if ((st = check_out(a->out, a->trades, err)) != EV_OK || (st = ingest_build(&o, &ds, err)) != EV_OK)
         return st;
     ingest_print_summary(&ds, log);
     st = write_out(&ds, a->out, a->trades, err);

@@ -235,6 +235,8 @@ int cmd_run(int argc, char **argv)
                      evaluator_name((evaluator_kind)a.evaluator));
     if (st == EV_OK)
         st = apply_overrides(&s, &a, &err);
+    if (st == EV_OK && a.walk_forward)
+        st = run_walk_check(&s.cfg, &err);
     if (st == EV_OK && lead) /* before any data is read or written */
         st = run_guard_outputs(&s.cfg, &a, &lock, &err);
     memset(&so, 0, sizeof so);

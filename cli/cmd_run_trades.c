@@ -9,6 +9,7 @@
 #include "cli/cmd_run_trades.h"
 #include "common/options.h"
 #include "common/platform.h"
+#include "common/shortest.h"
 #include "fitness/validation.h"
 #include "io/output_guard.h"
 #include "io/timeparse.h"
@@ -44,27 +45,20 @@ static const char *part_name(int32_t part)
     return part == VAL_HOLDOUT ? "holdout" : "in_sample";
 }
 
-/* The shortest of %.15g / %.17g that reads back as v. */
-static void fmt_exact(char *buf, size_t n, double v)
-{
-    snprintf(buf, n, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, n, "%.17g", v);
-}
-
 /* One trade as a CSV row (sep ",") or a table row. */
 static void write_row(FILE *f, const replay_t *rp, int64_t i, int64_t cum, int csv)
 {
     const kept_trade_t *k = &rp->k[i];
     const dataset_t *ds = &rp->ds;
-    char te[32], tx[32], price[32];
-    fmt_exact(price, sizeof price, ds->entry_price[k->trade]);
+    char te[32], tx[32], price[EV_SHORTEST_MAX], o[EV_SHORTEST_MAX], c[EV_SHORTEST_MAX];
+    ev_shortest(price, sizeof price, ds->entry_price[k->trade]);
     time_format(ds->entry_ts[k->trade], te, sizeof te);
     time_format(k->exit_ts, tx, sizeof tx);
     if (csv)
-        fprintf(f, "%lld,%s,%lld,%s,%s,%s,%s,%.6f,%.6f,%s\n", (long long)(i + 1), ds->tickers[ds->ticker[k->trade]],
-                (long long)ds->trade_id[k->trade], te, price, tx, exit_reason_name(k->reason), (double)k->q / 1e6,
-                (double)cum / 1e6, part_name(rp->part[i]));
+        fprintf(f, "%lld,%s,%lld,%s,%s,%s,%s,%s,%s,%s\n", (long long)(i + 1), ds->tickers[ds->ticker[k->trade]],
+                (long long)ds->trade_id[k->trade], te, price, tx, exit_reason_name(k->reason),
+                ev_shortest(o, sizeof o, (double)k->q / 1e6), ev_shortest(c, sizeof c, (double)cum / 1e6),
+                part_name(rp->part[i]));
     else
         fprintf(f, "%6lld  %-6s  %8lld  %s  %11s  %s  %-6s  %10.6f  %12.6f  %s\n", (long long)(i + 1),
                 ds->tickers[ds->ticker[k->trade]], (long long)ds->trade_id[k->trade], te, price, tx,

@@ -9,6 +9,7 @@
 #include "cli/trades_genomes.h"
 #include "cli/trades_write.h"
 #include "common/options.h"
+#include "io/config.h"
 #include "io/output_guard.h"
 #include "runs/trades_kinds.h"
 #include "signals/se_config.h"
@@ -22,10 +23,12 @@ static void trades_usage(void)
         "\n"
         "Backtests a signal strategy (SIGNALS.md; docs/signals.md) and writes one row per trade.\n"
         "seller_exhaustion: genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,\n"
-        "risk,reason,pnl,R (reason stop_gap|stop|tp|time). atc: genome,signal_bar,entry_bar,exit_bar,\n"
-        "entry_time,exit_time,side,entry,exit,reason,pnl (side long|short, reason signal). Bar indices\n"
-        "count from 0 over all bars; times as in the bars file. Each distinct indicator series is\n"
-        "computed once and shared by every genome.\n"
+        "risk,reason,pnl,R,outcome_pct (reason stop_gap|stop|tp|time|session). atc: genome,signal_bar,\n"
+        "entry_bar,exit_bar,entry_time,exit_time,side,entry,exit,reason,pnl,outcome_pct (side long|short,\n"
+        "reason signal|session). pnl is in price units; outcome_pct is the outcome the fitness sums\n"
+        "(pnl / entry * 100, less a config's objective.cost_pct, in micro-percent). Bar indices count\n"
+        "from 0 over all bars; times as in the bars file; numbers as the shortest text that reads back.\n"
+        "Each distinct indicator series is computed once and shared by every genome.\n"
         "\n"
         "options:\n%s"
         "  --strategy NAME   seller_exhaustion (default) or atc, with --bars/--market (a config names\n"
@@ -49,6 +52,19 @@ static void trades_usage(void)
         BARS_SOURCE_HELP);
 }
 
+/* The config's objective.cost_pct (0 when absent): outcome_pct is the
+ * outcome the run's fitness sums. */
+static ev_status config_cost_pct(const char *config, double *cost_pct, ev_error *err)
+{
+    config_t c;
+    ev_status st = config_load(config, &c, err);
+    if (st == EV_OK) {
+        *cost_pct = c.objective.cost_pct;
+        config_free(&c);
+    }
+    return st;
+}
+
 int cmd_trades(int argc, char **argv)
 {
     bars_opts_t o = {0};
@@ -61,6 +77,7 @@ int cmd_trades(int argc, char **argv)
     bars_t b;
     char *base = NULL, *gs = NULL;
     int64_t n_gs = 0, total = 0;
+    double cost_pct = 0;
     void *store = NULL;
     ev_error err;
     opt_result res;
@@ -112,6 +129,8 @@ int cmd_trades(int argc, char **argv)
         if (se_config_load(config, &cfg, &err) != EV_OK)
             goto fail;
         have_cfg = 1;
+        if (config_cost_pct(config, &cost_pct, &err) != EV_OK)
+            goto fail;
         k = trades_kind_of(cfg.type);
     }
     if (metrics && !k->metrics_header) {
@@ -157,15 +176,17 @@ int cmd_trades(int argc, char **argv)
             goto fail;
         }
     }
-    if (signals_output_check(o.csv, "--csv output", k->header, &o, genomes, &err) != EV_OK ||
+    if (signals_output_check(o.csv, "--csv output", (const char *const[2]){k->header, NULL}, &o, genomes, &err) !=
+            EV_OK ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", config, "config", &err) != EV_OK) ||
         (have_cfg && output_check_distinct(o.csv, "--csv output", cfg.bars_csv, "bars file", &err) != EV_OK))
         goto fail;
-    if (metrics && (signals_output_check(metrics, "--metrics output", k->metrics_header, &o, genomes, &err) != EV_OK ||
+    if (metrics && (signals_output_check(metrics, "--metrics output", (const char *const[2]){k->metrics_header, NULL},
+                                         &o, genomes, &err) != EV_OK ||
                     output_check_distinct(metrics, "--metrics output", o.csv, "--csv output", &err) != EV_OK ||
                     (have_cfg && output_check_distinct(metrics, "--metrics output", config, "config", &err) != EV_OK)))
         goto fail;
-    if (trades_write_all(k, &b, o.csv, metrics, gs, n_gs, &total, &store, &err) != EV_OK)
+    if (trades_write_all(k, &b, cost_pct, o.csv, metrics, gs, n_gs, &total, &store, &err) != EV_OK)
         goto fail;
     fprintf(stderr,
             "evolve trades: %lld bars, %lld genome(s), %lld trades -> %s; indicators: %lld distinct series computed "

@@ -10,9 +10,9 @@ extern "C" {
 #endif
 
 /* path (option `what`) may be written: it is neither the bars file of o nor
- * genomes (NULL: none), and an existing file there begins with header or any
- * strategy's trades header. */
-ev_status signals_output_check(const char *path, const char *what, const char *header, const bars_opts_t *o,
+ * genomes (NULL: none), and an existing file there begins with one of its
+ * own headers own[2] (own[1] NULL: one) or any strategy's trades header. */
+ev_status signals_output_check(const char *path, const char *what, const char *const own[2], const bars_opts_t *o,
                                const char *genomes, ev_error *err);
 
 #ifdef __cplusplus

@@ -6,8 +6,9 @@
 
 #include "common/platform.h"
 
-ev_status trades_write_all(const trades_kind_t *k, const bars_t *b, const char *csv, const char *metrics,
-                           const char *gs, int64_t n_gs, int64_t *total, void **store_out, ev_error *err)
+ev_status trades_write_all(const trades_kind_t *k, const bars_t *b, double cost_pct, const char *csv,
+                           const char *metrics, const char *gs, int64_t n_gs, int64_t *total, void **store_out,
+                           ev_error *err)
 {
     FILE *out = NULL, *mout = NULL;
     char *tmp = NULL, *mtmp = NULL;
@@ -36,7 +37,7 @@ ev_status trades_write_all(const trades_kind_t *k, const bars_t *b, const char *
         fputs(k->metrics_header, mout);
     for (int64_t g = 0; g < n_gs; g++) {
         int64_t n;
-        if ((st = k->write(store, b, g, gs + (size_t)g * k->genome_size, out, mout, &n, err)) != EV_OK) {
+        if ((st = k->write(store, b, g, gs + (size_t)g * k->genome_size, cost_pct, out, mout, &n, err)) != EV_OK) {
             ev_error_prefix(err, "genome %lld: ", (long long)g);
             goto done;
         }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/shortest.h"
 #include "common/strutil.h"
 
 const char *baseline_name(int32_t kind)
@@ -25,14 +26,11 @@ void baseline_point(const lattice_t *lat, int32_t kind, baseline_point_t *b)
     }
 }
 
-/* The shortest of %.15g and %.17g that reads back as v. */
+/* The shortest text that reads back as v. */
 static char *value_text(double v)
 {
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, sizeof buf, "%.17g", v);
-    return ev_strdup(buf);
+    char buf[EV_SHORTEST_MAX];
+    return ev_strdup(ev_shortest(buf, sizeof buf, v));
 }
 
 static ev_status copy_param(param_t *dst, const param_t *src, double v)

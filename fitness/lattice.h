@@ -91,6 +91,15 @@ ev_status lattice_finish(lattice_t *lat, ev_error *err);
  * anything: every genome read from one is checked before it indexes values. */
 int32_t lattice_gene_outside(const lattice_t *lat, const uint16_t *genes);
 
+/* Whether value gene of p is on an edge of its lattice that a wider lattice
+ * could move: -1 the first value, +1 the last; 0 inside, or when p has fewer
+ * than three values (every value is an edge), is listed by names (an
+ * enumeration such as atc's robustness: nothing lies beyond it), or is a
+ * filter at its loose end (a min filter's first value, a max filter's last:
+ * where a config puts the filter's "off", such as adx >= 0). A winner on an
+ * edge may have a better neighbour outside the lattice. */
+int lattice_edge(const param_t *p, uint16_t gene);
+
 /* Resolves each filter's feature name against the dataset. The error names the
  * parameter and lists the dataset's features. */
 ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err);

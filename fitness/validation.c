@@ -247,9 +247,9 @@ int32_t val_trade_part(const val_split_t *s, const dataset_t *ds, int64_t j)
     return val_ts_part(s, ds->entry_ts[j]);
 }
 
-static void cell_finish(val_cell_t *c, const accum_t *a, const fit_problem_t *p)
+static void cell_finish(val_cell_t *c, const accum_t *a, const fit_problem_t *p, const objective_prep_t *obj)
 {
-    c->r = accum_finish(a, &p->obj);
+    c->r = accum_finish(a, obj);
     c->value = objective_display(&p->obj_cfg, c->r.fitness);
     c->sum = a->sum;
 }
@@ -286,11 +286,12 @@ static void compound_value(val_cell_t *c, double prod)
         c->value = prod == 0.0 ? -100.0 : (prod - 1.0) * 100.0;
 }
 
-ev_status val_rows_alloc(val_rows_t *out, int32_t n_folds, uint32_t n, ev_error *err)
+ev_status val_rows_alloc(val_rows_t *out, int32_t n_folds, uint32_t n, int64_t min_trades, ev_error *err)
 {
     memset(out, 0, sizeof *out);
     out->n = n;
     out->n_folds = n_folds;
+    out->min_trades = min_trades;
     out->row = (val_row_t *)calloc((size_t)n + 1, sizeof *out->row);
     out->cells = (val_cell_t *)calloc((size_t)n * (size_t)n_folds + 1, sizeof *out->cells);
     if (!out->row || !out->cells) {
@@ -310,6 +311,7 @@ ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const 
     double *prod = (double *)malloc(((size_t)n_folds + 2) * sizeof *prod);
     int64_t *qis = (int64_t *)malloc(((size_t)m + 1) * sizeof *qis), nis = 0;
     val_row_t *r = &v->row[i];
+    objective_prep_t part = p->obj; /* the holdout's and the folds' */
     accum_t *is, *oos;
     int32_t profitable = 0;
     if (!acc || !qis || !prod) {
@@ -318,6 +320,8 @@ ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const 
         free(prod);
         return ev_fail(err, EV_ENOMEM, "out of memory scoring the reported genomes per part");
     }
+    if (v->min_trades >= 0)
+        part.min_trades = v->min_trades;
     is = &acc[n_folds];
     oos = &acc[n_folds + 1];
     for (int32_t f = 0; f < n_folds + 2; f++)
@@ -332,8 +336,8 @@ ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const 
         }
     }
     trade_moments(qis, nis, &r->moments);
-    cell_finish(&r->in_sample, is, p);
-    cell_finish(&r->out_of_sample, oos, p);
+    cell_finish(&r->in_sample, is, p, &p->obj);
+    cell_finish(&r->out_of_sample, oos, p, &part);
     if (p->obj_cfg.kind == OBJ_COMPOUND) {
         compound_parts(ctr ? ctr : tr, m, n_folds, prod);
         compound_value(&r->in_sample, prod[n_folds]);
@@ -342,7 +346,7 @@ ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const 
     r->worst_fold = HUGE_VAL;
     for (int32_t f = 0; f < n_folds; f++) {
         double x;
-        cell_finish(&r->fold[f], &acc[f], p);
+        cell_finish(&r->fold[f], &acc[f], p, &part);
         if (p->obj_cfg.kind == OBJ_COMPOUND)
             compound_value(&r->fold[f], prod[f]);
         x = cell_rank_value(&r->fold[f]);
@@ -361,7 +365,7 @@ ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const 
 }
 
 ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_tables_t *t, const int32_t *trade_part,
-                        int32_t n_folds, const ranked_genome_t *e, uint32_t n, ev_error *err)
+                        int32_t n_folds, const ranked_genome_t *e, uint32_t n, int64_t min_trades, ev_error *err)
 {
     const int64_t nt = t->n_trades;
     const int compound = p->obj_cfg.kind == OBJ_COMPOUND;
@@ -370,7 +374,7 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
     int64_t *at = (int64_t *)malloc(((size_t)nt + 1) * sizeof *at);
     ev_status st;
     memset(out, 0, sizeof *out);
-    st = tr && ctr && at ? val_rows_alloc(out, n_folds, n, err)
+    st = tr && ctr && at ? val_rows_alloc(out, n_folds, n, min_trades, err)
                          : ev_fail(err, EV_ENOMEM, "out of memory scoring the reported genomes per part");
     for (int64_t jj = 0; st == EV_OK && jj < nt; jj++)
         at[p->order[jj]] = jj;

@@ -55,6 +55,9 @@ typedef struct {
     /* walk_forward: {train_days, test_days, step_days} (fitness/walk_forward.h);
      * wf_train 0: none. step_days defaults to test_days. */
     uint32_t wf_train, wf_test, wf_step;
+    /* validation.min_trades: the fewest kept trades that make the holdout or a
+     * fold feasible in the reported statistics; -1: objective.min_trades. */
+    int64_t min_trades;
 } validation_cfg_t;
 
 void validation_cfg_free(validation_cfg_t *v);
@@ -125,7 +128,8 @@ typedef struct {
     double pbo;          /* the probability of backtest overfitting (fitness/pbo.h), NaN: not computed */
     uint64_t pbo_combos; /* the CSCV choices it counts */
     uint32_t pbo_genomes, pbo_blocks;
-    double trials; /* the DSR's N for the terminal table, set by the mode once known (0: unknown) */
+    double trials;      /* the DSR's N for the terminal table, set by the mode once known (0: unknown) */
+    int64_t min_trades; /* of the holdout and the folds (validation.min_trades); -1: the objective's */
 } val_rows_t;
 
 /* One kept trade of a reported genome: its outcome (micro-percent), log
@@ -135,20 +139,22 @@ typedef struct {
     int32_t part, pad_;
 } val_trade_t;
 
-/* out's storage for n genomes on n_folds folds (val_rows_free). */
-ev_status val_rows_alloc(val_rows_t *out, int32_t n_folds, uint32_t n, ev_error *err);
+/* out's storage for n genomes on n_folds folds (val_rows_free); min_trades:
+ * the holdout's and the folds' (validation_cfg_t). */
+ev_status val_rows_alloc(val_rows_t *out, int32_t n_folds, uint32_t n, int64_t min_trades, ev_error *err);
 
 /* Row i of v from a genome's kept trades tr[m] in the order the search sums
- * them (p: the objective); ctr: the same trades in the order compound's
- * product takes them (NULL: tr's). The one arithmetic of every row. */
+ * them (p: the objective; the holdout and the folds feasible by
+ * v->min_trades); ctr: the same trades in the order compound's product takes
+ * them (NULL: tr's). The one arithmetic of every row. */
 ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const val_trade_t *tr, int64_t m,
                        const val_trade_t *ctr, ev_error *err);
 
 /* Scores e[n] on every part. p/t: the problem and tables of the WHOLE
  * dataset (rows in p->order); trade_part[j]: the part of trade j (dataset
- * order). */
+ * order); min_trades as val_rows_alloc's. */
 ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_tables_t *t, const int32_t *trade_part,
-                        int32_t n_folds, const ranked_genome_t *e, uint32_t n, ev_error *err);
+                        int32_t n_folds, const ranked_genome_t *e, uint32_t n, int64_t min_trades, ev_error *err);
 void val_rows_free(val_rows_t *v);
 
 /* A new dataset holding the trades of src whose keep[j] is set (dataset

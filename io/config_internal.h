@@ -51,6 +51,6 @@ ev_status config_parse_baseline(const ymap_t *root, const lattice_t *lat, int st
                                 ev_error *err);
 
 /* validation: (config_validation.c): holdout days and day folds. */
-ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_error *err);
+ev_status config_parse_validation(const ymap_t *root, const objective_cfg_t *obj, validation_cfg_t *v, ev_error *err);
 
 #endif

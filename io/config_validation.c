@@ -7,8 +7,8 @@
 #include "io/config_internal.h"
 #include "io/timeparse.h"
 
-static const char *const validation_keys[] = {"holdout",     "folds",      "fold_by",      "rank_by",
-                                              "pbo_genomes", "pbo_blocks", "walk_forward", NULL};
+static const char *const validation_keys[] = {"holdout",    "folds",        "fold_by",    "rank_by", "pbo_genomes",
+                                              "pbo_blocks", "walk_forward", "min_trades", NULL};
 static const char *const walk_keys[] = {"train_days", "test_days", "step_days", NULL};
 static const char *const rank_by_names[] = {"fitness", "plateau", NULL}; /* rank_by_kind order */
 static const char *const holdout_keys[] = {"share", "last", "days", NULL};
@@ -109,16 +109,41 @@ static ev_status parse_walk_forward(const ymap_t *root, validation_cfg_t *v, ev_
     return EV_OK;
 }
 
-ev_status config_parse_validation(const ymap_t *root, validation_cfg_t *v, ev_error *err)
+/* min_trades: the holdout's and the folds' apart from the objective's; not
+ * beside objective.aggregate, whose fold statistic is the search's fitness
+ * (ranked by objective.min_trades on every backend). */
+static ev_status parse_min_trades(const ymap_t *m, const objective_cfg_t *obj, validation_cfg_t *v, ev_error *err)
+{
+    uint64_t n = 0;
+    char path[YDOC_PATH_MAX];
+    ev_status st;
+    v->min_trades = -1;
+    if (!ymap_key(m, "min_trades"))
+        return EV_OK;
+    if ((st = ymap_uint(m, "min_trades", 0, (uint64_t)INT64_MAX, &n, err)) != EV_OK)
+        return st;
+    ymap_path(m, "min_trades", path);
+    if (obj->aggregate != AGG_ALL)
+        return ydoc_fail(m->doc, err, ymap_key(m, "min_trades"), path,
+                         "with objective.aggregate the folds are the search's own fitness, feasible by "
+                         "objective.min_trades; drop validation.min_trades or objective.aggregate");
+    v->min_trades = (int64_t)n;
+    return EV_OK;
+}
+
+ev_status config_parse_validation(const ymap_t *root, const objective_cfg_t *obj, validation_cfg_t *v, ev_error *err)
 {
     ymap_t m;
     int present = 0, fold_by = FOLD_BY_SHUFFLE, rank_by = RANK_BY_FITNESS;
     uint64_t folds = 0, pbo_genomes = 1000, pbo_blocks = 16;
     ev_status st;
     memset(v, 0, sizeof *v);
+    v->min_trades = -1;
     if ((st = ymap_submap(root, "validation", validation_keys, &m, &present, err)) != EV_OK || !present)
         return st;
     v->enabled = 1;
+    if ((st = parse_min_trades(&m, obj, v, err)) != EV_OK)
+        return st;
     if ((st = parse_holdout(&m, v, err)) != EV_OK ||
         (st = ymap_uint(&m, "folds", 0, VAL_MAX_FOLDS, &folds, err)) != EV_OK ||
         (st = ymap_choice(&m, "fold_by", fold_by_names, &fold_by, err)) != EV_OK ||

@@ -301,6 +301,32 @@ static void add_top(jctx *c, cJSON *root, const config_t *cfg, const reported_t 
     }
 }
 
+/* "lattice_edges": [{"parameter", "value", "edge": "lowest"|"highest"}], the
+ * genes of a feasible rank 1 on an edge of their lattice (lattice_edge);
+ * absent when none is. */
+static void add_edges(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
+{
+    cJSON *arr = NULL;
+    if (top->n == 0 || !top->e[0].r.feasible)
+        return;
+    for (int32_t k = 0; k < cfg->lattice.n_params; k++) {
+        const param_t *p = &cfg->lattice.params[k];
+        const uint16_t g = top->e[0].genes[k];
+        const int edge = lattice_edge(p, g);
+        cJSON *o;
+        if (!edge || (!arr && !(arr = jchild(c, root, "lattice_edges", 1))))
+            continue;
+        if (!(o = cJSON_CreateObject()) || !cJSON_AddItemToArray(arr, o)) {
+            cJSON_Delete(o);
+            c->failed = 1;
+            return;
+        }
+        jstr(c, o, "parameter", p->name);
+        jnum(c, o, "value", p->values[g]);
+        jstr(c, o, "edge", edge < 0 ? "lowest" : "highest");
+    }
+}
+
 void *json_summary_top(const config_t *cfg, const reported_t *top)
 {
     jctx c = {0};
@@ -441,6 +467,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
     add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
     if (top->strat)
         add_strategies(c, root, cfg, top);
+    add_edges(c, root, cfg, top);
     if (top->val && top->split)
         add_validation(c, root, s, top);
     if (top->base)

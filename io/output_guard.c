@@ -75,6 +75,21 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* EV_OK when the folder path would be written in is a directory. */
+static ev_status folder_there(const char *path, const char *what, ev_error *err)
+{
+    char *dir = plat_dirname(path);
+    plat_stat_t ps;
+    ev_status st = EV_OK;
+    if (!dir)
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    if (plat_stat(dir, &ps) != 0 || !ps.is_dir)
+        st = ev_fail(err, EV_EIO, "%s: the folder %s is not there (%s): create it first, or name another file", path,
+                     dir, what);
+    free(dir);
+    return st;
+}
+
 ev_status output_check_json(const char *path, const char *what, ev_error *err)
 {
     static const char *const kind = "a JSON summary evolve wrote";
@@ -83,7 +98,7 @@ ev_status output_check_json(const char *path, const char *what, ev_error *err)
     int ok;
     int e = existing(path, what, kind, err);
     if (e)
-        return e > 0 ? EV_OK : EV_EIO;
+        return e > 0 ? folder_there(path, what, err) : EV_EIO;
     if (!(text = slurp(path)))
         return refuse(path, what, "a file evolve cannot read as a summary", kind, err);
     root = cJSON_Parse(text);

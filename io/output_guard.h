@@ -20,7 +20,8 @@ extern "C" {
 ev_status output_check_h5(const char *path, const char *format, const char *what, const char *kind, ev_error *err);
 
 /* The same for a --json summary: a JSON object with evolve's "mode" and
- * "lattice_size" keys. */
+ * "lattice_size" keys; a new one's folder must be there (a run checks it
+ * before it starts, not after it printed its results). */
 ev_status output_check_json(const char *path, const char *what, ev_error *err);
 
 /* The same for a text output (a CSV, an SVG chart): replaced only when it is

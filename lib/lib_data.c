@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runs/backend_registry.h"
+#include "common/shortest.h"
 #include "common/strutil.h"
 #include "fitness/objective_prep.h"
 #include "io/config.h"
@@ -227,18 +228,13 @@ static int sb_quoted(sbuf_t *b, const char *s)
     return ok && sb_add(b, "\"");
 }
 
-/* The shortest of %.15g .. %.17g that reads back as v. */
+/* The shortest text that reads back as v (YAML's spelling when not finite). */
 static int sb_number(sbuf_t *b, double v)
 {
-    char buf[40];
+    char buf[EV_SHORTEST_MAX];
     if (!isfinite(v))
         return sb_add(b, "%s", v != v ? ".nan" : v > 0 ? ".inf" : "-.inf");
-    for (int p = 15; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return sb_add(b, "%s", buf);
+    return sb_add(b, "%s", ev_shortest(buf, sizeof buf, v));
 }
 
 EVOLVE_API int evolve_lattice_from_values(evolve_ctx *ctx, const evolve_param *params, size_t n_params,

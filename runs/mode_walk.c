@@ -107,20 +107,20 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, ev_erro
     return st == EV_OK ? fst : st;
 }
 
-static ev_status refuse_mixed(const session_t *s, ev_error *err)
+ev_status run_walk_check(const config_t *cfg, ev_error *err)
 {
-    const validation_cfg_t *v = &s->cfg.validation;
+    const validation_cfg_t *v = &cfg->validation;
     if (!v->wf_train)
         return ev_fail(err, EV_EUSAGE,
                        "%s: --walk-forward needs validation.walk_forward: {train_days, test_days, step_days} "
                        "(docs/config.md)",
-                       s->cfg.path);
+                       cfg->path);
     if (v->holdout != HOLDOUT_NONE || v->folds > 1 || v->fold_by != FOLD_BY_SHUFFLE ||
-        s->cfg.objective.aggregate != AGG_ALL)
+        cfg->objective.aggregate != AGG_ALL)
         return ev_fail(err, EV_ECONFIG,
                        "%s: --walk-forward tests each window on the days after it: drop validation.holdout, "
                        "folds / fold_by and objective.aggregate for it",
-                       s->cfg.path);
+                       cfg->path);
     return EV_OK;
 }
 
@@ -144,7 +144,7 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
     double t_walk = 0;
     ev_status st;
     memset(&r, 0, sizeof r);
-    if ((st = refuse_mixed(s, err)) != EV_OK)
+    if ((st = run_walk_check(&s->cfg, err)) != EV_OK)
         return st;
     r.train_days = v->wf_train;
     r.test_days = v->wf_test;

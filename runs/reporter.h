@@ -57,6 +57,9 @@ int run_noting(const run_reporter_t *r);
  * callback is NULL. A line is formatted whole before it is handed over. */
 void run_note(const run_reporter_t *r, const char *fmt, ...) EV_PRINTF(2, 3);
 void run_warning(const run_reporter_t *r, const char *fmt, ...) EV_PRINTF(2, 3);
+/* A result table to r's table callback (none: nothing), then a warning when
+ * the list's rank 1 sits on an edge of the lattice (fitness/lattice.h
+ * lattice_edge; not for walk-forward windows). */
 void run_table(const run_reporter_t *r, const run_table_t *t);
 /* r's streams for the folders below (NULL where r is NULL). */
 FILE *run_log(const run_reporter_t *r);

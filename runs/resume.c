@@ -56,8 +56,8 @@ static ev_status identity_compare(const run_identity_t *was, const run_identity_
     else
         return EV_OK;
     return ev_fail(err, EV_ECONFIG,
-                   "cannot resume %s: %s. Resume it with the same config, data, evolve and options, or delete %s "
-                   "and %s to start over",
+                   "cannot resume %s: %s. Resume it with the same config, data, evolve and options, or start over "
+                   "without --resume: with another output (--output NEW.h5), or after deleting %s and %s",
                    p->partial_path, what, p->partial_path, p->ckpt_path);
 }
 

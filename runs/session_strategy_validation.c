@@ -142,7 +142,7 @@ ev_status strategy_validation_rows(const session_t *s, reported_t *r, ev_error *
     ev_status st;
     if (!v)
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    st = val_rows_alloc(v, s->split.n_folds, r->n, err);
+    st = val_rows_alloc(v, s->split.n_folds, r->n, s->cfg.validation.min_trades, err);
     for (uint32_t i = 0; st == EV_OK && i < r->n; i++)
         if ((st = row_of(s, v, i, &r->e[i], err)) == EV_OK && s->split.n_holdout > 0)
             st = strategy_genome_stats(s->strategy, r->e[i].genes, NULL, &v->row[i].oos_stats, err);

@@ -186,7 +186,7 @@ ev_status session_validation_rows(const session_t *s, reported_t *r, ev_error *e
     if (!v)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     if ((st = val_rows_make(v, &s->prob_full, &s->tables_full.view, s->trade_part, s->split.n_folds, r->e, r->n,
-                            err)) != EV_OK) {
+                            s->cfg.validation.min_trades, err)) != EV_OK) {
         free(v);
         return st;
     }

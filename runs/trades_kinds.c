@@ -3,11 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/shortest.h"
 #include "signals/atc_config.h"
 #include "signals/atc_features.h"
 #include "signals/atc_params.h"
 #include "signals/features.h"
 #include "signals/se_params.h"
+#include "signals/strategy.h"
+#include "signals/strategy_hd.h"
 
 /* The table's thin adapters, one set per strategy: the signals/ entry points
  * are parallel (PREFIX_params_defaults, PREFIX_params_set, PREFIX_config_base,
@@ -55,33 +58,57 @@ KIND_ADAPTERS(atc, atc_params_t, atc_features_t)
 /* ---- the trade rows --------------------------------------------------------- */
 
 /* The columns every strategy's row starts with:
- * genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time, */
+ * genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time */
 static void row_head(FILE *f, const bars_t *b, int64_t g, int64_t signal_bar, int64_t entry_bar, int64_t exit_bar)
 {
     char te[32], tx[32];
     bars_format_time(b, entry_bar, te, sizeof te);
     bars_format_time(b, exit_bar, tx, sizeof tx);
-    fprintf(f, "%lld,%lld,%lld,%lld,%s,%s,", (long long)g, (long long)signal_bar, (long long)entry_bar,
+    fprintf(f, "%lld,%lld,%lld,%lld,%s,%s", (long long)g, (long long)signal_bar, (long long)entry_bar,
             (long long)exit_bar, te, tx);
 }
 
-static ev_status se_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout, int64_t *n,
-                          ev_error *err)
+/* The numbers v[n], each with a comma before it, as the shortest text
+ * that reads back as the same double. */
+static void put_numbers(FILE *f, const double *v, int n)
+{
+    char buf[EV_SHORTEST_MAX];
+    for (int k = 0; k < n; k++)
+        fprintf(f, ",%s", ev_shortest(buf, sizeof buf, v[k]));
+}
+
+/* A trade's outcome_pct: its outcome as the fitness sums it (micro-percent,
+ * cost_pct subtracted) in percent, then the row's end. */
+static void row_tail(FILE *f, double pnl, double entry, double cost_pct)
+{
+    const double o = (double)strategy_outcome_q(strategy_trade_pct(pnl, entry), cost_pct) / 1e6;
+    put_numbers(f, &o, 1);
+    fputc('\n', f);
+}
+
+static ev_status se_write(void *store, const bars_t *b, int64_t g, const void *genome, double cost_pct, FILE *f,
+                          FILE *mout, int64_t *n, ev_error *err)
 {
     se_trade_t *t;
     ev_status st = se_run_genome((se_features_t *)store, (const se_params_t *)genome, &t, n, err);
     if (st != EV_OK)
         return st;
     for (int64_t k = 0; k < *n; k++) {
+        const double prices[] = {t[k].entry, t[k].exit, t[k].stop, t[k].tp, t[k].risk};
+        const double result[] = {t[k].pnl, t[k].r_mult};
         row_head(f, b, g, t[k].signal_bar, t[k].entry_bar, t[k].exit_bar);
-        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g\n", t[k].entry, t[k].exit, t[k].stop, t[k].tp,
-                t[k].risk, se_reason_name(t[k].reason), t[k].pnl, t[k].r_mult);
+        put_numbers(f, prices, 5);
+        fprintf(f, ",%s", se_reason_name(t[k].reason));
+        put_numbers(f, result, 2);
+        row_tail(f, t[k].pnl, t[k].entry, cost_pct);
     }
     if (mout) {
         se_metrics_t m;
         se_metrics(t, *n, &m);
-        fprintf(mout, "%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g\n", (long long)g, (long long)m.n, m.win_rate, m.avg_r,
-                m.total_pnl, m.max_dd, m.sharpe);
+        const double v[] = {m.win_rate, m.avg_r, m.total_pnl, m.max_dd, m.sharpe};
+        fprintf(mout, "%lld,%lld", (long long)g, (long long)m.n);
+        put_numbers(mout, v, 5);
+        fputc('\n', mout);
     }
     free(t);
     return EV_OK;
@@ -92,8 +119,8 @@ static ev_status atc_check_v(const void *g, ev_error *err)
     return atc_params_check((const atc_params_t *)g, err);
 }
 
-static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *genome, FILE *f, FILE *mout, int64_t *n,
-                           ev_error *err)
+static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *genome, double cost_pct, FILE *f,
+                           FILE *mout, int64_t *n, ev_error *err)
 {
     atc_trade_t *t;
     ev_status st = atc_run_genome((atc_features_t *)store, (const atc_params_t *)genome, &t, n, err);
@@ -101,9 +128,13 @@ static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *
     if (st != EV_OK)
         return st;
     for (int64_t k = 0; k < *n; k++) {
+        const double prices[] = {t[k].entry, t[k].exit};
         row_head(f, b, g, t[k].signal_bar, t[k].entry_bar, t[k].exit_bar);
-        fprintf(f, "%s,%.17g,%.17g,%s,%.17g\n", t[k].side > 0 ? "long" : "short", t[k].entry, t[k].exit,
-                atc_reason_name(t[k].reason), t[k].pnl);
+        fputs(t[k].side > 0 ? ",long" : ",short", f);
+        put_numbers(f, prices, 2);
+        fprintf(f, ",%s", atc_reason_name(t[k].reason));
+        put_numbers(f, &t[k].pnl, 1);
+        row_tail(f, t[k].pnl, t[k].entry, cost_pct);
     }
     free(t);
     return EV_OK;
@@ -111,13 +142,13 @@ static ev_status atc_write(void *store, const bars_t *b, int64_t g, const void *
 
 static const trades_kind_t kinds[] = {
     {"seller_exhaustion", sizeof(se_params_t),
-     "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,pnl,R\n",
+     "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,risk,reason,pnl,R,outcome_pct\n",
      "genome,n,win_rate,avg_R,total_pnl,max_dd,sharpe\n", se_defaults_v, se_set_v, se_base_v, se_config_check_v, NULL,
      se_store_create_v, se_store_free_v, se_computed_v, se_lookups_v, se_write},
     {"atc", sizeof(atc_params_t),
-     "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,side,entry,exit,reason,pnl\n", NULL, atc_defaults_v,
-     atc_set_v, atc_base_v, atc_config_check_v, atc_check_v, atc_store_create_v, atc_store_free_v, atc_computed_v,
-     atc_lookups_v, atc_write},
+     "genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,side,entry,exit,reason,pnl,outcome_pct\n", NULL,
+     atc_defaults_v, atc_set_v, atc_base_v, atc_config_check_v, atc_check_v, atc_store_create_v, atc_store_free_v,
+     atc_computed_v, atc_lookups_v, atc_write},
 };
 
 const trades_kind_t *trades_kind_of(int type)

@@ -28,10 +28,11 @@ typedef struct {
     void (*store_free)(void *store);
     int64_t (*computed)(const void *store);
     int64_t (*lookups)(const void *store);
-    /* Backtests genome g and writes its trade rows (and its metrics row when
-     * mout is not NULL); *n: the trades. */
-    ev_status (*write)(void *store, const bars_t *b, int64_t g, const void *genome, FILE *out, FILE *mout, int64_t *n,
-                       ev_error *err);
+    /* Backtests genome g and writes its trade rows (outcome_pct less
+     * cost_pct, objective.cost_pct) and its metrics row when mout is not
+     * NULL; *n: the trades. */
+    ev_status (*write)(void *store, const bars_t *b, int64_t g, const void *genome, double cost_pct, FILE *out,
+                       FILE *mout, int64_t *n, ev_error *err);
 } trades_kind_t;
 
 /* The table entry of a strategy.type (STRATEGY_*), or by name (NULL when

@@ -10,6 +10,7 @@ void atc_config_base(const se_config_t *c, atc_params_t *p)
     p->hma_as_sma = c->pine[0];
     p->pine_sticky_a = c->pine[1];
     p->python_cut = c->pine[2];
+    p->flat_at_close = c->flat_at_close;
 }
 
 static double atc_value(const void *genome, int which)

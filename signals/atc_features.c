@@ -18,7 +18,7 @@ typedef struct {
 
 struct atc_features {
     const bars_t *bars;
-    double *ret;
+    double *ret, *session_end;
     double *ma, *scratch; /* work for one MA at a time */
     atc_entry_t *ent;
     int64_t n_ent, cap_ent;
@@ -40,7 +40,8 @@ ev_status atc_features_create(const bars_t *b, atc_features_t **out, ev_error *e
     f->ret = (double *)malloc(bytes(b->n, sizeof(double)));
     f->ma = (double *)malloc(bytes(b->n, sizeof(double)));
     f->scratch = (double *)malloc(bytes(b->n, sizeof(double)));
-    if (!f->ret || !f->ma || !f->scratch) {
+    f->session_end = bars_session_ends(b);
+    if (!f->ret || !f->ma || !f->scratch || !f->session_end) {
         atc_features_free(f);
         return ev_fail(err, EV_ENOMEM, "out of memory for the atc series of %lld bars", (long long)b->n);
     }
@@ -72,6 +73,7 @@ void atc_features_free(atc_features_t *f)
     atc_features_clear(f);
     free(f->ent);
     free(f->ret);
+    free(f->session_end);
     free(f->ma);
     free(f->scratch);
     free(f);
@@ -141,6 +143,7 @@ static void series_head(const atc_features_t *f, atc_series_t *s)
     s->open = f->bars->open;
     s->close = f->bars->close;
     s->ret = f->ret;
+    s->session_end = f->session_end;
 }
 
 static int kind_of(const atc_params_t *p, int fam)
@@ -213,5 +216,5 @@ ev_status atc_run_genome(atc_features_t *f, const atc_params_t *p, atc_trade_t *
 
 const char *atc_reason_name(int32_t reason)
 {
-    return reason == ATC_SIGNAL ? "signal" : "?";
+    return reason == ATC_SIGNAL ? "signal" : reason == ATC_SESSION ? "session" : "?";
 }

@@ -36,7 +36,8 @@
 /* The members per family (the families: signals/atc_ma.h). */
 enum { ATC_MEMBERS = 9 };
 enum { ATC_NARROW = 0, ATC_MEDIUM = 1, ATC_WIDE = 2 };
-enum { ATC_SIGNAL = 4 }; /* the exit reason (after seller_exhaustion's 0..3) */
+/* the exit reasons (after seller_exhaustion's 0..3; session is its SE_SESSION) */
+enum { ATC_SIGNAL = 4, ATC_SESSION = 5 };
 
 /* The smallest member length the lattice admits (sec. 2.2: L - a4 >= 3). */
 #define ATC_MIN_MEMBER 3
@@ -55,9 +56,10 @@ typedef struct {
     int32_t hma_as_sma;    /* the "HMA" family is Pine's ta.sma(src, L) */
     int32_t pine_sticky_a; /* a keeps its previous value when p == 0 */
     int32_t python_cut;    /* Cut uses long/short_threshold instead of +-cut_threshold */
+    int32_t flat_at_close; /* strategy.session.flat_at_close (fixed by the config, not optimised) */
 } atc_params_t;
 /* copied to the device byte for byte (signals/strategy_pack.h): one layout for C and CUDA */
-EV_STATIC_ASSERT(sizeof(atc_params_t) == 152, "atc_params_t: 8 int32, 13 doubles, 3 int32, padding");
+EV_STATIC_ASSERT(sizeof(atc_params_t) == 152, "atc_params_t: 8 int32, 13 doubles, 4 int32");
 
 /* The series a genome reads: the bars' open and close, the close's return
  * R[i] (NaN at 0), the growth table of its La (growth[j] = exp(lambda * j),
@@ -68,6 +70,7 @@ EV_STATIC_ASSERT(sizeof(atc_params_t) == 152, "atc_params_t: 8 int32, 13 doubles
 typedef struct {
     int64_t n;
     const double *open, *close, *ret, *growth;
+    const double *session_end; /* 1 on each session's last bar (bars_session_ends), else 0 */
     const int8_t *state[ATC_FAMILIES][ATC_MEMBERS];
 } atc_series_t;
 
@@ -81,9 +84,9 @@ typedef struct {
 /* The series as slots, the device's view of them (signals/strategy.h
  * device_view, kernels/strategy_device.cu): slot k's address, and the series
  * bound back from the slots' addresses (inverses, in this order): open,
- * close, ret and growth (n doubles each), then the 54 cross states (n bytes
- * each) family by family. */
-enum { ATC_SLOTS = 4 + ATC_FAMILIES * ATC_MEMBERS };
+ * close, ret, growth and session_end (n doubles each), then the 54 cross
+ * states (n bytes each) family by family. */
+enum { ATC_DOUBLE_SLOTS = 5, ATC_SLOTS = ATC_DOUBLE_SLOTS + ATC_FAMILIES * ATC_MEMBERS };
 
 EV_HD void atc_series_slots(const atc_series_t *s, const void **slot)
 {
@@ -91,9 +94,10 @@ EV_HD void atc_series_slots(const atc_series_t *s, const void **slot)
     slot[1] = s->close;
     slot[2] = s->ret;
     slot[3] = s->growth;
+    slot[4] = s->session_end;
     for (int f = 0; f < ATC_FAMILIES; f++)
         for (int k = 0; k < ATC_MEMBERS; k++)
-            slot[4 + f * ATC_MEMBERS + k] = s->state[f][k];
+            slot[ATC_DOUBLE_SLOTS + f * ATC_MEMBERS + k] = s->state[f][k];
 }
 
 EV_HD void atc_series_bind(atc_series_t *s, int64_t n, const void *const *slot)
@@ -103,14 +107,15 @@ EV_HD void atc_series_bind(atc_series_t *s, int64_t n, const void *const *slot)
     s->close = (const double *)slot[1];
     s->ret = (const double *)slot[2];
     s->growth = (const double *)slot[3];
+    s->session_end = (const double *)slot[4];
     for (int f = 0; f < ATC_FAMILIES; f++)
         for (int k = 0; k < ATC_MEMBERS; k++)
-            s->state[f][k] = (const int8_t *)slot[4 + f * ATC_MEMBERS + k];
+            s->state[f][k] = (const int8_t *)slot[ATC_DOUBLE_SLOTS + f * ATC_MEMBERS + k];
 }
 
 EV_HD uint64_t atc_series_slot_bytes(int32_t k, int64_t n)
 {
-    return (uint64_t)n * (k < 4 ? sizeof(double) : sizeof(int8_t));
+    return (uint64_t)n * (k < ATC_DOUBLE_SLOTS ? sizeof(double) : sizeof(int8_t));
 }
 
 /* Member k's length for family length L: [L, L+a1..L+a4, L-a1..L-a4]. */
@@ -281,12 +286,12 @@ EV_HD double atc_average_step(const atc_series_t *s, const atc_params_t *p, doub
     return isfinite(avg) ? avg : 0.0;
 }
 
-EV_HD void atc_close_trade(atc_trade_t *t, const atc_params_t *p, int64_t bar, double price)
+EV_HD void atc_close_trade(atc_trade_t *t, const atc_params_t *p, int64_t bar, double price, int32_t reason)
 {
     const double fee = atc_fee(p, t->entry, price);
     t->exit_bar = bar;
     t->exit = price;
-    t->reason = ATC_SIGNAL;
+    t->reason = reason;
     t->pnl = t->side > 0 ? (price - t->entry) - fee : (t->entry - price) - fee;
 }
 
@@ -328,6 +333,13 @@ EV_HD int atc_run_steps(const atc_series_t *s, const atc_params_t *p, atc_run_t 
     int64_t i = r->i;
     for (; i < s->n && steps > 0; i++, steps--) {
         const double avg = atc_average_step(s, p, d, i, &r->st);
+        if (r->dir != 0 && p->flat_at_close && s->session_end[i] != 0.0) {
+            atc_close_trade(t, p, i, s->close[i], ATC_SESSION); /* flat overnight: before the next open */
+            if (r->n_trades < cap)
+                out[r->n_trades] = *t;
+            r->n_trades++;
+            r->dir = 0;
+        }
         if (i >= b) {
             int32_t nd = r->dir;
             if (r->prev <= p->long_threshold && p->long_threshold < avg)
@@ -337,7 +349,7 @@ EV_HD int atc_run_steps(const atc_series_t *s, const atc_params_t *p, atc_run_t 
             if (nd != r->dir && i + 1 < s->n) {
                 const double px = s->open[i + 1];
                 if (r->dir != 0) {
-                    atc_close_trade(t, p, i + 1, px);
+                    atc_close_trade(t, p, i + 1, px, ATC_SIGNAL);
                     if (r->n_trades < cap)
                         out[r->n_trades] = *t;
                     r->n_trades++;

@@ -7,6 +7,8 @@
 #include <xxhash.h>
 
 #include "common/platform.h"
+#include "common/shortest.h"
+#include "fitness/validation.h"
 #include "io/csv_reader.h"
 #include "io/ingest_fields.h"
 #include "io/market_ingest.h"
@@ -222,6 +224,7 @@ ev_status bars_read_csv(const char *path, const char *symbol, bars_t *out, ev_er
             st = ev_fail(err, EV_EDATA, "%s: no bar (expected rows after the header)", path);
         goto fail;
     }
+    snprintf(out->symbol, sizeof out->symbol, "%s", symbol ? symbol : first_symbol);
     csv_close(r);
     return EV_OK;
 fail:
@@ -376,6 +379,7 @@ ev_status bars_from_market(const char *dir, const char *ticker, int32_t tf, bars
     }
     if (st == EV_OK && out->n == 0)
         st = ev_fail(err, EV_EDATA, "%s: no row of ticker '%s' in any market file", dir, ticker);
+    snprintf(out->symbol, sizeof out->symbol, "%s", ticker);
     market_files_free(&files);
     if (st != EV_OK)
         bars_free(out);
@@ -383,6 +387,22 @@ ev_status bars_from_market(const char *dir, const char *ticker, int32_t tf, bars
 }
 
 /* ---- writing ------------------------------------------------------------- */
+
+/* ",SYMBOL", quoted ("" for a quote) when it holds a comma, quote or line end. */
+static void put_symbol(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fprintf(f, ",%s", s);
+        return;
+    }
+    fputs(",\"", f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
 
 ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err)
 {
@@ -395,12 +415,17 @@ ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err)
         free(tmp);
         return ev_fail(err, EV_EIO, "%s: cannot create the bars file", path);
     }
-    fputs("timestamp,open,high,low,close,volume\n", f);
+    fputs(b->symbol[0] ? BARS_CSV_HEADER_SYMBOL : BARS_CSV_HEADER, f);
     for (int64_t i = 0; i < b->n; i++) {
-        char t[32];
+        const double v[] = {b->open[i], b->high[i], b->low[i], b->close[i], b->volume[i]};
+        char t[32], num[EV_SHORTEST_MAX];
         bars_format_time(b, i, t, sizeof t);
-        fprintf(f, "%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", t, b->open[i], b->high[i], b->low[i], b->close[i],
-                b->volume[i]);
+        fputs(t, f);
+        for (int k = 0; k < 5; k++)
+            fprintf(f, ",%s", ev_shortest(num, sizeof num, v[k]));
+        if (b->symbol[0])
+            put_symbol(f, b->symbol);
+        fputc('\n', f);
     }
     if (plat_fclose_written(f) != 0) {
         plat_remove(tmp);
@@ -414,6 +439,14 @@ ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err)
         free(tmp);
         return st;
     }
+}
+
+double *bars_session_ends(const bars_t *b)
+{
+    double *e = (double *)malloc((size_t)(b->n > 0 ? b->n : 1) * sizeof *e);
+    for (int64_t i = 0; e && i < b->n; i++)
+        e[i] = i + 1 == b->n || val_day_of(b->ts[i]) != val_day_of(b->ts[i + 1]) ? 1.0 : 0.0;
+    return e;
 }
 
 uint64_t bars_fingerprint(const bars_t *b)

@@ -3,6 +3,8 @@
 #ifndef EVOLVE_SIGNALS_BARS_H
 #define EVOLVE_SIGNALS_BARS_H
 
+#include <stddef.h>
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,7 +18,8 @@ typedef struct {
     int64_t n;
     int64_t *ts; /* seconds since 1970-01-01 (wall clock, no zone), strictly increasing */
     double *open, *high, *low, *close, *volume;
-    int ts_epoch; /* 1: the file wrote epoch seconds (trades are written alike); 0: date-times */
+    int ts_epoch;     /* 1: the file wrote epoch seconds (trades are written alike); 0: date-times */
+    char symbol[128]; /* the symbol (ticker) of the bars, "" when the source names none */
 } bars_t;
 
 void bars_free(bars_t *b);
@@ -25,8 +28,9 @@ void bars_free(bars_t *b);
  * more columns ignored) and optionally symbol. Timestamps are epoch seconds
  * (digits) or ISO-8601 date-times (YYYY-MM-DD, then 'T' or ' ' and HH:MM:SS,
  * optionally a trailing 'Z'; or a date alone for daily bars). With a symbol
- * column, `symbol` picks the rows (NULL: the file must hold one symbol).
- * Every bad row is an error naming the file, line and column. */
+ * column, `symbol` picks the rows (NULL: the file must hold one symbol),
+ * and out->symbol is the rows' symbol. Every bad row is an error naming the
+ * file, line and column. */
 ev_status bars_read_csv(const char *path, const char *symbol, bars_t *out, ev_error *err);
 
 /* Builds bars of `tf_seconds` (a divisor of 86400: 1 s to 1 day) from the
@@ -37,9 +41,21 @@ ev_status bars_from_market(const char *dir, const char *ticker, int32_t tf_secon
  * when the text is none of these or does not divide a day. */
 int32_t bars_parse_timeframe(const char *text);
 
+/* The first lines bars_write_csv writes, without and with a symbol. */
+#define BARS_CSV_HEADER "timestamp,open,high,low,close,volume\n"
+#define BARS_CSV_HEADER_SYMBOL "timestamp,open,high,low,close,volume,symbol\n"
+
 /* Writes the bars as a bars CSV (timestamps as they were read: epoch
- * seconds or "YYYY-MM-DD HH:MM:SS"; numbers with 17 significant digits). */
+ * seconds or "YYYY-MM-DD HH:MM:SS"; numbers as the shortest text that reads
+ * back as the same double), with a last column `symbol` when b->symbol is
+ * known, so that bars_read_csv reads the file back with or without it. */
 ev_status bars_write_csv(const bars_t *b, const char *path, ev_error *err);
+
+/* A malloc'ed series of b->n doubles: 1 at each session's last bar (the
+ * last bar of its day, val_day_of as a validation: splits the days, and the
+ * last bar of the data),
+ * else 0 (strategy.session.flat_at_close); NULL when memory runs out. */
+double *bars_session_ends(const bars_t *b);
 
 /* XXH64 of the bars' times and OHLCV: a resumed run must see the same bars. */
 uint64_t bars_fingerprint(const bars_t *b);

@@ -16,7 +16,7 @@ typedef struct {
 
 struct se_features {
     const bars_t *bars;
-    double *tr, *cloc;
+    double *tr, *cloc, *session_end;
     series_t *ser;
     int64_t n_ser, cap_ser;
     int64_t lookups, computed;
@@ -32,7 +32,8 @@ ev_status se_features_create(const bars_t *b, se_features_t **out, ev_error *err
     f->bars = b;
     f->tr = (double *)malloc((size_t)(n ? n : 1) * sizeof(double));
     f->cloc = (double *)malloc((size_t)(n ? n : 1) * sizeof(double));
-    if (!f->tr || !f->cloc) {
+    f->session_end = bars_session_ends(b);
+    if (!f->tr || !f->cloc || !f->session_end) {
         se_features_free(f);
         return ev_fail(err, EV_ENOMEM, "out of memory for the indicators of %lld bars", (long long)n);
     }
@@ -53,6 +54,7 @@ void se_features_free(se_features_t *f)
     free(f->ser);
     free(f->tr);
     free(f->cloc);
+    free(f->session_end);
     free(f);
 }
 
@@ -188,6 +190,7 @@ static void series_bars(const se_features_t *f, se_series_t *s)
     s->low = f->bars->low;
     s->close = f->bars->close;
     s->cloc = f->cloc;
+    s->session_end = f->session_end;
 }
 
 int se_features_find(const se_features_t *f, const se_params_t *p, se_series_t *s)
@@ -246,6 +249,7 @@ const char *se_reason_name(int32_t reason)
     case SE_STOP: return "stop";
     case SE_TP: return "tp";
     case SE_TIME: return "time";
+    case SE_SESSION: return "session";
     default: return "?";
     }
 }

@@ -18,7 +18,8 @@
  * validation) are io/config.c's to read (config_load); here they are allowed. */
 static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga",         "grid", "report",
                                         "top",      "seed",       "output",    "validation", NULL};
-static const char *const strategy_keys[] = {"type", "bars", "costs", "pine", NULL};
+static const char *const strategy_keys[] = {"type", "bars", "costs", "pine", "session", NULL};
+static const char *const session_keys[] = {"flat_at_close", NULL};
 static const char *const pine_keys[] = {"hma_as_sma", "pine_sticky_a", "python_cut", NULL};
 static const char *const bars_keys[] = {"csv", "symbol", "market_dir", "ticker", "timeframe", NULL};
 static const char *const costs_keys[] = {"fee_bp", "slippage_bp", NULL};
@@ -344,6 +345,17 @@ static ev_status parse_pine(ymap_t *s, se_config_t *c, ev_error *err)
     return EV_OK;
 }
 
+/* strategy.session: {flat_at_close}: every position closed at its session's
+ * last bar (docs/signals.md "Sessions"); absent: held overnight, as the
+ * sources do. */
+static ev_status parse_session(ymap_t *s, se_config_t *c, ev_error *err)
+{
+    ymap_t sm;
+    int present = 0;
+    ev_status st = ymap_submap(s, "session", session_keys, &sm, &present, err);
+    return st != EV_OK || !present ? st : ymap_bool(&sm, "flat_at_close", &c->flat_at_close, err);
+}
+
 ev_status se_config_load(const char *path, se_config_t *c, ev_error *err)
 {
     char *text = NULL, *dir = NULL;
@@ -397,7 +409,7 @@ ev_status se_config_load(const char *path, se_config_t *c, ev_error *err)
     if ((st = parse_bars(&s, c, dir, err)) != EV_OK ||
         (st = ymap_submap(&s, "costs", costs_keys, &costs, &present, err)) != EV_OK)
         goto done;
-    if ((st = parse_pine(&s, c, err)) != EV_OK)
+    if ((st = parse_pine(&s, c, err)) != EV_OK || (st = parse_session(&s, c, err)) != EV_OK)
         goto done;
     if (present && ((st = ymap_number(&costs, "fee_bp", bp, &c->fee_bp, err)) != EV_OK ||
                     (st = ymap_number(&costs, "slippage_bp", bp, &c->slippage_bp, err)) != EV_OK))
@@ -537,4 +549,5 @@ void se_config_base(const se_config_t *c, se_params_t *p)
     se_params_defaults(p);
     p->fee_bp = c->fee_bp;
     p->slippage_bp = c->slippage_bp;
+    p->flat_at_close = c->flat_at_close;
 }

@@ -5,6 +5,7 @@
  *     bars: {csv: FILE, symbol: S}              # or {market_dir: DIR, ticker: T, timeframe: 1m}
  *     costs: {fee_bp: 5, slippage_bp: 5}
  *     pine: {hma_as_sma: false, pine_sticky_a: false, python_cut: false}   # atc only
+ *     session: {flat_at_close: false}           # true: no position held overnight
  *   parameters:                                 # SIGNALS.md's names, lattices as in docs/config.md
  *     - {name: ema_fast, range: {start: 8, stop: 32, step: 4}}
  *     - {name: vol_z, values: [1.0, 1.5, 2.0]}
@@ -48,6 +49,7 @@ typedef struct {
     double fee_bp, slippage_bp;                /* costs (default 5 and 5) */
     int type;                                  /* STRATEGY_SELLER_EXHAUSTION or STRATEGY_ATC */
     int32_t pine[3];                           /* atc: hma_as_sma, pine_sticky_a, python_cut */
+    int32_t flat_at_close;                     /* session: {flat_at_close} (default 0: held overnight) */
     int32_t n_params;
     se_lattice_param_t params[STRATEGY_MAX_PARAMS];
 } se_config_t;

@@ -16,7 +16,10 @@
  *    queued; a signal on the exit bar is taken; one on the last kept row is
  *    not; a position open at the end of the data is dropped, not recorded;
  *  - costs per unit: fee = (entry + exit) * (fee_bp + slippage_bp) / 10000,
- *    pnl = exit - entry - fee, R = pnl / risk, in that order. */
+ *    pnl = exit - entry - fee, R = pnl / risk, in that order;
+ *  - flat_at_close (strategy.session, not the source's): a position still open
+ *    after bar j+1's tests (its entry bar's too) is closed at its close when
+ *    j+1 ends a session ("session"), so none is held overnight. */
 #ifndef EVOLVE_SIGNALS_SE_STRATEGY_H
 #define EVOLVE_SIGNALS_SE_STRATEGY_H
 
@@ -26,16 +29,17 @@
 #include "common/hd.h"
 
 /* Exit reasons, in the order of the tests. */
-enum { SE_STOP_GAP = 0, SE_STOP = 1, SE_TP = 2, SE_TIME = 3 };
+enum { SE_STOP_GAP = 0, SE_STOP = 1, SE_TP = 2, SE_TIME = 3, SE_SESSION = 5 }; /* 5: atc's ATC_SESSION too */
 
 /* A genome of seller_exhaustion, materialised (lengths in bars). */
 typedef struct {
     int32_t ema_fast, ema_slow, z_window, atr_window, max_hold;
+    int32_t flat_at_close; /* strategy.session.flat_at_close (fixed by the config, not optimised) */
     double vol_z, tr_z, cloc_min, atr_stop_mult, reward_r;
     double fee_bp, slippage_bp; /* fixed by the config, not optimised */
 } se_params_t;
 /* copied to the device byte for byte (signals/strategy_pack.h): one layout for C and CUDA */
-EV_STATIC_ASSERT(sizeof(se_params_t) == 80, "se_params_t: 5 int32, padding, 7 doubles");
+EV_STATIC_ASSERT(sizeof(se_params_t) == 80, "se_params_t: 6 int32, 7 doubles");
 
 /* The series one genome reads: the bars and its indicators (all length n;
  * pointers into the shared feature store). */
@@ -47,6 +51,7 @@ typedef struct {
     const double *vol_z;               /* zscore(volume, z_window) */
     const double *tr_z;                /* zscore(ATR * atr_window, z_window) */
     const double *cloc;                /* close location */
+    const double *session_end;         /* 1 on each session's last bar (bars_session_ends), else 0 */
 } se_series_t;
 
 typedef struct {
@@ -59,12 +64,12 @@ typedef struct {
  * device_view, kernels/strategy_device.cu): slot k's address, and the series
  * bound back from the slots' addresses (inverses, in this order), every slot
  * n doubles. */
-enum { SE_SLOTS = 10 };
+enum { SE_SLOTS = 11 };
 
 EV_HD void se_series_slots(const se_series_t *s, const void **slot)
 {
-    const double *const at[SE_SLOTS] = {s->open,     s->high, s->low,   s->close, s->ema_fast,
-                                        s->ema_slow, s->atr,  s->vol_z, s->tr_z,  s->cloc};
+    const double *const at[SE_SLOTS] = {s->open, s->high,  s->low,  s->close, s->ema_fast,   s->ema_slow,
+                                        s->atr,  s->vol_z, s->tr_z, s->cloc,  s->session_end};
     for (int k = 0; k < SE_SLOTS; k++)
         slot[k] = at[k];
 }
@@ -82,6 +87,7 @@ EV_HD void se_series_bind(se_series_t *s, int64_t n, const void *const *slot)
     s->vol_z = (const double *)slot[7];
     s->tr_z = (const double *)slot[8];
     s->cloc = (const double *)slot[9];
+    s->session_end = (const double *)slot[10];
 }
 
 EV_HD uint64_t se_series_slot_bytes(int32_t k, int64_t n)
@@ -139,6 +145,18 @@ EV_HD void se_run_start(const se_series_t *s, se_run_t *r)
     r->j = se_next_kept(s, -1);
 }
 
+/* Closes r's position at bar at `price` for `reason` and records it as
+ * trade r->n_trades (into out while below cap). */
+EV_HD void se_record(se_trade_t *t, const se_params_t *p, se_run_t *r, se_trade_t *out, int64_t cap, int64_t bar,
+                     double price, int32_t reason)
+{
+    se_close_trade(t, p, bar, price, reason);
+    if (r->n_trades < cap)
+        out[r->n_trades] = *t;
+    r->n_trades++;
+    r->in_pos = 0;
+}
+
 /* Advances r by at most `steps` kept rows; trade k closed is written to
  * out[k] while k < cap (out may be NULL when cap is 0). Returns 1 once the
  * backtest has ended (every later call does nothing). */
@@ -165,6 +183,8 @@ EV_HD int se_run_steps(const se_series_t *s, const se_params_t *p, se_run_t *r, 
             t->tp = entry + p->reward_r * t->risk;
             r->held = 0;
             r->in_pos = 1;
+            if (p->flat_at_close && s->session_end[nx] != 0.0)
+                se_record(t, p, r, out, cap, nx, s->close[nx], SE_SESSION);
         } else if (r->in_pos) {
             int32_t reason = -1;
             double price = 0.0;
@@ -181,14 +201,12 @@ EV_HD int se_run_steps(const se_series_t *s, const se_params_t *p, se_run_t *r, 
             } else if (r->held >= p->max_hold) {
                 reason = SE_TIME;
                 price = s->close[nx];
+            } else if (p->flat_at_close && s->session_end[nx] != 0.0) {
+                reason = SE_SESSION;
+                price = s->close[nx];
             }
-            if (reason >= 0) {
-                se_close_trade(t, p, nx, price, reason);
-                if (r->n_trades < cap)
-                    out[r->n_trades] = *t;
-                r->n_trades++;
-                r->in_pos = 0;
-            }
+            if (reason >= 0)
+                se_record(t, p, r, out, cap, nx, price, reason);
         }
         j = nx;
     }

@@ -109,10 +109,7 @@ void strategy_timing(const strategy_t *s, double *prepare_s, double *backtest_s)
     *backtest_s = s->backtest_s;
 }
 
-/* A trade's outcome as micro-percent, within ingest's bound on outcomes
- * (+-1e5 %: bars of any positive prices could give more), so that no sum
- * overflows (io/ingest.h). */
-static int64_t quantise(double pct, double cost_pct)
+int64_t strategy_outcome_q(double pct, double cost_pct)
 {
     const double at = pct > INGEST_MAX_ABS_PCT    ? INGEST_MAX_ABS_PCT
                       : pct < -INGEST_MAX_ABS_PCT ? -INGEST_MAX_ABS_PCT
@@ -141,7 +138,7 @@ static eval_result_t score(const strategy_t *s, const double *pct, const int64_t
         int64_t q, lf;
         if (part == VAL_HOLDOUT)
             continue;
-        q = quantise(pct[k], cost_pct);
+        q = strategy_outcome_q(pct[k], cost_pct);
         lf = prep->need_log ? outcome_log_factor(q) : 0;
         accum_add(&all, prep, q, lf);
         if (folds)
@@ -323,7 +320,7 @@ static ev_status genome_trades(strategy_t *s, const uint16_t *genes, strategy_tr
     }
     *n = s->ops->trades(s->state, genes, *t, scr);
     for (int64_t k = 0; k < *n; k++)
-        (*q)[k] = quantise((*t)[k].pct, s->obj_cfg.cost_pct);
+        (*q)[k] = strategy_outcome_q((*t)[k].pct, s->obj_cfg.cost_pct);
     free(scr);
     return EV_OK;
 }

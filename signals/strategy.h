@@ -143,6 +143,12 @@ ev_status strategy_evaluate(strategy_t *s, const uint16_t *genes, uint64_t n, ev
 ev_status strategy_evaluate_as(strategy_t *s, const uint16_t *genes, uint64_t n, const strategy_score_t *sc,
                                eval_result_t *out, ev_error *err);
 
+/* A trade's outcome pct (strategy_trade_pct: pnl in percent of the entry
+ * price) as the fitness counts it: bounded by ingest's +-1e5 % (bars of any
+ * positive prices could give more, and no sum may overflow: io/ingest.h),
+ * less cost_pct, in micro-percent (outcome_quantise). */
+int64_t strategy_outcome_q(double pct, double cost_pct);
+
 /* One genome's fitness from its trades' outcomes in percent (quantised as
  * fitness/accum.h does): the one definition strategy_evaluate uses. */
 eval_result_t strategy_fitness(const double *pct, int64_t n, const objective_cfg_t *cfg, const objective_prep_t *prep);

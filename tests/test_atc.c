@@ -269,7 +269,8 @@ static void test_store(void)
 
 #define NT 30
 
-static int64_t hand_trades(const int8_t *st, const double *open, const atc_params_t *p, atc_trade_t *out)
+static int64_t hand_trades(const int8_t *st, const double *open, const double *end, const atc_params_t *p,
+                           atc_trade_t *out)
 {
     static double ret[NT], close[NT], growth[NT];
     atc_series_t s;
@@ -284,12 +285,24 @@ static int64_t hand_trades(const int8_t *st, const double *open, const atc_param
     s.close = close;
     s.ret = ret;
     s.growth = growth;
+    s.session_end = end; /* read only with flat_at_close */
     for (int f = 0; f < ATC_FAMILIES; f++)
         for (int k = 0; k < ATC_MEMBERS; k++)
             s.state[f][k] = st;
     n = atc_backtest(&s, p, out, 8);
     CHECK_EQ_I64(n, atc_backtest(&s, p, NULL, 0)); /* the device's counting pass: no room, the same count */
     return n;
+}
+
+/* The hand tests' genome: every length 7, Narrow, no costs. */
+static void hand_params(atc_params_t *p)
+{
+    atc_params_defaults(p);
+    for (int f = 0; f < ATC_FAMILIES; f++)
+        p->len[f] = 7;
+    p->robustness = ATC_NARROW;
+    p->hma_as_sma = 1; /* slowest member 11, first defined at 10: B = 11 */
+    p->fee_bp = p->slippage_bp = 0;
 }
 
 static void test_trade_rule(void)
@@ -299,19 +312,14 @@ static void test_trade_rule(void)
     atc_params_t p;
     atc_trade_t t[8];
     int64_t n;
-    atc_params_defaults(&p);
-    for (int f = 0; f < ATC_FAMILIES; f++)
-        p.len[f] = 7;
-    p.robustness = ATC_NARROW;
-    p.hma_as_sma = 1; /* slowest member 11, first defined at 10: B = 11 */
-    p.fee_bp = p.slippage_bp = 0;
+    hand_params(&p);
     CHECK_EQ_I64(11, atc_warmup_bar(&p));
     for (int i = 0; i < NT; i++) {
         open[i] = 100 + i;
         st[i] = (int8_t)(i >= 5 && i <= 8 ? 1 : i >= 15 && i <= 19 ? 1 : i >= 20 && i <= 24 ? -1 : i >= 25 ? 1 : 0);
     }
     st[NT - 1] = -1; /* a change on the last bar: ignored */
-    n = hand_trades(st, open, &p, t);
+    n = hand_trades(st, open, NULL, &p, t);
     /* the cross at 5 is before B: ignored; long at 16 (cross at 15), reversed at 21, again at 26;
      * the long opened at 26 is open at the end: dropped */
     CHECK_EQ_I64(2, n);
@@ -328,22 +336,60 @@ static void test_trade_rule(void)
     /* costs: fee = (entry + exit) * (fee_bp + slippage_bp) / 10000, pnl = gain - fee */
     p.fee_bp = 3;
     p.slippage_bp = 2;
-    n = hand_trades(st, open, &p, t);
+    n = hand_trades(st, open, NULL, &p, t);
     CHECK_EQ_I64(2, n);
     CHECK_EQ_F64((121.0 - 116.0) - (116.0 + 121.0) * (3.0 + 2.0) / 10000.0, t[0].pnl);
     CHECK_EQ_F64((121.0 - 126.0) - (121.0 + 126.0) * (3.0 + 2.0) / 10000.0, t[1].pnl);
     /* already long-looking at B (crossed before it): flat until the next cross, here the short at 20 */
     for (int i = 5; i < 15; i++)
         st[i] = 1;
-    n = hand_trades(st, open, &p, t);
+    n = hand_trades(st, open, NULL, &p, t);
     CHECK_EQ_I64(1, n);
     CHECK_EQ_I64(20, t[0].signal_bar);
     CHECK_EQ_I64(-1, t[0].side);
     /* a cutout past the crosses: Average is 0 before it, and B moves to cutout + 1 */
     p.cutout = 22;
     CHECK_EQ_I64(23, atc_warmup_bar(&p));
-    n = hand_trades(st, open, &p, t);
+    n = hand_trades(st, open, NULL, &p, t);
     CHECK_EQ_I64(0, n); /* long at 26 (cross at 25) stays open: dropped */
+}
+
+/* strategy.session.flat_at_close on test_trade_rule's crosses, sessions
+ * ending at bars 17 and 29 (the last): the long entered at 16 closes at bar
+ * 17's close ("session") and stays flat until the next cross (the short at
+ * 20, entered at 21, reversed at 26 as before); the long opened at 26 closes
+ * at the last bar's close instead of being dropped. */
+static void test_flat_at_close(void)
+{
+    int8_t st[NT];
+    double open[NT], end[NT];
+    atc_params_t p;
+    atc_trade_t t[8];
+    int64_t n;
+    hand_params(&p);
+    p.flat_at_close = 1;
+    for (int i = 0; i < NT; i++) {
+        open[i] = 100 + i;
+        end[i] = i == 17 || i == NT - 1;
+        st[i] = (int8_t)(i >= 15 && i <= 19 ? 1 : i >= 20 && i <= 24 ? -1 : i >= 25 ? 1 : 0);
+    }
+    n = hand_trades(st, open, end, &p, t);
+    CHECK_EQ_I64(3, n);
+    CHECK_EQ_I64(16, t[0].entry_bar);
+    CHECK_EQ_I64(17, t[0].exit_bar);
+    CHECK_EQ_I64(ATC_SESSION, t[0].reason);
+    CHECK_EQ_F64(100 - 116, t[0].pnl); /* the close of bar 17 is 100 */
+    CHECK_EQ_I64(21, t[1].entry_bar);
+    CHECK_EQ_I64(26, t[1].exit_bar);
+    CHECK_EQ_I64(-1, t[1].side);
+    CHECK_EQ_I64(ATC_SIGNAL, t[1].reason);
+    CHECK_EQ_I64(26, t[2].entry_bar);
+    CHECK_EQ_I64(NT - 1, t[2].exit_bar);
+    CHECK_EQ_I64(ATC_SESSION, t[2].reason);
+    CHECK_EQ_F64(100 - 126, t[2].pnl);
+    CHECK_STR("session", atc_reason_name(t[2].reason));
+    p.flat_at_close = 0; /* the default: the same bars hold overnight (test_trade_rule's 2 trades) */
+    CHECK_EQ_I64(2, hand_trades(st, open, end, &p, t));
 }
 
 /* ---- seed 002's growth-factor bug ---------------------------------------------- */
@@ -456,6 +502,7 @@ int main(void)
     test_states_and_equity();
     test_layer2_weights();
     test_trade_rule();
+    test_flat_at_close();
     test_store();
     test_growth_factor_bug();
     return check_failures ? 1 : 0;

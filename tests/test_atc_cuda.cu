@@ -152,6 +152,7 @@ int main(void)
         dev_s[g].open = d_open;
         dev_s[g].close = d_close;
         dev_s[g].ret = d_ret;
+        dev_s[g].session_end = NULL; /* read only with flat_at_close */
         /* the genome's growth table, as the host computed it (one exp for both sides) */
         {
             double *dg = NULL;

@@ -55,6 +55,21 @@ class Runner:
         self.failures = 0
         self.count = 0
 
+    def older_dataset(self):
+        """A dataset evolve ingest wrote from valid_inputs() (made once)."""
+        d = os.path.join(self.root, "older")
+        out = os.path.join(d, "ds.h5")
+        if not os.path.exists(out):
+            os.makedirs(os.path.join(d, "market"), exist_ok=True)
+            for rel, text in valid_inputs().items():
+                with open(os.path.join(d, rel), "wb") as f:
+                    f.write(text if isinstance(text, bytes) else text.encode())
+            r = cli.run(self.evolve, ["ingest", "--market", "market", "--trades", "trades.csv", "--tickers",
+                                      "SOXL,IONQ", "--out", "ds.h5", "--quiet"], cwd=d, timeout=60)
+            if r.returncode != 0:
+                raise RuntimeError("ingest of the valid inputs failed: " + r.stderr)
+        return out
+
     def case(self, name, expect_rc, expect_msgs, files=None, remove=(), args=None,
              out_name="ds.h5", setup=None, keep_existing=False):
         """Writes the inputs (valid_inputs() updated by `files`, minus
@@ -76,9 +91,9 @@ class Runner:
         if setup:
             setup(d)
         existing = os.path.join(d, "out", out_name)
-        if keep_existing:
-            with open(existing, "w") as f:
-                f.write("an older dataset\n")
+        if keep_existing:  # an evolve dataset, which --out may replace (a foreign file is refused before any input)
+            shutil.copyfile(self.older_dataset(), existing)
+            older = open(existing, "rb").read()
         if args is None:
             args = ["--market", "market", "--trades", "trades.csv", "--tickers", "SOXL,IONQ",
                     "--out", os.path.join("out", out_name)]
@@ -104,7 +119,7 @@ class Runner:
         extra = [n for n in left if n not in allowed]
         if extra:
             problems.append(f"left in out/: {extra}")
-        if keep_existing and open(existing).read() != "an older dataset\n":
+        if keep_existing and open(existing, "rb").read() != older:
             problems.append("the existing output file was changed")
         if problems:
             self.failures += 1

@@ -84,7 +84,7 @@ static void test_indicators(void)
 #define N 12
 
 typedef struct {
-    double o[N], h[N], l[N], c[N], ef[N], es[N], atr[N], vz[N], tz[N], cl[N];
+    double o[N], h[N], l[N], c[N], ef[N], es[N], atr[N], vz[N], tz[N], cl[N], end[N];
     se_series_t s;
 } hand_t;
 
@@ -98,7 +98,8 @@ static void hand_init(hand_t *t)
         t->es[i] = 2; /* downtrend everywhere */
         t->atr[i] = i < 2 ? NAN : 1.0;
         t->vz[i] = t->tz[i] = 5;
-        t->cl[i] = 0; /* no signal unless set */
+        t->cl[i] = 0;  /* no signal unless set */
+        t->end[i] = 0; /* one session unless set */
     }
     t->s.n = N;
     t->s.open = t->o;
@@ -111,6 +112,7 @@ static void hand_init(hand_t *t)
     t->s.vol_z = t->vz;
     t->s.tr_z = t->tz;
     t->s.cloc = t->cl;
+    t->s.session_end = t->end;
 }
 
 static void hand_params(se_params_t *p)
@@ -122,6 +124,60 @@ static void hand_params(se_params_t *p)
     p->reward_r = 2;      /* entry 100, risk 2, tp 104 */
     p->max_hold = 3;
     p->fee_bp = p->slippage_bp = 0;
+}
+
+/* strategy.session.flat_at_close on hand-made sessions (bars 0-5 one day,
+ * 6-11 the next): a position open at a session's last bar closes at its
+ * close ("session"), the entry bar's included; every other exit comes first;
+ * off, the same bars hold the position overnight. */
+static void test_flat_at_close(void)
+{
+    hand_t t;
+    se_params_t p;
+    se_trade_t tr[8];
+    int64_t n;
+    hand_params(&p);
+    p.max_hold = 20;
+    hand_init(&t);
+    t.end[5] = t.end[11] = 1;
+    t.cl[3] = 1; /* entry at 4, held over bar 5 */
+    t.c[5] = 100.5;
+    t.cl[5] = 1;  /* a signal on the session's last bar: entry at the next session's open (6) */
+    t.h[8] = 104; /* tp at 104 on bar 8 */
+    t.cl[10] = 1; /* entry on the last bar (11), which ends its session */
+    t.o[11] = 99.5;
+    t.c[11] = 99;
+    n = se_backtest(&t.s, &p, tr, 8);
+    CHECK_EQ_I64(0, p.flat_at_close); /* off by default: held overnight, tp on bar 8 */
+    CHECK_EQ_I64(1, n);
+    CHECK_EQ_I64(4, tr[0].entry_bar);
+    CHECK_EQ_I64(8, tr[0].exit_bar);
+    CHECK_EQ_I64(SE_TP, tr[0].reason);
+    p.flat_at_close = 1;
+    n = se_backtest(&t.s, &p, tr, 8);
+    CHECK_EQ_I64(3, n);
+    CHECK_EQ_I64(4, tr[0].entry_bar);
+    CHECK_EQ_I64(5, tr[0].exit_bar);
+    CHECK_EQ_I64(SE_SESSION, tr[0].reason);
+    CHECK_EQ_F64(100.5, tr[0].exit);
+    CHECK_EQ_F64(0.5, tr[0].pnl);
+    CHECK_EQ_I64(6, tr[1].entry_bar);
+    CHECK_EQ_I64(8, tr[1].exit_bar);
+    CHECK_EQ_I64(SE_TP, tr[1].reason); /* the tp comes first; the session's end is bar 11 */
+    CHECK_EQ_I64(11, tr[2].entry_bar);
+    CHECK_EQ_I64(11, tr[2].exit_bar); /* the entry bar ends the session: closed at its close */
+    CHECK_EQ_I64(SE_SESSION, tr[2].reason);
+    CHECK_EQ_F64(-0.5, tr[2].pnl);
+    CHECK_STR("session", se_reason_name(tr[2].reason));
+    /* a stop on the session's last bar is the stop, not the session */
+    hand_init(&t);
+    t.end[5] = 1;
+    t.cl[3] = 1;
+    t.l[5] = 97;
+    n = se_backtest(&t.s, &p, tr, 8);
+    CHECK_EQ_I64(1, n);
+    CHECK_EQ_I64(SE_STOP, tr[0].reason);
+    CHECK_EQ_I64(5, tr[0].exit_bar);
 }
 
 static void test_backtest_edges(void)
@@ -338,6 +394,7 @@ static void own_series(const bars_t *b, const se_params_t *p, int mode, own_t *o
     s->vol_z = o->vz;
     s->tr_z = o->tz;
     s->cloc = o->cl;
+    s->session_end = NULL; /* read only with flat_at_close */
 }
 
 static void own_free(own_t *o)
@@ -504,6 +561,7 @@ int main(void)
 {
     test_indicators();
     test_backtest_edges();
+    test_flat_at_close();
     test_metrics();
     test_seed001_bugs();
     return check_failures ? 1 : 0;

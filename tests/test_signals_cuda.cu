@@ -185,6 +185,7 @@ int main(void)
         dev_s[g].vol_z = vz;
         dev_s[g].tr_z = tz;
         dev_s[g].cloc = d_cl;
+        dev_s[g].session_end = NULL; /* read only with flat_at_close */
         CHECK(same_series(dev_s[g].ema_fast, host_s[g].ema_fast, n, "ema_fast", g));
         CHECK(same_series(dev_s[g].ema_slow, host_s[g].ema_slow, n, "ema_slow", g));
         CHECK(same_series(atr, host_s[g].atr, n, "atr", g));

@@ -26,8 +26,11 @@ parameters, the series bound back and backtested) run on the CPU.
     CUDA build) the refusal naming why.
   - ga.local_search: the GA's climbs (batches through the device's evaluate)
     on the exact twin equal the CPU's, ls_evaluations included.
+  - strategy.session.flat_at_close (the flag in the packed parameters, the
+    session ends a slot): the exact twin's grid and GA equal the CPU's.
 With --gpu (label gpu): `--backend cuda` on the real device against
-`--backend cpu`, grid and GA (also a GA with local search), bit for bit, with
+`--backend cpu`, grid and GA (also a GA with local search, and a grid with
+flat_at_close), bit for bit, with
 the backtests whole and in slices of 37 rows per launch
 (EVOLVE_TEST_STRATEGY_SLICE); exit 77 where no GPU exists.
 Needs h5py (else skipped with 77)."""
@@ -148,22 +151,36 @@ def twin_checks(work, cfg, name):
           f"{len(FAULTS)} planted faults caught")
 
 
+def exact_twin_checks(work, cfg, tag, rows_ok=lambda doc: True):
+    """cfg's grid and GA on the exact twin equal the CPU's, the probe passed;
+    rows_ok: what the CPU's rows must show (the case's premise)."""
+    for mode in ("grid", "ga"):
+        r, cpu, _ = run(work, cfg, f"{tag}-cpu-{mode}", "cpu", mode)
+        if not check(r.returncode == 0 and cpu, f"{tag} cpu {mode}: {r.stderr}"):
+            continue
+        check(rows_ok(cpu), f"{tag} cpu {mode}: the rows lack what the case is about")
+        r, doc, out = run(work, cfg, f"{tag}-exact-{mode}", "cuda", mode, {"EVOLVE_TEST_DEVICE": "exact"})
+        if check(r.returncode == 0, f"{tag} exact twin {mode}: {r.stderr}"):
+            check(same_results(cpu, doc), f"{tag} exact twin {mode}: results differ from the CPU's")
+            check(provenance(out)[1].startswith("passed: "), f"{tag} {mode}: {provenance(out)}")
+
+
 def validation_checks(work, bars, strategy):
     """A split by day: the twin's packed path must bring back each trade's entry bar."""
     name = strategy[0]
     cfg = os.path.join(work, f"{name}-val.yaml")
     write_config(cfg, bars, strategy, "validation: {holdout: {last: 1}, folds: 2}\n",
                  "{name: total_return, min_trades: 2, aggregate: worst_fold}")
-    for mode in ("grid", "ga"):
-        r, cpu, _ = run(work, cfg, f"{name}-val-cpu-{mode}", "cpu", mode)
-        if not check(r.returncode == 0 and cpu, f"{name} validation cpu {mode}: {r.stderr}"):
-            continue
-        check(all("out_of_sample" in row and len(row["folds"]) == 2 for row in cpu["top"]),
-              f"{name} validation cpu {mode}: rows without the split's parts")
-        r, doc, out = run(work, cfg, f"{name}-val-exact-{mode}", "cuda", mode, {"EVOLVE_TEST_DEVICE": "exact"})
-        if check(r.returncode == 0, f"{name} validation exact twin {mode}: {r.stderr}"):
-            check(same_results(cpu, doc), f"{name} validation exact twin {mode}: results differ from the CPU's")
-            check(provenance(out)[1].startswith("passed: "), f"{name} validation {mode}: {provenance(out)}")
+    exact_twin_checks(work, cfg, f"{name}-val",
+                      lambda doc: all("out_of_sample" in row and len(row["folds"]) == 2 for row in doc["top"]))
+
+
+def flat_config(work, bars, strategy):
+    """The strategy with session: {flat_at_close: true}."""
+    name, block, params = strategy
+    cfg = os.path.join(work, f"{name}-flat.yaml")
+    write_config(cfg, bars, (name, "  session: {flat_at_close: true}\n" + block, params))
+    return cfg
 
 
 LOCAL_SEARCH = "{population: 24, generations: 6, local_search: {every: 2, members: 2, depth: 2}}"
@@ -218,9 +235,11 @@ def main():
                 ls = os.path.join(work, f"{strategy[0]}-ls.yaml")
                 write_config(ls, "walk.csv", strategy, ga=LOCAL_SEARCH)
                 gpu_checks(work, ls, strategy[0] + "-ls", ("ga",))
+                gpu_checks(work, flat_config(work, "walk.csv", strategy), strategy[0] + "-flat", ("grid",))
             else:
                 twin_checks(work, cfg, strategy[0])
                 validation_checks(work, "walk.csv", strategy)
+                exact_twin_checks(work, flat_config(work, "walk.csv", strategy), strategy[0] + "-flat")
                 local_search_checks(work, "walk.csv", strategy)
     sys.exit(check.exit())
 

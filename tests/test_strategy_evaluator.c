@@ -57,7 +57,7 @@ static double own_total_return(const bars_t *b, const se_params_t *p, int64_t *n
 /* The device's packed path (signals/strategy_pack.h) run by the host runner,
  * its test twin: the same results as strategy_evaluate (r), in one job or in
  * jobs of 3, with the store's budget or with none; a chunk's distinct series
- * packed once each (the 4 bars, the close location and the 11 series of
+ * packed once each (the 4 bars, the close location, the session ends and the 11 series of
  * test_strategy_evaluator), each genome's slots bound back to the store's
  * values. */
 static void test_packed_path(strategy_t *st, strategy_t *st0, const uint16_t *genes, const eval_result_t *r)
@@ -89,8 +89,8 @@ static void test_packed_path(strategy_t *st, strategy_t *st0, const uint16_t *ge
     }
     CHECK(m > 16);
     CHECK(strategy_pack_build(&pk, st, genes, 32, which, (uint32_t)m, &err) == EV_OK);
-    CHECK_EQ_I64(5 + 11, pk.n_bufs);
-    CHECK_EQ_I64(16 * ((1500 * 8 + 63) / 64 * 64), pk.arena_bytes);
+    CHECK_EQ_I64(6 + 11, pk.n_bufs);
+    CHECK_EQ_I64(17 * ((1500 * 8 + 63) / 64 * 64), pk.arena_bytes);
     CHECK_EQ_I64(SE_SLOTS, pk.n_slots);
     for (uint32_t g = 0; g < pk.count; g++) { /* slot k of genome g is its series' buffer */
         const void *view[SE_SLOTS];
@@ -111,7 +111,7 @@ static void test_packed_path(strategy_t *st, strategy_t *st0, const uint16_t *ge
             CHECK(p.ema_fast == q.ema_fast && p.ema_slow == q.ema_slow && p.z_window == q.z_window &&
                   p.atr_window == q.atr_window && p.max_hold == q.max_hold && p.vol_z == q.vol_z && p.tr_z == q.tr_z &&
                   p.cloc_min == q.cloc_min && p.atr_stop_mult == q.atr_stop_mult && p.reward_r == q.reward_r &&
-                  p.fee_bp == q.fee_bp && p.slippage_bp == q.slippage_bp);
+                  p.fee_bp == q.fee_bp && p.slippage_bp == q.slippage_bp && p.flat_at_close == q.flat_at_close);
         }
     }
     strategy_pack_free(&pk);

@@ -207,8 +207,11 @@ def check_trades_csv(evolve, root, h5, lname, row, want, holdout=()):
         part = "holdout" if day_text(tr.entry_ts // 86400) in holdout else "in_sample"
         exp = {"n": str(n), "ticker": tr.ticker, "trade_id": str(tr.trade_id),
                "entry_time": stamp(tr.entry_ts), "exit_time": stamp(exit_ts), "exit_reason": reason,
-               "outcome_pct": f"{q / 1e6:.6f}", "cumulative_pct": f"{cum / 1e6:.6f}", "part": part}
+               "part": part}
         bad = {k: (g.get(k), v) for k, v in exp.items() if g.get(k) != v}
+        for k, v in (("outcome_pct", q / 1e6), ("cumulative_pct", cum / 1e6)):
+            if float(g[k]) != v or not cli.is_shortest(g[k]):
+                bad[k] = (g[k], v)
         if float(g["entry_price"]) != tr.entry_price:
             bad["entry_price"] = (g["entry_price"], tr.entry_price)
         if not check(not bad, f"{where}: row {n}: (got, oracle) {bad}"):

@@ -102,7 +102,7 @@ static void test_zero_sum_fold_not_profitable(void)
         tr[j].lf = outcome_log_factor(q[j]);
         tr[j].part = part[j];
     }
-    if (val_rows_alloc(&v, 3, 1, &err) != EV_OK || val_row_fill(&v, 0, &p, tr, 5, NULL, &err) != EV_OK) {
+    if (val_rows_alloc(&v, 3, 1, -1, &err) != EV_OK || val_row_fill(&v, 0, &p, tr, 5, NULL, &err) != EV_OK) {
         CHECK(!"val_row_fill");
         return;
     }

@@ -51,6 +51,17 @@ def python_env(evolve):
     return env
 
 
+def is_shortest(text):
+    """Whether a number's text in an evolve CSV is as it should be: it reads
+    back as a double v with no text of fewer significant digits doing so
+    (printf's %.Pg for each P of 1 to 17), e.g. 167.43, not
+    167.43000000000001; and it is plain when %g is (151760, not 1.5176e+05)."""
+    v = float(text)
+    p = next(p for p in range(1, 18) if float("%.*g" % (p, v)) == v)
+    mantissa = text.lstrip("-").split("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    return len(mantissa or "0") == p and ("e" in text) == ("e" in "%.17g" % v)
+
+
 def gen_data(evolve, out, args=(), env=None):
     """evolve gen-data --out OUT --quiet ARGS."""
     return run(evolve, ["gen-data", "--out", out, "--quiet"] + list(args), env=env)

@@ -28,7 +28,7 @@ static void usage(FILE *out)
             "                     Trade Id optional\n"
             "  --out FILE.h5      the dataset to write (written under a temporary name and\n"
             "                     renamed when complete; its directory is created)\n"
-            "  --tickers A,B,C    tickers to keep, in id order (default SOXL,IONQ,MARA)\n"
+            "  --tickers A,B,C    tickers to keep, in id order (required)\n"
             "  --features \"C1,C2\" trade-log columns to keep as features beyond the standard\n"
             "                     ones (Entry Volatility Percent, Entry Volatility Ratio,\n"
             "                     Entry Adx28/14/7, Worst Exit Percent, Trade Best Exit Percent,\n"
@@ -127,8 +127,9 @@ static ev_status parse_args(int argc, char **argv, ingest_args_t *a, ev_error *e
                        !a->market   ? "--market DIR"
                        : !a->trades ? "--trades FILE"
                                     : "--out FILE.h5");
+    /* no hidden default (it once was SOXL,IONQ,MARA): as data.tickers in a config */
     if (a->tickers.n == 0)
-        st = list_parse("--tickers", "SOXL,IONQ,MARA", &a->tickers, err);
+        return ev_fail(err, EV_EUSAGE, "missing --tickers A,B,C: the tickers of the trade log to keep, in id order");
     return st;
 }
 

@@ -171,12 +171,12 @@ def main():
 
     # Files and directories.
     r.case("missing market dir", 1, ["nowhere: no such market data directory"],
-           args=["--market", "nowhere", "--trades", "trades.csv", "--out", "out/ds.h5"])
+           args=["--market", "nowhere", "--trades", "trades.csv", "--tickers", "SOXL,IONQ", "--out", "out/ds.h5"])
     r.case("missing trade file", 1, ["gone.csv: no such file; expected the trade log"],
-           args=["--market", "market", "--trades", "gone.csv", "--out", "out/ds.h5"])
+           args=["--market", "market", "--trades", "gone.csv", "--tickers", "SOXL,IONQ", "--out", "out/ds.h5"])
     r.case("trade log is a directory", 1, ["logdir.csv: is a directory"],
            setup=make_dir_named("logdir.csv"),
-           args=["--market", "market", "--trades", "logdir.csv", "--out", "out/ds.h5"])
+           args=["--market", "market", "--trades", "logdir.csv", "--tickers", "SOXL,IONQ", "--out", "out/ds.h5"])
     r.case("trade log is a named pipe", 1, ["trades.csv: is a named pipe (FIFO); expected the trade log"],
            setup=make_fifo_named("trades.csv"))
     r.case("market file is a named pipe", 1, [DAY1 + ": is a named pipe (FIFO)"],
@@ -363,6 +363,9 @@ def main():
            args=["--market", "market", "--trades", "trades.csv"])
     r.case("missing --market", 2, ["missing --market DIR"],
            args=["--trades", "trades.csv", "--out", "out/ds.h5"])
+    # no hidden ticker default (issue 24: SOXL,IONQ,MARA once, a ticker another trader never named)
+    r.case("missing --tickers", 2, ["missing --tickers A,B,C"],
+           args=["--market", "market", "--trades", "trades.csv", "--out", "out/ds.h5"])
     r.case("option without its value", 2, ["--out needs a value"],
            args=["--market", "market", "--trades", "trades.csv", "--out"])
     r.case("empty ticker name", 2, ["--tickers 'SOXL,,IONQ': an empty name"],

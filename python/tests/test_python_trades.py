@@ -44,8 +44,9 @@ def same_as_cli(df, rows):
         got = {"n": str(n), "ticker": t.ticker, "trade_id": str(t.trade_id),
                "entry_time": t.entry_time.strftime("%Y-%m-%d %H:%M:%S"),
                "exit_time": t.exit_time.strftime("%Y-%m-%d %H:%M:%S"), "exit_reason": t.exit_reason,
-               "outcome_pct": f"{t.outcome_pct:.6f}", "cumulative_pct": f"{t.cumulative_pct:.6f}", "part": t.part}
+               "part": t.part}
         assert got == {k: r[k] for k in got}, (n, got, r)
+        assert (t.outcome_pct, t.cumulative_pct) == (float(r["outcome_pct"]), float(r["cumulative_pct"])), (n, r)
         assert t.entry_price == float(r["entry_price"])
 
 

@@ -97,8 +97,10 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, ev_erro
             (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], &r->test_stats[i], err)) == EV_OK)
             st = w.ops->chain(&w, s, r->test[i].genes, err);
         w.ops->close(&w, s);
-        if (st == EV_OK)
+        if (st == EV_OK) {
+            walk_side_window_done(&w, s, &r->test[i].r);
             run_note(a->report, "walk-forward: window %d of %d done\n", i + 1, r->n);
+        }
     }
     if (st == EV_OK)
         st = walk_side_chained(&w, s, r, err);

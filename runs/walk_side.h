@@ -37,6 +37,7 @@ struct walk_side {
     const fit_problem_t *p;     /* their problem */
     const fit_tables_t *tables; /* the GA's tables option */
     accum_t acc;                /* the chain: every test window's kept trades, in order */
+    accum_t win;                /* the open test window's part of the chain */
     double prod;                /* compound: prod(1 + q / 1e8), 0 on ruin */
     kept_trade_t *k;            /* the chain's trades [n_k] (cap_k), for its trader statistics */
     int64_t n_k, cap_k;
@@ -53,7 +54,12 @@ void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops);
 void walk_side_free(walk_side_t *w);
 /* One kept test trade onto the chain, by the session's objective. */
 ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t *k, ev_error *err);
-/* The chain's result, reported value and trader statistics into r. */
+/* The open test window's feasibility into *r by its chained trades, out of
+ * sample (validation.min_trades where set, as for a holdout); the next window
+ * starts afresh. */
+void walk_side_window_done(walk_side_t *w, const session_t *s, eval_result_t *r);
+/* The chain's result (feasible as a test window is), reported value and
+ * trader statistics into r. */
 ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err);
 
 #ifdef __cplusplus

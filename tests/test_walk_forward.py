@@ -14,10 +14,13 @@
 - `evolve report` summarises a walk-forward run file, with the trader
   statistics of each window's winner on its test days and of the chained
   result (also in the run file).
+- validation.min_trades (issue 24) rules each test window's feasibility and
+  the chained result's, by their own trade counts, and changes nothing else.
 - Bad blocks are refused naming the key, and --walk-forward without the block,
   with a holdout, or on too few days is refused.
 """
 
+import json
 import os
 import sys
 
@@ -131,6 +134,31 @@ def run_file(h5, doc):
               f"{h5}: chained_trader_stats")
 
 
+def min_trades(evolve, root, data, plain):
+    """validation.min_trades on the windows of PLAIN (the grid run's JSON):
+    each test window feasible iff its trades reach it, the chained result too;
+    the windows, winners and values as without the key."""
+    wins = plain["walk_forward"]["windows"]
+    counts = sorted(x["test_trades"] for x in wins)
+    chained_n = plain["walk_forward"]["chained"]["trades"]
+    check(counts[0] < counts[-1], f"min_trades: every window holds {counts[0]} trades (the premise)")
+    same = ("values", "train_fitness", "train_trades", "test_fitness", "test_trades")
+    for n in (counts[-1], chained_n + 1):
+        cfg = config(root, f"vmin{n}", data,
+                     validation=f"  walk_forward: {{train_days: 4, test_days: 2}}\n  min_trades: {n}\n")
+        doc = run_json(evolve, cfg, ["--walk-forward", "--grid"], check)
+        if doc is None:
+            continue
+        got = doc["walk_forward"]["windows"]
+        check([[x[k] for k in same] for x in got] == [[x[k] for k in same] for x in wins],
+              f"min_trades {n}: the windows changed with validation.min_trades")
+        check([x.get("test_feasible", True) for x in got] == [x["test_trades"] >= n for x in got],
+              f"min_trades {n}: test feasibility {[(x['test_trades'], x.get('test_feasible', True)) for x in got]}")
+        c = doc["walk_forward"]["chained"]
+        check(c.get("feasible", True) == (chained_n >= n) and c["trades"] == chained_n,
+              f"min_trades {n}: chained {c}, {chained_n} trades")
+
+
 def bad(evolve, root, data):
     cases = [
         ("{train_days: 4}", "expected train_days and test_days"),
@@ -168,6 +196,7 @@ def main():
         # train 4, test 2, step 2 (the default): 4 windows over 12 days
         want = [(days[b], days[b + 3], days[b + 4], days[b + 5]) for b in (0, 2, 4, 6)]
         walk(a.evolve, root, data, ds, days, "grid", "{train_days: 4, test_days: 2}", ["--grid"], want)
+        min_trades(a.evolve, root, data, json.load(open(os.path.join(root, "grid.json"))))
         walk(a.evolve, root, data, ds, days, "ga", "{train_days: 4, test_days: 2}", [], want,
              ga="population: 4\n  generations: 2\n  local_search: {every: 0}")
         # SPEC sec. 4.1's exits: grid, and a GA with local search (its sweeps over the exit genes)

@@ -49,6 +49,14 @@ static objective_prep_t out_of_sample(const session_t *s)
     return o;
 }
 
+objective_cfg_t walk_side_out_of_sample(const session_t *s)
+{
+    objective_cfg_t o = s->cfg.objective;
+    if (s->cfg.validation.min_trades >= 0)
+        o.min_trades = s->cfg.validation.min_trades;
+    return o;
+}
+
 void walk_side_window_done(walk_side_t *w, const session_t *s, eval_result_t *r)
 {
     const objective_prep_t o = out_of_sample(s);

@@ -26,6 +26,11 @@ typedef struct {
                        ev_error *err);
     /* The open days' kept trades under genes onto the chain (walk_side_push). */
     ev_status (*chain)(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err);
+    /* The baseline point b on the open days: its result (feasible as a test
+     * window is, walk_side_window_done) and value as reported. NULL: the side
+     * has no baselines (a strategy's). */
+    ev_status (*baseline)(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
+                          double *value, ev_error *err);
     void (*close)(walk_side_t *w, session_t *s);
     /* After the last window or a failure: the session as before. */
     ev_status (*finish)(walk_side_t *w, session_t *s, ev_error *err);
@@ -58,6 +63,8 @@ ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t 
  * sample (validation.min_trades where set, as for a holdout); the next window
  * starts afresh. */
 void walk_side_window_done(walk_side_t *w, const session_t *s, eval_result_t *r);
+/* The objective out of sample: s's with validation.min_trades where set. */
+objective_cfg_t walk_side_out_of_sample(const session_t *s);
 /* The chain's result (feasible as a test window is), reported value and
  * trader statistics into r. */
 ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err);

@@ -5,34 +5,8 @@
 
 #include "fitness/objective_cfg.h"
 #include "runs/mode_walk.h"
+#include "report/baseline_table.h"
 #include "report/top_table.h"
-
-/* Each test window's baselines (fitness/baseline.h), `*` marking an
- * infeasible one. */
-static void print_walk_baselines(FILE *out, const wf_result_t *r)
-{
-    int infeasible = 0;
-    if (!r->n_base)
-        return;
-    fprintf(out, "baselines on each test window:\nwindow");
-    for (int32_t j = 0; j < r->n_base; j++)
-        fprintf(out, "  %13s  trades", baseline_name(r->base_kind[j]));
-    fputc('\n', out);
-    for (int32_t w = 0; w < r->n; w++) {
-        fprintf(out, "%6d", w + 1);
-        for (int32_t j = 0; j < r->n_base; j++) {
-            const size_t at = (size_t)w * (size_t)r->n_base + (size_t)j;
-            const int ok = r->base[at].feasible != 0;
-            fprintf(out, "  %12.6f%s  %6lld", r->base_value[at], ok ? " " : "*", (long long)r->base[at].trades);
-            infeasible |= !ok;
-        }
-        fputc('\n', out);
-    }
-    if (infeasible)
-        fprintf(out,
-                "* infeasible on that test window (fewer kept trades than min_trades, or beyond "
-                "max_drawdown_pct)\n");
-}
 
 static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, const char *search_name)
 {
@@ -57,7 +31,12 @@ static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, con
         fprintf(out, "  %12.6f  %6lld  %12.6f  %6lld%s\n", r->train_value[w], (long long)r->winner[w].r.trades,
                 r->test_value[w], (long long)r->test[w].r.trades, r->test[w].r.feasible ? "" : "  infeasible");
     }
-    print_walk_baselines(out, r);
+    if (r->n_base) {
+        const char *names[BASELINE_KINDS];
+        for (int32_t j = 0; j < r->n_base; j++)
+            names[j] = baseline_name(r->base_kind[j]);
+        baseline_window_table_print(out, names, (size_t)r->n_base, (size_t)r->n, r->base_value, r->base);
+    }
     walk_day_text(r->days[r->win[0].test_begin], a, sizeof a);
     walk_day_text(r->days[r->win[r->n - 1].test_end - 1], b, sizeof b);
     fprintf(out, "chained out-of-sample %s..%s: %s %.6f, %lld trades%s\n", a, b, obj, r->chained_value,

@@ -14,7 +14,8 @@
 - `evolve report` summarises a walk-forward run file, with the trader
   statistics of each window's winner on its test days and of the chained
   result (also in the run file).
-- Each test window's baselines (issue 28; JSON and the terminal table): log
+- Each test window's baselines (issue 28; JSON, the run file, the terminal
+  table and `evolve report`'s): log
   (every trade of its days as logged), loosest and the config's `baseline:`,
   against the oracle on the test days alone.
 - validation.min_trades (issue 24) rules each test window's feasibility and
@@ -167,14 +168,26 @@ def baselines(evolve, root, data, ds, all_days):
             orc = so.Oracle(sub, params, obj)
             check(got[name]["trades"] == int(orc.n[0]) and abs(got[name]["fitness"] - orc.value(0)) <= 1e-12
                   and got[name]["feasible"], f"{where}: {name} {got[name]}, oracle {orc.value(0)} ({orc.n[0]})")
-    r = cli.run(evolve, [cfg, "--walk-forward", "--grid"])
-    table = r.stdout.split("baselines on each test window:\n")[-1].splitlines()
-    rows = [line.split() for line in table[1:len(wins) + 1]]
+    # the run file, then the run's table and evolve report's, against the JSON
+    if cli.have_modules("h5py"):
+        import h5py
+        with h5py.File(os.path.join(root, "bases.h5"), "r") as f:
+            g = f["walk_forward/baselines"]
+            names = [n.decode() if isinstance(n, bytes) else n for n in g["names"][:]]
+            stored = [[{"name": names[j], "fitness": float(g["fitness"][w, j]), "trades": int(g["trades"][w, j]),
+                        "feasible": bool(g["feasible"][w, j])} for j in range(len(names))] for w in range(len(wins))]
+        check(stored == [x["baselines"] for x in wins], f"baselines: the run file's {stored}")
     want = [[str(x["window"])] + [f"{b[k]:.6f}" if k == "fitness" else str(b[k]) for b in x["baselines"]
                                   for k in ("fitness", "trades")] for x in wins]
-    check(r.returncode == 0 and table[0].split() == ["window", "log", "trades", "loosest", "trades", "baseline",
-                                                     "trades"] and rows == want,
-          f"baselines: the table {table[:len(wins) + 1]}, want {want}")
+    for what, args in (("the run's", [cfg, "--walk-forward", "--grid"]),
+                       ("evolve report's", ["report", os.path.join(root, "bases.h5"), "--out",
+                                            os.path.join(root, "bases_rep")])):
+        r = cli.run(evolve, args)
+        table = r.stdout.split("baselines on each test window:\n")[-1].splitlines()
+        rows = [line.split() for line in table[1:len(wins) + 1]]
+        check(r.returncode == 0 and table[0].split() == ["window", "log", "trades", "loosest", "trades", "baseline",
+                                                         "trades"] and rows == want,
+              f"baselines: {what} table {table[:len(wins) + 1]}, want {want}")
 
 
 def min_trades(evolve, root, data, plain):

@@ -1,6 +1,7 @@
 #include "archive/run_walk.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "archive/run_internal.h"
 #include "archive/run_stats.h"
@@ -34,6 +35,88 @@ static ev_status write_spans(run_file_t *rf, const wf_result_t *r, ev_error *err
     return st;
 }
 
+/* /walk_forward/baselines: names[B], fitness, trades, feasible [W, B]. */
+static ev_status write_baselines(run_file_t *rf, const wf_result_t *r, ev_error *err)
+{
+    const size_t m = (size_t)r->n * (size_t)r->n_base;
+    const char *names[BASELINE_KINDS];
+    int64_t *trades = (int64_t *)malloc((m + 1) * sizeof *trades);
+    uint8_t *feasible = (uint8_t *)malloc(m + 1);
+    hsize_t dims[2] = {(hsize_t)r->n, (hsize_t)r->n_base}, nb = (hsize_t)r->n_base;
+    hid_t g = trades && feasible ? run_object_open(rf, "walk_forward/baselines", 1, err) : -1;
+    ev_status st = EV_OK;
+    if (!trades || !feasible)
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    else if (g < 0)
+        st = EV_EHDF5;
+    for (size_t i = 0; st == EV_OK && i < m; i++) {
+        trades[i] = r->base[i].trades;
+        feasible[i] = (uint8_t)(r->base[i].feasible != 0);
+    }
+    for (int32_t j = 0; j < r->n_base; j++)
+        names[j] = baseline_name(r->base_kind[j]);
+    if (st == EV_OK)
+        st = h5u_write_strings(rf->path, g, "names", 0, names, (size_t)nb, err);
+    if (st == EV_OK)
+        st = h5u_write_array(rf->path, g, "fitness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 2, dims, r->base_value, err);
+    if (st == EV_OK)
+        st = h5u_write_array(rf->path, g, "trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 2, dims, trades, err);
+    if (st == EV_OK)
+        st = h5u_write_array(rf->path, g, "feasible", H5T_NATIVE_UINT8, H5T_STD_U8LE, 2, dims, feasible, err);
+    free(trades);
+    free(feasible);
+    h5u_close(g);
+    return st;
+}
+
+ev_status run_file_read_walk_baselines(run_file_t *rf, run_walk_base_t *b, ev_error *err)
+{
+    hsize_t d[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    int64_t *trades = NULL;
+    uint8_t *feasible = NULL;
+    size_t m;
+    hid_t g;
+    ev_status st;
+    memset(b, 0, sizeof *b);
+    if (!run_file_has(rf, "walk_forward/baselines"))
+        return EV_OK;
+    if ((g = run_object_open(rf, "walk_forward/baselines", 0, err)) < 0)
+        return EV_EHDF5;
+    st = h5u_read_strings(rf->path, g, "names", 0, &b->names, &b->n_base, err);
+    if (st == EV_OK)
+        st = h5u_read_array(rf->path, g, "fitness", H5T_NATIVE_DOUBLE, 2, d[0], (void **)&b->fitness, err);
+    if (st == EV_OK)
+        st = h5u_read_array(rf->path, g, "trades", H5T_NATIVE_INT64, 2, d[1], (void **)&trades, err);
+    if (st == EV_OK)
+        st = h5u_read_array(rf->path, g, "feasible", H5T_NATIVE_UINT8, 2, d[2], (void **)&feasible, err);
+    for (int i = 0; st == EV_OK && i < 3; i++)
+        if (d[i][1] != b->n_base || d[i][0] != d[0][0])
+            st = ev_fail(err, EV_EDATA, "%s: /walk_forward/baselines: arrays of unlike shapes (a damaged run file)",
+                         rf->path);
+    b->n_windows = (size_t)d[0][0];
+    m = b->n_windows * b->n_base;
+    if (st == EV_OK && !(b->r = (eval_result_t *)calloc(m + 1, sizeof *b->r)))
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    for (size_t i = 0; st == EV_OK && i < m; i++) {
+        b->r[i].trades = trades[i];
+        b->r[i].feasible = feasible[i] != 0;
+    }
+    free(trades);
+    free(feasible);
+    h5u_close(g);
+    if (st != EV_OK)
+        run_walk_base_free(b);
+    return st;
+}
+
+void run_walk_base_free(run_walk_base_t *b)
+{
+    run_file_free_strings(b->names, b->n_base);
+    free(b->fitness);
+    free(b->r);
+    memset(b, 0, sizeof *b);
+}
+
 ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, const char *search, ev_error *err)
 {
     ev_status st;
@@ -44,7 +127,7 @@ ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, cons
         (st = run_file_write_stats(rf, "walk_forward/test/trader_stats", r->test_stats, (uint32_t)r->n, err)) !=
             EV_OK ||
         (st = run_file_write_stats(rf, "walk_forward/chained_trader_stats", &r->chained_stats, 1, err)) != EV_OK ||
-        (st = write_spans(rf, r, err)) != EV_OK)
+        (st = write_spans(rf, r, err)) != EV_OK || (r->n_base && (st = write_baselines(rf, r, err)) != EV_OK))
         return st;
     if ((st = run_file_attr_str(rf, "walk_forward", "search", search, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "walk_forward", "train_days", r->train_days, err)) == EV_OK &&

@@ -11,8 +11,21 @@
 extern "C" {
 #endif
 
+/* A walk-forward's baselines on each test window, as stored
+ * (/walk_forward/baselines): window w's j-th at w * n_base + j. */
+typedef struct {
+    size_t n_windows, n_base;
+    char **names;     /* [n_base] */
+    double *fitness;  /* as reported */
+    eval_result_t *r; /* trades and feasible */
+} run_walk_base_t;
+
 /* search: "grid" or "ga". */
 ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, const char *search, ev_error *err);
+/* The stored baselines into *b (n_base 0 when the file has none);
+ * run_walk_base_free. */
+ev_status run_file_read_walk_baselines(run_file_t *rf, run_walk_base_t *b, ev_error *err);
+void run_walk_base_free(run_walk_base_t *b);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 
 #include "fitness/objective_cfg.h"
 #include "runs/mode_walk.h"
+#include "report/baseline_table.h"
 #include "report/top_table.h"
 
 static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, const char *search_name)
@@ -29,6 +30,12 @@ static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, con
             fprintf(out, "  %10s", lat->params[k].value_text[r->winner[w].genes[k]]);
         fprintf(out, "  %12.6f  %6lld  %12.6f  %6lld%s\n", r->train_value[w], (long long)r->winner[w].r.trades,
                 r->test_value[w], (long long)r->test[w].r.trades, r->test[w].r.feasible ? "" : "  infeasible");
+    }
+    if (r->n_base) {
+        const char *names[BASELINE_KINDS];
+        for (int32_t j = 0; j < r->n_base; j++)
+            names[j] = baseline_name(r->base_kind[j]);
+        baseline_window_table_print(out, names, (size_t)r->n_base, (size_t)r->n, r->base_value, r->base);
     }
     walk_day_text(r->days[r->win[0].test_begin], a, sizeof a);
     walk_day_text(r->days[r->win[r->n - 1].test_end - 1], b, sizeof b);

@@ -37,7 +37,9 @@ ev_status wf_result_alloc(wf_result_t *r, int32_t n, ev_error *err)
     r->train_value = (double *)calloc(m, sizeof *r->train_value);
     r->test_value = (double *)calloc(m, sizeof *r->test_value);
     r->test_stats = (trade_stats_t *)calloc(m, sizeof *r->test_stats);
-    if (!r->winner || !r->test || !r->train_value || !r->test_value || !r->test_stats)
+    r->base = (eval_result_t *)calloc(m * ((size_t)r->n_base + 1), sizeof *r->base);
+    r->base_value = (double *)calloc(m * ((size_t)r->n_base + 1), sizeof *r->base_value);
+    if (!r->winner || !r->test || !r->train_value || !r->test_value || !r->test_stats || !r->base || !r->base_value)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     return EV_OK;
 }
@@ -51,5 +53,7 @@ void wf_result_free(wf_result_t *r)
     free(r->train_value);
     free(r->test_value);
     free(r->test_stats);
+    free(r->base);
+    free(r->base_value);
     memset(r, 0, sizeof *r);
 }

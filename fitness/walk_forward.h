@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/status.h"
+#include "fitness/baseline.h"
 #include "fitness/ranked.h"
 #include "fitness/trade_stats.h"
 
@@ -42,9 +43,16 @@ typedef struct {
     double chained_value;
     trade_stats_t chained_stats;
     uint64_t evaluated; /* genomes the searches evaluated, summed over the windows */
+    /* The baselines (fitness/baseline.h) on each test window: n_base kinds
+     * base_kind[], set before wf_result_alloc (0: none); window w's j-th at
+     * w * n_base + j. */
+    int32_t n_base;
+    int32_t base_kind[BASELINE_KINDS];
+    eval_result_t *base; /* feasible as a test window is (validation.min_trades) */
+    double *base_value;  /* as reported */
 } wf_result_t;
 
-/* The arrays for n windows (zeroed); wf_result_free. */
+/* The arrays for n windows and r->n_base baselines (zeroed); wf_result_free. */
 ev_status wf_result_alloc(wf_result_t *r, int32_t n, ev_error *err);
 void wf_result_free(wf_result_t *r);
 

@@ -153,6 +153,26 @@ static void jspan(jctx *c, cJSON *obj, const char *key, const int64_t *days, int
         jnum(c, o, "trading_days", (double)(end - begin));
 }
 
+/* A test window's "baselines": [{"name", "fitness", "trades", "feasible"}]
+ * (runs/mode_walk.c). */
+static void window_baselines(jctx *c, cJSON *item, const wf_result_t *r, int32_t w)
+{
+    cJSON *arr = r->n_base ? jchild(c, item, "baselines", 1) : NULL;
+    for (int32_t j = 0; arr && j < r->n_base; j++) {
+        const size_t at = (size_t)w * (size_t)r->n_base + (size_t)j;
+        cJSON *b = cJSON_CreateObject();
+        if (!b || !cJSON_AddItemToArray(arr, b)) {
+            cJSON_Delete(b);
+            c->failed = 1;
+            break;
+        }
+        jstr(c, b, "name", baseline_name(r->base_kind[j]));
+        jfitness(c, b, "fitness", r->base_value[at]);
+        jcount(c, b, "trades", (uint64_t)r->base[at].trades);
+        c->failed |= cJSON_AddBoolToObject(b, "feasible", r->base[at].feasible != 0) == NULL;
+    }
+}
+
 void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *search)
 {
     jctx c = {0};
@@ -189,6 +209,7 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         if (!r->test[w].r.feasible)
             c.failed |= cJSON_AddBoolToObject(item, "test_feasible", 0) == NULL;
         row_stats(&c, item, "test_stats", &r->test_stats[w]);
+        window_baselines(&c, item, r, w);
     }
     ch = o ? jchild(&c, o, "chained", 0) : NULL;
     if (ch) {

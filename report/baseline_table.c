@@ -65,3 +65,28 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         fprintf(out, "* infeasible (fewer than %lld kept trades (min_trades), or beyond max_drawdown_pct)\n",
                 (long long)cfg->objective.min_trades);
 }
+
+void baseline_window_table_print(FILE *out, const char *const *names, size_t n_base, size_t n_windows,
+                                 const double *value, const eval_result_t *r)
+{
+    int infeasible = 0;
+    if (!n_base)
+        return;
+    fprintf(out, "baselines on each test window:\nwindow");
+    for (size_t j = 0; j < n_base; j++)
+        fprintf(out, "  %13s  trades", names[j]);
+    fputc('\n', out);
+    for (size_t w = 0; w < n_windows; w++) {
+        fprintf(out, "%6zu", w + 1);
+        for (size_t j = 0; j < n_base; j++) {
+            const size_t at = w * n_base + j;
+            fprintf(out, "  %12.6f%s  %6lld", value[at], r[at].feasible ? " " : "*", (long long)r[at].trades);
+            infeasible |= !r[at].feasible;
+        }
+        fputc('\n', out);
+    }
+    if (infeasible)
+        fprintf(out,
+                "* infeasible on that test window (fewer kept trades than min_trades, or beyond "
+                "max_drawdown_pct)\n");
+}

@@ -17,6 +17,12 @@ extern "C" {
 /* Nothing when top has no baselines. */
 void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top);
 
+/* A walk-forward's baselines on each test window (runs/mode_walk.c): a row
+ * per window, names[n_base] columns of value and trades, window w's j-th at
+ * w * n_base + j, `*` marking an infeasible one. Nothing when n_base is 0. */
+void baseline_window_table_print(FILE *out, const char *const *names, size_t n_base, size_t n_windows,
+                                 const double *value, const eval_result_t *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "archive/run_stats.h"
+#include "archive/run_walk.h"
+#include "report/baseline_table.h"
 #include "report/top_table.h"
 #include "report/validate.h"
 #include "operators/ga_settings.h"
@@ -150,6 +152,17 @@ static void print_walk_stats(FILE *out, report_run_t *r, uint32_t windows)
     free(chained);
 }
 
+/* The baselines on each test window (files written before they were stored,
+ * and strategies', have none). */
+static void print_walk_baselines(FILE *out, report_run_t *r)
+{
+    run_walk_base_t b;
+    if (run_file_read_walk_baselines(&r->rf, &b, NULL) != EV_OK)
+        return;
+    baseline_window_table_print(out, (const char *const *)b.names, b.n_base, b.n_windows, b.fitness, b.r);
+    run_walk_base_free(&b);
+}
+
 /* /walk_forward: each window's winner on its train days, then on its test
  * days, and the chained result. */
 void report_print_walk(FILE *out, report_run_t *r)
@@ -173,6 +186,7 @@ void report_print_walk(FILE *out, report_run_t *r)
         print_table(out, r, e[1], v[1], n[1]);
         print_walk_stats(out, r, n[1]);
     }
+    print_walk_baselines(out, r);
     for (int i = 0; i < 2; i++) {
         free(e[i]);
         free(v[i]);

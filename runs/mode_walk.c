@@ -67,6 +67,65 @@ void walk_day_text(int64_t day, char *buf, size_t n)
     snprintf(buf, n, "%04lld-%02d-%02d", (long long)y, m, d);
 }
 
+/* The side a session's windows are on (runs/walk_side.h). */
+static const walk_side_ops_t *side_ops(const session_t *s)
+{
+    return s->strategy ? &walk_strategy_ops : &walk_span_ops;
+}
+
+/* The baselines each test window gets: log, loosest and the config's
+ * `baseline:` (a trade log's; a strategy's side has none). */
+static void base_kinds(const session_t *s, const walk_side_ops_t *ops, wf_result_t *r)
+{
+    r->n_base = 0;
+    for (int32_t kind = 0; ops->baseline && kind < BASELINE_KINDS; kind++)
+        if (kind != BASELINE_TRADER || s->cfg.baseline.present)
+            r->base_kind[r->n_base++] = kind;
+}
+
+/* Window i's baselines on its open test days. */
+static ev_status window_baselines(walk_side_t *w, const session_t *s, wf_result_t *r, int32_t i, ev_error *err)
+{
+    ev_status st = EV_OK;
+    for (int32_t j = 0; j < r->n_base && st == EV_OK; j++) {
+        const int32_t kind = r->base_kind[j];
+        const size_t at = (size_t)i * (size_t)r->n_base + (size_t)j;
+        baseline_point_t b;
+        if (kind == BASELINE_TRADER)
+            b = s->cfg.baseline;
+        else
+            baseline_point(&s->cfg.lattice, kind, &b);
+        if ((st = w->ops->baseline(w, s, &b, &r->base[at], &r->base_value[at], err)) != EV_OK)
+            ev_error_prefix(err, "baseline %s: ", baseline_name(kind));
+    }
+    return st;
+}
+
+/* loosest is reported only where it differs from log (as in the other
+ * modes): dropped when they agree on every test window. */
+static void drop_loosest(wf_result_t *r)
+{
+    const int32_t n = r->n_base;
+    if (n < 2 || r->base_kind[1] != BASELINE_LOOSEST)
+        return;
+    for (int32_t w = 0; w < r->n; w++) {
+        const size_t log = (size_t)w * (size_t)n;
+        if (memcmp(&r->base[log], &r->base[log + 1], sizeof *r->base) != 0 ||
+            r->base_value[log] != r->base_value[log + 1])
+            return;
+    }
+    for (int32_t w = 0; w < r->n; w++)
+        for (int32_t j = 0; j < n - 1; j++) {
+            const size_t to = (size_t)w * (size_t)(n - 1) + (size_t)j,
+                         from = (size_t)w * (size_t)n + (size_t)(j ? j + 1 : 0);
+            r->base[to] = r->base[from];
+            r->base_value[to] = r->base_value[from];
+        }
+    for (int32_t j = 1; j < n - 1; j++)
+        r->base_kind[j] = r->base_kind[j + 1];
+    r->n_base = n - 1;
+}
+
 /* Every window: search the train days, score the winner on the test days,
  * chain the test trades. */
 static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, ev_error *err)
@@ -74,7 +133,7 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, ev_erro
     walk_side_t w;
     ev_error ignored; /* finish after a failure: the first error stands */
     ev_status st = EV_OK, fst;
-    walk_side_init(&w, s->strategy ? &walk_strategy_ops : &walk_span_ops);
+    walk_side_init(&w, side_ops(s));
     for (int32_t i = 0; i < r->n && st == EV_OK; i++) {
         const wf_window_t *win = &r->win[i];
         int found = 0;
@@ -94,14 +153,19 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, ev_erro
             break;
         r->test[i] = r->winner[i];
         if ((st = w.ops->open(&w, s, r->days, win->test_begin, win->test_end, 0, err)) == EV_OK &&
-            (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], &r->test_stats[i], err)) == EV_OK)
+            (st = w.ops->score(&w, s, &r->test[i], &r->test_value[i], &r->test_stats[i], err)) == EV_OK &&
+            (st = window_baselines(&w, s, r, i, err)) == EV_OK)
             st = w.ops->chain(&w, s, r->test[i].genes, err);
         w.ops->close(&w, s);
-        if (st == EV_OK)
+        if (st == EV_OK) {
+            walk_side_window_done(&w, s, &r->test[i].r);
             run_note(a->report, "walk-forward: window %d of %d done\n", i + 1, r->n);
+        }
     }
-    if (st == EV_OK)
+    if (st == EV_OK) {
+        drop_loosest(r);
         st = walk_side_chained(&w, s, r, err);
+    }
     walk_side_free(&w);
     fst = w.ops->finish(&w, s, st == EV_OK ? err : &ignored);
     return st == EV_OK ? fst : st;
@@ -149,6 +213,7 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
     r.train_days = v->wf_train;
     r.test_days = v->wf_test;
     r.step_days = v->wf_step;
+    base_kinds(s, side_ops(s), &r);
     if ((st = walk_days(s, &r, err)) != EV_OK ||
         (st = wf_windows(r.n_days, r.train_days, r.test_days, r.step_days, &r.win, &r.n, err)) != EV_OK ||
         (st = wf_result_alloc(&r, r.n, err)) != EV_OK) {

@@ -10,6 +10,7 @@ void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops)
     memset(w, 0, sizeof *w);
     w->ops = ops;
     accum_init(&w->acc);
+    accum_init(&w->win);
     w->prod = 1.0;
 }
 
@@ -32,14 +33,41 @@ ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t 
         w->cap_k = cap;
     }
     w->k[w->n_k++] = *k;
-    accum_add(&w->acc, &s->prob.obj, q, s->prob.obj.need_log ? outcome_log_factor(q) : 0);
+    const int64_t lf = s->prob.obj.need_log ? outcome_log_factor(q) : 0;
+    accum_add(&w->acc, &s->prob.obj, q, lf);
+    accum_add(&w->win, &s->prob.obj, q, lf);
     w->prod = q <= EV_RUIN_Q ? 0.0 : w->prod * (1.0 + (double)q / 1e8);
     return EV_OK;
 }
 
+/* Out of sample: the objective with validation.min_trades where set. */
+static objective_prep_t out_of_sample(const session_t *s)
+{
+    objective_prep_t o = s->prob.obj;
+    if (s->cfg.validation.min_trades >= 0)
+        o.min_trades = s->cfg.validation.min_trades;
+    return o;
+}
+
+objective_cfg_t walk_side_out_of_sample(const session_t *s)
+{
+    objective_cfg_t o = s->cfg.objective;
+    if (s->cfg.validation.min_trades >= 0)
+        o.min_trades = s->cfg.validation.min_trades;
+    return o;
+}
+
+void walk_side_window_done(walk_side_t *w, const session_t *s, eval_result_t *r)
+{
+    const objective_prep_t o = out_of_sample(s);
+    r->feasible = accum_finish(&w->win, &o).feasible;
+    accum_init(&w->win);
+}
+
 ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err)
 {
-    r->chained = accum_finish(&w->acc, &s->prob.obj);
+    const objective_prep_t o = out_of_sample(s);
+    r->chained = accum_finish(&w->acc, &o);
     r->chained_value = objective_display(&s->cfg.objective, r->chained.fitness);
     if (s->cfg.objective.kind == OBJ_COMPOUND && r->chained.feasible)
         r->chained_value = w->prod == 0.0 ? -100.0 : (w->prod - 1.0) * 100.0;

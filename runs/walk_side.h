@@ -26,6 +26,11 @@ typedef struct {
                        ev_error *err);
     /* The open days' kept trades under genes onto the chain (walk_side_push). */
     ev_status (*chain)(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err);
+    /* The baseline point b on the open days: its result (feasible as a test
+     * window is, walk_side_window_done) and value as reported. NULL: the side
+     * has no baselines (a strategy's). */
+    ev_status (*baseline)(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
+                          double *value, ev_error *err);
     void (*close)(walk_side_t *w, session_t *s);
     /* After the last window or a failure: the session as before. */
     ev_status (*finish)(walk_side_t *w, session_t *s, ev_error *err);
@@ -37,6 +42,7 @@ struct walk_side {
     const fit_problem_t *p;     /* their problem */
     const fit_tables_t *tables; /* the GA's tables option */
     accum_t acc;                /* the chain: every test window's kept trades, in order */
+    accum_t win;                /* the open test window's part of the chain */
     double prod;                /* compound: prod(1 + q / 1e8), 0 on ruin */
     kept_trade_t *k;            /* the chain's trades [n_k] (cap_k), for its trader statistics */
     int64_t n_k, cap_k;
@@ -53,7 +59,14 @@ void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops);
 void walk_side_free(walk_side_t *w);
 /* One kept test trade onto the chain, by the session's objective. */
 ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t *k, ev_error *err);
-/* The chain's result, reported value and trader statistics into r. */
+/* The open test window's feasibility into *r by its chained trades, out of
+ * sample (validation.min_trades where set, as for a holdout); the next window
+ * starts afresh. */
+void walk_side_window_done(walk_side_t *w, const session_t *s, eval_result_t *r);
+/* The objective out of sample: s's with validation.min_trades where set. */
+objective_cfg_t walk_side_out_of_sample(const session_t *s);
+/* The chain's result (feasible as a test window is), reported value and
+ * trader statistics into r. */
 ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err);
 
 #ifdef __cplusplus

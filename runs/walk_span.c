@@ -88,6 +88,41 @@ static ev_status span_score(walk_side_t *w, const session_t *s, ranked_genome_t 
     return EV_OK;
 }
 
+/* Baseline point b on the span: a lattice of that one point on the span's
+ * trades, by the objective out of sample. */
+static ev_status span_baseline(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
+                               double *value, ev_error *err)
+{
+    static const uint16_t genes[EV_MAX_PARAMS] = {0};
+    const span_t *sp = (span_t *)w->own;
+    const objective_cfg_t obj = walk_side_out_of_sample(s);
+    lattice_t lat;
+    fit_problem_t p;
+    tables_host_t t;
+    reported_t rep;
+    ranked_genome_t e;
+    ev_status st;
+    memset(&lat, 0, sizeof lat);
+    memset(&p, 0, sizeof p);
+    memset(&t, 0, sizeof t);
+    memset(&e, 0, sizeof e);
+    if ((st = baseline_lattice(&lat, &s->cfg.lattice, b, err)) == EV_OK &&
+        (st = lattice_bind(&lat, &sp->ds, err)) == EV_OK &&
+        (st = problem_init(&p, &sp->ds, &lat, &obj, err)) == EV_OK && (st = tables_build(&t, &p, err)) == EV_OK) {
+        e.r = tables_eval(&t.view, genes);
+        e.key = rank_key(e.r);
+        if ((st = reported_make(&rep, &p, &t.view, &e, 1, err)) == EV_OK) {
+            *r = e.r;
+            *value = rep.value[0];
+            reported_free(&rep);
+        }
+    }
+    tables_free(&t);
+    problem_free(&p);
+    lattice_free(&lat);
+    return st;
+}
+
 /* The span's kept trades under genes onto the chain (indices into the
  * session's dataset). */
 static ev_status span_chain(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err)
@@ -115,6 +150,7 @@ static ev_status span_finish(walk_side_t *w, session_t *s, ev_error *err)
 const walk_side_ops_t walk_span_ops = {
     .open = span_open,
     .score = span_score,
+    .baseline = span_baseline,
     .chain = span_chain,
     .close = span_close,
     .finish = span_finish,

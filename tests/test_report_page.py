@@ -10,7 +10,8 @@ for a GA, a grid, a validate and a walk-forward run:
   revision, compiler and HDF5) and what the JSON reported: rank 1's fitness and trades in the top-K
   table, a row per baseline, and with validation every out-of-sample column
   (holdout, plateau, DSR, worst fold, folds+), the PBO and the fold table;
-  the GA its convergence, the walk-forward run its windows;
+  the GA its convergence, the walk-forward run its windows and each test
+  window's baselines;
 - `evolve report` on the validate run prints the holdout, plateau, DSR and
   fold columns the JSON has, and the holdout statistics a total-return
   column; Python's Result.top holds the same out-of-sample columns;
@@ -100,6 +101,14 @@ def shows(mode, p, text, page):
         check("GA convergence" in text, f"{mode}: no convergence section")
     if mode == "walk":
         check("Walk-forward windows" in text, f"{mode}: no walk-forward section")
+        # each test window's baselines (issue 28): every one's value and trades
+        for x in doc["walk_forward"]["windows"]:
+            bases = x.get("baselines", [])
+            check([b["name"] for b in bases] == ["log", "loosest", "baseline"]
+                  and "baselines on each test window" in text, f"{mode}: window {x['window']}'s baselines {bases}")
+            for b in bases:
+                check(re.search(rf"\b{float(b['fitness']):.6f}[ *]\s+{b['trades']}\b", text),
+                      f"{mode}: window {x['window']}'s {b['name']} {b['fitness']} ({b['trades']}) not on the page")
     if mode != "walk":
         check("Per trading day" in text, f"{mode}: no per-day table")
 

@@ -14,10 +14,17 @@
 - `evolve report` summarises a walk-forward run file, with the trader
   statistics of each window's winner on its test days and of the chained
   result (also in the run file).
+- Each test window's baselines (issue 28; JSON, the run file, the terminal
+  table and `evolve report`'s): log
+  (every trade of its days as logged), loosest and the config's `baseline:`,
+  against the oracle on the test days alone.
+- validation.min_trades (issue 24) rules each test window's feasibility and
+  the chained result's, by their own trade counts, and changes nothing else.
 - Bad blocks are refused naming the key, and --walk-forward without the block,
   with a holdout, or on too few days is refused.
 """
 
+import json
 import os
 import sys
 
@@ -131,6 +138,83 @@ def run_file(h5, doc):
               f"{h5}: chained_trader_stats")
 
 
+BASELINE = {"volatility": "0.35", "target": "0.45", "stop": "-0.42"}
+
+
+def baselines(evolve, root, data, ds, all_days):
+    """Each test window's baselines against the oracle on its test days."""
+    loosest = [so.param(p.name, role=p.role, feature=p.feature, direction=p.direction,
+                        values=[p.texts[-1] if p.role == "filter" and p.direction == "max" else p.texts[0]])
+               for p in PARAMS]
+    base = [so.param(p.name, role=p.role, feature=p.feature, direction=p.direction, values=[BASELINE[p.name]])
+            for p in PARAMS if p.name in BASELINE]
+    extra = "baseline: {" + ", ".join(f"{k}: {v}" for k, v in BASELINE.items()) + "}\n"
+    cfg = config(root, "bases", data, validation="  walk_forward: {train_days: 4, test_days: 2}\n", extra=extra)
+    doc = run_json(evolve, cfg, ["--walk-forward", "--grid"], check)
+    if doc is None:
+        return
+    obj = so.Objective()
+    wins = doc["walk_forward"]["windows"]
+    for x in wins:
+        where = f"baselines, window {x['window']}"
+        sub = subset(ds, set(window_days(all_days, x["test"])))
+        got = {b["name"]: b for b in x.get("baselines", [])}
+        if not check(list(got) == ["log", "loosest", "baseline"], f"{where}: {list(got)}"):
+            continue
+        q = [so.quantise(t.pct_change) for t in sub.trades]
+        check(got["log"]["trades"] == len(q) and abs(got["log"]["fitness"] - sum(q) / 1e6) <= 1e-12,
+              f"{where}: log {got['log']}, direct {sum(q) / 1e6} ({len(q)})")
+        for name, params in (("loosest", loosest), ("baseline", base)):
+            orc = so.Oracle(sub, params, obj)
+            check(got[name]["trades"] == int(orc.n[0]) and abs(got[name]["fitness"] - orc.value(0)) <= 1e-12
+                  and got[name]["feasible"], f"{where}: {name} {got[name]}, oracle {orc.value(0)} ({orc.n[0]})")
+    # the run file, then the run's table and evolve report's, against the JSON
+    if cli.have_modules("h5py"):
+        import h5py
+        with h5py.File(os.path.join(root, "bases.h5"), "r") as f:
+            g = f["walk_forward/baselines"]
+            names = [n.decode() if isinstance(n, bytes) else n for n in g["names"][:]]
+            stored = [[{"name": names[j], "fitness": float(g["fitness"][w, j]), "trades": int(g["trades"][w, j]),
+                        "feasible": bool(g["feasible"][w, j])} for j in range(len(names))] for w in range(len(wins))]
+        check(stored == [x["baselines"] for x in wins], f"baselines: the run file's {stored}")
+    want = [[str(x["window"])] + [f"{b[k]:.6f}" if k == "fitness" else str(b[k]) for b in x["baselines"]
+                                  for k in ("fitness", "trades")] for x in wins]
+    for what, args in (("the run's", [cfg, "--walk-forward", "--grid"]),
+                       ("evolve report's", ["report", os.path.join(root, "bases.h5"), "--out",
+                                            os.path.join(root, "bases_rep")])):
+        r = cli.run(evolve, args)
+        table = r.stdout.split("baselines on each test window:\n")[-1].splitlines()
+        rows = [line.split() for line in table[1:len(wins) + 1]]
+        check(r.returncode == 0 and table[0].split() == ["window", "log", "trades", "loosest", "trades", "baseline",
+                                                         "trades"] and rows == want,
+              f"baselines: {what} table {table[:len(wins) + 1]}, want {want}")
+
+
+def min_trades(evolve, root, data, plain):
+    """validation.min_trades on the windows of PLAIN (the grid run's JSON):
+    each test window feasible iff its trades reach it, the chained result too;
+    the windows, winners and values as without the key."""
+    wins = plain["walk_forward"]["windows"]
+    counts = sorted(x["test_trades"] for x in wins)
+    chained_n = plain["walk_forward"]["chained"]["trades"]
+    check(counts[0] < counts[-1], f"min_trades: every window holds {counts[0]} trades (the premise)")
+    same = ("values", "train_fitness", "train_trades", "test_fitness", "test_trades")
+    for n in (counts[-1], chained_n + 1):
+        cfg = config(root, f"vmin{n}", data,
+                     validation=f"  walk_forward: {{train_days: 4, test_days: 2}}\n  min_trades: {n}\n")
+        doc = run_json(evolve, cfg, ["--walk-forward", "--grid"], check)
+        if doc is None:
+            continue
+        got = doc["walk_forward"]["windows"]
+        check([[x[k] for k in same] for x in got] == [[x[k] for k in same] for x in wins],
+              f"min_trades {n}: the windows changed with validation.min_trades")
+        check([x.get("test_feasible", True) for x in got] == [x["test_trades"] >= n for x in got],
+              f"min_trades {n}: test feasibility {[(x['test_trades'], x.get('test_feasible', True)) for x in got]}")
+        c = doc["walk_forward"]["chained"]
+        check(c.get("feasible", True) == (chained_n >= n) and c["trades"] == chained_n,
+              f"min_trades {n}: chained {c}, {chained_n} trades")
+
+
 def bad(evolve, root, data):
     cases = [
         ("{train_days: 4}", "expected train_days and test_days"),
@@ -168,6 +252,8 @@ def main():
         # train 4, test 2, step 2 (the default): 4 windows over 12 days
         want = [(days[b], days[b + 3], days[b + 4], days[b + 5]) for b in (0, 2, 4, 6)]
         walk(a.evolve, root, data, ds, days, "grid", "{train_days: 4, test_days: 2}", ["--grid"], want)
+        baselines(a.evolve, root, data, ds, days)
+        min_trades(a.evolve, root, data, json.load(open(os.path.join(root, "grid.json"))))
         walk(a.evolve, root, data, ds, days, "ga", "{train_days: 4, test_days: 2}", [], want,
              ga="population: 4\n  generations: 2\n  local_search: {every: 0}")
         # SPEC sec. 4.1's exits: grid, and a GA with local search (its sweeps over the exit genes)

@@ -58,3 +58,26 @@ ev_status basin_climb(const fit_tables_t *t, const lattice_shape_t *shape, const
     free(line);
     return st;
 }
+
+ev_status basin_group(const fit_tables_t *t, const lattice_shape_t *shape, const ranked_genome_t *e, uint32_t n,
+                      uint32_t *best, uint32_t *n_basins, ev_error *err)
+{
+    uint64_t *peak_at = (uint64_t *)malloc((n ? n : 1) * sizeof *peak_at);
+    ev_status st = EV_OK;
+    *n_basins = 0;
+    if (!peak_at)
+        return ev_fail(err, EV_ENOMEM, "out of memory grouping the reported genomes into basins");
+    for (uint32_t i = 0; i < n && st == EV_OK; i++) {
+        uint16_t peak[EV_MAX_PARAMS];
+        eval_result_t r;
+        uint32_t steps, j;
+        if ((st = basin_climb(t, shape, e[i].genes, peak, &peak_at[*n_basins], &r, &steps, err)) != EV_OK)
+            break;
+        for (j = 0; j < *n_basins && peak_at[j] != peak_at[*n_basins]; j++)
+            ;
+        if (j == *n_basins)
+            best[(*n_basins)++] = i;
+    }
+    free(peak_at);
+    return st;
+}

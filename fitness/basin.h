@@ -11,6 +11,7 @@
 
 #include "common/status.h"
 #include "fitness/lattice_shape.h"
+#include "fitness/ranked.h"
 #include "fitness/tables.h"
 
 #ifdef __cplusplus
@@ -21,6 +22,12 @@ extern "C" {
  * *r; *steps: the moves the climb made. */
 ev_status basin_climb(const fit_tables_t *t, const lattice_shape_t *shape, const uint16_t *genes, uint16_t *peak,
                       uint64_t *index, eval_result_t *r, uint32_t *steps, ev_error *err);
+
+/* The basins of e[n] (a ranked list, best first): best[*n_basins] are the
+ * positions of each basin's best genome in the list (its first), in list
+ * order. */
+ev_status basin_group(const fit_tables_t *t, const lattice_shape_t *shape, const ranked_genome_t *e, uint32_t n,
+                      uint32_t *best, uint32_t *n_basins, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -457,6 +457,17 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
             jcount(c, root, "searches", (uint64_t)s->restarts + 1);
             jcount(c, root, "searches_in_best", s->searches_best);
         }
+        if (s->basin_best) { /* how many basins the hall of fame spans (docs/ga.md "Basins") */
+            cJSON *ranks = jchild(c, root, "basin_ranks", 1);
+            jcount(c, root, "basins", s->n_basins);
+            for (uint32_t i = 0; ranks && i < s->n_basins; i++) {
+                cJSON *x = cJSON_CreateNumber((double)s->basin_best[i] + 1);
+                if (!x || !cJSON_AddItemToArray(ranks, x)) {
+                    cJSON_Delete(x);
+                    c->failed = 1;
+                }
+            }
+        }
         jnum(c, root, "generations", (double)s->generations);
         jstr(c, root, "termination", s->termination);
         if (cfg->lattice.size_fits)

@@ -3,7 +3,8 @@
  * rank_key; infeasible points 0), each point's steepest improving 1-gene
  * move is found by scanning the key array, and the moves are followed to
  * their fixed point; basin_climb (sweeps on the tables) must reach the same
- * peak with the same number of moves from every point. */
+ * peak with the same number of moves from every point, and basin_group must
+ * find the basins of the best genomes and each one's first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,38 @@
 #define MAX_POINTS 20000
 
 typedef struct {
-    uint64_t points, peaks, long_climbs, lattices_multi, mismatches;
+    uint64_t points, peaks, long_climbs, lattices_multi, lists_multi, mismatches;
 } tally_t;
+
+#define LIST 40
+
+/* basin_group on the lattice's best LIST genomes against the brute-force
+ * peaks: each basin's first genome, in list order. */
+static void check_group(const fit_problem_t *p, const tables_host_t *t, const topk_t *all, const uint64_t *next,
+                        tally_t *c)
+{
+    ranked_genome_t *e = topk_ranked_new(all, &p->shape);
+    uint64_t peak[LIST];
+    uint32_t n = all->n < LIST ? all->n : LIST, want[LIST], got[LIST], n_want = 0, n_got = 0;
+    ev_error err;
+    CHECK(e != NULL);
+    if (!e)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j;
+        for (peak[i] = e[i].index; next[peak[i]] != peak[i];)
+            peak[i] = next[peak[i]];
+        for (j = 0; j < i && peak[j] != peak[i]; j++)
+            ;
+        if (j == i)
+            want[n_want++] = i;
+    }
+    CHECK_EQ_I64(EV_OK, basin_group(&t->view, &p->shape, e, n, got, &n_got, &err));
+    if (n_got != n_want || memcmp(got, want, n_want * sizeof *want) != 0)
+        c->mismatches++;
+    c->lists_multi += n_want > 1;
+    free(e);
+}
 
 /* The point i's steepest improving move on key[], or i itself. */
 static uint64_t brute_move(const lattice_shape_t *sh, const uint64_t *key, uint64_t i)
@@ -87,6 +118,8 @@ static void check_problem(const dataset_t *ds, const lattice_t *lat, const objec
         }
         c->long_climbs += want_steps > 1;
     }
+    if (key && next)
+        check_group(&p, &t, &all, next, c);
     c->points += n;
     c->peaks += peaks;
     c->lattices_multi += peaks > 1;
@@ -117,13 +150,16 @@ int main(void)
         lattice_free(&lat);
         dataset_free(&ds);
     }
-    printf("%llu points climbed, %llu feasible peaks (basins), %llu climbs of 2+ moves, %llu lattices with 2+ basins\n",
-           (unsigned long long)c.points, (unsigned long long)c.peaks, (unsigned long long)c.long_climbs,
-           (unsigned long long)c.lattices_multi);
+    printf(
+        "%llu points climbed, %llu feasible peaks (basins), %llu climbs of 2+ moves, %llu lattices with 2+ basins, "
+        "%llu top lists spanning 2+ basins\n",
+        (unsigned long long)c.points, (unsigned long long)c.peaks, (unsigned long long)c.long_climbs,
+        (unsigned long long)c.lattices_multi, (unsigned long long)c.lists_multi);
     CHECK_EQ_I64(0, (int64_t)c.mismatches);
     /* not vacuous: climbs of several moves, and lattices with several basins */
     CHECK(c.points > 10000);
     CHECK(c.long_climbs > 100);
     CHECK(c.lattices_multi > 5);
+    CHECK(c.lists_multi > 5);
     return check_exit();
 }

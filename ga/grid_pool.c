@@ -17,9 +17,9 @@ void grid_pool_head(topk_t *top, const topk_t *pool)
     memcpy(top->e, pool->e, (size_t)top->n * sizeof *top->e);
 }
 
-ev_status grid_pool_strategies(grid_run_fn run, const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
-                               const fit_tables_t *t, const grid_opts_t *opts, uint32_t k, topk_t *pool,
-                               ranked_genome_t **ranked, uint32_t *pick, uint32_t *n_pick, ev_error *err)
+ev_status grid_pool_strategies(grid_run_fn run, grid_pool_decide_fn decide, const backend_ops_t *ops, backend_t *b,
+                               const fit_problem_t *p, const fit_tables_t *t, const grid_opts_t *opts, uint32_t k,
+                               topk_t *pool, ranked_genome_t **ranked, uint32_t *pick, uint32_t *n_pick, ev_error *err)
 {
     grid_opts_t go = *opts;
     grid_stats_t gs;
@@ -28,11 +28,13 @@ ev_status grid_pool_strategies(grid_run_fn run, const backend_ops_t *ops, backen
     go.heat = NULL;
     for (;;) {
         uint32_t grow;
+        int more;
         if (!(*ranked = topk_ranked_new(pool, &p->shape)))
             return ev_fail(err, EV_ENOMEM, "out of memory for the grid's candidates");
         strat_first(t, *ranked, pool->n, k, pick, n_pick);
         grow = grid_pool_size(pool->k);
-        if (!run || *n_pick == k || pool->n < pool->k || grow <= pool->k)
+        more = *n_pick < k && pool->n == pool->k && grow > pool->k;
+        if (!(decide ? decide(more) : more))
             return EV_OK;
         free(*ranked);
         *ranked = NULL;

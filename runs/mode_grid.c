@@ -20,8 +20,8 @@ static ev_status more_strategies(session_t *s, const run_args_t *a, topk_t *pool
         return ev_fail(err, EV_ENOMEM, "out of memory");
     go.evaluator = (evaluator_kind)a->evaluator;
     go.batch = a->batch ? a->batch : s->cfg.grid_batch;
-    st = grid_pool_strategies(dist_size() == 1 ? dist_grid_run : NULL, s->ops, s->backend, &s->prob, &s->tables.view,
-                              &go, s->cfg.top, pool, &ranked, pick, &n_pick, err);
+    st = grid_pool_strategies(dist_grid_run, dist_first_says, s->ops, s->backend, &s->prob, &s->tables.view, &go,
+                              s->cfg.top, pool, &ranked, pick, &n_pick, err);
     if (st == EV_OK && !(more = (ranked_genome_t *)malloc((size_t)s->cfg.top * sizeof *more)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     for (uint32_t i = 0; st == EV_OK && i < n_pick; i++)

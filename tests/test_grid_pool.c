@@ -78,8 +78,8 @@ static void check_k(const fit_problem_t *p, tables_host_t *t, backend_t *cpu, co
     brute_first(p, &t->view, all, n, k, want, &n_want);
     CHECK_EQ_I64(EV_OK, topk_init(&pool, k, &err));
     CHECK_EQ_I64(EV_OK, grid_run(&backend_cpu_ops, cpu, p, &go, &pool, &gs, &err));
-    CHECK_EQ_I64(EV_OK, grid_pool_strategies(grid_run, &backend_cpu_ops, cpu, p, &t->view, &go, k, &pool, &ranked, pick,
-                                             &n_pick, &err));
+    CHECK_EQ_I64(EV_OK, grid_pool_strategies(grid_run, NULL, &backend_cpu_ops, cpu, p, &t->view, &go, k, &pool, &ranked,
+                                             pick, &n_pick, &err));
     c->reruns += pool.k > k;
     if (n_pick != n_want)
         c->mismatches++;

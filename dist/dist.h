@@ -45,6 +45,10 @@ int dist_size(void);
  * is fine, EV_EIO "another rank failed". Every rank then ends. */
 ev_status dist_agree(ev_status st, ev_error *err);
 
+/* Rank 0's yes (nonzero) or no, on every rank (a step every rank takes or
+ * none, decided by what only rank 0 holds). */
+int dist_first_says(int yes);
+
 /* Whether this rank prints its error: a failure every rank met alike (a
  * config error) is printed by rank 0 alone, as by one process; a failure of
  * some ranks by each of them, "rank R of K: " prefixed to err. */

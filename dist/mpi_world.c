@@ -88,6 +88,11 @@ ev_status dist_agree(ev_status st, ev_error *err)
     return ev_fail(err, EV_EIO, "another rank failed");
 }
 
+int dist_first_says(int yes)
+{
+    return mpi_world_sum(world_rank == 0 && yes) != 0;
+}
+
 int dist_report(ev_error *err)
 {
     if (silent)

@@ -1,6 +1,7 @@
 #include "fitness/reported.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "fitness/objective_prep.h"
 
@@ -56,6 +57,8 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
     r->base = NULL;
     r->strat = NULL;
     r->n_strat = 0;
+    r->more = NULL;
+    r->more_rank = NULL;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -97,6 +100,13 @@ void reported_free(reported_t *r)
         free(r->base);
         r->base = NULL;
     }
+    if (r->more) {
+        reported_free(r->more);
+        free(r->more);
+        r->more = NULL;
+    }
+    free(r->more_rank);
+    r->more_rank = NULL;
     r->n = 0;
 }
 
@@ -117,5 +127,34 @@ ev_status reported_strategies(reported_t *r, const fit_problem_t *p, const fit_t
     if (!r->strat)
         return ev_fail(err, EV_ENOMEM, "out of memory grouping the reported genomes into strategies");
     strat_group(t, &p->shape, r->e, r->n, r->strat, &r->n_strat);
+    return EV_OK;
+}
+
+ev_status reported_more(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
+                        const uint32_t *rank, uint32_t n, ev_error *err)
+{
+    reported_t *m = (reported_t *)calloc(1, sizeof *m);
+    ranked_genome_t *own = (ranked_genome_t *)malloc((n ? n : 1) * sizeof *own);
+    uint32_t *rk = (uint32_t *)malloc((n ? n : 1) * sizeof *rk);
+    ev_status st;
+    if (!m || !own || !rk) {
+        free(m);
+        free(own);
+        free(rk);
+        return ev_fail(err, EV_ENOMEM, "out of memory for the strategies below the top list");
+    }
+    memcpy(own, e, n * sizeof *own);
+    memcpy(rk, rank, n * sizeof *rk);
+    if ((st = reported_make(m, p, t, own, n, err)) == EV_OK)
+        st = reported_strategies(m, p, t, err);
+    m->own_e = own; /* reported_free frees it from here on */
+    if (st != EV_OK) {
+        reported_free(m);
+        free(m);
+        free(rk);
+        return st;
+    }
+    r->more = m;
+    r->more_rank = rk;
     return EV_OK;
 }

@@ -29,7 +29,7 @@ extern "C" {
 
 typedef struct reported_base_s reported_base_t;
 
-typedef struct {
+typedef struct reported_s {
     const ranked_genome_t *e; /* not owned */
     double *value;            /* value[n], owned */
     uint32_t n;
@@ -49,6 +49,11 @@ typedef struct {
      * NULL: not grouped (a strategy config has no tables). */
     strat_entry_t *strat;
     uint32_t n_strat;
+    /* The next strategies below the list, so that the list's and these make
+     * the K best (reported_more), owned; NULL: none. more->e[i] is the best
+     * genome of one strategy, at rank more_rank[i] of the whole ranking. */
+    struct reported_s *more;
+    uint32_t *more_rank;
 } reported_t;
 
 /* The baselines of a reported list: row i is baseline kind[i] at point[i],
@@ -69,6 +74,11 @@ void reported_free(reported_t *r);
 
 /* Groups r's list (in its final order) into strategies on t, p's tables. */
 ev_status reported_strategies(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, ev_error *err);
+
+/* Adds the strategies below r's list: e[n] (each a strategy of its own, not
+ * in the list, best first; copied), at ranks rank[n] of the whole ranking. */
+ev_status reported_more(reported_t *r, const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *e,
+                        const uint32_t *rank, uint32_t n, ev_error *err);
 
 /* Rank 1 of top less baseline row i of top->base (top->n >= 1): the reported
  * value, trades, win rate and max drawdown (in-sample with validation). */

@@ -46,6 +46,20 @@ void strat_range(const fit_tables_t *t, const uint16_t *genes, int32_t k, uint32
     }
 }
 
+void strat_first(const fit_tables_t *t, const ranked_genome_t *e, uint32_t n, uint32_t k, uint32_t *pick,
+                 uint32_t *n_pick)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n && m < k; i++) {
+        uint32_t j;
+        for (j = 0; j < m && !strat_same(t, e[pick[j]].genes, e[i].genes); j++)
+            ;
+        if (j == m)
+            pick[m++] = i;
+    }
+    *n_pick = m;
+}
+
 void strat_group(const fit_tables_t *t, const lattice_shape_t *shape, const ranked_genome_t *e, uint32_t n,
                  strat_entry_t *out, uint32_t *n_strategies)
 {

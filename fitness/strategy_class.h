@@ -33,6 +33,12 @@ int strat_same(const fit_tables_t *t, const uint16_t *a, const uint16_t *b);
 void strat_range(const fit_tables_t *t, const uint16_t *genes, int32_t k, uint32_t n_values, uint16_t *lo,
                  uint16_t *hi);
 
+/* The first k strategies of e[n] (a ranked list, best first): pick[*n_pick]
+ * are the positions of their first genomes, in list order (*n_pick < k when
+ * the list holds fewer). */
+void strat_first(const fit_tables_t *t, const ranked_genome_t *e, uint32_t n, uint32_t k, uint32_t *pick,
+                 uint32_t *n_pick);
+
 /* Groups e[n] (a ranked list) into strategies: out[n]; *n_strategies. */
 void strat_group(const fit_tables_t *t, const lattice_shape_t *shape, const ranked_genome_t *e, uint32_t n,
                  strat_entry_t *out, uint32_t *n_strategies);

@@ -290,7 +290,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, &cfg->checkpoint_every_s, err)) != EV_OK ||
         (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
-        (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, err)) != EV_OK ||
+        (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, &cfg->report_diverse, err)) != EV_OK ||
         (st = config_parse_validation(&root, &cfg->objective, &cfg->validation, err)) != EV_OK ||
         (st = config_parse_baseline(&root, &cfg->lattice, strategy, &cfg->baseline, err)) != EV_OK ||
         (st = ymap_u32(&root, "top", 1, CONFIG_TOP_MAX, &cfg->top, err)) != EV_OK ||

@@ -60,6 +60,7 @@ typedef struct {
     uint32_t checkpoint_every;   /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
     double checkpoint_every_s;   /* ga.checkpoint_every_s: ... and at least this many seconds apart (0: no minimum) */
     char *heatmap[2];            /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */
+    int report_diverse;          /* report.diverse: a GA run reports the best genome of each basin (default 1) */
     validation_cfg_t validation; /* validation: (enabled 0 when absent) */
     baseline_point_t baseline;   /* baseline: the trader's current settings (present 0 when absent) */
 } config_t;

@@ -43,7 +43,8 @@ ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, ev_error *err);
 
 /* report: (config_report.c). Needs the parameters read first: the
  * heatmap's names must be parameters. */
-ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, ev_error *err);
+/* report: heatmap and diverse (*diverse: 1 unless report.diverse is false). */
+ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, int *diverse, ev_error *err);
 
 /* baseline: (config_baseline.c): the trader's current settings, one value
  * per parameter named (needs the parameters read first). */

@@ -1,12 +1,12 @@
-/* The config's `report:` block: how `evolve report` draws a run. Today one
- * key, the heatmap's two parameters, which the grid also needs while it runs
- * (it records the best fitness per cell of that pair). */
+/* The config's `report:` block: the heatmap's two parameters, which the
+ * grid also needs while it runs (it records the best fitness per cell of
+ * that pair), and `diverse` (a GA run reports each basin's best genome). */
 #include <stdio.h>
 #include <string.h>
 
 #include "io/config_internal.h"
 
-static const char *const report_keys[] = {"heatmap", NULL};
+static const char *const report_keys[] = {"heatmap", "diverse", NULL};
 
 /* "a, b, c": the parameter names, for messages. */
 static void list_params(const lattice_t *lat, char *buf, size_t n)
@@ -17,15 +17,16 @@ static void list_params(const lattice_t *lat, char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", lat->params[k].name);
 }
 
-ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, ev_error *err)
+ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, int *diverse, ev_error *err)
 {
     char path[YDOC_PATH_MAX], ipath[YDOC_PATH_MAX], names[1024];
     yaml_node_t *seq;
     ymap_t m;
     int present = 0;
     ev_status st;
+    *diverse = 1;
     if ((st = ymap_submap(root, "report", report_keys, &m, &present, err)) != EV_OK || !present ||
-        !(seq = ymap_get(&m, "heatmap")))
+        (st = ymap_bool(&m, "diverse", diverse, err)) != EV_OK || !(seq = ymap_get(&m, "heatmap")))
         return st;
     ymap_path(&m, "heatmap", path);
     if ((st = ydoc_get_sequence(m.doc, seq, path, "two parameter names [x, y]", err)) != EV_OK)

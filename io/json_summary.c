@@ -359,47 +359,57 @@ void *json_summary_top(const config_t *cfg, const reported_t *top)
     return arr;
 }
 
-/* "strategies": the top list once per strategy (fitness/strategy_class.h):
- * [{"rank" of its first genome, "ranks" (all of its genomes in the list),
- * "fitness", "trades", "values", "ranges": {gene: [low, high]}}]. */
+/* One "strategies" item: the strategy of r's entry i, whose best genome is
+ * at `rank` of the ranking; "ranks": its genomes in r's list (none for
+ * the strategies below the list). */
+static void add_strategy(jctx *c, cJSON *arr, const config_t *cfg, const reported_t *r, uint32_t i, uint32_t rank,
+                         int in_list)
+{
+    const strat_entry_t *st = &r->strat[i];
+    cJSON *item = cJSON_CreateObject(), *o, *ranks;
+    if (!item || !cJSON_AddItemToArray(arr, item)) {
+        cJSON_Delete(item);
+        c->failed = 1;
+        return;
+    }
+    jnum(c, item, "rank", (double)rank);
+    ranks = jchild(c, item, "ranks", 1);
+    for (uint32_t j = i; in_list && ranks && j < r->n; j++) {
+        cJSON *x = r->strat[j].cls == st->cls ? cJSON_CreateNumber((double)(j + 1)) : NULL;
+        if (x && !cJSON_AddItemToArray(ranks, x)) {
+            cJSON_Delete(x);
+            c->failed = 1;
+        }
+    }
+    jfitness(c, item, "fitness", r->value[i]);
+    jcount(c, item, "trades", (uint64_t)r->e[i].r.trades);
+    o = jchild(c, item, "values", 0);
+    for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
+        jnum(c, o, cfg->lattice.params[k].name, cfg->lattice.params[k].values[r->e[i].genes[k]]);
+    o = jchild(c, item, "ranges", 0);
+    for (int32_t k = 0; o && k < cfg->lattice.n_params; k++) {
+        const param_t *p = &cfg->lattice.params[k];
+        double v[2] = {p->values[st->lo[k]], p->values[st->hi[k]]};
+        cJSON *pair = cJSON_CreateDoubleArray(v, 2);
+        if (!pair || !cJSON_AddItemToObject(o, p->name, pair)) {
+            cJSON_Delete(pair);
+            c->failed = 1;
+        }
+    }
+}
+
+/* "strategies": the top list once per strategy (fitness/strategy_class.h),
+ * then the strategies below it (reported_more): [{"rank" of its best genome,
+ * "ranks" (all of its genomes in the list), "fitness", "trades", "values",
+ * "ranges": {gene: [low, high]}}]. */
 static void add_strategies(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
 {
     cJSON *arr = jchild(c, root, "strategies", 1);
-    for (uint32_t i = 0; arr && i < top->n; i++) {
-        const strat_entry_t *st = &top->strat[i];
-        cJSON *item, *o, *ranks;
-        if (!st->first)
-            continue;
-        if (!(item = cJSON_CreateObject()) || !cJSON_AddItemToArray(arr, item)) {
-            cJSON_Delete(item);
-            c->failed = 1;
-            return;
-        }
-        jnum(c, item, "rank", (double)(i + 1));
-        ranks = jchild(c, item, "ranks", 1);
-        for (uint32_t j = i; ranks && j < top->n; j++) {
-            cJSON *r = top->strat[j].cls == st->cls ? cJSON_CreateNumber((double)(j + 1)) : NULL;
-            if (r && !cJSON_AddItemToArray(ranks, r)) {
-                cJSON_Delete(r);
-                c->failed = 1;
-            }
-        }
-        jfitness(c, item, "fitness", top->value[i]);
-        jcount(c, item, "trades", (uint64_t)top->e[i].r.trades);
-        o = jchild(c, item, "values", 0);
-        for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
-            jnum(c, o, cfg->lattice.params[k].name, cfg->lattice.params[k].values[top->e[i].genes[k]]);
-        o = jchild(c, item, "ranges", 0);
-        for (int32_t k = 0; o && k < cfg->lattice.n_params; k++) {
-            const param_t *p = &cfg->lattice.params[k];
-            double v[2] = {p->values[st->lo[k]], p->values[st->hi[k]]};
-            cJSON *pair = cJSON_CreateDoubleArray(v, 2);
-            if (!pair || !cJSON_AddItemToObject(o, p->name, pair)) {
-                cJSON_Delete(pair);
-                c->failed = 1;
-            }
-        }
-    }
+    for (uint32_t i = 0; arr && i < top->n; i++)
+        if (top->strat[i].first)
+            add_strategy(c, arr, cfg, top, i, i + 1, 1);
+    for (uint32_t i = 0; arr && top->more && i < top->more->n; i++)
+        add_strategy(c, arr, cfg, top->more, i, top->more_rank[i], 0);
 }
 
 /* "baselines": [{"name", "values" (the parameters it sets), "fitness",
@@ -467,6 +477,17 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         if (cfg->ga.restart_stall) { /* how sure (docs/ga.md "Restarts") */
             jcount(c, root, "searches", (uint64_t)s->restarts + 1);
             jcount(c, root, "searches_in_best", s->searches_best);
+        }
+        if (s->basin_best) { /* how many basins the hall of fame spans (docs/ga.md "Basins") */
+            cJSON *ranks = jchild(c, root, "basin_ranks", 1);
+            jcount(c, root, "basins", s->n_basins);
+            for (uint32_t i = 0; ranks && i < s->n_basins; i++) {
+                cJSON *x = cJSON_CreateNumber((double)s->basin_best[i] + 1);
+                if (!x || !cJSON_AddItemToArray(ranks, x)) {
+                    cJSON_Delete(x);
+                    c->failed = 1;
+                }
+            }
         }
         jnum(c, root, "generations", (double)s->generations);
         jstr(c, root, "termination", s->termination);

@@ -27,9 +27,11 @@ typedef struct {
     uint64_t evaluated;    /* lattice points (grid) or unique evaluations (GA) */
     int has_ga;
     uint64_t unique_evaluations;
-    uint64_t ls_evaluations; /* GA: local search sweeps, in evaluations (they count in max_evaluations) */
-    uint32_t restarts;       /* GA: restarts on stall */
-    uint32_t searches_best;  /* GA with restart_stall: searches (restarts + 1) that ended in the best */
+    uint64_t ls_evaluations;    /* GA: local search sweeps, in evaluations (they count in max_evaluations) */
+    uint32_t restarts;          /* GA: restarts on stall */
+    uint32_t searches_best;     /* GA with restart_stall: searches (restarts + 1) that ended in the best */
+    const uint32_t *basin_best; /* GA with report.diverse: each basin's best genome, its position in the top list; */
+    uint32_t n_basins;          /* NULL: not grouped (fitness/basin.h) */
     uint32_t generations;
     const char *termination; /* GA: why it stopped */
     double seconds_load, seconds_tables, seconds_search, seconds_total;

@@ -127,6 +127,28 @@ static void format_range(char *buf, size_t n, const param_t *p, uint16_t lo, uin
         snprintf(buf, n, "%.70s..%.70s", p->value_text[lo], p->value_text[hi]);
 }
 
+/* The strategies below the list (reported_more), numbered on from n_strat:
+ * the rank of each one's best genome in the whole ranking. */
+static void print_more(FILE *out, const lattice_t *lat, const reported_t *top, const int *w)
+{
+    const reported_t *more = top->more;
+    char ranks[32], range[160], fit[64];
+    if (!more || !more->n)
+        return;
+    fprintf(out, "the next %u strategies, below the top %u (rank: in the whole ranking):\n", more->n, top->n);
+    for (uint32_t i = 0; i < more->n; i++) {
+        snprintf(fit, sizeof fit, "#%u", top->n_strat + i + 1);
+        snprintf(ranks, sizeof ranks, "%u", top->more_rank[i]);
+        fprintf(out, "%8s  %-10s", fit, ranks);
+        for (int32_t k = 0; k < lat->n_params; k++) {
+            format_range(range, sizeof range, &lat->params[k], more->strat[i].lo[k], more->strat[i].hi[k]);
+            fprintf(out, "  %*s", w[k], range);
+        }
+        format_fitness(fit, sizeof fit, more->value[i]);
+        fprintf(out, "  %16s  %8lld\n", fit, (long long)more->e[i].r.trades);
+    }
+}
+
 /* The list once per strategy (fitness/strategy_class.h), numbered in the
  * order of their first genomes: its ranks in the list, each gene's equal range `low..high`, the
  * value and trades. */
@@ -148,6 +170,12 @@ static void print_strategies(FILE *out, const config_t *cfg, const reported_t *t
             l = (int)strlen(range);
             w[k] = top->strat[i].first && l > w[k] ? l : w[k];
         }
+        for (uint32_t i = 0; top->more && i < top->more->n; i++) {
+            int l;
+            format_range(range, sizeof range, &lat->params[k], top->more->strat[i].lo[k], top->more->strat[i].hi[k]);
+            l = (int)strlen(range);
+            w[k] = l > w[k] ? l : w[k];
+        }
         fprintf(out, "  %*s", w[k], lat->params[k].name);
     }
     fprintf(out, "  %16s  %8s\n", "value", "trades");
@@ -165,6 +193,7 @@ static void print_strategies(FILE *out, const config_t *cfg, const reported_t *t
         format_fitness(fit, sizeof fit, top->value[i]);
         fprintf(out, "  %16s  %8lld\n", fit, (long long)top->e[i].r.trades);
     }
+    print_more(out, lat, top, w);
 }
 
 void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)

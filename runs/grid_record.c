@@ -9,6 +9,7 @@
 #include "archive/run_validation.h"
 #include "runs/session_validation.h"
 #include "dist/dist.h"
+#include "ga/grid_pool.h"
 
 /* The heatmap on the CPU backend, for a backend without the heat ops: a
  * second pass over the lattice (dominance sums where they apply). */
@@ -87,8 +88,8 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
     return st;
 }
 
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs,
-                          ev_error *err)
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top,
+                          grid_stats_t *gs, ev_error *err)
 {
     grid_opts_t go;
     grid_heat_t heat;
@@ -101,7 +102,9 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
     else
         run_note(rep, "grid: %llu lattice points, each backtested, on %s\n", (unsigned long long)s->cfg.lattice.size,
                  s->device);
-    st = dist_grid_run(s->ops, s->backend, &s->prob, &go, top, gs, err);
+    st = dist_grid_run(s->ops, s->backend, &s->prob, &go, pool, gs, err);
+    if (st == EV_OK && pool != top)
+        grid_pool_head(top, pool);
     if (st == EV_OK && want_heat && !gs->heat_filled) {
         if (s->cfg.lattice.size <= GRID_HEAT_FALLBACK_MAX) {
             st = heat_on_cpu(s, &heat, err);

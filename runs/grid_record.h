@@ -28,11 +28,12 @@ extern "C" {
  * and notes, or NULL (none). */
 int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, const run_reporter_t *rep);
 
-/* Runs the grid (over every rank of an MPI job: dist/dist.h) into top
- * (initialised to the config's top) and records it in rf; progress and
- * notes to a->report. */
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *top, grid_stats_t *gs,
-                          ev_error *err);
+/* Runs the grid (over every rank of an MPI job: dist/dist.h) into pool
+ * (initialised to the config's top or more: ga/grid_pool.h), copies its head
+ * into top (initialised to the config's top; top may be pool) and records
+ * top in rf; progress and notes to a->report. */
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top,
+                          grid_stats_t *gs, ev_error *err);
 
 /* The name of the evaluator a grid ran ("backtest" for a strategy's), for
  * the run file, the log and the JSON. */

@@ -6,6 +6,7 @@
 #include "runs/grid_record.h"
 #include "runs/modes.h"
 #include "dist/dist.h"
+#include "ga/grid_pool.h"
 
 static ev_status follow_grid(session_t *s, const run_args_t *a, ev_error *err)
 {
@@ -14,11 +15,19 @@ static ev_status follow_grid(session_t *s, const run_args_t *a, ev_error *err)
     grid_stats_t gs;
     topk_t top;
     int want_heat = grid_record_opts(s, a, &go, &heat, NULL);
-    ev_status st = topk_init(&top, s->cfg.top, err);
-    if (st == EV_OK) {
+    ev_status st = topk_init(&top, s->strategy ? s->cfg.top : grid_pool_size(s->cfg.top), err);
+    if (st == EV_OK)
         st = dist_grid_run(s->ops, s->backend, &s->prob, &go, &top, &gs, err);
+    /* the strategies' reruns, as rank 0 decides them (ga/grid_pool.h) */
+    go.progress = NULL;
+    go.heat = NULL;
+    while (st == EV_OK && !s->strategy && dist_first_says(0)) {
+        uint32_t grow = grid_pool_size(top.k);
         topk_free(&top);
+        if ((st = topk_init(&top, grow, err)) == EV_OK)
+            st = dist_grid_run(s->ops, s->backend, &s->prob, &go, &top, &gs, err);
     }
+    topk_free(&top);
     if (want_heat)
         grid_heat_free(&heat);
     return st;

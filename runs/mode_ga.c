@@ -8,6 +8,7 @@
 #include "common/platform.h"
 #include "common/test_hooks.h"
 #include "dist/dist.h"
+#include "fitness/basin.h"
 #include "ga/ga_run.h"
 #include "runs/ga_pbo.h"
 #include "runs/ga_record.h"
@@ -190,11 +191,42 @@ static void close_files(ga_files_t *f, int keep)
 }
 
 static ev_status write_json(const session_t *s, const run_args_t *a, const ga_result_t *res, const reported_t *hof,
-                            double t0, ev_error *err)
+                            const uint32_t *basin_best, uint32_t n_basins, double t0, ev_error *err)
 {
     run_summary_t sum;
     run_output_summary(&sum, s, "ga", res, NULL, t0);
+    sum.basin_best = basin_best;
+    sum.n_basins = n_basins;
     return json_summary_write(a->json, &sum, &s->cfg, &s->ds, hof, err);
+}
+
+/* report.diverse: the hall of fame's basins (fitness/basin.h): *best (to
+ * free; NULL: not grouped) holds each one's best rank - 1, noted. */
+static ev_status hof_basins(const session_t *s, const run_args_t *a, const reported_t *hof, uint32_t **best,
+                            uint32_t *n, ev_error *err)
+{
+    char ranks[256] = "";
+    ev_status st;
+    *best = NULL;
+    *n = 0;
+    if (!s->cfg.report_diverse || s->strategy || !hof->n)
+        return EV_OK;
+    if (!(*best = (uint32_t *)malloc((size_t)hof->n * sizeof **best)))
+        return ev_fail(err, EV_ENOMEM, "out of memory grouping the hall of fame into basins");
+    if ((st = basin_group(&s->tables.view, &s->prob.shape, hof->e, hof->n, *best, n, err)) != EV_OK) {
+        free(*best);
+        *best = NULL;
+        return st;
+    }
+    for (uint32_t i = 0; i < *n; i++) {
+        size_t used = strlen(ranks);
+        snprintf(ranks + used, sizeof ranks - used, "%s%u", i ? ", " : "", (*best)[i] + 1);
+    }
+    run_note(a->report,
+             "ga: %u basin(s) in the top %u (improving 1-gene moves, docs/ga.md \"Basins\"); each one's best: "
+             "rank %s\n",
+             *n, hof->n, ranks);
+    return EV_OK;
 }
 
 /* After ga_run: the file finished and moved into place, or kept for a
@@ -279,6 +311,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     dist_ga_state_t shared;
     ga_result_t res;
     reported_t hof = {0};
+    uint32_t *basin_best = NULL, n_basins = 0;
     char limit[160];
     ev_status st;
     memset(&f, 0, sizeof f);
@@ -326,8 +359,11 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
             run_table(a->report, &t);
         }
     }
+    if (st == EV_OK)
+        st = hof_basins(s, a, &hof, &basin_best, &n_basins, err);
     if (st == EV_OK && a->json)
-        st = write_json(s, a, &res, &hof, t0, err);
+        st = write_json(s, a, &res, &hof, basin_best, n_basins, t0, err);
+    free(basin_best);
     reported_free(&hof);
     ga_result_free(&res);
     dist_ga_share_free(&shared);

@@ -12,7 +12,10 @@ on the CPU backend, and compares against tests/golden_runs.json:
   - the printed top-K table.
 The recorded file was made by the build of 7f25f33 and equals, run for run,
 that of ae029ec, the last commit before ga/ was split into rooms (issue 24
-added the JSON's "lattice_edges", nothing else); `--record`
+added the JSON's "lattice_edges"; issue 25 appended to the grid runs'
+"strategies" and tables the strategies below the top list, so that they
+list the K best, and the GA runs' JSON "basins" and "basin_ranks";
+nothing else); `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.
 """

@@ -1,0 +1,163 @@
+/* The grid's strategies are the K best of the lattice (ga/grid_pool.h): on
+ * small random lattices every point is ranked (a top list as long as the
+ * lattice) and the K best strategies are found by brute force, walking the
+ * ranking and comparing each genome's kept trades and exits (kept_trades)
+ * with the strategies found so far; grid_pool_strategies, started from a
+ * pool of only K candidates (so it must rerun and grow), must pick the same
+ * first genomes in the same order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fitness/problem.h"
+#include "fitness/tables.h"
+#include "fitness/trade_stats.h"
+#include "ga/grid_pool.h"
+#include "tests/check.h"
+#include "tests/support/random_problem.h"
+
+#define MAX_POINTS 4000
+#define KMAX 12
+
+typedef struct {
+    kept_trade_t *k;
+    int64_t n;
+} sig_t;
+
+typedef struct {
+    uint64_t cases, picks, collapsed, reruns, mismatches;
+} tally_t;
+
+static int sig_equal(const sig_t *a, const sig_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int64_t j = 0; j < a->n; j++) {
+        const kept_trade_t *x = &a->k[j], *y = &b->k[j];
+        if (x->trade != y->trade || x->reason != y->reason || x->exit_ts != y->exit_ts || x->q != y->q)
+            return 0;
+    }
+    return 1;
+}
+
+/* want[*n_want]: the ranking positions of the first genomes of the k best strategies. */
+static void brute_first(const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *all, uint32_t n,
+                        uint32_t k, uint32_t *want, uint32_t *n_want)
+{
+    sig_t rep[KMAX];
+    uint32_t m = 0;
+    ev_error err;
+    for (uint32_t i = 0; i < n && m < k; i++) {
+        sig_t s;
+        uint32_t j;
+        CHECK_EQ_I64(EV_OK, kept_trades(p, t, all[i].genes, &s.k, &s.n, &err));
+        for (j = 0; j < m && !sig_equal(&rep[j], &s); j++)
+            ;
+        if (j < m) {
+            free(s.k);
+            continue;
+        }
+        rep[m] = s;
+        want[m++] = i;
+    }
+    for (uint32_t j = 0; j < m; j++)
+        free(rep[j].k);
+    *n_want = m;
+}
+
+static void check_k(const fit_problem_t *p, tables_host_t *t, backend_t *cpu, const ranked_genome_t *all, uint32_t n,
+                    uint32_t k, tally_t *c)
+{
+    topk_t pool;
+    grid_opts_t go;
+    grid_stats_t gs;
+    ranked_genome_t *ranked = NULL;
+    uint32_t want[KMAX], pick[KMAX], n_want, n_pick = 0;
+    ev_error err;
+    memset(&go, 0, sizeof go);
+    brute_first(p, &t->view, all, n, k, want, &n_want);
+    CHECK_EQ_I64(EV_OK, topk_init(&pool, k, &err));
+    CHECK_EQ_I64(EV_OK, grid_run(&backend_cpu_ops, cpu, p, &go, &pool, &gs, &err));
+    CHECK_EQ_I64(EV_OK, grid_pool_strategies(grid_run, NULL, &backend_cpu_ops, cpu, p, &t->view, &go, k, &pool, &ranked,
+                                             pick, &n_pick, &err));
+    c->reruns += pool.k > k;
+    if (n_pick != n_want)
+        c->mismatches++;
+    for (uint32_t i = 0; i < n_pick && i < n_want; i++) {
+        if (ranked[pick[i]].index != all[want[i]].index) {
+            if (c->mismatches++ < 5)
+                fprintf(stderr, "k %u strategy %u: point %llu, brute force %llu\n", k, i,
+                        (unsigned long long)ranked[pick[i]].index, (unsigned long long)all[want[i]].index);
+        }
+        c->collapsed += want[i] != i;
+    }
+    c->picks += n_pick;
+    c->cases++;
+    free(ranked);
+    topk_free(&pool);
+}
+
+static void check_problem(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, tally_t *c)
+{
+    static const uint32_t ks[] = {1, 3, KMAX};
+    fit_problem_t p;
+    tables_host_t t;
+    backend_t *cpu = NULL;
+    topk_t all;
+    ranked_genome_t *ranked;
+    grid_opts_t go;
+    grid_stats_t gs;
+    ev_error err;
+    memset(&t, 0, sizeof t);
+    memset(&go, 0, sizeof go);
+    if (!lat->size_fits || lat->size > MAX_POINTS)
+        return;
+    if (problem_init(&p, ds, lat, obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK ||
+        backend_cpu_ops.open(&cpu, &p, &t, &err) != EV_OK) {
+        fprintf(stderr, "problem: %s\n", err.msg);
+        c->mismatches++;
+        return;
+    }
+    /* the whole ranking: a top list as long as the lattice */
+    CHECK_EQ_I64(EV_OK, topk_init(&all, (uint32_t)lat->size, &err));
+    CHECK_EQ_I64(EV_OK, grid_run(&backend_cpu_ops, cpu, &p, &go, &all, &gs, &err));
+    ranked = topk_ranked_new(&all, &p.shape);
+    CHECK(ranked != NULL);
+    for (size_t i = 0; ranked && i < sizeof ks / sizeof ks[0]; i++)
+        check_k(&p, &t, cpu, ranked, all.n, ks[i], c);
+    free(ranked);
+    topk_free(&all);
+    backend_cpu_ops.close(cpu);
+    tables_free(&t);
+    problem_free(&p);
+}
+
+int main(void)
+{
+    uint64_t rng = 2525;
+    tally_t c;
+    memset(&c, 0, sizeof c);
+    for (int round_no = 0; round_no < 40 && !c.mismatches; round_no++) {
+        dataset_t ds;
+        lattice_t lat;
+        objective_cfg_t obj;
+        random_dataset(&ds, &rng, NULL);
+        if (round_no % 2)
+            random_lattice_more(&lat, &ds, &rng);
+        else
+            random_lattice(&lat, &ds, &rng);
+        random_objective(&obj, &rng);
+        check_problem(&ds, &lat, &obj, &c);
+        lattice_free(&lat);
+        dataset_free(&ds);
+    }
+    printf("%llu cases, %llu strategies picked (%llu below a collapsed one), %llu needed a rerun\n",
+           (unsigned long long)c.cases, (unsigned long long)c.picks, (unsigned long long)c.collapsed,
+           (unsigned long long)c.reruns);
+    CHECK_EQ_I64(0, (int64_t)c.mismatches);
+    /* not vacuous: cases ran, neighbours collapsed, and the pool had to grow */
+    CHECK(c.cases > 20);
+    CHECK(c.collapsed > 10);
+    CHECK(c.reruns > 5);
+    return check_exit();
+}

@@ -21,10 +21,10 @@ static void check_run(const report_run_t *r)
     FZ_ASSERT((r->heat_x < 0 && r->heat_y < 0) || (r->heat_x >= 0 && r->heat_x < lat->n_params && r->heat_y >= 0 &&
                                                    r->heat_y < lat->n_params && r->heat_x != r->heat_y),
               "heatmap pair %d, %d", (int)r->heat_x, (int)r->heat_y);
-    for (uint32_t i = 0; i < r->n_hof; i++)
-        FZ_ASSERT(lattice_gene_outside(lat, r->hof[i].genes) < 0, "hall of fame row %u off the lattice", i);
-    for (uint32_t i = 0; i < r->n_top; i++)
-        FZ_ASSERT(lattice_gene_outside(lat, r->top[i].genes) < 0, "top row %u off the lattice", i);
+    for (uint32_t i = 0; i < r->hof.list.n; i++)
+        FZ_ASSERT(lattice_gene_outside(lat, r->hof.list.e[i].genes) < 0, "hall of fame row %u off the lattice", i);
+    for (uint32_t i = 0; i < r->top.list.n; i++)
+        FZ_ASSERT(lattice_gene_outside(lat, r->top.list.e[i].genes) < 0, "top row %u off the lattice", i);
     if (r->rf.has_ga)
         FZ_ASSERT(r->gen && r->best && r->mean && r->hof_best && r->diversity && r->entropy, "a /ga series missing");
     if (r->has_heat)

@@ -279,6 +279,11 @@ EVOLVE_API const char *evolve_exit_reason_name(int reason);
  * "ga/baselines/log/trader_stats/win_rate", ...) as doubles, row-major: call
  * with out NULL to learn *n, then with an array of *n. */
 EVOLVE_API int evolve_runfile_array(evolve_ctx *ctx, evolve_runfile *rf, const char *path, uint64_t *n, double *out);
+/* Element i of a string dataset ("walk_forward/baselines/names") into buf
+ * ("" past its end) and its element count into *n; size 0 (buf NULL) only
+ * counts. */
+EVOLVE_API int evolve_runfile_string(evolve_ctx *ctx, evolve_runfile *rf, const char *path, uint64_t i, char *buf,
+                                     size_t size, uint64_t *n);
 /* A numeric attribute ("grid/validation" "pbo", ...) as a double. */
 EVOLVE_API int evolve_runfile_number(evolve_ctx *ctx, evolve_runfile *rf, const char *object, const char *name,
                                      double *out);

@@ -1,8 +1,10 @@
 /* libevolve: reading a run file's tables (results/README.md). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "archive/run_file.h"
+#include "io/h5_util.h"
 #include "common/platform.h"
 #include "lib/lib_core.h"
 
@@ -195,6 +197,26 @@ static int locked_runfile_array(evolve_ctx *ctx, evolve_runfile *r, const char *
     return lib_result(ctx, EV_OK, NULL);
 }
 
+static int locked_runfile_string(evolve_ctx *ctx, evolve_runfile *r, const char *path, uint64_t i, char *buf,
+                                 size_t size, uint64_t *n)
+{
+    char **v = NULL;
+    size_t m = 0;
+    ev_error e;
+    ev_status st;
+    if (!r || !path || !n || (size && !buf))
+        return lib_usage(ctx, "evolve_runfile_string: NULL run file, path, count or buffer");
+    if (!run_file_has(&r->rf, path))
+        return lib_result(ctx, ev_fail(&e, EV_EUSAGE, "%s: no dataset /%s", r->rf.path, path), &e);
+    if ((st = h5u_read_strings(r->rf.path, r->rf.file, path, 0, &v, &m, &e)) != EV_OK)
+        return lib_result(ctx, st, &e);
+    *n = (uint64_t)m;
+    if (size)
+        snprintf(buf, size, "%s", i < m && v[i] ? v[i] : "");
+    run_file_free_strings(v, m);
+    return lib_result(ctx, EV_OK, NULL);
+}
+
 static int locked_runfile_number(evolve_ctx *ctx, evolve_runfile *r, const char *object, const char *name, double *out)
 {
     ev_error e;
@@ -331,6 +353,16 @@ EVOLVE_API int evolve_runfile_array(evolve_ctx *ctx, evolve_runfile *r, const ch
     int rc_;
     plat_hdf5_lock();
     rc_ = locked_runfile_array(ctx, r, path, n, out);
+    plat_hdf5_unlock();
+    return rc_;
+}
+
+EVOLVE_API int evolve_runfile_string(evolve_ctx *ctx, evolve_runfile *r, const char *path, uint64_t i, char *buf,
+                                     size_t size, uint64_t *n)
+{
+    int rc_;
+    plat_hdf5_lock();
+    rc_ = locked_runfile_string(ctx, r, path, i, buf, size, n);
     plat_hdf5_unlock();
     return rc_;
 }

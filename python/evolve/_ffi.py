@@ -117,6 +117,8 @@ _sigs = {
     "evolve_exit_reason_name": (C.c_char_p, [C.c_int]),
     "evolve_runfile_array": (C.c_int, [P, P, C.c_char_p, C.POINTER(C.c_uint64), P]),
     "evolve_runfile_number": (C.c_int, [P, P, C.c_char_p, C.c_char_p, C.POINTER(C.c_double)]),
+    "evolve_runfile_string": (C.c_int, [P, P, C.c_char_p, C.c_uint64, C.c_char_p, C.c_size_t,
+                                        C.POINTER(C.c_uint64)]),
 }
 for _name, (_res, _args) in _sigs.items():
     _f = getattr(lib, _name)

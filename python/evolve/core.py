@@ -524,6 +524,34 @@ class RunFile(_Handle):
             rows.append(row)
         return pd.DataFrame(rows).set_index("baseline") if rows else None
 
+    def strings(self, path):
+        """A string dataset of the file ("walk_forward/baselines/names") as a list of str."""
+        ctx, n, buf = _ctx(), C.c_uint64(0), C.create_string_buffer(256)
+        _check(lib.evolve_runfile_string(ctx, self.p, path.encode(), 0, None, 0, C.byref(n)), ctx)
+        out = []
+        for i in range(n.value):
+            _check(lib.evolve_runfile_string(ctx, self.p, path.encode(), i, buf, len(buf), C.byref(n)), ctx)
+            out.append(buf.value.decode())
+        return out
+
+    @property
+    def walk_forward_baselines(self):
+        """/walk_forward/baselines: a row per (window, baseline) (index: window from 1, baseline "log", "loosest",
+        "baseline"), the window's test days (test_first_day, test_last_day) and the baseline's fitness as
+        reported, trades and feasible there; None when the run has none."""
+        g = "walk_forward/baselines"
+        if not self.has(g):
+            return None
+        names = self.strings(f"{g}/names")
+        cols = {c: self.array(f"{g}/{c}").reshape(-1, len(names)) for c in ("fitness", "trades", "feasible")}
+        days = {c: pd.to_datetime(self.array(f"walk_forward/{c}").astype(np.int64), unit="D")
+                for c in ("test_first_day", "test_last_day")}
+        rows = [{"window": w + 1, "baseline": name, "test_first_day": days["test_first_day"][w],
+                 "test_last_day": days["test_last_day"][w], "fitness": cols["fitness"][w, j],
+                 "trades": int(cols["trades"][w, j]), "feasible": bool(cols["feasible"][w, j])}
+                for w in range(cols["fitness"].shape[0]) for j, name in enumerate(names)]
+        return pd.DataFrame(rows).set_index(["window", "baseline"])
+
     @property
     def n_generations(self):
         return int(lib.evolve_runfile_generations(self.p))
@@ -632,7 +660,8 @@ def load_run(path):
 class Result:
     """A finished run: .top (the grid's top-K or the GA's hall of fame, with the out-of-sample columns of a
     validation run), .stats (their trader statistics), .baselines (what .top is compared with), .pbo,
-    .generations, .run_file, .info; .trades(rank) lists a reported genome's trades."""
+    .walk_forward_baselines (a walk-forward's baselines on each test window), .generations, .run_file, .info;
+    .trades(rank) lists a reported genome's trades."""
 
     def __init__(self, run_file, info):
         self.run_file = os.fspath(run_file)
@@ -644,6 +673,7 @@ class Result:
             self.grid_top = rf.grid_top
             group = "grid" if self.mode == "grid" else "ga"
             self.baselines = rf.baselines(group)
+            self.walk_forward_baselines = rf.walk_forward_baselines
             self.pbo = rf.number(f"{group}/validation", "pbo") if rf.has(f"{group}/validation") else None
             self.generations = rf.generations
             self.stop_reason = rf.attr("ga", "stop_reason") if rf.has("ga") else ""

@@ -176,18 +176,23 @@ ev_status lattice_bind(lattice_t *lat, const dataset_t *ds, ev_error *err)
     return EV_OK;
 }
 
+int param_is_named(const param_t *p)
+{
+    const char *text = p->value_text && p->n_values ? p->value_text[0] : NULL;
+    char *end = NULL;
+    if (!text)
+        return 0;
+    strtod(text, &end);
+    return end == text || *end; /* a name, not a number */
+}
+
 int lattice_edge(const param_t *p, uint16_t gene)
 {
-    const char *text = p->value_text ? p->value_text[gene] : NULL;
-    char *end = NULL;
     if (p->n_values < 3 || (gene != 0 && gene + 1u != p->n_values))
         return 0;
     if (p->role == PARAM_FILTER && (gene == 0) == (p->dir == FILTER_MIN)) /* its loose end */
         return 0;
-    if (text) {
-        strtod(text, &end);
-        if (end == text || *end) /* a name, not a number: an enumeration */
-            return 0;
-    }
+    if (param_is_named(p)) /* an enumeration: nothing lies beyond it */
+        return 0;
     return gene == 0 ? -1 : 1;
 }

@@ -81,6 +81,10 @@ int lattice_has_more_exits(const lattice_t *lat);
  * can. Only the sign, range and wholeness; finiteness is checked apart. */
 const char *param_value_problem(const param_t *p, double v);
 
+/* 1 when p's values are listed by names (an enumeration such as atc's
+ * robustness: value i is the i-th name, its value text), not numbers. */
+int param_is_named(const param_t *p);
+
 /* Validates roles and values (one target at most, all > 0; one stop at most,
  * all < 0; every list non-empty and strictly increasing; at most EV_MAX_PARAMS
  * parameters) and computes size/size_fits and target_param/stop_param. */

@@ -73,13 +73,13 @@ static const walk_side_ops_t *side_ops(const session_t *s)
     return s->strategy ? &walk_strategy_ops : &walk_span_ops;
 }
 
-/* The baselines each test window gets: log, loosest and the config's
- * `baseline:` (a trade log's; a strategy's side has none). */
+/* The baselines each test window gets: log and loosest (a trade log's) and
+ * the config's `baseline:` where given. */
 static void base_kinds(const session_t *s, const walk_side_ops_t *ops, wf_result_t *r)
 {
     r->n_base = 0;
     for (int32_t kind = 0; ops->baseline && kind < BASELINE_KINDS; kind++)
-        if (kind != BASELINE_TRADER || s->cfg.baseline.present)
+        if (kind == BASELINE_TRADER ? s->cfg.baseline.present : !s->strategy)
             r->base_kind[r->n_base++] = kind;
 }
 

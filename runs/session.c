@@ -116,13 +116,15 @@ void session_close(session_t *s)
 ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r, ev_error *err)
 {
     ev_status st;
-    if (s->strategy)
-        return session_strategy_reported(s, e, n, r, err);
-    st = reported_make(r, &s->prob, &s->tables.view, e, n, err);
-    if (st == EV_OK && s->validating && (st = session_validation_rows(s, r, err)) != EV_OK)
-        reported_free(r);
-    if (st == EV_OK && (st = reported_strategies(r, &s->prob, &s->tables.view, err)) != EV_OK)
-        reported_free(r);
+    if (s->strategy) {
+        st = session_strategy_reported(s, e, n, r, err);
+    } else {
+        st = reported_make(r, &s->prob, &s->tables.view, e, n, err);
+        if (st == EV_OK && s->validating && (st = session_validation_rows(s, r, err)) != EV_OK)
+            reported_free(r);
+        if (st == EV_OK && (st = reported_strategies(r, &s->prob, &s->tables.view, err)) != EV_OK)
+            reported_free(r);
+    }
     if (st == EV_OK && (st = session_baselines(s, r, err)) != EV_OK)
         reported_free(r);
     return st;

@@ -61,6 +61,9 @@ typedef struct {
      * (runs/session_strategy.h); ds is then empty but for its content_hash
      * (the bars' fingerprint) and tables hold no trade. NULL otherwise. */
     strategy_t *strategy;
+    /* The same strategy pinned at the config's baseline: (strategy_open_pinned),
+     * its split always the strategy's; NULL without a baseline: or strategy. */
+    strategy_t *base_strategy;
 } session_t;
 
 /* Loads config_path, then applies nothing else: callers override cfg fields

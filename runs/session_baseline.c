@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runs/session_strategy.h"
 #include "runs/session_validation.h"
 
 /* Row i of b: its point as a one-point lattice, on a shallow copy of s whose
@@ -50,6 +51,35 @@ static ev_status baseline_row(const session_t *s, reported_base_t *b, uint32_t i
     return st;
 }
 
+/* A strategy's baseline, row i: its pinned strategy's one genome on a shallow
+ * copy of s whose strategy and problem (a lattice of that one point: no
+ * plateau neighbours) are the baseline's, reported by the winners' code. */
+static ev_status strategy_row(const session_t *s, reported_base_t *b, uint32_t i, ev_error *err)
+{
+    session_t v = *s;
+    lattice_t lat;
+    ranked_genome_t *e = &b->e[i];
+    ev_status st;
+    memset(&v.prob, 0, sizeof v.prob);
+    memset(e, 0, sizeof *e);
+    v.strategy = s->base_strategy;
+    if ((st = baseline_lattice(&lat, &s->cfg.lattice, &b->point[i], err)) == EV_OK &&
+        (st = problem_init(&v.prob, &s->ds, &lat, &s->cfg.objective, err)) == EV_OK &&
+        (st = strategy_evaluate(v.strategy, e->genes, 1, &e->r, err)) == EV_OK) {
+        v.prob.fold = s->prob.fold;
+        v.prob.n_folds = s->prob.n_folds;
+        v.prob.agg = s->prob.agg;
+        e->key = rank_key(e->r);
+        if ((st = session_strategy_reported(&v, e, 1, &b->rep[i], err)) == EV_OK && s->validating)
+            b->rep[i].split = &s->split; /* not v's: v ends here */
+    }
+    problem_free(&v.prob);
+    lattice_free(&lat);
+    if (st != EV_OK)
+        ev_error_prefix(err, "baseline %s: ", baseline_name(b->kind[i]));
+    return st;
+}
+
 /* 1 when rows i and j give the same result on every part. */
 static int same_result(const reported_base_t *b, uint32_t i, uint32_t j)
 {
@@ -69,11 +99,18 @@ ev_status session_baselines(const session_t *s, reported_t *r, ev_error *err)
     reported_base_t *b;
     ev_status st = EV_OK;
     r->base = NULL;
-    if (s->strategy)
+    if (s->strategy && !s->base_strategy)
         return EV_OK;
     if (!(b = (reported_base_t *)calloc(1, sizeof *b)))
         return ev_fail(err, EV_ENOMEM, "out of memory computing the baselines");
     r->base = b;
+    if (s->strategy) { /* log and loosest are a trade log's (fitness/baseline.h) */
+        b->kind[0] = BASELINE_TRADER;
+        b->point[0] = s->cfg.baseline;
+        if ((st = strategy_row(s, b, 0, err)) == EV_OK)
+            b->n = 1;
+        return st;
+    }
     for (int32_t kind = 0; kind < BASELINE_KINDS && st == EV_OK; kind++) {
         if (kind == BASELINE_TRADER && !s->cfg.baseline.present)
             continue;

@@ -23,6 +23,10 @@ ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_err
         (st = strategy_open(s->cfg.strategy_type, s->cfg.path, &s->cfg.lattice, &s->cfg.objective, &s->strategy,
                             err)) != EV_OK)
         return st;
+    if (s->cfg.baseline.present &&
+        (st = strategy_open_pinned(s->cfg.strategy_type, s->cfg.path, &s->cfg.lattice, &s->cfg.objective,
+                                   &s->cfg.baseline, &s->base_strategy, err)) != EV_OK)
+        return st;
     so = strategy_ops(s->strategy);
     /* The run file's dataset identity is the bars': a resume on other bars is refused. */
     s->ds.content_hash = so->fingerprint(strategy_state(s->strategy));
@@ -45,7 +49,17 @@ ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_err
 void session_strategy_close(session_t *s)
 {
     strategy_close(s->strategy);
+    strategy_close(s->base_strategy);
     s->strategy = NULL;
+    s->base_strategy = NULL;
+}
+
+ev_status session_strategy_split(session_t *s, const val_split_t *split, int32_t agg, ev_error *err)
+{
+    ev_status st = strategy_set_split(s->strategy, split, agg, err);
+    if (st == EV_OK && s->base_strategy)
+        st = strategy_set_split(s->base_strategy, split, agg, err);
+    return st;
 }
 
 void session_strategy_note(const session_t *s, const run_reporter_t *rep)

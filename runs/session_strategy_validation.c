@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runs/session_strategy.h"
 #include "runs/session_validation.h"
 #include "fitness/dsr.h"
 #include "fitness/objective_prep.h"
@@ -60,7 +61,7 @@ ev_status strategy_validation_open(session_t *s, const session_opts_t *opts, ev_
         return st;
     }
     if ((st = session_validation_check_folds(s, err)) != EV_OK ||
-        (st = strategy_set_split(s->strategy, &s->split, s->cfg.objective.aggregate, err)) != EV_OK)
+        (st = session_strategy_split(s, &s->split, s->cfg.objective.aggregate, err)) != EV_OK)
         return st;
     if (s->split.has_folds)
         run_note(opts->report, "validation: %d days of bars: %d held out, %d in-sample in %d folds\n", s->split.n_days,

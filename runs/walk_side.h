@@ -27,8 +27,8 @@ typedef struct {
     /* The open days' kept trades under genes onto the chain (walk_side_push). */
     ev_status (*chain)(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err);
     /* The baseline point b on the open days: its result (feasible as a test
-     * window is, walk_side_window_done) and value as reported. NULL: the side
-     * has no baselines (a strategy's). */
+     * window is, walk_side_window_done) and value as reported. A strategy's
+     * side scores only the config's baseline: (its pinned strategy). */
     ev_status (*baseline)(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
                           double *value, ev_error *err);
     void (*close)(walk_side_t *w, session_t *s);

@@ -1,11 +1,13 @@
 /* A walk-forward window of a strategy (runs/walk_side.h): the bars are never
  * cut (indicators run over all of them); the window's days are the only
  * in-sample part of a split, so every other day's trades count nowhere
- * (strategy_set_split, the one place that decides). */
+ * (strategy_set_split, the one place that decides), for the session's
+ * strategy and its baseline's alike (session_strategy_split). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "runs/session_strategy.h"
+#include "fitness/objective_prep.h"
 #include "runs/walk_side.h"
 #include "signals/strategy_trades.h"
 
@@ -25,7 +27,7 @@ static ev_status strategy_side_open(walk_side_t *w, session_t *s, const int64_t 
         return ev_fail(err, EV_ENOMEM, "out of memory");
     }
     memcpy(split.day, days + begin, (size_t)split.n_days * sizeof *split.day);
-    st = strategy_set_split(s->strategy, &split, AGG_ALL, err);
+    st = session_strategy_split(s, &split, AGG_ALL, err);
     val_split_free(&split);
     w->b = s->backend;
     w->p = &s->prob;
@@ -42,6 +44,33 @@ static ev_status strategy_side_score(walk_side_t *w, const session_t *s, ranked_
     if (st == EV_OK && stats)
         st = strategy_genome_stats(s->strategy, g->genes, stats, NULL, err);
     return st == EV_OK ? session_strategy_values(s, g, 1, value, err) : st;
+}
+
+/* The config's baseline: on the open days: the session's pinned strategy
+ * (s->base_strategy, its split the window's) scored by the objective out of
+ * sample; b is that point. */
+static ev_status strategy_side_baseline(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
+                                        double *value, ev_error *err)
+{
+    const objective_cfg_t obj = walk_side_out_of_sample(s);
+    objective_prep_t prep;
+    strategy_score_t sc;
+    session_t v = *s;
+    ranked_genome_t e;
+    ev_status st;
+    (void)w;
+    (void)b;
+    if (!s->base_strategy)
+        return ev_fail(err, EV_EINTERNAL, "a strategy's baseline without its pinned strategy");
+    memset(&e, 0, sizeof e);
+    objective_prepare(&prep, &obj);
+    sc.prep = &prep;
+    sc.agg = AGG_ALL;
+    v.strategy = s->base_strategy;
+    if ((st = strategy_evaluate_as(v.strategy, e.genes, 1, &sc, &e.r, err)) == EV_OK)
+        st = session_strategy_values(&v, &e, 1, value, err);
+    *r = e.r;
+    return st;
 }
 
 static ev_status strategy_side_chain(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err)
@@ -68,12 +97,13 @@ static void strategy_side_close(walk_side_t *w, session_t *s)
 static ev_status strategy_side_finish(walk_side_t *w, session_t *s, ev_error *err)
 {
     (void)w;
-    return strategy_set_split(s->strategy, &s->split, s->cfg.objective.aggregate, err);
+    return session_strategy_split(s, &s->split, s->cfg.objective.aggregate, err);
 }
 
 const walk_side_ops_t walk_strategy_ops = {
     .open = strategy_side_open,
     .score = strategy_side_score,
+    .baseline = strategy_side_baseline,
     .chain = strategy_side_chain,
     .close = strategy_side_close,
     .finish = strategy_side_finish,

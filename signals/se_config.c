@@ -15,9 +15,10 @@
 #include "signals/se_params.h"
 
 /* The search's keys (objective, ga, grid, report, top, seed, output,
- * validation) are io/config.c's to read (config_load); here they are allowed. */
-static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga",         "grid", "report",
-                                        "top",      "seed",       "output",    "validation", NULL};
+ * validation, baseline) are io/config.c's to read (config_load); here they
+ * are allowed (a baseline's values are checked when pinned: se_config_pin). */
+static const char *const root_keys[] = {"strategy", "parameters", "objective", "ga",         "grid",     "report",
+                                        "top",      "seed",       "output",    "validation", "baseline", NULL};
 static const char *const strategy_keys[] = {"type", "bars", "costs", "pine", "session", NULL};
 static const char *const session_keys[] = {"flat_at_close", NULL};
 static const char *const pine_keys[] = {"hma_as_sma", "pine_sticky_a", "python_cut", NULL};
@@ -106,13 +107,26 @@ static int param_is_enum(int type, int which)
     return type == STRATEGY_ATC && which == ATC_ROBUSTNESS_PARAM;
 }
 
+/* What is wrong with v as a value of parameter `which` (whole bars where
+ * the type counts bars), or NULL; the lowest whole value into *lo. */
+static const char *value_problem(int type, int which, double v, int *lo)
+{
+    *lo = param_int_min(type, which);
+    if (!isfinite(v))
+        return "is beyond the range of a double";
+    if (*lo >= 0 && (v != floor(v) || v < *lo || v > 100000000))
+        return "expected whole numbers of bars";
+    return NULL;
+}
+
 static ev_status add_value(ydoc_t *d, yaml_node_t *at, const char *path, int type, se_lattice_param_t *p,
                            const char *text, ev_error *err)
 {
     const char *name = param_names(type, NULL)[p->which];
-    const int lo = param_int_min(type, p->which);
+    const char *why;
     const uint32_t i = p->n_values;
     double v = -1;
+    int lo;
     if (param_is_enum(type, p->which)) {
         for (int k = 0; atc_robustness_names[k]; k++)
             if (!strcmp(text, atc_robustness_names[k]))
@@ -121,11 +135,10 @@ static ev_status add_value(ydoc_t *d, yaml_node_t *at, const char *path, int typ
             return ydoc_fail(d, err, at, path, "parameter '%s': expected Narrow, Medium or Wide, found %s", name, text);
     } else
         v = strtod(text, NULL);
-    if (!isfinite(v))
-        return ydoc_fail(d, err, at, path, "parameter '%s': value %s is beyond the range of a double", name, text);
-    if (lo >= 0 && (v != floor(v) || v < lo || v > 100000000))
-        return ydoc_fail(d, err, at, path, "parameter '%s': expected whole numbers of bars %d..100000000, found %s",
-                         name, lo, text);
+    if ((why = value_problem(type, p->which, v, &lo)) != NULL && lo < 0)
+        return ydoc_fail(d, err, at, path, "parameter '%s': value %s %s", name, text, why);
+    if (why)
+        return ydoc_fail(d, err, at, path, "parameter '%s': %s %d..100000000, found %s", name, why, lo, text);
     if (i > 0 && !(v > p->values[i - 1]))
         return ydoc_fail(d, err, at, path, "parameter '%s': values must be strictly increasing (%s after %s)", name,
                          text, p->value_text[i - 1]);
@@ -494,6 +507,33 @@ ev_status se_config_open_bound(const char *path, const lattice_t *lat, se_config
     return st;
 }
 
+ev_status se_config_pin(se_config_bound_t *b, const double *point, ev_error *err)
+{
+    const char *const *names = param_names(b->cfg.type, NULL);
+    for (int32_t k = 0; k < b->n_genes; k++) {
+        const int which = b->which[k];
+        const char *why;
+        int lo;
+        double v = point[k];
+        if (param_is_enum(b->cfg.type, which)) {
+            const se_lattice_param_t *cp = NULL;
+            for (int32_t j = 0; j < b->cfg.n_params; j++)
+                if (b->cfg.params[j].which == which)
+                    cp = &b->cfg.params[j];
+            if (!(v >= 0 && cp && v < cp->n_values && v == floor(v)))
+                return ev_fail(err, EV_EINTERNAL, "%s: baseline.%s: no listed name at %g", b->cfg.path, names[which],
+                               v);
+            v = cp->values[(uint32_t)v]; /* the strategy's own value of that name */
+        } else if ((why = value_problem(b->cfg.type, which, v, &lo)) != NULL) {
+            return ev_fail(err, EV_ECONFIG, "%s: key 'baseline.%s': %s %d..100000000, found %.17g", b->cfg.path,
+                           names[which], why, lo, v); /* finite: config_load checked */
+        }
+        b->pinned[k] = v;
+        b->values[k] = &b->pinned[k];
+    }
+    return EV_OK;
+}
+
 void se_config_close_bound(se_config_bound_t *b)
 {
     bars_free(&b->bars);
@@ -536,12 +576,7 @@ ev_status se_config_check_lattice(const se_config_t *c, double (*get)(const void
 ev_status se_config_check(const se_config_t *c, const se_params_t *p, ev_error *err)
 {
     ev_status st = se_config_check_lattice(c, se_value, p, err);
-    if (st != EV_OK)
-        return st;
-    if (!(p->ema_slow > p->ema_fast))
-        return ev_fail(err, EV_EUSAGE, "infeasible genome: ema_slow (%d) must be greater than ema_fast (%d)",
-                       (int)p->ema_slow, (int)p->ema_fast);
-    return EV_OK;
+    return st != EV_OK ? st : se_params_check(p, err);
 }
 
 void se_config_base(const se_config_t *c, se_params_t *p)

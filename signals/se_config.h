@@ -83,6 +83,7 @@ typedef struct {
     int32_t n_genes;
     int32_t which[EV_MAX_PARAMS];
     const double *values[EV_MAX_PARAMS];
+    double pinned[EV_MAX_PARAMS]; /* se_config_pin: each gene's one value */
 } se_config_bound_t;
 
 /* Loads the config at path, binds the lattice's parameters by name and loads
@@ -90,6 +91,13 @@ typedef struct {
  * of the config's is EV_EINTERNAL. */
 ev_status se_config_open_bound(const char *path, const lattice_t *lat, se_config_bound_t *b, ev_error *err);
 void se_config_close_bound(se_config_bound_t *b);
+
+/* Pins gene k to point[k] (the config's baseline:, as config_load read it:
+ * a number, or for a parameter listed by names its index in that list), so
+ * that gene 0 of every parameter means the point, on the lattice or not. A
+ * value that breaks its parameter's rule (whole bars) is EV_ECONFIG naming
+ * the file and the key baseline.NAME. */
+ev_status se_config_pin(se_config_bound_t *b, const double *point, ev_error *err);
 
 /* The lattice half of a check, for any type: get(genome, which) is lattice
  * parameter `which`'s value (an enumeration's index). */

@@ -47,6 +47,14 @@ int se_params_feasible(const se_params_t *p)
     return p->ema_slow > p->ema_fast;
 }
 
+ev_status se_params_check(const se_params_t *p, ev_error *err)
+{
+    if (se_params_feasible(p))
+        return EV_OK;
+    return ev_fail(err, EV_EUSAGE, "infeasible genome: ema_slow (%d) must be greater than ema_fast (%d)",
+                   (int)p->ema_slow, (int)p->ema_fast);
+}
+
 static int name_is(const char *name, size_t n, const char *s)
 {
     return strlen(s) == n && memcmp(name, s, n) == 0;

@@ -34,6 +34,8 @@ void se_params_put(se_params_t *p, int which, double v);
 
 /* The constraint of SIGNALS.md sec. 3: ema_slow > ema_fast (else infeasible). */
 int se_params_feasible(const se_params_t *p);
+/* EV_OK when feasible, else EV_EUSAGE "infeasible genome: ..." saying why. */
+ev_status se_params_check(const se_params_t *p, ev_error *err);
 
 /* The names, NULL-terminated, in SIGNALS.md's order. */
 extern const char *const se_param_names[];

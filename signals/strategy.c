@@ -63,6 +63,22 @@ ev_status strategy_open(const char *type, const char *config_path, const lattice
     return EV_OK;
 }
 
+ev_status strategy_open_pinned(const char *type, const char *config_path, const lattice_t *lat,
+                               const objective_cfg_t *obj, const baseline_point_t *b, strategy_t **out, ev_error *err)
+{
+    ev_status st = strategy_open(type, config_path, lat, obj, out, err);
+    for (int32_t k = 0; st == EV_OK && k < lat->n_params; k++)
+        if (!b->set[k])
+            st = ev_fail(err, EV_EINTERNAL, "%s: baseline.%s is not set", config_path, lat->params[k].name);
+    if (st == EV_OK)
+        st = (*out)->ops->pin((*out)->state, b->value, err);
+    if (st != EV_OK && *out) {
+        strategy_close(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 void strategy_close(strategy_t *s)
 {
     if (!s)

@@ -24,6 +24,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/baseline.h"
 #include "fitness/lattice.h"
 #include "fitness/objective_cfg.h"
 #include "fitness/ranked.h"
@@ -52,6 +53,12 @@ typedef struct {
      * 0, 1, ... there, so a strategy reads its values from its own reader. */
     ev_status (*open)(const char *config_path, const lattice_t *lat, void **state, ev_error *err);
     void (*close)(void *state);
+    /* Pins every gene to one value, point[k] for lattice parameter k (the
+     * config's baseline: as config_load read it, fitness/baseline.h): gene
+     * 0 of each then backtests that point, on the lattice or not. A value
+     * that breaks the type's rules (whole bars, SIGNALS.md's constraints)
+     * is EV_ECONFIG naming the file and the key. */
+    ev_status (*pin)(void *state, const double *point, ev_error *err);
     /* Bars read, and a fingerprint of them (a resumed run must see the same). */
     int64_t (*n_bars)(const void *state);
     uint64_t (*fingerprint)(const void *state);
@@ -114,6 +121,12 @@ const strategy_ops_t *strategy_find(const char *name);
 ev_status strategy_open(const char *type, const char *config_path, const lattice_t *lat, const objective_cfg_t *obj,
                         strategy_t **out, ev_error *err);
 void strategy_close(strategy_t *s);
+
+/* strategy_open pinned at the config's baseline point b (every parameter
+ * set, as config_load requires for a strategy): a strategy of one genome,
+ * genes all 0 (strategy_ops_t.pin). */
+ev_status strategy_open_pinned(const char *type, const char *config_path, const lattice_t *lat,
+                               const objective_cfg_t *obj, const baseline_point_t *b, strategy_t **out, ev_error *err);
 
 const strategy_ops_t *strategy_ops(const strategy_t *s);
 void *strategy_state(strategy_t *s);

@@ -5,7 +5,7 @@
  * one template serves them all. A strategy's file writes
  *
  *   STRATEGY_ENTRY_STATE(P)          the state (config, bars, gene binding,
- *                                    store, base genome), open, close, n_bars,
+ *                                    store, base genome), open, pin, close, n_bars,
  *                                    fingerprint, a genome's parameters
  *   static int64_t P_max_trades(const void *state) { ... }   its trade rule's bound
  *   STRATEGY_ENTRY_OPS(P, "type", STRATEGY_DEVICE_X, P_SLOTS)
@@ -65,6 +65,20 @@
         *p = s->base;                                                                                     \
         for (int32_t k = 0; k < s->b.n_genes; k++)                                                        \
             P##_params_put(p, s->b.which[k], s->b.values[k][genes[k]]);                                   \
+    }                                                                                                     \
+    /* every gene pinned to the config's baseline: (se_config_pin), which must be feasible */             \
+    static ev_status P##_pin(void *state, const double *point, ev_error *err)                             \
+    {                                                                                                     \
+        static const uint16_t genes[EV_MAX_PARAMS] = {0};                                                 \
+        P##_entry_t *s = (P##_entry_t *)state;                                                            \
+        P##_params_t p;                                                                                   \
+        ev_status st = se_config_pin(&s->b, point, err);                                                  \
+        if (st != EV_OK)                                                                                  \
+            return st;                                                                                    \
+        P##_genome_params(s, genes, &p);                                                                  \
+        if ((st = P##_params_check(&p, err)) != EV_OK)                                                    \
+            ev_error_prefix(err, "%s: key 'baseline': ", s->b.cfg.path);                                  \
+        return st == EV_OK ? EV_OK : EV_ECONFIG;                                                          \
     }                                                                                                     \
     static int64_t P##_n_bars(const void *state)                                                          \
     {                                                                                                     \
@@ -177,6 +191,7 @@
     const strategy_ops_t P##_strategy_ops = {                                                                       \
         .name = NAME,                                                                                               \
         .open = P##_open,                                                                                           \
+        .pin = P##_pin,                                                                                             \
         .close = P##_close,                                                                                         \
         .n_bars = P##_n_bars,                                                                                       \
         .fingerprint = P##_fingerprint,                                                                             \

@@ -14,7 +14,8 @@ the same oracle as the run file holds them (GROUP/baselines, h5py), as the
 Python package reads them (Result.baselines) and as `evolve report` prints
 them, for a grid run and (with validation) a GA run; and on
 SHARED/real-hf where present. A baseline: with a
-misspelt parameter or a wrong type is refused naming the key.
+misspelt parameter or a wrong type is refused naming the key. A strategy
+config's baseline: is tests/test_strategy_baselines.py's.
 """
 
 import json
@@ -133,8 +134,10 @@ def python_baselines(evolve, run):
     return json.loads(r.stdout)
 
 
-def report_rows(evolve, run):
-    """The baseline rows `evolve report RUN` prints: {name: (fitness text, trades)}."""
+def report_rows(evolve, run, names=None):
+    """The baseline rows `evolve report RUN` prints: {name: (fitness text, trades)}; names: the lattice's
+    parameters (tv.PARAMS' by default)."""
+    names = names or [p.name for p in tv.PARAMS]
     r = cli.run(evolve, ["report", run, "--out", run[:-3] + "_report"], timeout=120)
     check(r.returncode == 0, f"report {run}: {r.stderr}")
     rows, inside = {}, False
@@ -142,10 +145,10 @@ def report_rows(evolve, run):
         w = line.split()
         if line.startswith("baselines"):
             inside = True
-        elif inside and len(w) > 1 and w[1] == tv.PARAMS[0].name:
+        elif inside and len(w) > 1 and w[1] == names[0]:
             continue  # the header
         elif inside and w and w[0] in ("log", "loosest", "baseline"):
-            rows[w[0]] = (w[len(tv.PARAMS) + 1].rstrip("*"), int(w[len(tv.PARAMS) + 2]))
+            rows[w[0]] = (w[len(names) + 1].rstrip("*"), int(w[len(names) + 2]))
         else:
             inside = False
     return rows
@@ -227,22 +230,7 @@ def refused(evolve, root, data):
         path = tv.config(root, f"bad{n}", data, "  name: total_return\n", "", extra=text)
         r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=120)
         check(r.returncode != 0 and key in r.stderr, f"bad baseline {text.strip()!r}: rc {r.returncode}: {r.stderr}")
-    # a strategy config has none (docs/config.md says why): refused naming the key
-    path = os.path.join(root, "strategy.yaml")
-    with open(path, "w") as f:
-        f.write(f"""strategy:
-  type: seller_exhaustion
-  bars: {{market_dir: {os.path.join(data, "market")}, ticker: SOXL, timeframe: 1m}}
-parameters:
-  - {{name: ema_fast, values: [8]}}
-  - {{name: ema_slow, values: [40]}}
-baseline: {{ema_fast: 10, ema_slow: 50}}
-objective: {{name: total_return}}
-output: {os.path.join(root, "strategy.h5")}
-""")
-    r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=120)
-    check(r.returncode != 0 and "'baseline'" in r.stderr and "strategy config has no baselines" in r.stderr,
-          f"a strategy config's baseline: rc {r.returncode}: {r.stderr}")
+    # a strategy config's baseline: tests/test_strategy_baselines.py
 
 
 def main():

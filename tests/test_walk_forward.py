@@ -14,7 +14,7 @@
 - `evolve report` summarises a walk-forward run file, with the trader
   statistics of each window's winner on its test days and of the chained
   result (also in the run file).
-- Each test window's baselines (issue 28; JSON, the run file, the terminal
+- Each test window's baselines (issue 28; JSON, the run file, Python, the terminal
   table and `evolve report`'s): log
   (every trade of its days as logged), loosest and the config's `baseline:`,
   against the oracle on the test days alone.
@@ -26,6 +26,7 @@
 
 import json
 import os
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -141,6 +142,28 @@ def run_file(h5, doc):
 BASELINE = {"volatility": "0.35", "target": "0.45", "stop": "-0.42"}
 
 
+PY_WALK = """
+import json, sys, evolve
+w = evolve.load_run(sys.argv[1]).walk_forward_baselines
+print(json.dumps([{"window": int(i[0]), "name": i[1], "fitness": float(r["fitness"]), "trades": int(r["trades"]),
+                   "feasible": bool(r["feasible"]), "first": str(r["test_first_day"].date()),
+                   "last": str(r["test_last_day"].date())} for i, r in w.iterrows()]))
+"""
+
+
+def python_baselines(evolve, run, wins):
+    """Result.walk_forward_baselines: the JSON's windows' baselines and test days, row by row."""
+    if not cli.have_modules("pandas"):
+        return
+    r = subprocess.run([sys.executable, "-c", PY_WALK, run], capture_output=True, text=True,
+                       env=cli.python_env(evolve), timeout=120)
+    if not check(r.returncode == 0, f"baselines: Python: {r.stderr}"):
+        return
+    want = [dict(b, window=x["window"], first=x["test"]["first"], last=x["test"]["last"])
+            for x in wins for b in x["baselines"]]
+    check(json.loads(r.stdout) == want, f"baselines: Python's {r.stdout}, JSON's {want}")
+
+
 def baselines(evolve, root, data, ds, all_days):
     """Each test window's baselines against the oracle on its test days."""
     loosest = [so.param(p.name, role=p.role, feature=p.feature, direction=p.direction,
@@ -177,6 +200,7 @@ def baselines(evolve, root, data, ds, all_days):
             stored = [[{"name": names[j], "fitness": float(g["fitness"][w, j]), "trades": int(g["trades"][w, j]),
                         "feasible": bool(g["feasible"][w, j])} for j in range(len(names))] for w in range(len(wins))]
         check(stored == [x["baselines"] for x in wins], f"baselines: the run file's {stored}")
+    python_baselines(evolve, os.path.join(root, "bases.h5"), wins)
     want = [[str(x["window"])] + [f"{b[k]:.6f}" if k == "fitness" else str(b[k]) for b in x["baselines"]
                                   for k in ("fitness", "trades")] for x in wins]
     for what, args in (("the run's", [cfg, "--walk-forward", "--grid"]),

@@ -3,13 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Baseline i's value of parameter k as text, "-" where it does not apply. */
-static void param_text(char *buf, size_t n, const baseline_point_t *p, int32_t k)
+void baseline_param_text(char *buf, size_t n, const lattice_t *lat, const baseline_point_t *p, int32_t k)
 {
+    const param_t *q = &lat->params[k];
+    const double v = p->value[k];
     if (!p->set[k])
         snprintf(buf, n, "-");
+    else if (param_is_named(q) && v >= 0 && v < q->n_values) /* its name, as the winners show it */
+        snprintf(buf, n, "%s", q->value_text[(uint32_t)v]);
     else
-        snprintf(buf, n, "%.10g", p->value[k]);
+        snprintf(buf, n, "%.10g", v);
 }
 
 void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
@@ -26,7 +29,7 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
     for (int32_t k = 0; k < lat->n_params; k++) {
         width[k] = (int)strlen(lat->params[k].name);
         for (uint32_t i = 0; i < b->n; i++) {
-            param_text(buf, sizeof buf, &b->point[i], k);
+            baseline_param_text(buf, sizeof buf, lat, &b->point[i], k);
             if ((int)strlen(buf) > width[k])
                 width[k] = (int)strlen(buf);
         }
@@ -43,7 +46,7 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         marked |= !r->e[0].r.feasible || (r->val && !r->val->row[0].out_of_sample.r.feasible);
         fprintf(out, "%8s", baseline_name(b->kind[i]));
         for (int32_t k = 0; k < lat->n_params; k++) {
-            param_text(buf, sizeof buf, &b->point[i], k);
+            baseline_param_text(buf, sizeof buf, lat, &b->point[i], k);
             fprintf(out, "  %*s", width[k], buf);
         }
         snprintf(buf, sizeof buf, "%.6f%s", r->value[0], r->e[0].r.feasible ? "" : "*");

@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+/* A baseline point's value of lat's parameter k as text: "-" where it does
+ * not apply, a named parameter's name (atc's robustness), else the number. */
+void baseline_param_text(char *buf, size_t n, const lattice_t *lat, const baseline_point_t *p, int32_t k);
+
 /* Nothing when top has no baselines. */
 void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "report/baseline_table.h"
 #include "report/html_style.h"
 #include "report/out_file.h"
 #include "report/svg.h"
@@ -237,11 +238,13 @@ static void baselines(FILE *f, const report_run_t *r, const reported_t *l)
         fputs("<tr><td>", f);
         esc(f, baseline_name(b->kind[i]));
         fputs("</td>", f);
-        for (int32_t k = 0; k < r->lat.n_params; k++)
-            if (b->point[i].set[k])
-                fprintf(f, "<td>%.10g</td>", b->point[i].value[k]);
-            else
-                fputs("<td>-</td>", f);
+        for (int32_t k = 0; k < r->lat.n_params; k++) {
+            char text[256];
+            baseline_param_text(text, sizeof text, &r->lat, &b->point[i], k);
+            fputs("<td>", f);
+            esc(f, text);
+            fputs("</td>", f);
+        }
         td_num(f, x->value[0], !x->e[0].r.feasible);
         td_count(f, x->e[0].r.trades);
         td_num(f, x->stats ? x->stats[0].win_rate : NAN, 0);

@@ -54,14 +54,6 @@ void session_strategy_close(session_t *s)
     s->base_strategy = NULL;
 }
 
-ev_status session_strategy_split(session_t *s, const val_split_t *split, int32_t agg, ev_error *err)
-{
-    ev_status st = strategy_set_split(s->strategy, split, agg, err);
-    if (st == EV_OK && s->base_strategy)
-        st = strategy_set_split(s->base_strategy, split, agg, err);
-    return st;
-}
-
 void session_strategy_note(const session_t *s, const run_reporter_t *rep)
 {
     const strategy_ops_t *so = strategy_ops(s->strategy);

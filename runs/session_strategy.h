@@ -14,10 +14,6 @@ extern "C" {
 ev_status session_strategy_open(session_t *s, const session_opts_t *opts, ev_error *err);
 void session_strategy_close(session_t *s);
 
-/* strategy_set_split on the session's strategy and its baseline's: their
- * trades always count on the same days. */
-ev_status session_strategy_split(session_t *s, const val_split_t *split, int32_t agg, ev_error *err);
-
 /* One line on log: series computed and held, the time in indicators against
  * the backtest loops, and the scratch memory per thread (bench/RESULTS.md). */
 void session_strategy_note(const session_t *s, const run_reporter_t *rep);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runs/session_strategy.h"
 #include "runs/session_validation.h"
 #include "fitness/dsr.h"
 #include "fitness/objective_prep.h"
@@ -16,6 +15,14 @@ ev_status strategy_validation_refuse(const session_t *s, ev_error *err)
     if (s->cfg.validation.enabled || s->cfg.objective.aggregate == AGG_ALL)
         return EV_OK;
     return ev_fail(err, EV_ECONFIG, "%s: objective.aggregate needs a validation: block with folds", s->cfg.path);
+}
+
+ev_status session_strategy_split(session_t *s, const val_split_t *split, int32_t agg, ev_error *err)
+{
+    ev_status st = strategy_set_split(s->strategy, split, agg, err);
+    if (st == EV_OK && s->base_strategy)
+        st = strategy_set_split(s->base_strategy, split, agg, err);
+    return st;
 }
 
 /* The Sharpe ratio's variance over a sample of the lattice, each point

@@ -26,6 +26,10 @@ ev_status strategy_validation_refuse(const session_t *s, ev_error *err);
  * on the split, or NULL. */
 ev_status strategy_validation_open(session_t *s, const session_opts_t *opts, ev_error *err);
 
+/* strategy_set_split on the session's strategy and its baseline's
+ * (s->base_strategy): their trades always count on the same days. */
+ev_status session_strategy_split(session_t *s, const val_split_t *split, int32_t agg, ev_error *err);
+
 /* Scores r's genomes per part, with plateau, into r->val. */
 ev_status strategy_validation_rows(const session_t *s, reported_t *r, ev_error *err);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runs/session_strategy.h"
+#include "runs/session_strategy_validation.h"
 #include "fitness/objective_prep.h"
 #include "runs/walk_side.h"
 #include "signals/strategy_trades.h"

@@ -32,7 +32,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_every = 5;
     g->ls_members = 2;
     g->ls_depth = 2;
-    g->restart_stall = 0;
+    g->restart_stall = 20;
 }
 
 uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint32_t islands)
@@ -41,7 +41,7 @@ uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint
     if (max_evaluations) {
         uint64_t want = max_evaluations / 50;
         p = 64;
-        while (p < 4096 && (uint64_t)p * 2 <= want)
+        while (p < 1024 && (uint64_t)p * 2 <= want)
             p *= 2;
     } else if (time_budget_s > 0) {
         p = 1024;

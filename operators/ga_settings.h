@@ -64,7 +64,8 @@ void ga_settings_default(ga_settings_t *g);
  * range. The message names the setting as the config spells it (ga.islands). */
 /* `population: auto` (the config's default): 4096 without a budget; with
  * max_evaluations, the largest power of two <= max_evaluations / 50 (so the
- * budget buys at least ~50 generations of new genomes), within [64, 4096];
+ * budget buys at least ~50 generations of new genomes), within [64, 1024]
+ * (a large budget runs the searches of restart_stall, as a time budget does);
  * with only time_budget_s, 1024. Then rounded down to a multiple of islands
  * (at least 2 per island). */
 uint32_t ga_population_auto(uint64_t max_evaluations, double time_budget_s, uint32_t islands);

@@ -203,8 +203,9 @@ static ev_status take_list(run_file_t *rf, reported_t *r, const int32_t *cls, co
     r->n_strat = 0;
     for (uint32_t i = 0; i < r->n; i++) {
         if (cls[i] < 0 || (uint32_t)cls[i] > r->n_strat || (uint32_t)cls[i] >= w->n)
-            return ev_fail(err, EV_EDATA, "%s: strategy %d of list row %u is out of order (a damaged or edited run file)",
-                           rf->path, cls[i], i);
+            return ev_fail(err, EV_EDATA,
+                           "%s: strategy %d of list row %u is out of order (a damaged or edited run file)", rf->path,
+                           cls[i], i);
         entry_set(&r->strat[i], w, (uint32_t)cls[i], (uint32_t)cls[i], (uint32_t)cls[i] == r->n_strat);
         r->n_strat += (uint32_t)cls[i] == r->n_strat;
     }

@@ -104,11 +104,11 @@ static ev_status check_groups(const report_run_t *r, const char *table, const re
         const strat_entry_t *s = i < l->n ? &l->strat[i] : &more->strat[i - l->n];
         for (int32_t k = 0; k < r->lat.n_params && st == EV_OK; k++)
             if (s->lo[k] > s->hi[k] || s->hi[k] >= r->lat.params[k].n_values)
-                st = ev_fail(err, EV_EDATA,
-                             "%s: %s, strategy of row %u: range %u..%u of parameter '%s' is outside its %u values "
-                             "(a damaged or edited run file)",
-                             r->rf.path, table, i, s->lo[k], s->hi[k], r->lat.params[k].name,
-                             r->lat.params[k].n_values);
+                st =
+                    ev_fail(err, EV_EDATA,
+                            "%s: %s, strategy of row %u: range %u..%u of parameter '%s' is outside its %u values "
+                            "(a damaged or edited run file)",
+                            r->rf.path, table, i, s->lo[k], s->hi[k], r->lat.params[k].name, r->lat.params[k].n_values);
     }
     return st;
 }

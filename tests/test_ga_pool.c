@@ -238,10 +238,11 @@ int main(void)
         lattice_free(&lat);
         dataset_free(&ds);
     }
-    printf("%llu whole-lattice GA runs, %llu strategies picked (%llu below the list; %llu runs whose K strategies "
-           "reach past the K best genomes)\n",
-           (unsigned long long)c.cases, (unsigned long long)c.picks, (unsigned long long)c.more,
-           (unsigned long long)c.collapsed);
+    printf(
+        "%llu whole-lattice GA runs, %llu strategies picked (%llu below the list; %llu runs whose K strategies "
+        "reach past the K best genomes)\n",
+        (unsigned long long)c.cases, (unsigned long long)c.picks, (unsigned long long)c.more,
+        (unsigned long long)c.collapsed);
     CHECK_EQ_I64(0, (int64_t)c.mismatches);
     /* not vacuous: runs exhausted their lattices, and neighbours collapsed */
     CHECK(c.cases > 15);

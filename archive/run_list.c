@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "archive/run_baseline.h"
+#include "archive/run_groups.h"
 #include "archive/run_stats.h"
 #include "archive/run_validation_read.h"
 
@@ -17,8 +18,9 @@ ev_status run_list_read(run_file_t *rf, const char *group, const char *table, ru
     snprintf(path, sizeof path, "%s/trader_stats", group);
     if ((st = run_file_read_ranked(rf, table, &l->e, &l->list.value, &l->list.n, err)) == EV_OK &&
         (st = run_file_read_stats(rf, path, l->list.n, &l->list.stats, err)) == EV_OK &&
-        (st = run_file_read_validation(rf, group, l->list.n, &l->list.val, &l->split, err)) == EV_OK)
-        st = run_file_read_baselines(rf, group, &l->list, &l->split, err);
+        (st = run_file_read_validation(rf, group, l->list.n, &l->list.val, &l->split, err)) == EV_OK &&
+        (st = run_file_read_baselines(rf, group, &l->list, &l->split, err)) == EV_OK)
+        st = run_file_read_groups(rf, group, table, &l->list, err);
     l->list.e = l->e;
     l->list.split = l->list.val ? &l->split : NULL;
     if (st != EV_OK)

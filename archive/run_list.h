@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 typedef struct {
-    reported_t list;    /* e (= own_e), value, n, stats, val, split (= &split), base */
+    reported_t list;    /* e (= own_e), value, n, stats, val, split (= &split), base, strat, more, basin, peaks */
     ranked_genome_t *e; /* owned */
     val_split_t split;  /* owned; n_days 0 without a validation: block */
 } run_list_t;

@@ -59,6 +59,8 @@ ev_status reported_make(reported_t *r, const fit_problem_t *p, const fit_tables_
     r->n_strat = 0;
     r->more = NULL;
     r->more_rank = NULL;
+    r->basin = NULL;
+    r->peaks = NULL;
     r->value = (double *)malloc((n ? n : 1) * sizeof *r->value);
     if (compound && n)
         at = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *at);
@@ -107,6 +109,13 @@ void reported_free(reported_t *r)
     }
     free(r->more_rank);
     r->more_rank = NULL;
+    free(r->basin);
+    r->basin = NULL;
+    if (r->peaks) {
+        reported_free(r->peaks);
+        free(r->peaks);
+        r->peaks = NULL;
+    }
     r->n = 0;
 }
 

@@ -54,6 +54,11 @@ typedef struct reported_s {
      * genome of one strategy, at rank more_rank[i] of the whole ranking. */
     struct reported_s *more;
     uint32_t *more_rank;
+    /* Basins (fitness/reported_groups.h), owned; NULL: not grouped. basin[n]
+     * (and more->basin) is each entry's basin, numbered in list order; peaks
+     * the basins' peaks, one genome each, in that order. */
+    uint32_t *basin;
+    struct reported_s *peaks;
 } reported_t;
 
 /* The baselines of a reported list: row i is baseline kind[i] at point[i],

@@ -27,6 +27,11 @@ int strat_same(const fit_tables_t *t, const uint16_t *a, const uint16_t *b)
     return 1;
 }
 
+int strat_same_ranked(const fit_tables_t *t, const ranked_genome_t *a, const ranked_genome_t *b)
+{
+    return a->key == b->key && strat_same(t, a->genes, b->genes);
+}
+
 void strat_range(const fit_tables_t *t, const uint16_t *genes, int32_t k, uint32_t n_values, uint16_t *lo, uint16_t *hi)
 {
     uint16_t g[EV_MAX_PARAMS];
@@ -52,7 +57,7 @@ void strat_first(const fit_tables_t *t, const ranked_genome_t *e, uint32_t n, ui
     uint32_t m = 0;
     for (uint32_t i = 0; i < n && m < k; i++) {
         uint32_t j;
-        for (j = 0; j < m && !strat_same(t, e[pick[j]].genes, e[i].genes); j++)
+        for (j = 0; j < m && !strat_same_ranked(t, &e[pick[j]], &e[i]); j++)
             ;
         if (j == m)
             pick[m++] = i;
@@ -67,7 +72,7 @@ void strat_group(const fit_tables_t *t, const lattice_shape_t *shape, const rank
     memset(out, 0, (size_t)n * sizeof *out);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j;
-        for (j = 0; j < i && !(out[j].first && strat_same(t, e[j].genes, e[i].genes)); j++)
+        for (j = 0; j < i && !(out[j].first && strat_same_ranked(t, &e[j], &e[i])); j++)
             ;
         if (j < i) {
             out[i].cls = out[j].cls;

@@ -20,14 +20,19 @@ extern "C" {
 #endif
 
 typedef struct {
-    uint32_t cls;   /* strategy number: entries with the same number are one strategy; numbered by first entry */
-    uint32_t first; /* 1: the list's first entry of its strategy (lo/hi are set) */
+    uint32_t cls;     /* strategy number: entries with the same number are one strategy; numbered by first entry */
+    uint32_t first;   /* 1: the list's first entry of its strategy (lo/hi are set) */
+    uint32_t genomes; /* first entries: its genomes among the candidates grouped (reported_pool), 0: not counted */
     uint16_t lo[EV_MAX_PARAMS], hi[EV_MAX_PARAMS]; /* equal range of each gene (first entries) */
 } strat_entry_t;
 
 /* 1 when genomes a and b keep the same trades and each kept trade takes the
  * same exit (reason, second and outcome). */
 int strat_same(const fit_tables_t *t, const uint16_t *a, const uint16_t *b);
+
+/* strat_same for ranked genomes: one strategy has one result, so genomes of
+ * different rank keys are never compared trade by trade. */
+int strat_same_ranked(const fit_tables_t *t, const ranked_genome_t *a, const ranked_genome_t *b);
 
 /* Gene k's equal range around genes[k], [*lo, *hi] (lattice indices). */
 void strat_range(const fit_tables_t *t, const uint16_t *genes, int32_t k, uint32_t n_values, uint16_t *lo,

@@ -383,6 +383,10 @@ static void add_strategy(jctx *c, cJSON *arr, const config_t *cfg, const reporte
     }
     jfitness(c, item, "fitness", r->value[i]);
     jcount(c, item, "trades", (uint64_t)r->e[i].r.trades);
+    if (st->genomes) /* of the candidates grouped (fitness/reported_groups.h) */
+        jcount(c, item, "genomes", st->genomes);
+    if (r->basin) /* report.diverse: its best genome's basin, numbered as the table's */
+        jcount(c, item, "basin", (uint64_t)r->basin[i] + 1);
     o = jchild(c, item, "values", 0);
     for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
         jnum(c, o, cfg->lattice.params[k].name, cfg->lattice.params[k].values[r->e[i].genes[k]]);
@@ -400,8 +404,9 @@ static void add_strategy(jctx *c, cJSON *arr, const config_t *cfg, const reporte
 
 /* "strategies": the top list once per strategy (fitness/strategy_class.h),
  * then the strategies below it (reported_more): [{"rank" of its best genome,
- * "ranks" (all of its genomes in the list), "fitness", "trades", "values",
- * "ranges": {gene: [low, high]}}]. */
+ * "ranks" (all of its genomes in the list), "fitness", "trades", "genomes"
+ * (of the candidates), "basin" (report.diverse), "values", "ranges": {gene:
+ * [low, high]}}]. */
 static void add_strategies(jctx *c, cJSON *root, const config_t *cfg, const reported_t *top)
 {
     cJSON *arr = jchild(c, root, "strategies", 1);

@@ -174,6 +174,10 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
         fputs("<th>holdout</th><th>holdout trades</th><th>holdout total %</th><th>plateau</th><th>DSR</th>", f);
     if (folds)
         fputs("<th>worst fold</th><th>folds+</th>", f);
+    if (l->strat) /* docs/ga.md "Strategies" and "Basins": numbered as the text report's */
+        fputs("<th>strategy</th>", f);
+    if (l->basin)
+        fputs("<th>basin</th>", f);
     fputs("</tr></thead><tbody>\n", f);
     for (uint32_t i = 0; i < l->n; i++) {
         fprintf(f, "<tr><td>%u</td>", i + 1);
@@ -199,6 +203,10 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
             td_num(f, v->row[i].worst_fold, 0);
             fprintf(f, "<td>%.0f%%</td>", 100.0 * v->row[i].fold_profitable);
         }
+        if (l->strat)
+            fprintf(f, "<td>#%u</td>", l->strat[i].cls + 1);
+        if (l->basin)
+            fprintf(f, "<td>#%u</td>", l->basin[i] + 1);
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table></div>\n", f);

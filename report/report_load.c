@@ -89,6 +89,30 @@ static ev_status check_ranked(const report_run_t *r, const char *table, const ra
     return st;
 }
 
+/* The strategies' equal ranges and genomes and the basins' peaks of a list
+ * (archive/run_groups.h) are on the lattice. */
+static ev_status check_groups(const report_run_t *r, const char *table, const reported_t *l, ev_error *err)
+{
+    const reported_t *more = l->more;
+    ev_status st = EV_OK;
+    uint32_t n_more = more ? more->n : 0;
+    if (more)
+        st = check_ranked(r, table, more->e, more->n, err);
+    if (st == EV_OK && l->peaks)
+        st = check_ranked(r, table, l->peaks->e, l->peaks->n, err);
+    for (uint32_t i = 0; st == EV_OK && l->strat && i < l->n + n_more; i++) {
+        const strat_entry_t *s = i < l->n ? &l->strat[i] : &more->strat[i - l->n];
+        for (int32_t k = 0; k < r->lat.n_params && st == EV_OK; k++)
+            if (s->lo[k] > s->hi[k] || s->hi[k] >= r->lat.params[k].n_values)
+                st =
+                    ev_fail(err, EV_EDATA,
+                            "%s: %s, strategy of row %u: range %u..%u of parameter '%s' is outside its %u values "
+                            "(a damaged or edited run file)",
+                            r->rf.path, table, i, s->lo[k], s->hi[k], r->lat.params[k].name, r->lat.params[k].n_values);
+    }
+    return st;
+}
+
 ev_status report_read_genes(report_run_t *r, uint32_t generation, uint16_t *genes, ev_error *err)
 {
     char table[64];
@@ -127,8 +151,9 @@ static ev_status load_ga(report_run_t *r, ev_error *err)
         (st = read_series(r, COL_MEAN_DISPLAY, &r->mean, err)) == EV_OK &&
         (st = read_series(r, COL_HOF_BEST, &r->hof_best, err)) == EV_OK &&
         (st = read_series(r, COL_DIVERSITY, &r->diversity, err)) == EV_OK && (st = read_entropy(r, err)) == EV_OK &&
-        (st = run_list_read(&r->rf, "ga", "ga/hall_of_fame", &r->hof, err)) == EV_OK)
-        st = check_ranked(r, "/ga/hall_of_fame", r->hof.e, r->hof.list.n, err);
+        (st = run_list_read(&r->rf, "ga", "ga/hall_of_fame", &r->hof, err)) == EV_OK &&
+        (st = check_ranked(r, "/ga/hall_of_fame", r->hof.e, r->hof.list.n, err)) == EV_OK)
+        st = check_groups(r, "/ga/strategies", &r->hof.list, err);
     return st;
 }
 
@@ -138,6 +163,7 @@ static ev_status load_grid(report_run_t *r, ev_error *err)
     r->has_grid = 1;
     if ((st = run_list_read(&r->rf, "grid", "grid/top", &r->top, err)) != EV_OK ||
         (st = check_ranked(r, "/grid/top", r->top.e, r->top.list.n, err)) != EV_OK ||
+        (st = check_groups(r, "/grid/strategies", &r->top.list, err)) != EV_OK ||
         (st = run_file_read_u64(&r->rf, "grid", "points_evaluated", &r->points, err)) != EV_OK ||
         (st = run_file_read_f64(&r->rf, "grid", "seconds", &r->grid_seconds, err)) != EV_OK)
         return st;

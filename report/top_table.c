@@ -135,7 +135,7 @@ static void print_more(FILE *out, const lattice_t *lat, const reported_t *top, c
     char ranks[32], range[160], fit[64];
     if (!more || !more->n)
         return;
-    fprintf(out, "the next %u strategies, below the top %u (rank: in the whole ranking):\n", more->n, top->n);
+    fprintf(out, "the next %u strategies, below the top %u (rank: among every genome evaluated):\n", more->n, top->n);
     for (uint32_t i = 0; i < more->n; i++) {
         snprintf(fit, sizeof fit, "#%u", top->n_strat + i + 1);
         snprintf(ranks, sizeof ranks, "%u", top->more_rank[i]);
@@ -196,6 +196,46 @@ static void print_strategies(FILE *out, const config_t *cfg, const reported_t *t
     print_more(out, lat, top, w);
 }
 
+/* The rank of entry i of the list followed by more: in the list, or in the
+ * whole ranking (more_rank). */
+static uint32_t entry_rank(const reported_t *top, uint32_t i)
+{
+    return i < top->n ? i + 1 : top->more_rank[i - top->n];
+}
+
+/* report.diverse (docs/ga.md "Basins"): the best genome of each basin the
+ * list and the strategies below it reach, best first, with its peak. */
+static void print_basins(FILE *out, const lattice_t *lat, const reported_t *top)
+{
+    const reported_t *pk = top->peaks;
+    uint32_t n_all = top->n + (top->more ? top->more->n : 0), b = 0;
+    char num[32], fit[64];
+    fprintf(
+        out,
+        "basins: %u among the genomes above (a genome's basin is the peak its steepest improving 1-gene moves reach; "
+        "docs/ga.md \"Basins\"); each basin's best genome:\n",
+        pk->n);
+    fprintf(out, "%8s  %6s", "basin", "rank");
+    for (int32_t k = 0; k < lat->n_params; k++)
+        fprintf(out, "  %*s", column_width(&lat->params[k]), lat->params[k].name);
+    fprintf(out, "  %16s  %8s  %16s\n", "value", "trades", "peak value");
+    for (uint32_t i = 0; i < n_all && b < pk->n; i++) {
+        const reported_t *r = i < top->n ? top : top->more;
+        uint32_t j = i < top->n ? i : i - top->n;
+        if (r->basin[j] != b)
+            continue; /* basins are numbered as their best genomes appear */
+        snprintf(num, sizeof num, "#%u", b + 1);
+        fprintf(out, "%8s  %6u", num, entry_rank(top, i));
+        for (int32_t k = 0; k < lat->n_params; k++)
+            fprintf(out, "  %*s", column_width(&lat->params[k]), lat->params[k].value_text[r->e[j].genes[k]]);
+        format_fitness(fit, sizeof fit, r->value[j]);
+        fprintf(out, "  %16s  %8lld", fit, (long long)r->e[j].r.trades);
+        format_fitness(fit, sizeof fit, pk->value[b]);
+        fprintf(out, "  %16s\n", fit);
+        b++;
+    }
+}
+
 void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
 {
     const ranked_genome_t *e = top->e;
@@ -237,5 +277,7 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         print_validation_notes(out, cfg, top, marked);
     if (top->strat)
         print_strategies(out, cfg, top);
+    if (top->peaks && top->basin)
+        print_basins(out, lat, top);
     baseline_table_print(out, cfg, top);
 }

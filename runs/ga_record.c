@@ -6,6 +6,7 @@
 
 #include "archive/checkpoint.h"
 #include "archive/run_baseline.h"
+#include "archive/run_groups.h"
 #include "archive/run_stats.h"
 #include "archive/run_validation.h"
 #include "build_info.h"
@@ -139,24 +140,26 @@ static void fill_stats(ga_archive_t *a, const ga_generation_t *g)
     *(double *)a->rows.col[COL_WALL_S] = st->wall_s;
 }
 
-/* The hall of fame and its reported values into the file when it changed
- * since it was last written (after the first generations it rarely does). */
+/* The hall of fame's head (the top-K of its candidates, session_hof_capacity)
+ * and its reported values into the file when it changed since it was last
+ * written (after the first generations it rarely does). */
 static ev_status write_hof(ga_archive_t *a, const topk_t *hof, uint64_t trials, ev_error *err)
 {
+    uint32_t n = hof->n < a->s->cfg.top ? hof->n : a->s->cfg.top;
     ev_status st;
-    if (hof->n == a->hof_n && !memcmp(hof->e, a->hof_written, hof->n * sizeof *hof->e))
+    if (n == a->hof_n && !memcmp(hof->e, a->hof_written, n * sizeof *hof->e))
         return EV_OK;
     reported_free(&a->hof_values);
     a->hof_n = UINT32_MAX;
-    if ((st = session_reported(a->s, hof->e, hof->n, &a->hof_values, err)) != EV_OK ||
-        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", a->hof_values.e, a->hof_values.value, hof->n, hof->k,
+    if ((st = session_reported(a->s, hof->e, n, &a->hof_values, err)) != EV_OK ||
+        (st = run_file_write_ranked(a->rf, "ga/hall_of_fame", a->hof_values.e, a->hof_values.value, n, a->s->cfg.top,
                                     err)) != EV_OK ||
         (st = run_file_write_validation(a->rf, "ga", &a->hof_values, trials, err)) != EV_OK ||
         (st = run_file_write_stats(a->rf, "ga/trader_stats", a->hof_values.stats, a->hof_values.n, err)) != EV_OK ||
         (st = run_file_write_baselines(a->rf, "ga", &a->hof_values, err)) != EV_OK)
         return st;
-    memcpy(a->hof_written, hof->e, hof->n * sizeof *hof->e);
-    a->hof_n = hof->n;
+    memcpy(a->hof_written, hof->e, n * sizeof *hof->e);
+    a->hof_n = n;
     return EV_OK;
 }
 
@@ -192,7 +195,7 @@ static void checkpoint_identity(const ga_archive_t *a, checkpoint_t *c)
     c->ga.population = a->dims.population;
     c->ga.n_genes = a->dims.n_genes;
     c->ga.islands = a->dims.islands;
-    c->ga.hof_k = s->cfg.top;
+    c->ga.hof_k = session_hof_capacity(s);
 }
 
 static ev_status on_checkpoint(void *ctx, const ga_snapshot_t *snap, ev_error *err)
@@ -244,6 +247,9 @@ ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *e
     /* the deflated Sharpe ratio with the final count of trials, and the PBO */
     if (st == EV_OK)
         st = run_file_write_validation(rf, "ga", &a->hof_values, res->evaluations, err);
+    /* the strategies of every candidate and the basins, once, from the final hall of fame */
+    if (st == EV_OK && (st = session_groups(a->s, &a->hof_values, res->hof.e, res->hof.n, NULL, 0, 1, err)) == EV_OK)
+        st = run_file_write_groups(rf, "ga", "ga/hall_of_fame", &a->hof_values, err);
     if (st == EV_OK &&
         (st = run_file_attr_str(rf, "ga", "stop_reason", ga_stop_reason_name(res->reason), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "generations", rf->generations, err)) == EV_OK &&

@@ -5,6 +5,7 @@
 
 #include "archive/run_heat.h"
 #include "archive/run_baseline.h"
+#include "archive/run_groups.h"
 #include "archive/run_stats.h"
 #include "archive/run_validation.h"
 #include "runs/session_validation.h"
@@ -67,7 +68,34 @@ const char *grid_record_evaluator(const session_t *s, const grid_stats_t *gs)
     return s->strategy ? "backtest" : evaluator_name(gs->evaluator);
 }
 
-static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const grid_stats_t *gs, ev_error *err)
+void grid_cands_free(grid_cands_t *c)
+{
+    free(c->ranked);
+    free(c->pick);
+    memset(c, 0, sizeof *c);
+}
+
+/* The pool grown until it holds the K best strategies (ga/grid_pool.h); the
+ * reruns run on every rank, as rank 0 decides. */
+static ev_status pool_strategies(session_t *s, const run_args_t *a, topk_t *pool, grid_cands_t *c, ev_error *err)
+{
+    grid_opts_t go = {0};
+    ev_status st;
+    memset(c, 0, sizeof *c);
+    if (s->strategy)
+        return EV_OK;
+    if (!(c->pick = (uint32_t *)malloc(((size_t)s->cfg.top + 1) * sizeof *c->pick)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    go.evaluator = (evaluator_kind)a->evaluator;
+    go.batch = a->batch ? a->batch : s->cfg.grid_batch;
+    st = grid_pool_strategies(dist_grid_run, dist_first_says, s->ops, s->backend, &s->prob, &s->tables.view, &go,
+                              s->cfg.top, pool, &c->ranked, c->pick, &c->n_pick, err);
+    c->n = pool->n;
+    return st;
+}
+
+static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const grid_cands_t *c, const grid_stats_t *gs,
+                        ev_error *err)
 {
     ranked_genome_t *ranked = topk_ranked_new(top, &s->prob.shape);
     reported_t rep = {0};
@@ -75,7 +103,9 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
     if (!ranked)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     if ((st = session_reported(s, ranked, top->n, &rep, err)) == EV_OK &&
+        (st = session_groups(s, &rep, c->ranked, c->n, c->pick, c->n_pick, 0, err)) == EV_OK &&
         (st = run_file_write_ranked(rf, "grid/top", rep.e, rep.value, top->n, top->k, err)) == EV_OK &&
+        (st = run_file_write_groups(rf, "grid", "grid/top", &rep, err)) == EV_OK &&
         (st = run_file_write_validation(rf, "grid", &rep, gs->evaluated, err)) == EV_OK &&
         (st = run_file_write_stats(rf, "grid/trader_stats", rep.stats, rep.n, err)) == EV_OK &&
         (st = run_file_write_baselines(rf, "grid", &rep, err)) == EV_OK &&
@@ -88,7 +118,7 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
     return st;
 }
 
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top,
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top, grid_cands_t *c,
                           grid_stats_t *gs, ev_error *err)
 {
     grid_opts_t go;
@@ -102,8 +132,9 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
     else
         run_note(rep, "grid: %llu lattice points, each backtested, on %s\n", (unsigned long long)s->cfg.lattice.size,
                  s->device);
+    memset(c, 0, sizeof *c);
     st = dist_grid_run(s->ops, s->backend, &s->prob, &go, pool, gs, err);
-    if (st == EV_OK && pool != top)
+    if (st == EV_OK && (st = pool_strategies(s, a, pool, c, err)) == EV_OK)
         grid_pool_head(top, pool);
     if (st == EV_OK && want_heat && !gs->heat_filled) {
         if (s->cfg.lattice.size <= GRID_HEAT_FALLBACK_MAX) {
@@ -123,7 +154,7 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
     if (st == EV_OK && s->validating)
         st = session_validation_pbo(s, err);
     if (st == EV_OK)
-        st = record(s, rf, top, gs, err);
+        st = record(s, rf, top, c, gs, err);
     if (st == EV_OK && want_heat)
         st = run_file_write_heat(rf, &heat, &s->cfg.lattice, &s->cfg.objective, s->cfg.lattice.size, err);
     if (want_heat)

@@ -28,11 +28,24 @@ extern "C" {
  * and notes, or NULL (none). */
 int grid_record_opts(session_t *s, const run_args_t *a, grid_opts_t *go, grid_heat_t *heat, const run_reporter_t *rep);
 
+/* The grid's candidates grouped into strategies (ga/grid_pool.h): ranked[n]
+ * best first, pick[n_pick] the first genomes of the K best strategies. */
+typedef struct {
+    ranked_genome_t *ranked;
+    uint32_t n;
+    uint32_t *pick;
+    uint32_t n_pick;
+} grid_cands_t;
+
+void grid_cands_free(grid_cands_t *c);
+
 /* Runs the grid (over every rank of an MPI job: dist/dist.h) into pool
- * (initialised to the config's top or more: ga/grid_pool.h), copies its head
- * into top (initialised to the config's top; top may be pool) and records
- * top in rf; progress and notes to a->report. */
-ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top,
+ * (grid_pool_size of the config's top, or the top for a strategy config),
+ * grows it until it holds the K best strategies (a trade log's: *c, to
+ * grid_cands_free; zeroed for a strategy), copies its head into top
+ * (initialised to the config's top) and records top, grouped, in rf;
+ * progress and notes to a->report. */
+ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top, grid_cands_t *c,
                           grid_stats_t *gs, ev_error *err);
 
 /* The name of the evaluator a grid ran ("backtest" for a strategy's), for

@@ -44,7 +44,7 @@ static ev_status follow_ga(session_t *s, ev_error *err)
     o.seed = s->cfg.seed;
     if ((st = dist_ga_share(&o.seed, &o.resume, &s->prob, &shared, err)) != EV_OK)
         return st;
-    o.top = s->cfg.top;
+    o.top = session_hof_capacity(s); /* as rank 0's, whose local search reads it */
     session_ls_sweeps(s, &o);
     dist_ga_opts(&o);
     dist_ga_ops(s->ops, &s->prob, &ops);

@@ -8,7 +8,6 @@
 #include "common/platform.h"
 #include "common/test_hooks.h"
 #include "dist/dist.h"
-#include "fitness/basin.h"
 #include "ga/ga_run.h"
 #include "runs/ga_pbo.h"
 #include "runs/ga_record.h"
@@ -200,24 +199,21 @@ static ev_status write_json(const session_t *s, const run_args_t *a, const ga_re
     return json_summary_write(a->json, &sum, &s->cfg, &s->ds, hof, err);
 }
 
-/* report.diverse: the hall of fame's basins (fitness/basin.h): *best (to
- * free; NULL: not grouped) holds each one's best rank - 1, noted. */
-static ev_status hof_basins(const session_t *s, const run_args_t *a, const reported_t *hof, uint32_t **best,
-                            uint32_t *n, ev_error *err)
+/* report.diverse: the basins of the hall of fame's top K (grouped by
+ * session_groups), noted; *best (to free; NULL: not grouped) holds each
+ * one's best rank - 1. */
+static ev_status hof_basins(const run_args_t *a, const reported_t *hof, uint32_t **best, uint32_t *n, ev_error *err)
 {
     char ranks[256] = "";
-    ev_status st;
     *best = NULL;
     *n = 0;
-    if (!s->cfg.report_diverse || s->strategy || !hof->n)
+    if (!hof->basin || !hof->n)
         return EV_OK;
     if (!(*best = (uint32_t *)malloc((size_t)hof->n * sizeof **best)))
         return ev_fail(err, EV_ENOMEM, "out of memory grouping the hall of fame into basins");
-    if ((st = basin_group(&s->tables.view, &s->prob.shape, hof->e, hof->n, *best, n, err)) != EV_OK) {
-        free(*best);
-        *best = NULL;
-        return st;
-    }
+    for (uint32_t i = 0; i < hof->n; i++) /* basins are numbered in list order */
+        if (hof->basin[i] == *n)
+            (*best)[(*n)++] = i;
     for (uint32_t i = 0; i < *n; i++) {
         size_t used = strlen(ranks);
         snprintf(ranks + used, sizeof ranks - used, "%s%u", i ? ", " : "", (*best)[i] + 1);
@@ -331,7 +327,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     if (a->on_generation)
         chain_observer(&chain, a, &obs);
     o.seed = s->cfg.seed;
-    o.top = s->cfg.top;
+    o.top = session_hof_capacity(s);
     o.progress = run_log(a->report);
     o.observer = &obs;
     session_ls_sweeps(s, &o);
@@ -345,7 +341,10 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         st = ga_pbo(s, &f.rf, &f.ar.dims, err);
     if ((st = conclude(&f, s, a, &res, st, err)) == EV_OK || st == EV_EINTR) {
         ev_error rerr;
-        ev_status rst = session_reported(s, res.hof.e, res.hof.n, &hof, &rerr);
+        uint32_t n = res.hof.n < s->cfg.top ? res.hof.n : s->cfg.top;
+        ev_status rst = session_reported(s, res.hof.e, n, &hof, &rerr);
+        if (rst == EV_OK)
+            rst = session_groups(s, &hof, res.hof.e, res.hof.n, NULL, 0, 1, &rerr);
         if (rst != EV_OK) {
             *err = rerr;
             st = rst;
@@ -360,7 +359,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         }
     }
     if (st == EV_OK)
-        st = hof_basins(s, a, &hof, &basin_best, &n_basins, err);
+        st = hof_basins(a, &hof, &basin_best, &n_basins, err);
     if (st == EV_OK && a->json)
         st = write_json(s, a, &res, &hof, basin_best, n_basins, t0, err);
     free(basin_best);

@@ -5,42 +5,13 @@
 #include "runs/modes.h"
 #include "runs/run_output.h"
 #include "io/json_summary.h"
-#include "dist/dist.h"
 #include "ga/grid_pool.h"
-
-/* rep's strategies below its list, from the grid's candidates (pool), so
- * that the table and the JSON show the K best strategies (ga/grid_pool.h). */
-static ev_status more_strategies(session_t *s, const run_args_t *a, topk_t *pool, reported_t *rep, ev_error *err)
-{
-    grid_opts_t go = {0};
-    ranked_genome_t *ranked = NULL, *more = NULL;
-    uint32_t *pick = (uint32_t *)malloc((size_t)s->cfg.top * sizeof *pick), n_pick = 0, n_more = 0;
-    ev_status st;
-    if (!pick)
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    go.evaluator = (evaluator_kind)a->evaluator;
-    go.batch = a->batch ? a->batch : s->cfg.grid_batch;
-    st = grid_pool_strategies(dist_grid_run, dist_first_says, s->ops, s->backend, &s->prob, &s->tables.view, &go,
-                              s->cfg.top, pool, &ranked, pick, &n_pick, err);
-    if (st == EV_OK && !(more = (ranked_genome_t *)malloc((size_t)s->cfg.top * sizeof *more)))
-        st = ev_fail(err, EV_ENOMEM, "out of memory");
-    for (uint32_t i = 0; st == EV_OK && i < n_pick; i++)
-        if (pick[i] >= rep->n) { /* a strategy the list does not hold: its rank in the whole ranking */
-            more[n_more] = ranked[pick[i]];
-            pick[n_more++] = pick[i] + 1;
-        }
-    if (st == EV_OK && n_more)
-        st = reported_more(rep, &s->prob, &s->tables.view, more, pick, n_more, err);
-    free(more);
-    free(ranked);
-    free(pick);
-    return st;
-}
 
 ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *err)
 {
     grid_stats_t gs;
     topk_t top, pool;
+    grid_cands_t c = {0};
     run_file_t rf;
     ranked_genome_t *ranked = NULL;
     reported_t rep = {0};
@@ -57,7 +28,7 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
         topk_free(&top);
         return st;
     }
-    st = grid_record_run(s, a, &rf, &pool, &top, &gs, err);
+    st = grid_record_run(s, a, &rf, &pool, &top, &c, &gs, err);
     if (st == EV_OK && (st = run_file_attr_str(&rf, "/", "status", "complete", err)) == EV_OK)
         st = run_output_commit(&rf, s->cfg.output, 0, err);
     else
@@ -66,8 +37,8 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK)
         st = session_reported(s, ranked, top.n, &rep, err);
-    if (st == EV_OK && !s->strategy)
-        st = more_strategies(s, a, &pool, &rep, err);
+    if (st == EV_OK) /* the strategies below the list, so that it shows the K best */
+        st = session_groups(s, &rep, c.ranked, c.n, c.pick, c.n_pick, 0, err);
     if (st == EV_OK) {
         if (rep.val)
             rep.val->trials = (double)gs.evaluated;
@@ -82,6 +53,7 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
     }
     reported_free(&rep);
     free(ranked);
+    grid_cands_free(&c);
     topk_free(&pool);
     topk_free(&top);
     return st;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ga/ga_run.h"
+#include "ga/grid_pool.h"
 #include "runs/grid_record.h"
 #include "runs/ga_pbo.h"
 #include "runs/ga_record.h"
@@ -27,7 +28,7 @@ static ev_status run_ga_part(session_t *s, run_file_t *rf, const run_reporter_t 
     ga_archive_observer(&ar, &obs);
     memset(&o, 0, sizeof o);
     o.seed = s->cfg.seed;
-    o.top = s->cfg.top;
+    o.top = session_hof_capacity(s);
     o.progress = run_log(rep);
     o.observer = &obs;
     session_ls_sweeps(s, &o);
@@ -87,7 +88,8 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
     validate_figures_t v;
     ga_result_t res;
     grid_stats_t gs;
-    topk_t top;
+    topk_t top, pool;
+    grid_cands_t c = {0};
     run_file_t rf;
     ranked_genome_t *grid_top = NULL;
     reported_t grid_rep = {0}, hof_rep = {0};
@@ -99,16 +101,23 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
                        "enumerated");
     if ((st = topk_init(&top, s->cfg.top, err)) != EV_OK)
         return st;
+    if ((st = topk_init(&pool, s->strategy ? s->cfg.top : grid_pool_size(s->cfg.top), err)) != EV_OK) {
+        topk_free(&top);
+        return st;
+    }
     if ((st = run_output_create_temp(&rf, s, "validate", s->cfg.output, err)) != EV_OK) {
+        topk_free(&pool);
         topk_free(&top);
         return st;
     }
     if ((st = run_ga_part(s, &rf, a->report, &res, err)) == EV_OK &&
-        (st = grid_record_run(s, a, &rf, &top, &top, &gs, err)) == EV_OK &&
+        (st = grid_record_run(s, a, &rf, &pool, &top, &c, &gs, err)) == EV_OK &&
         !(grid_top = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK && (st = session_reported(s, grid_top, top.n, &grid_rep, err)) == EV_OK &&
-        (st = session_reported(s, res.hof.e, res.hof.n, &hof_rep, err)) == EV_OK) {
+        (st = session_groups(s, &grid_rep, c.ranked, c.n, c.pick, c.n_pick, 0, err)) == EV_OK &&
+        (st = session_reported(s, res.hof.e, res.hof.n < top.k ? res.hof.n : top.k, &hof_rep, err)) == EV_OK &&
+        (st = session_groups(s, &hof_rep, res.hof.e, res.hof.n, NULL, 0, 1, err)) == EV_OK) {
         validate_compare(&v, &grid_rep, &hof_rep, s->cfg.top, s->cfg.lattice.n_params);
         v.ga_evaluations = res.evaluations;
         v.lattice_size = s->cfg.lattice.size;
@@ -136,6 +145,8 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
     reported_free(&grid_rep);
     reported_free(&hof_rep);
     free(grid_top);
+    grid_cands_free(&c);
+    topk_free(&pool);
     topk_free(&top);
     ga_result_free(&res);
     return st;

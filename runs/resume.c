@@ -113,7 +113,7 @@ static int state_fits(run_resume_t *r, const session_t *s, const run_paths_t *p)
     run.population = s->cfg.ga.population;
     run.islands = s->cfg.ga.islands;
     run.n_genes = (uint32_t)s->prob.shape.n_params;
-    run.hof_k = s->cfg.top;
+    run.hof_k = session_hof_capacity(s);
     if (ga_snapshot_fits(&r->ck.ga, &run, s->prob.shape.n_values, what, sizeof what))
         return 1;
     snprintf(r->why, sizeof r->why, "%.300s does not fit this run (%.600s); the run starts again from generation 0",
@@ -222,7 +222,7 @@ static ev_status copy_rows(run_resume_t *r, const run_paths_t *p, run_file_t *ol
     }
     if ((st = dedup_init(&r->cache, words, ga_cache_capacity(s->cfg.ga.cache_max_mb, words), a->dims.population,
                          err)) != EV_OK ||
-        (st = topk_init(&r->hof, s->cfg.top, err)) != EV_OK)
+        (st = topk_init(&r->hof, session_hof_capacity(s), err)) != EV_OK)
         return st;
     for (uint32_t g = 0; g < ck->ga.generation; g++) {
         if (run_file_read_rows(old, g, &a->rows, &rerr) != EV_OK)

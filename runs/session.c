@@ -9,6 +9,8 @@
 #include "runs/session_strategy.h"
 #include "runs/session_validation.h"
 #include "common/platform.h"
+#include "fitness/reported_groups.h"
+#include "ga/grid_pool.h"
 #include "common/strutil.h"
 #include "runs/gpu_probe.h"
 #include "io/dataset_source.h"
@@ -127,5 +129,30 @@ ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_
     }
     if (st == EV_OK && (st = session_baselines(s, r, err)) != EV_OK)
         reported_free(r);
+    return st;
+}
+
+uint32_t session_hof_capacity(const session_t *s)
+{
+    return s->strategy ? s->cfg.top : grid_pool_size(s->cfg.top);
+}
+
+ev_status session_groups(const session_t *s, reported_t *r, const ranked_genome_t *cand, uint32_t n_cand,
+                         const uint32_t *pick, uint32_t n_pick, int basins, ev_error *err)
+{
+    uint32_t *own = NULL;
+    ev_status st;
+    if (s->strategy || !r->strat)
+        return EV_OK;
+    if (!pick) {
+        if (!(own = (uint32_t *)malloc(((size_t)s->cfg.top + 1) * sizeof *own)))
+            return ev_fail(err, EV_ENOMEM, "out of memory grouping the candidates into strategies");
+        strat_first(&s->tables.view, cand, n_cand, s->cfg.top, own, &n_pick);
+        pick = own;
+    }
+    st = reported_pool(r, &s->prob, &s->tables.view, cand, n_cand, pick, n_pick, err);
+    if (st == EV_OK && basins && s->cfg.report_diverse)
+        st = reported_basins(r, &s->prob, &s->tables.view, err);
+    free(own);
     return st;
 }

@@ -80,6 +80,18 @@ void session_ls_sweeps(const session_t *s, ga_run_opts_t *o);
 /* The values a run reports for e[n] (fitness/reported.h); reported_free. */
 ev_status session_reported(const session_t *s, const ranked_genome_t *e, uint32_t n, reported_t *r, ev_error *err);
 
+/* The GA's hall of fame capacity: the top-K's candidates (a trade log's
+ * strategies are picked from them, ga/grid_pool.h), or K for a strategy. */
+uint32_t session_hof_capacity(const session_t *s);
+
+/* r (session_reported of the first r->n of cand[n_cand], best first)
+ * grouped on cand (fitness/reported_groups.h): the strategies below the list
+ * and each one's genomes, then with `basins` and report.diverse the basins.
+ * pick[n_pick]: strat_first on cand, or NULL to find them here. Nothing for
+ * a strategy config (no tables). */
+ev_status session_groups(const session_t *s, reported_t *r, const ranked_genome_t *cand, uint32_t n_cand,
+                         const uint32_t *pick, uint32_t n_pick, int basins, ev_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,8 @@
  * generation K and the dedup cache rebuilt from the generations before K,
  * as the run archive does, continues exactly like the run that never
  * stopped: every later generation (genes, results, parents, statistics),
- * the hall of fame, the counters and the stop reason. Then Ctrl-C: in the
+ * the hall of fame (grid_pool_size(7) candidates, as evolve keeps for a top
+ * 7: the strategies are picked from them), the counters and the stop reason. Then Ctrl-C: in the
  * run's last generation it is no interruption; earlier, ga_run breeds the
  * next generation and hands it over for a checkpoint. Every snapshot's
  * last_restart is the last generation whose plans were a restart's (every
@@ -17,6 +18,7 @@
 #include "common/platform.h"
 #include "ga/dedup_cache.h"
 #include "ga/ga_plan.h"
+#include "ga/grid_pool.h"
 #include "operators/dedup_table.h"
 #include "operators/genome.h"
 #include "tests/check.h"
@@ -155,7 +157,7 @@ static ev_status run(const ga_fixture_t *f, const ga_settings_t *s, const ga_obs
     ga_run_opts_t o;
     memset(&o, 0, sizeof o);
     o.seed = 99;
-    o.top = 7;
+    o.top = grid_pool_size(7); /* as evolve's: the hall of fame holds the candidates of a top 7 */
     o.observer = obs;
     o.resume = resume;
     o.tables = &f->t.view;

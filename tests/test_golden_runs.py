@@ -14,8 +14,12 @@ The recorded file was made by the build of 7f25f33 and equals, run for run,
 that of ae029ec, the last commit before ga/ was split into rooms (issue 24
 added the JSON's "lattice_edges"; issue 25 appended to the grid runs'
 "strategies" and tables the strategies below the top list, so that they
-list the K best, and the GA runs' JSON "basins" and "basin_ranks";
-nothing else); `--record`
+list the K best, and the GA runs' JSON "basins" and "basin_ranks"; then
+the GA and --validate runs' strategies below the top list too (the hall of
+fame keeps 8K candidates), every strategy's "genomes" and "basin", the GA
+tables' basins, the run files' GROUP/strategies, GROUP/basins and the lists'
+strategy and basin columns, and "(rank: in the whole ranking)" reworded to
+"(rank: among every genome evaluated)"; nothing else); `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.
 """

@@ -139,8 +139,8 @@ static void check_validate(const problem_t *q, uint32_t k, uint32_t from)
         ga[n_ga++] = ranked[i];
     n_grid = all.n < k ? all.n : k;
     {
-        reported_t grid_list = {ranked, NULL, n_grid, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL},
-                   ga_list = {ga, NULL, n_ga, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+        reported_t grid_list = {ranked, NULL, n_grid, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL},
+                   ga_list = {ga, NULL, n_ga, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL};
         double *value = (double *)calloc(n_grid + n_ga + 1, sizeof *value);
         for (uint32_t i = 0; i < n_grid; i++)
             value[i] = ranked[i].r.fitness;

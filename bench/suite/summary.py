@@ -15,12 +15,17 @@ def lattices():
     return [(r[0], r[1]) for r in rows]
 
 
-def best_known():
+def best_known_lines():
+    """best_known.tsv as {name: (value, who found it)}."""
     path = os.path.join(HERE, "best_known.tsv")
     if not os.path.exists(path):
         return {}
-    rows = [ln.rstrip("\n").split("\t") for ln in open(path) if not ln.startswith("#")]
-    return {r[0]: float(r[1]) for r in rows}
+    rows = [ln.rstrip("\n").split("\t") for ln in open(path) if ln.strip() and not ln.startswith("#")]
+    return {r[0]: (float(r[1]), r[2] if len(r) > 2 else "") for r in rows}
+
+
+def best_known():
+    return {name: v for name, (v, _) in best_known_lines().items()}
 
 
 def results(suite, arm, name):
@@ -66,12 +71,16 @@ def summary(suite, arm):
 def write_best_known(suite):
     lines = ["# name\tbest known fitness (JSON top[0].fitness)\tfound by (arm/run: the best of every suite run, "
              "long runs included; bench/suite/README.md)"]
+    known = best_known_lines()
     for name, _ in lattices():
         allr = [x for arm in sorted(os.listdir(suite)) if os.path.isdir(os.path.join(suite, arm))
                 for x in results(suite, arm, name)]
         if not allr:
             continue
         best = max(x[0] for x in allr)
+        if name in known and known[name][0] > best:  # a value found by runs no longer on disk stays
+            lines.append(f"{name}\t{known[name][0]!r}\t{known[name][1]}")
+            continue
         who = sorted({os.path.relpath(x[5], suite)[:-5] for x in allr if hit(x[0], best)})
         lines.append(f"{name}\t{best!r}\t{len(who)} runs, e.g. {', '.join(who[:3])}")
     with open(os.path.join(HERE, "best_known.tsv.tmp"), "w") as f:

@@ -487,12 +487,37 @@ class RunFile(_Handle):
         out.update(self._group_columns(f"{v}/out_of_sample_trader_stats", n, "oos_"))
         return out
 
+    def _grouping_columns(self, group, table, n):
+        """Each row's strategy and basin (results/README.md GROUP/strategies, GROUP/basins): `strategy` (1 = the
+        list's first), `strategy_genomes` (its genomes among the candidates), `low_<name>` / `high_<name>` (its
+        equal range around its best genome, as values) and, with report.diverse, `basin` (1 = rank 1's) and
+        `basin_peak_fitness`; none for files written before them or a strategy config."""
+        sp, out = f"{group}/strategies", {}
+        if not n or not self.has(f"{table}/strategy"):
+            return out
+        row = self.array(f"{table}/strategy").astype(np.int64)
+        lo = self.array(f"{sp}/range_lo").astype(np.int64).reshape(-1, len(self.params))[row]
+        hi = self.array(f"{sp}/range_hi").astype(np.int64).reshape(-1, len(self.params))[row]
+        out["strategy"] = row + 1
+        out["strategy_genomes"] = self.array(f"{sp}/genomes").astype(np.int64)[row]
+        for i, q in enumerate(self.params):
+            out["low_" + q["name"]] = q["values"][lo[:, i]]
+            out["high_" + q["name"]] = q["values"][hi[:, i]]
+        if self.has(f"{group}/basins"):
+            b = self.array(f"{table}/basin").astype(np.int64)
+            out["basin"] = b + 1
+            out["basin_peak_fitness"] = self.array(f"{group}/basins/fitness")[b]
+        return out
+
     def _list(self, group, table):
-        """A reported list with its out-of-sample columns (validation runs) and holdout statistics."""
+        """A reported list with its out-of-sample columns (validation runs), holdout statistics, strategies and
+        basins."""
         if not self.has(table):
             return None
         df = self.ranked(table)
         for name, col in self._validation_columns(group, len(df)).items():
+            df[name] = col
+        for name, col in self._grouping_columns(group, table, len(df)).items():
             df[name] = col
         return df
 

@@ -156,3 +156,25 @@ def test_top_out_of_sample_and_baselines_equal_json(sample, binary):
         assert b.loc[x["name"], "out_of_sample_fitness"] == pytest.approx(x["out_of_sample"]["fitness"], rel=1e-12)
         for name, v in x["values"].items():
             assert b.loc[x["name"], name] == v
+
+
+@pytest.mark.parametrize("mode", ["ga", "grid"])
+def test_top_strategies_and_basins(request, binary, mode):
+    """Result.top's strategy columns are the --json "strategies" (ranges, genomes, basin) of each row's strategy."""
+    import json
+    root, cfg = config_of(request, "sample")
+    out, js = root / f"groups-{mode}.h5", root / f"groups-{mode}.json"
+    extra = ["--grid"] if mode == "grid" else ["--seed", 7]
+    cli(binary, cfg, *extra, "--backend", "cpu", "--quiet", "--output", out, "--json", js)
+    top, strategies = evolve.load_run(out).top, json.loads(js.read_text())["strategies"]
+    lat = evolve.Lattice.from_yaml(cfg)
+    for rank, row in top.iterrows():
+        s = strategies[row["strategy"] - 1]
+        assert rank in s["ranks"]
+        assert row["strategy_genomes"] == s["genomes"] and s["genomes"] >= len(s["ranks"])
+        for n in lat.names:
+            assert [row["low_" + n], row["high_" + n]] == s["ranges"][n], n
+        if mode == "ga":
+            assert row["basin"] == s["basin"]
+    assert ("basin" in top) == (mode == "ga")
+    assert len(strategies) == 10 and len(strategies) > top["strategy"].max()  # the K best, some below the list

@@ -296,17 +296,17 @@ static void test_population_auto(void)
         const char *ga;
         uint32_t want, gens, restart;
     } cases[] = {
-        {"ga: {generations: 5}\n", 4096, 5, 0},
-        {"ga: {population: auto}\n", 4096, 200, 0},
-        {"ga: {max_evaluations: 200000}\n", 2048, GA_GENERATIONS_UNCAPPED, 0},
-        {"ga: {population: auto, max_evaluations: 50000}\n", 512, GA_GENERATIONS_UNCAPPED, 0},
-        {"ga: {max_evaluations: 1000}\n", 64, GA_GENERATIONS_UNCAPPED, 0},
-        {"ga: {max_evaluations: 100000000}\n", 4096, GA_GENERATIONS_UNCAPPED, 0},
-        {"ga: {time_budget_s: 3}\n", 1024, GA_GENERATIONS_UNCAPPED, 0},
-        {"ga: {time_budget_s: 3, generations: 50}\n", 1024, 50, 0},
-        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023, GA_GENERATIONS_UNCAPPED, 0},
-        {"ga: {population: 300, max_evaluations: 100000, generations: 200}\n", 300, 200, 0},
-        {"ga: {max_evaluations: 0}\n", 4096, 200, 0},
+        {"ga: {generations: 5}\n", 4096, 5, 20},
+        {"ga: {population: auto}\n", 4096, 200, 20},
+        {"ga: {max_evaluations: 200000}\n", 1024, GA_GENERATIONS_UNCAPPED, 20},
+        {"ga: {population: auto, max_evaluations: 50000}\n", 512, GA_GENERATIONS_UNCAPPED, 20},
+        {"ga: {max_evaluations: 1000}\n", 64, GA_GENERATIONS_UNCAPPED, 20},
+        {"ga: {max_evaluations: 100000000}\n", 1024, GA_GENERATIONS_UNCAPPED, 20},
+        {"ga: {time_budget_s: 3}\n", 1024, GA_GENERATIONS_UNCAPPED, 20},
+        {"ga: {time_budget_s: 3, generations: 50}\n", 1024, 50, 20},
+        {"ga: {max_evaluations: 100000, islands: 3}\n", 1023, GA_GENERATIONS_UNCAPPED, 20},
+        {"ga: {population: 300, max_evaluations: 100000, generations: 200}\n", 300, 200, 20},
+        {"ga: {max_evaluations: 0}\n", 4096, 200, 20},
         {"ga: {max_evaluations: 5000, restart_stall: 0}\n", 64, GA_GENERATIONS_UNCAPPED, 0},
         {"ga: {time_budget_s: 2, restart_stall: 3}\n", 1024, GA_GENERATIONS_UNCAPPED, 3},
     };

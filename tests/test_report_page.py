@@ -120,7 +120,8 @@ def report_columns(p):
     for col in ("holdout", "plateau", "DSR", "worst_fold", "folds+"):
         check(col in head, f"report: no '{col}' column in {head!r}")
     t = doc["top"][0]
-    row = next((ln for ln in out.splitlines() if ln.split()[:1] == ["1"] and "holdout" not in ln), "")
+    row = next((ln for ln in out.splitlines()
+                if ln.split()[:1] == ["1"] and "holdout" not in ln and "searches" not in ln), "")
     for v in (t["out_of_sample"]["fitness"], t["plateau"]["mean"]):
         check(f"{float(v):.6f}" in row, f"report: rank 1 row {row!r} lacks {v}")
     check("trader statistics on the holdout days" in out and "total %" in out, "report: holdout total return")

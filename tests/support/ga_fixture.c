@@ -46,6 +46,7 @@ void fixture_settings(ga_settings_t *s)
     s->migration_every = 4;
     s->migration_count = 2;
     s->elitism = 0.05;
+    s->restart_stall = 0; /* one search: what a test checks with restarts, it sets */
 }
 
 uint64_t fnv1a(uint64_t h, const void *data, size_t n)

@@ -31,12 +31,20 @@ def results(suite, arm, name):
         top = d["top"][0]["fitness"] if d["top"] else float("-inf")
         wall = float(open(t).read().split()[-1]) if os.path.exists(t) else float("nan")
         out.append((float(top), d.get("unique_evaluations", 0) + d.get("ls_evaluations", 0), wall,
-                    d.get("generations", 0), d.get("restarts", 0), js))
+                    d.get("generations", 0), d.get("restarts", 0), js, d))
     return out
 
 
 def hit(v, ref):
     return v >= ref - 1e-9 * max(1.0, abs(ref))
+
+
+def basin_row(name, r, ref):
+    d = [x[6] for x in r]
+    mean = lambda k: statistics.mean(x[k] for x in d)  # noqa: E731
+    share = statistics.mean(x["searches_in_best"] / x["searches"] for x in d)
+    return (f"| {name} | {mean('searches'):.0f} | {mean('basins'):.0f} | {mean('basin_values'):.0f} | "
+            f"{mean('searches_in_best'):.1f} | {100 * share:.1f} % | {sum(x['searches_in_best'] == 1 for x in d)} |")
 
 
 def summary(suite, arm):
@@ -46,6 +54,7 @@ def summary(suite, arm):
           "| mean restarts | mean wall s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     total = {"tune": [0, 0], "holdout": [0, 0]}
+    basins = []
     for name, half in lattices():
         r = results(suite, arm, name)
         if not r:
@@ -58,6 +67,15 @@ def summary(suite, arm):
               f"{min(x[0] for x in r):.6g} | {statistics.mean(x[1] for x in r):.0f} | "
               f"{statistics.mean(x[3] for x in r):.0f} | {statistics.mean(x[4] for x in r):.1f} | "
               f"{statistics.mean(x[2] for x in r):.2f} |")
+        if all("basins" in x[6] for x in r):
+            basins.append(basin_row(name, r, b))
+    if basins:
+        print("\nclimbs (bench_climb): per run, the climbs, the distinct peaks (genomes; their distinct values) "
+              "and the climbs that ended at the run's best value; means over the runs, and the runs whose best "
+              "was found by one climb only")
+        print("| lattice | climbs | peaks | peak values | climbs in run's best | share | runs with 1 climb in best |")
+        print("|---|---|---|---|---|---|---|")
+        print("\n".join(basins))
     for half, (h, n) in total.items():
         if n:
             print(f"{half}: {h}/{n} runs reached the best-known value")

@@ -13,7 +13,10 @@ pair (feasible, fitness_raw), compared in that order, so an infeasible
 genome ranks below every feasible one, as evolve's rank_key has it.
 Evaluations count unique genomes (a genome seen before is not evaluated
 again: evolve's dedup cache, the same units as its unique_evaluations);
-`requested_evaluations` is what DEAP asked for. Needs the bench venv:
+`requested_evaluations` is what DEAP asked for. The best's value is the
+package's `fitness`: for compound the display of the ranking sum, about
+1e-10 relative off the product a run reports (within summary.py's hit
+tolerance, but do not let it set best_known.tsv). Needs the bench venv:
 bench/out/venv with deap (bench/suite/README.md), and EVOLVE_LIBRARY and
 PYTHONPATH=python pointing at a build (run.sh sets them)."""
 import argparse

@@ -7,6 +7,11 @@
 #   bash bench/suite/run.sh ARM [SEEDS [BUDGET [GA_EXTRA]]]   (default 10 2 "")
 # FIRST_SEED (default 1) numbers the seeds; EVALS=N runs on max_evaluations N
 # instead of a time budget (reproducible); SUMMARY_ONLY=1 only prints.
+# METHOD picks the search (the same budget units: evaluations + ls_evaluations,
+# or wall seconds): evolve (the default: the GA of the config), climb (random
+# restarts of the exact sweeps, bench/bench_climb.c; run_climb.sh) or deap
+# (bench/suite/deap_arm.py in the bench venv VENV, default bench/out/venv;
+# DEAP_ARGS are its options, e.g. '--algo mupluslambda'). GA_EXTRA is evolve's only.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARM=$1
@@ -19,6 +24,18 @@ W=$S/$ARM
 mkdir -p "$W"
 LIMIT="time_budget_s: $BUDGET"
 [ -n "${EVALS:-}" ] && LIMIT="max_evaluations: $EVALS"
+ARGS=(--seconds "$BUDGET")
+[ -n "${EVALS:-}" ] && ARGS=(--evals "$EVALS")
+METHOD=${METHOD:-evolve}
+case $METHOD in
+evolve) ;;
+climb) C=$(pwd)/${BUILD_DIR:-build}/bench/bench_climb ;;
+deap)
+    PY=$(cd "${VENV:-bench/out/venv}" && pwd)/bin/python
+    export EVOLVE_LIBRARY=$(pwd)/${BUILD_DIR:-build}/libevolve.so PYTHONPATH=$(pwd)/python
+    ;;
+*) echo "run.sh: METHOD is evolve, climb or deap, not '$METHOD'" >&2; exit 2 ;;
+esac
 if [ -z "${SUMMARY_ONLY:-}" ]; then
     grep -v '^#' bench/suite/lattices.tsv | while IFS=$'\t' read -r name half data genes what; do
         case " ${LATTICES:-$name} " in *" $name "*) ;; *) continue ;; esac
@@ -28,7 +45,13 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
             printf 'ga:\n  %s\n' "$LIMIT" >>"$cfg"
             [ -n "$EXTRA" ] && printf '%b\n' "$EXTRA" | sed 's/^/  /' >>"$cfg"
             rm -f "$out" "$out.partial" "$out.partial.ckpt"
-            /usr/bin/time -f "%e" -o "$W/$name-$s.time" "$E" "$cfg" --seed "$s" --quiet --json "$W/$name-$s.json" >/dev/null
+            T=(/usr/bin/time -f "%e" -o "$W/$name-$s.time")
+            case $METHOD in
+            evolve) "${T[@]}" "$E" "$cfg" --seed "$s" --quiet --json "$W/$name-$s.json" >/dev/null ;;
+            climb) "${T[@]}" "$C" "$cfg" --seed "$s" "${ARGS[@]}" >"$W/$name-$s.json" ;;
+            deap) "${T[@]}" "$PY" bench/suite/deap_arm.py "$cfg" --seed "$s" "${ARGS[@]}" ${DEAP_ARGS:-} \
+                >"$W/$name-$s.json" ;;
+            esac
             rm -f "$out"
         done
     done

@@ -1,6 +1,7 @@
 """Hit rates of one arm of the suite (bench/suite/run.sh) against the
 best-known values (bench/suite/best_known.tsv), tune and holdout apart;
---best-known rewrites that file from every arm's runs found under SUITE_DIR."""
+--best-known rewrites that file from every arm's runs found under SUITE_DIR;
+--compare SUITE_DIR ARM... puts several arms side by side in one table."""
 import glob
 import json
 import os
@@ -36,12 +37,20 @@ def results(suite, arm, name):
         top = d["top"][0]["fitness"] if d["top"] else float("-inf")
         wall = float(open(t).read().split()[-1]) if os.path.exists(t) else float("nan")
         out.append((float(top), d.get("unique_evaluations", 0) + d.get("ls_evaluations", 0), wall,
-                    d.get("generations", 0), d.get("restarts", 0), js))
+                    d.get("generations", 0), d.get("restarts", 0), js, d))
     return out
 
 
 def hit(v, ref):
     return v >= ref - 1e-9 * max(1.0, abs(ref))
+
+
+def basin_row(name, r, ref):
+    d = [x[6] for x in r]
+    mean = lambda k: statistics.mean(x[k] for x in d)  # noqa: E731
+    share = statistics.mean(x["searches_in_best"] / x["searches"] for x in d)
+    return (f"| {name} | {mean('searches'):.0f} | {mean('basins'):.0f} | {mean('basin_values'):.0f} | "
+            f"{mean('searches_in_best'):.1f} | {100 * share:.1f} % | {sum(x['searches_in_best'] == 1 for x in d)} |")
 
 
 def summary(suite, arm):
@@ -51,6 +60,7 @@ def summary(suite, arm):
           "| mean restarts | mean wall s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     total = {"tune": [0, 0], "holdout": [0, 0]}
+    basins = []
     for name, half in lattices():
         r = results(suite, arm, name)
         if not r:
@@ -63,9 +73,41 @@ def summary(suite, arm):
               f"{min(x[0] for x in r):.6g} | {statistics.mean(x[1] for x in r):.0f} | "
               f"{statistics.mean(x[3] for x in r):.0f} | {statistics.mean(x[4] for x in r):.1f} | "
               f"{statistics.mean(x[2] for x in r):.2f} |")
+        if all(x[6].get("method") == "climb" for x in r):
+            basins.append(basin_row(name, r, b))
+    if basins:
+        print("\nclimbs (bench_climb): per run, the climbs, the distinct peaks (genomes; their distinct values) "
+              "and the climbs that ended at the run's best value; means over the runs, and the runs whose best "
+              "was found by one climb only")
+        print("| lattice | climbs | peaks | peak values | climbs in run's best | share | runs with 1 climb in best |")
+        print("|---|---|---|---|---|---|---|")
+        print("\n".join(basins))
     for half, (h, n) in total.items():
         if n:
             print(f"{half}: {h}/{n} runs reached the best-known value")
+
+
+def compare(suite, arms):
+    """One table for several arms: per lattice and arm, hits (median best) and mean evaluations / wall s."""
+    ref = best_known()
+    print("| lattice | half | best known | " + " | ".join(arms) + " |")
+    print("|---|---|---|" + "---|" * len(arms))
+    total = {arm: {"tune": [0, 0], "holdout": [0, 0]} for arm in arms}
+    for name, half in lattices():
+        cells = []
+        for arm in arms:
+            r = results(suite, arm, name)
+            if not r:
+                cells.append("-")
+                continue
+            h = sum(hit(x[0], ref[name]) for x in r)
+            total[arm][half][0] += h
+            total[arm][half][1] += len(r)
+            cells.append(f"{h}/{len(r)} ({statistics.median(x[0] for x in r):.6g}; "
+                         f"{statistics.mean(x[1] for x in r) / 1000:.0f}k ev, {statistics.mean(x[2] for x in r):.1f} s)")
+        print(f"| {name} | {half} | {ref[name]:.6g} | " + " | ".join(cells) + " |")
+    for half in ("tune", "holdout"):
+        print(f"| {half} | | | " + " | ".join(f"{total[a][half][0]}/{total[a][half][1]}" for a in arms) + " |")
 
 
 def write_best_known(suite):
@@ -92,5 +134,7 @@ def write_best_known(suite):
 if __name__ == "__main__":
     if sys.argv[1] == "--best-known":
         write_best_known(sys.argv[2])
+    elif sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3:])
     else:
         summary(sys.argv[1], sys.argv[2])

@@ -1,0 +1,189 @@
+/* bench_climb: random restarts of the GA's exact climber, the multi-start arm
+ * of the search suite (bench/suite/README.md). From a uniformly random genome,
+ * ls_climb (docs/ga.md "Local search") climbs on the config's first-hit
+ * tables to a peak; again from a new random genome until the budget is spent.
+ * Prints one JSON line: the best peak as `top` (its value as the run's JSON
+ * reports it), the evaluations in the GA's units (each start 1, the sweeps
+ * their cost), and how rugged the lattice looked: distinct peaks (`basins`),
+ * distinct peak values, and the climbs that ended at the best value.
+ *
+ *   bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2]
+ *
+ * Start j is genome_random(seed, generation 0, individual j): deterministic
+ * given the seed with --evals (the budget is checked before each climb, so a
+ * run passes it by at most one climb, as a GA passes it by a generation). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/options.h"
+#include "common/platform.h"
+#include "fitness/lattice_shape.h"
+#include "fitness/reported.h"
+#include "ga/local_search.h"
+#include "operators/genome.h"
+#include "runs/session.h"
+
+typedef struct {
+    uint64_t evals, seconds, seed;
+    uint32_t depth;
+    int seed_given;
+} climb_opts_t;
+
+typedef struct {
+    ranked_genome_t *peak; /* every climb's peak, in climb order */
+    uint64_t n, cap;
+    uint64_t starts, ls_cost;
+    double seconds;
+} climbs_t;
+
+static int by_rank(const void *a, const void *b)
+{
+    const ranked_genome_t *x = (const ranked_genome_t *)a, *y = (const ranked_genome_t *)b;
+    return ranked_before(x, y) ? -1 : ranked_before(y, x) ? 1 : 0;
+}
+
+static ev_status keep_peak(climbs_t *c, const lattice_shape_t *sh, int size_fits, const uint16_t *g, eval_result_t r,
+                           ev_error *err)
+{
+    ranked_genome_t *e;
+    if (c->n == c->cap) {
+        uint64_t cap = c->cap ? 2 * c->cap : 1024;
+        ranked_genome_t *p = (ranked_genome_t *)realloc(c->peak, cap * sizeof *p);
+        if (!p)
+            return ev_fail(err, EV_ENOMEM, "out of memory for %" PRIu64 " peaks", cap);
+        c->peak = p;
+        c->cap = cap;
+    }
+    e = &c->peak[c->n++];
+    memset(e, 0, sizeof *e);
+    memcpy(e->genes, g, (size_t)sh->n_params * sizeof *g);
+    e->r = r;
+    e->key = rank_key(r);
+    e->index = size_fits ? shape_encode(sh, g) : UINT64_MAX;
+    return EV_OK;
+}
+
+/* Climbs from random starts until o's budget is spent (at least once). */
+static ev_status climb_all(const session_t *s, const climb_opts_t *o, climbs_t *c, ev_error *err)
+{
+    lattice_shape_t sh;
+    ls_sweep_t sw;
+    philox_key_t key = rng_key(o->seed);
+    double t0 = plat_now();
+    ev_status st = EV_OK;
+    lattice_shape_from(&sh, &s->cfg.lattice);
+    sw = ls_sweep_tables(&s->tables.view, sh.n_params);
+    for (uint32_t j = 0; st == EV_OK; j++) {
+        uint16_t g[EV_MAX_PARAMS];
+        eval_result_t r;
+        ls_tally_t tl;
+        if (j > 0 && ((o->evals && c->starts + c->ls_cost >= o->evals) ||
+                      (o->seconds && plat_now() - t0 >= (double)o->seconds) || j == UINT32_MAX))
+            break;
+        genome_random(key, 0, j, sh.n_params, sh.n_values, g);
+        if ((st = s->ops->evaluate(s->backend, g, 1, &r, err)) != EV_OK)
+            break;
+        memset(&tl, 0, sizeof tl);
+        if ((st = ls_climb(&sw, sh.n_params, o->depth, g, &r, &tl, err)) == EV_OK)
+            st = keep_peak(c, &sh, s->cfg.lattice.size_fits, g, r, err);
+        c->starts++;
+        c->ls_cost += tl.cost;
+    }
+    c->seconds = plat_now() - t0;
+    return st;
+}
+
+static void print_number(const char *key, double v)
+{
+    if (isfinite(v))
+        printf("\"%s\": %.17g", key, v);
+    else
+        printf("\"%s\": \"%s\"", key, v > 0 ? "inf" : v < 0 ? "-inf" : "nan");
+}
+
+/* The JSON line; c->peak sorted best first. value: the best's reported value. */
+static void print_json(const session_t *s, const climb_opts_t *o, const climbs_t *c, double value)
+{
+    const ranked_genome_t *b = &c->peak[0];
+    const lattice_t *lat = &s->cfg.lattice;
+    uint64_t basins = 1, values = 1, in_best = 0;
+    for (uint64_t i = 0; i < c->n; i++) {
+        in_best += c->peak[i].key == b->key;
+        if (i > 0 && by_rank(&c->peak[i - 1], &c->peak[i]) != 0)
+            basins++;
+        if (i > 0 && c->peak[i - 1].key != c->peak[i].key)
+            values++;
+    }
+    printf("{\"method\": \"climb\", \"seed\": %" PRIu64 ", \"depth\": %u, \"top\": [{", o->seed, o->depth);
+    print_number("fitness", value);
+    printf(", \"trades\": %" PRId64 ", \"feasible\": %s, \"values\": {", (int64_t)b->r.trades,
+           b->r.feasible ? "true" : "false");
+    for (int32_t k = 0; k < lat->n_params; k++)
+        printf("%s\"%s\": %s", k ? ", " : "", lat->params[k].name, lat->params[k].value_text[b->genes[k]]);
+    printf("}}], \"unique_evaluations\": %" PRIu64 ", \"ls_evaluations\": %" PRIu64
+           ", \"generations\": 0, \"restarts\": %" PRIu64 ", \"searches\": %" PRIu64 ", \"searches_in_best\": %" PRIu64
+           ", \"basins\": %" PRIu64 ", \"basin_values\": %" PRIu64 ", \"seconds\": %.3f}\n",
+           c->starts, c->ls_cost, c->n - 1, c->n, in_best, basins, values, c->seconds);
+}
+
+static ev_status parse(int argc, char **argv, const char **config, climb_opts_t *o, ev_error *err)
+{
+    static const char *const depths[] = {"0", "1", "2", NULL};
+    int depth = 2, n_pos = 0;
+    opt_result res;
+    ev_status st;
+    opt_spec_t spec[] = {
+        {"--seed", OPT_U64, &o->seed, 0, UINT64_MAX, NULL, NULL, &o->seed_given},
+        {"--evals", OPT_U64, &o->evals, 1, UINT64_MAX, NULL, NULL, NULL},
+        {"--seconds", OPT_U64, &o->seconds, 1, UINT64_MAX, NULL, NULL, NULL},
+        {"--depth", OPT_CHOICE, &depth, 0, 0, depths, NULL, NULL},
+    };
+    opt_table_t t = {spec, 4, config, 1, &n_pos, "one config file is expected"};
+    if ((st = opt_parse(&t, argc, argv, &res, err)) != EV_OK)
+        return st;
+    if (res == OPT_HELP || n_pos != 1 || depth == 0 || (!o->evals && !o->seconds))
+        return ev_fail(err, EV_EUSAGE,
+                       "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
+                       "(a budget: --evals or --seconds, or both)");
+    o->depth = (uint32_t)depth;
+    return EV_OK;
+}
+
+int main(int argc, char **argv)
+{
+    const char *config = NULL;
+    climb_opts_t o = {0};
+    climbs_t c = {0};
+    session_opts_t so = {0};
+    session_t s;
+    reported_t rep;
+    ev_error err;
+    ev_status st;
+    so.backend = "cpu"; /* a start's evaluation; the climbs run on the host tables */
+    if ((st = parse(argc, argv, &config, &o, &err)) != EV_OK) {
+        fprintf(stderr, "bench_climb: %s\n", err.msg);
+        return 2;
+    }
+    if ((st = session_load_config(&s, config, &err)) == EV_OK) {
+        if (!o.seed_given)
+            o.seed = s.cfg.seed;
+        if (s.cfg.strategy_type)
+            st = ev_fail(&err, EV_ECONFIG, "%s: a strategy config has no first-hit tables to climb on", config);
+    }
+    if (st == EV_OK && (st = session_open(&s, &so, &err)) == EV_OK && (st = climb_all(&s, &o, &c, &err)) == EV_OK) {
+        qsort(c.peak, c.n, sizeof *c.peak, by_rank);
+        /* compound's value is computed from the tables, as a run reports it */
+        if ((st = reported_make(&rep, &s.prob, &s.tables.view, &c.peak[0], 1, &err)) == EV_OK) {
+            print_json(&s, &o, &c, rep.value[0]);
+            reported_free(&rep);
+        }
+    }
+    if (st != EV_OK)
+        fprintf(stderr, "bench_climb: %s\n", err.msg);
+    free(c.peak);
+    session_close(&s);
+    return st == EV_OK ? 0 : 1;
+}

@@ -13,6 +13,7 @@
 #include "ga/ga_plan.h"
 #include "ga/ga_progress.h"
 #include "ga/local_search.h"
+#include "operators/genome.h"
 
 typedef struct {
     const backend_ops_t *gops; /* whose GA ops run: the backend's, or the CPU's (host_ga) */
@@ -32,8 +33,8 @@ typedef struct {
     int32_t *dl_parents;
     uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
     int32_t *snap_parents;
-    ga_climb_t *climbs;  /* [ls_members]: local search's climbs of one generation */
-    uint16_t *ls_genes;  /* [ls_members][n_genes]: climbed genomes for the next generation */
+    ga_climb_t *climbs;  /* [ls_members + ls_random]: local search's climbs of one generation */
+    uint16_t *ls_genes;  /* [ls_members + ls_random][n_genes]: climbed genomes for the next generation */
     uint32_t n_ls;       /* of them, waiting to be put in */
     uint32_t n_top;      /* entries of top from the last evaluation */
     uint16_t *inj_genes; /* [n_genes][population], [2][population]: the population they go into */
@@ -93,8 +94,9 @@ static ev_status run_alloc(run_t *r, ev_error *err)
         ok = r->snap_genes && r->snap_parents;
     }
     if (ok && r->s->ls_every) {
-        r->climbs = (ga_climb_t *)calloc(r->s->ls_members, sizeof *r->climbs);
-        r->ls_genes = (uint16_t *)calloc((size_t)r->s->ls_members * ng, sizeof *r->ls_genes);
+        uint32_t climbs = r->s->ls_members + r->s->ls_random;
+        r->climbs = (ga_climb_t *)calloc(climbs, sizeof *r->climbs);
+        r->ls_genes = (uint16_t *)calloc((size_t)climbs * ng, sizeof *r->ls_genes);
         r->inj_genes = (uint16_t *)malloc((size_t)ng * pop * sizeof *r->inj_genes);
         r->inj_parents = (int32_t *)malloc(2u * (size_t)pop * sizeof *r->inj_parents);
         ok = r->climbs && r->ls_genes && r->inj_genes && r->inj_parents;
@@ -294,17 +296,35 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
     return why == GA_STOP_NONE && plat_interrupted() ? GA_STOP_INTERRUPTED : why;
 }
 
+/* Climb j's start: the generation's j-th best new genome (j < n_best), or
+ * a uniformly random genome (RANDOM stream of generation gen, individual
+ * population + j - n_best: counters no genome of the run draws), whose
+ * result is unknown: it starts as infeasible, so the climb's first move
+ * takes the best of its first gene's sweep (docs/ga.md "Local search"). */
+static void climb_start(const run_t *r, uint32_t gen, uint32_t j, uint32_t n_best, ga_climb_t *c)
+{
+    const breed_ctx_t *x = &r->plan.ctx;
+    if (j < n_best) {
+        memcpy(c->genes, r->top[j].genes, (size_t)x->n_genes * sizeof *c->genes);
+        c->r = r->top[j].r;
+        return;
+    }
+    genome_random(rng_key(x->seed), gen, x->population + (j - n_best), x->n_genes, x->n_values, c->genes);
+    memset(&c->r, 0, sizeof c->r);
+}
+
 /* The memetic step (docs/ga.md "Local search"), in generations gen with
  * (gen + 1) % ls_every == 0: climbs the generation's ls_members best new
- * genomes with r->sweep (tables climbs shared out between processes where
- * the run has several: ga_run_opts_t.climb_parts); the improved ones (distinct) wait
- * in ls_genes for the next generation. Their sweeps count in ls_evaluations. */
+ * genomes and ls_random random ones with r->sweep (tables climbs shared out
+ * between processes where the run has several: ga_run_opts_t.climb_parts);
+ * the improved ones (distinct) wait in ls_genes for the next generation.
+ * Their sweeps count in ls_evaluations. */
 static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error *err)
 {
     const ga_settings_t *s = r->s;
     const ga_run_opts_t *o = r->o;
     int32_t ng = r->plan.ctx.n_genes;
-    uint32_t n = r->n_top < s->ls_members ? r->n_top : s->ls_members;
+    uint32_t n_best = r->n_top < s->ls_members ? r->n_top : s->ls_members, n = n_best + s->ls_random;
     /* batch sweeps go through the backend's evaluate, which several
      * processes share out (dist/): every process climbs every member */
     uint32_t parts = o->ls_batch ? 1 : o->climb_parts;
@@ -318,8 +338,7 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
         if (parts > 1 && j % parts != o->climb_part)
             continue;
         memset(&tl, 0, sizeof tl);
-        memcpy(c->genes, r->top[j].genes, (size_t)ng * sizeof *c->genes);
-        c->r = r->top[j].r;
+        climb_start(r, gen, j, n_best, c);
         if ((e = ls_climb(&r->sweep, ng, s->ls_depth, c->genes, &c->r, &tl, err)) != EV_OK)
             return e;
         c->cost = tl.cost;
@@ -328,9 +347,10 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
         o->share_climbs(r->climbs, n);
     for (uint32_t j = 0; j < n; j++) {
         const ga_climb_t *c = &r->climbs[j];
+        uint64_t from = j < n_best ? r->top[j].key : 0; /* a random start: any feasible peak */
         uint32_t i;
         res->ls_evaluations += c->cost;
-        if (rank_key(c->r) <= r->top[j].key)
+        if (rank_key(c->r) <= from)
             continue;
         for (i = 0; i < r->n_ls && memcmp(r->ls_genes + (size_t)i * ng, c->genes, (size_t)ng * sizeof *c->genes); i++)
             ;

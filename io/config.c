@@ -266,10 +266,18 @@ static void strategy_local_search_default(const ymap_t *root, config_t *cfg)
     if (ga && ga->type == YAML_MAPPING_NODE) {
         m = *root;
         m.node = ga;
-        if (ymap_key(&m, "local_search"))
+        if (ymap_key(&m, "local_search")) {
+            /* a random start's climb costs a strategy hundreds of backtests:
+             * only when asked for */
+            yaml_node_t *ls = ymap_get(&m, "local_search");
+            m.node = ls;
+            if (ls && ls->type == YAML_MAPPING_NODE && !ymap_key(&m, "random"))
+                cfg->ga.ls_random = 0;
             return;
+        }
     }
     cfg->ga.ls_every = 0;
+    cfg->ga.ls_random = 0;
 }
 
 static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)

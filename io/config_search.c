@@ -34,7 +34,7 @@ static const char *const ga_keys[] = {"population",
                                       "checkpoint_every_s",
                                       "restart_elites",
                                       NULL};
-static const char *const local_search_keys[] = {"every", "members", "depth", NULL};
+static const char *const local_search_keys[] = {"every", "members", "depth", "random", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -146,7 +146,7 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
     return EV_OK;
 }
 
-/* ga.local_search: {every, members, depth} (docs/ga.md "Local search"). */
+/* ga.local_search: {every, members, depth, random} (docs/ga.md "Local search"). */
 static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error *err)
 {
     ymap_t m;
@@ -156,7 +156,8 @@ static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error
         return st;
     if ((st = ymap_u32(&m, "every", 0, UINT32_MAX, &g->ls_every, err)) != EV_OK ||
         (st = ymap_u32(&m, "members", 1, 1024, &g->ls_members, err)) != EV_OK ||
-        (st = ymap_u32(&m, "depth", 1, 2, &g->ls_depth, err)) != EV_OK)
+        (st = ymap_u32(&m, "depth", 1, 2, &g->ls_depth, err)) != EV_OK ||
+        (st = ymap_u32(&m, "random", 0, 1024, &g->ls_random, err)) != EV_OK)
         return st;
     return EV_OK;
 }

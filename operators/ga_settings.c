@@ -32,6 +32,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_every = 5;
     g->ls_members = 2;
     g->ls_depth = 2;
+    g->ls_random = 8;
     g->restart_stall = 20;
 }
 
@@ -93,6 +94,8 @@ ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *e
     if (s->ls_every && (s->ls_members < 1 || s->ls_depth < 1 || s->ls_depth > 2))
         return ev_fail(err, EV_ECONFIG, "ga.local_search: expected members >= 1 and depth 1 or 2, found %u and %u",
                        s->ls_members, s->ls_depth);
+    if (s->ls_random > 1024)
+        return ev_fail(err, EV_ECONFIG, "ga.local_search.random: expected at most 1024, found %u", s->ls_random);
     if (s->cache_max_mb < 1)
         return ev_fail(err, EV_ECONFIG, "ga.cache_max_mb: expected >= 1, found 0");
     if (!(s->time_budget_s >= 0.0))

@@ -47,6 +47,9 @@ typedef struct {
     uint32_t ls_every;
     uint32_t ls_members;
     uint32_t ls_depth;
+    /* ... and each time also ls_random uniformly random genomes are climbed
+     * (multi-start search: new basins for the population; docs/ga.md). */
+    uint32_t ls_random;
     /* Restart (docs/ga.md "Restarts"): after restart_stall generations in
      * which the population's best has not improved since the search began
      * (the run's start or the last restart), the next generation is random

@@ -301,6 +301,9 @@ int main(void)
     s.ls_depth = 2;
     s.islands = 1;
     check_resumes(&f, &s, "local search depth 2");
+    s.ls_random = 4; /* random starts climbed too (their draws must resume exactly) */
+    check_resumes(&f, &s, "local search with random climbs");
+    s.ls_random = 0;
     s.restart_stall = 3; /* restarts with local search on */
     s.generations = 60;
     check_resumes(&f, &s, "restarts and local search");

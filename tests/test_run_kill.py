@@ -262,10 +262,11 @@ def budget_case(evolve, root, data):
     """max_evaluations and no generations: the run ends on the budget, past
     the 200 generations that were the default cap (8 individuals a
     generation cannot spend 5,000 evaluations in 200), reproducibly, and a kill
-    -9 then --resume gives the same file (restarts and local search on)."""
+    -9 then --resume gives the same file (restarts, local search and its
+    random climbs on)."""
     budget = Case(root, "budget", data, population=8, generations=None,
                   extra="  max_evaluations: 5000\n  checkpoint_every: 3\n  restart_stall: 4\n"
-                  "  local_search: {every: 5, members: 2, depth: 1}\n")
+                  "  local_search: {every: 5, members: 2, depth: 1, random: 1}\n")
     refs = [os.path.join(root, f"refb{i}.h5") for i in (1, 2)]
     for ref in refs:
         r = evolve_run(evolve, [budget.cfg, "--quiet", "--output", ref])

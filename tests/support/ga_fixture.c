@@ -46,7 +46,8 @@ void fixture_settings(ga_settings_t *s)
     s->migration_every = 4;
     s->migration_count = 2;
     s->elitism = 0.05;
-    s->restart_stall = 0; /* one search: what a test checks with restarts, it sets */
+    s->restart_stall = 0; /* one search, no random climbs: what a test checks of them, it sets */
+    s->ls_random = 0;
 }
 
 uint64_t fnv1a(uint64_t h, const void *data, size_t n)

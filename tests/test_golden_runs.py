@@ -21,8 +21,9 @@ tables' basins, the run files' GROUP/strategies, GROUP/basins and the lists'
 strategy and basin columns, and "(rank: in the whole ranking)" reworded to
 "(rank: among every genome evaluated)"; then the GA default restart_stall
 20 (issue 25) changed the GA, resume and validate runs' GA results, and
-added their "searches" / "searches_in_best" and ga@searches_best: the grid
-runs are unchanged); `--record`
+added their "searches" / "searches_in_best" and ga@searches_best; then
+local_search.random 8 changed them again: the grid runs are unchanged);
+`--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.
 """

@@ -100,8 +100,8 @@ int main(void)
             if (in_generation(&l, g + 1, genes))
                 found++;
             else
-                fprintf(stderr, "generation %u: random climb %u's peak (fitness %.17g) is not in generation %u\n", g,
-                        j, r.fitness, g + 1);
+                fprintf(stderr, "generation %u: random climb %u's peak (fitness %.17g) is not in generation %u\n", g, j,
+                        r.fitness, g + 1);
         }
     }
     printf("%u feasible peaks of random climbs, %u in the next generation; ls_improved %llu\n", peaks, found,

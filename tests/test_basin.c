@@ -137,18 +137,10 @@ int main(void)
     tally_t c;
     memset(&c, 0, sizeof c);
     for (int round_no = 0; round_no < 80 && !c.mismatches; round_no++) {
-        dataset_t ds;
-        lattice_t lat;
-        objective_cfg_t obj;
-        random_dataset(&ds, &rng, NULL);
-        if (round_no % 2)
-            random_lattice_more(&lat, &ds, &rng);
-        else
-            random_lattice(&lat, &ds, &rng);
-        random_objective(&obj, &rng);
-        check_problem(&ds, &lat, &obj, &c);
-        lattice_free(&lat);
-        dataset_free(&ds);
+        random_problem_t rp;
+        random_problem(&rp, &rng, round_no % 2);
+        check_problem(&rp.ds, &rp.lat, &rp.obj, &c);
+        random_problem_free(&rp);
     }
     printf(
         "%llu points climbed, %llu feasible peaks (basins), %llu climbs of 2+ moves, %llu lattices with 2+ basins, "

@@ -19,6 +19,7 @@
 #include "ga/grid.h"
 #include "ga/grid_pool.h"
 #include "tests/check.h"
+#include "tests/support/brute_force.h"
 #include "tests/support/random_problem.h"
 
 #define MAX_POINTS 2000
@@ -26,16 +27,6 @@
 typedef struct {
     uint64_t cases, picks, collapsed, more, mismatches;
 } tally_t;
-
-static int same_kept(const kept_trade_t *a, int64_t na, const kept_trade_t *b, int64_t nb)
-{
-    if (na != nb)
-        return 0;
-    for (int64_t j = 0; j < na; j++)
-        if (a[j].trade != b[j].trade || a[j].reason != b[j].reason || a[j].exit_ts != b[j].exit_ts || a[j].q != b[j].q)
-            return 0;
-    return 1;
-}
 
 /* cls[point]: the ranking position of the first genome of its strategy
  * (UINT64_MAX - point for an infeasible point: a class of its own). */
@@ -51,7 +42,7 @@ static void brute_classes(const fit_problem_t *p, const fit_tables_t *t, const r
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j;
         CHECK_EQ_I64(EV_OK, kept_trades(p, t, all[i].genes, &k[i], &nk[i], &err));
-        for (j = 0; j < i && !(first[j] == j && all[j].key == all[i].key && same_kept(k[j], nk[j], k[i], nk[i])); j++)
+        for (j = 0; j < i && !(first[j] == j && all[j].key == all[i].key && kept_same(k[j], nk[j], k[i], nk[i])); j++)
             ;
         first[i] = j < i ? first[j] : i;
         cls[all[i].index] = first[i];
@@ -61,27 +52,6 @@ static void brute_classes(const fit_problem_t *p, const fit_tables_t *t, const r
     free(k);
     free(nk);
     free(first);
-}
-
-/* Gene k's brute-force equal range around point i. */
-static void brute_range(const lattice_shape_t *sh, const uint64_t *cls, uint64_t i, int32_t k, uint16_t *lo,
-                        uint16_t *hi)
-{
-    uint16_t g[EV_MAX_PARAMS] = {0};
-    shape_decode(sh, i, g);
-    *lo = *hi = g[k];
-    while (*lo > 0) {
-        g[k] = (uint16_t)(*lo - 1);
-        if (cls[shape_encode(sh, g)] != cls[i])
-            break;
-        (*lo)--;
-    }
-    while ((uint32_t)*hi + 1 < sh->n_values[k]) {
-        g[k] = (uint16_t)(*hi + 1);
-        if (cls[shape_encode(sh, g)] != cls[i])
-            break;
-        (*hi)++;
-    }
 }
 
 static void miss(tally_t *c, const char *what, uint64_t got, uint64_t want)
@@ -225,18 +195,10 @@ int main(void)
     tally_t c;
     memset(&c, 0, sizeof c);
     for (int round_no = 0; round_no < 24 && !c.mismatches; round_no++) {
-        dataset_t ds;
-        lattice_t lat;
-        objective_cfg_t obj;
-        random_dataset(&ds, &rng, NULL);
-        if (round_no % 2)
-            random_lattice_more(&lat, &ds, &rng);
-        else
-            random_lattice(&lat, &ds, &rng);
-        random_objective(&obj, &rng);
-        check_problem(&ds, &lat, &obj, &c);
-        lattice_free(&lat);
-        dataset_free(&ds);
+        random_problem_t rp;
+        random_problem(&rp, &rng, round_no % 2);
+        check_problem(&rp.ds, &rp.lat, &rp.obj, &c);
+        random_problem_free(&rp);
     }
     printf(
         "%llu whole-lattice GA runs, %llu strategies picked (%llu below the list; %llu runs whose K strategies "

@@ -14,6 +14,7 @@
 #include "fitness/trade_stats.h"
 #include "ga/grid_pool.h"
 #include "tests/check.h"
+#include "tests/support/brute_force.h"
 #include "tests/support/random_problem.h"
 
 #define MAX_POINTS 4000
@@ -28,18 +29,6 @@ typedef struct {
     uint64_t cases, picks, collapsed, reruns, mismatches;
 } tally_t;
 
-static int sig_equal(const sig_t *a, const sig_t *b)
-{
-    if (a->n != b->n)
-        return 0;
-    for (int64_t j = 0; j < a->n; j++) {
-        const kept_trade_t *x = &a->k[j], *y = &b->k[j];
-        if (x->trade != y->trade || x->reason != y->reason || x->exit_ts != y->exit_ts || x->q != y->q)
-            return 0;
-    }
-    return 1;
-}
-
 /* want[*n_want]: the ranking positions of the first genomes of the k best strategies. */
 static void brute_first(const fit_problem_t *p, const fit_tables_t *t, const ranked_genome_t *all, uint32_t n,
                         uint32_t k, uint32_t *want, uint32_t *n_want)
@@ -51,7 +40,7 @@ static void brute_first(const fit_problem_t *p, const fit_tables_t *t, const ran
         sig_t s;
         uint32_t j;
         CHECK_EQ_I64(EV_OK, kept_trades(p, t, all[i].genes, &s.k, &s.n, &err));
-        for (j = 0; j < m && !sig_equal(&rep[j], &s); j++)
+        for (j = 0; j < m && !kept_same(rep[j].k, rep[j].n, s.k, s.n); j++)
             ;
         if (j < m) {
             free(s.k);
@@ -138,18 +127,10 @@ int main(void)
     tally_t c;
     memset(&c, 0, sizeof c);
     for (int round_no = 0; round_no < 40 && !c.mismatches; round_no++) {
-        dataset_t ds;
-        lattice_t lat;
-        objective_cfg_t obj;
-        random_dataset(&ds, &rng, NULL);
-        if (round_no % 2)
-            random_lattice_more(&lat, &ds, &rng);
-        else
-            random_lattice(&lat, &ds, &rng);
-        random_objective(&obj, &rng);
-        check_problem(&ds, &lat, &obj, &c);
-        lattice_free(&lat);
-        dataset_free(&ds);
+        random_problem_t rp;
+        random_problem(&rp, &rng, round_no % 2);
+        check_problem(&rp.ds, &rp.lat, &rp.obj, &c);
+        random_problem_free(&rp);
     }
     printf("%llu cases, %llu strategies picked (%llu below a collapsed one), %llu needed a rerun\n",
            (unsigned long long)c.cases, (unsigned long long)c.picks, (unsigned long long)c.collapsed,

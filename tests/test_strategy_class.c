@@ -13,6 +13,7 @@
 #include "fitness/tables.h"
 #include "fitness/trade_stats.h"
 #include "tests/check.h"
+#include "tests/support/brute_force.h"
 #include "tests/support/random_problem.h"
 #include "tests/support/sweep_check.h"
 
@@ -27,18 +28,6 @@ typedef struct {
 typedef struct {
     uint64_t points, pairs, classes, shared, ranges_wide, mismatches;
 } tally_t;
-
-static int sig_equal(const sig_t *a, const sig_t *b)
-{
-    if (a->n != b->n)
-        return 0;
-    for (int64_t j = 0; j < a->n; j++) {
-        const kept_trade_t *x = &a->k[j], *y = &b->k[j];
-        if (x->trade != y->trade || x->reason != y->reason || x->exit_ts != y->exit_ts || x->q != y->q)
-            return 0;
-    }
-    return 1;
-}
 
 /* cls[i]: the brute-force class of point i (the lowest point with its list),
  * through an open-addressing table of the lists' hashes. */
@@ -59,32 +48,11 @@ static void brute_classes(const sig_t *sig, uint64_t n, uint64_t *hash, uint64_t
         }
         hash[i] = h ^ (uint64_t)sig[i].n;
         for (s = (uint32_t)(hash[i] % SLOTS); slot[s] != UINT64_MAX; s = (s + 1) % SLOTS)
-            if (hash[slot[s]] == hash[i] && sig_equal(&sig[slot[s]], &sig[i]))
+            if (hash[slot[s]] == hash[i] && kept_same(sig[slot[s]].k, sig[slot[s]].n, sig[i].k, sig[i].n))
                 break;
         if (slot[s] == UINT64_MAX)
             slot[s] = i;
         cls[i] = slot[s];
-    }
-}
-
-/* Gene k's brute-force equal range around point i. */
-static void brute_range(const lattice_shape_t *sh, const uint64_t *cls, uint64_t i, int32_t k, uint16_t *lo,
-                        uint16_t *hi)
-{
-    uint16_t g[EV_MAX_PARAMS];
-    shape_decode(sh, i, g);
-    *lo = *hi = g[k];
-    while (*lo > 0) {
-        g[k] = (uint16_t)(*lo - 1);
-        if (cls[shape_encode(sh, g)] != cls[i])
-            break;
-        (*lo)--;
-    }
-    while ((uint32_t)*hi + 1 < sh->n_values[k]) {
-        g[k] = (uint16_t)(*hi + 1);
-        if (cls[shape_encode(sh, g)] != cls[i])
-            break;
-        (*hi)++;
     }
 }
 
@@ -191,20 +159,12 @@ int main(void)
     tally_t c;
     memset(&c, 0, sizeof c);
     for (int round_no = 0; round_no < 120 && !c.mismatches; round_no++) {
-        dataset_t ds;
-        lattice_t lat;
-        objective_cfg_t obj;
-        random_dataset(&ds, &rng, NULL);
-        if (round_no % 2)
-            random_lattice_more(&lat, &ds, &rng);
-        else
-            random_lattice(&lat, &ds, &rng);
-        random_objective(&obj, &rng);
-        check_problem(&ds, &lat, &obj, &rng, &c);
+        random_problem_t rp;
+        random_problem(&rp, &rng, round_no % 2);
+        check_problem(&rp.ds, &rp.lat, &rp.obj, &rng, &c);
         if (c.mismatches)
-            fprintf(stderr, "round %d (objective %d, fill %d) disagrees\n", round_no, obj.kind, obj.fill);
-        lattice_free(&lat);
-        dataset_free(&ds);
+            fprintf(stderr, "round %d (objective %d, fill %d) disagrees\n", round_no, rp.obj.kind, rp.obj.fill);
+        random_problem_free(&rp);
     }
     printf("%llu points enumerated, %llu pairs compared (%llu the same strategy), %llu strategies, %llu wide ranges\n",
            (unsigned long long)c.points, (unsigned long long)c.pairs, (unsigned long long)c.shared,

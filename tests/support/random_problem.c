@@ -124,3 +124,19 @@ void random_objective(objective_cfg_t *obj, uint64_t *rng)
         obj->max_drawdown_pct = 0.5 + 3.0 * tb_uniform(rng);
     }
 }
+
+void random_problem(random_problem_t *rp, uint64_t *rng, int more)
+{
+    random_dataset(&rp->ds, rng, NULL);
+    if (more)
+        random_lattice_more(&rp->lat, &rp->ds, rng);
+    else
+        random_lattice(&rp->lat, &rp->ds, rng);
+    random_objective(&rp->obj, rng);
+}
+
+void random_problem_free(random_problem_t *rp)
+{
+    lattice_free(&rp->lat);
+    dataset_free(&rp->ds);
+}

@@ -1,6 +1,8 @@
 /* Random datasets, lattices and objectives for the parity tests
  * (test_fitness_random: every evaluator on the CPU; test_cuda_parity: CPU
- * against CUDA). Deterministic for a given rng state. */
+ * against CUDA) and the brute-force tests on small lattices (test_basin,
+ * test_strategy_class, test_grid_pool, test_ga_pool...). Deterministic for a
+ * given rng state. */
 #ifndef EVOLVE_TESTS_RANDOM_PROBLEM_H
 #define EVOLVE_TESTS_RANDOM_PROBLEM_H
 
@@ -31,5 +33,17 @@ void random_lattice_more(lattice_t *lat, const dataset_t *ds, uint64_t *rng);
 
 /* Any objective, fill, cost, min_trades and, sometimes, a drawdown limit. */
 void random_objective(objective_cfg_t *obj, uint64_t *rng);
+
+/* A whole random problem, drawn as random_dataset (NULL opts), then
+ * random_lattice_more when more (else random_lattice), then
+ * random_objective; random_problem_free frees its dataset and lattice. */
+typedef struct {
+    dataset_t ds;
+    lattice_t lat;
+    objective_cfg_t obj;
+} random_problem_t;
+
+void random_problem(random_problem_t *rp, uint64_t *rng, int more);
+void random_problem_free(random_problem_t *rp);
 
 #endif

@@ -18,10 +18,11 @@ static void usage(FILE *out)
             "       evolve CONFIG.yaml --grid [options] enumerate the whole lattice (exact optimum)\n"
             "       evolve CONFIG.yaml --validate       run both and compare the GA with the grid\n"
             "       evolve CONFIG.yaml --resume RUN.h5  continue an interrupted GA run exactly\n"
-            "       evolve ingest [options]             CSVs -> dataset.h5 (SPEC sec. 2)\n"
+            "       evolve ingest [options]             CSVs -> dataset.h5 (docs/spec.md sec. 2)\n"
             "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"
             "       evolve doctor                       check the build, the CUDA driver and the GPU (self-tests)\n"
+            "       evolve cache [--clear]              list or clear the shared dataset cache\n"
             "       evolve bars [options]               OHLCV bars from a bars CSV or the market files\n"
             "       evolve trades [options]             a strategy genome's trades on bars (seller_exhaustion, atc)\n"
             "       evolve trades RUN.h5 [--rank N]     a reported genome's kept trades (exits, outcomes)\n"
@@ -73,6 +74,8 @@ int cli_main(int argc, char **argv)
         return cmd_report(argc - 1, argv + 1);
     if (!strcmp(argv[1], "doctor"))
         return cmd_doctor(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "cache"))
+        return cmd_cache(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bars"))
         return cmd_bars(argc - 1, argv + 1);
     if (!strcmp(argv[1], "trades"))

@@ -178,19 +178,6 @@ static ev_status default_output(config_t *cfg, ev_error *err)
     return EV_OK;
 }
 
-/* cache default: the output's name with ".h5" replaced by ".dataset.h5". */
-static ev_status default_cache(config_t *cfg, ev_error *err)
-{
-    size_t n = strlen(cfg->output);
-    size_t keep = n >= 3 && strcmp(cfg->output + n - 3, ".h5") == 0 ? n - 3 : n;
-    cfg->dataset_path = (char *)malloc(keep + sizeof ".dataset.h5");
-    if (!cfg->dataset_path)
-        return ev_fail(err, EV_ENOMEM, "out of memory reading the config");
-    memcpy(cfg->dataset_path, cfg->output, keep);
-    memcpy(cfg->dataset_path + keep, ".dataset.h5", sizeof ".dataset.h5");
-    return EV_OK;
-}
-
 /* 53 bits of OS entropy (time and pid where /dev/urandom is missing): a
  * drawn seed must survive being stored as a JSON number (a double). */
 static uint64_t entropy_seed(void)
@@ -310,9 +297,6 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         return st;
     cfg->output_defaulted = !has_output;
     if ((st = resolve(cfg, &cfg->output, err)) != EV_OK)
-        return st;
-    /* The default cache derives from the output, which is already resolved. */
-    if (cfg->dataset_is_cache && !cfg->dataset_path && (st = default_cache(cfg, err)) != EV_OK)
         return st;
     /* Drawn last, so that a config that fails validation prints no seed. */
     return parse_seed(&root, cfg, err);

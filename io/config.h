@@ -32,7 +32,8 @@ typedef struct {
     char *market_dir;     /* data.market_dir, or NULL */
     char *trades_path;    /* data.trades, or NULL */
     char *dataset_path;   /* data.dataset, or the cache file when raw CSVs are named
-                           (data.cache, default <output without .h5>.dataset.h5) */
+                           (data.cache; NULL until dataset_obtain picks the shared
+                           cache's file, io/dataset_cache.h) */
     int dataset_is_cache; /* 1 when dataset_path is a cache derived from the CSVs */
     /* Ingest options, raw CSVs only: with data.dataset they are absent (NULL, 0)
      * and the dataset's own tickers and features stand. */

@@ -1,14 +1,18 @@
 /* dataset_obtain: a dataset file as named, or the config's CSVs through a
- * cache file keyed by the ingest fingerprint. */
+ * cache file keyed by the content of the inputs (io/ingest_key.h): the
+ * shared cache (io/dataset_cache.h), or the file data.cache names. */
 #include "io/dataset_source.h"
 
 #include <stdlib.h>
 
+#include "common/plat_cache.h"
 #include "common/plat_lock.h"
 #include "common/platform.h"
+#include "io/dataset_cache.h"
 #include "io/dataset_h5.h"
 #include "io/dataset_h5_layout.h"
 #include "io/ingest.h"
+#include "io/ingest_key.h"
 #include "io/output_guard.h"
 
 static const char *const default_tickers[] = {"SOXL", "IONQ", "MARA"};
@@ -30,7 +34,7 @@ static ingest_opts_t opts_from_config(const config_t *cfg, FILE *log)
 /* Reads the cached dataset when it exists and was built from the same inputs
  * and options (1); 0 when it must be rebuilt (a cache problem is never an
  * error: it is rebuilt). */
-static int try_cache(const char *path, uint64_t fp, dataset_t *ds, FILE *log)
+static int try_cache(const char *path, const ingest_opts_t *o, uint64_t fp, dataset_t *ds, FILE *log)
 {
     plat_stat_t ps;
     uint64_t cached;
@@ -50,17 +54,20 @@ static int try_cache(const char *path, uint64_t fp, dataset_t *ds, FILE *log)
                     path);
         return 0;
     }
-    if (dataset_read_h5(path, ds, &why) != EV_OK) {
+    if (dataset_read_h5(path, ds, &why) != EV_OK || ingest_restamp_sources(o, ds, &why) != EV_OK) {
         if (log)
             fprintf(log, "warning: %s; rebuilding it\n", why.msg);
+        dataset_free(ds);
         return 0;
     }
+    plat_touch(path); /* its last use, which the cache's cap goes by */
     if (log)
         fprintf(log, "reusing cached dataset %s\n", path);
     return 1;
 }
 
-static ev_status build_and_cache(const ingest_opts_t *o, const char *path, dataset_t *ds, FILE *log, ev_error *err)
+static ev_status build_and_cache(const ingest_opts_t *o, const char *path, int shared, dataset_t *ds, FILE *log,
+                                 ev_error *err)
 {
     ev_status st = ingest_build(o, ds, err);
     if (st != EV_OK)
@@ -70,8 +77,11 @@ static ev_status build_and_cache(const ingest_opts_t *o, const char *path, datas
     if (st != EV_OK) {
         ev_error_prefix(err, "writing the dataset cache: ");
         dataset_free(ds);
-    } else if (log) {
-        fprintf(log, "wrote dataset %s\n", path);
+    } else {
+        if (log)
+            fprintf(log, "wrote dataset %s\n", path);
+        if (shared)
+            dataset_cache_built(path, o, log);
     }
     return st;
 }
@@ -88,7 +98,7 @@ static void say_waiting(long holder, const void *ctx)
 
 /* One process builds a cache at a time (its lock file beside it); one that
  * waited reuses what the other built. */
-static ev_status build_once(const ingest_opts_t *o, const char *path, uint64_t fp, dataset_t *ds, FILE *log,
+static ev_status build_once(const ingest_opts_t *o, const char *path, int shared, uint64_t fp, dataset_t *ds, FILE *log,
                             ev_error *err)
 {
     char *lock_path = plat_lock_path(path), *dir = plat_dirname(path);
@@ -102,14 +112,14 @@ static ev_status build_once(const ingest_opts_t *o, const char *path, uint64_t f
     }
     st = plat_lock_take(lock_path, &lock, &(long){0}, err);
     if (st == EV_EBUSY && (st = plat_lock_wait(lock_path, &lock, say_waiting, path, err)) == EV_OK &&
-        try_cache(path, fp, ds, log)) {
+        try_cache(path, o, fp, ds, log)) {
         plat_lock_release(lock);
         free(lock_path);
         return EV_OK;
     }
     if (st == EV_OK) {
         plat_lock_remove_temps(path, stderr);
-        st = build_and_cache(o, path, ds, log, err);
+        st = build_and_cache(o, path, shared, ds, log, err);
     }
     plat_lock_release(lock);
     free(lock_path);
@@ -131,10 +141,11 @@ static ev_status check_data_path(const config_t *cfg, const char *key, const cha
                    cfg->dir && cfg->dir[0] ? cfg->dir : ".");
 }
 
-ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error *err)
+ev_status dataset_obtain(config_t *cfg, dataset_t *ds, FILE *log, ev_error *err)
 {
     ingest_opts_t o;
     uint64_t fp;
+    int shared = !cfg->dataset_path;
     ev_status st;
     if (!cfg->market_dir && !cfg->trades_path) {
         if (!cfg->dataset_path)
@@ -154,18 +165,15 @@ ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error
         (st = check_data_path(cfg, "trades", cfg->trades_path, 0, err)) != EV_OK)
         return st;
     o = opts_from_config(cfg, log);
-    if (!cfg->dataset_path) { /* nowhere to cache: ingest in memory only */
-        st = ingest_build(&o, ds, err);
-        if (st == EV_OK)
-            ingest_print_summary(ds, log);
+    if ((st = ingest_fingerprint(&o, &fp, err)) != EV_OK)
         return st;
-    }
+    if (!cfg->dataset_path && (st = dataset_cache_file(fp, &cfg->dataset_path, err)) != EV_OK)
+        return st;
     /* a cache path naming something else (a typo, an input) is never overwritten */
     if ((st = output_check_h5(cfg->dataset_path, DATASET_H5_FORMAT, "dataset cache (data.cache)", "an evolve dataset",
-                              err)) != EV_OK ||
-        (st = ingest_fingerprint(&o, &fp, err)) != EV_OK)
+                              err)) != EV_OK)
         return st;
-    if (try_cache(cfg->dataset_path, fp, ds, log))
+    if (try_cache(cfg->dataset_path, &o, fp, ds, log))
         return EV_OK;
-    return build_once(&o, cfg->dataset_path, fp, ds, log, err);
+    return build_once(&o, cfg->dataset_path, shared, fp, ds, log, err);
 }

@@ -1,6 +1,7 @@
 /* Where a run's dataset comes from: a dataset file named by the config, or
  * the config's raw CSVs ingested into a cache file that is reused while the
- * inputs and ingest options are unchanged. */
+ * inputs' content and the ingest options are unchanged: data.cache when the
+ * config names one, else the shared cache (io/dataset_cache.h). */
 #ifndef EVOLVE_DATASET_SOURCE_H
 #define EVOLVE_DATASET_SOURCE_H
 
@@ -14,7 +15,10 @@
 extern "C" {
 #endif
 
-ev_status dataset_obtain(const config_t *cfg, dataset_t *ds, FILE *log, ev_error *err);
+/* With raw CSVs and no data.cache, sets cfg->dataset_path to the shared
+ * cache file it used (the config owns it), so the run records where its
+ * dataset is. */
+ev_status dataset_obtain(config_t *cfg, dataset_t *ds, FILE *log, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,17 +3,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "build_info.h"
 #include "common/platform.h"
 #include "common/strutil.h"
+#include "io/ingest_key.h"
 #include "io/market_ingest.h"
 #include "io/trades_ingest.h"
-
-/* Bumped whenever ingest would build a different dataset from the same
- * inputs, so older caches are rebuilt rather than reused. */
-#define INGEST_FORMAT_TAG "evolve-ingest-1"
 
 static ev_status check_opts(const ingest_opts_t *o, ev_error *err)
 {
@@ -36,59 +32,17 @@ static ev_status stat_trades(const char *path, plat_stat_t *st, ev_error *err)
     return plat_check_input(path, "the trade log CSV file", st, err);
 }
 
-static void hash_str(XXH64_state_t *h, const char *s)
-{
-    XXH64_update(h, s, strlen(s) + 1); /* the NUL separates consecutive strings */
-}
-
-static void hash_i64(XXH64_state_t *h, int64_t v)
-{
-    XXH64_update(h, &v, sizeof v);
-}
-
-/* Names (not directories: a moved data folder still matches), sizes and
- * mtimes of the inputs, and every option that changes the dataset. */
-static uint64_t fingerprint_of(const market_files_t *files, const plat_stat_t *trades, const ingest_opts_t *o)
-{
-    XXH64_state_t *h = XXH64_createState();
-    uint64_t fp;
-    if (!h)
-        return 0;
-    XXH64_reset(h, 0);
-    hash_str(h, INGEST_FORMAT_TAG);
-    hash_i64(h, (int64_t)files->n);
-    for (size_t i = 0; i < files->n; i++) {
-        hash_str(h, plat_basename(files->files[i].path));
-        hash_i64(h, files->files[i].size);
-        hash_i64(h, files->files[i].mtime_ns);
-    }
-    hash_str(h, plat_basename(o->trades_path));
-    hash_i64(h, trades->size);
-    hash_i64(h, trades->mtime_ns);
-    hash_i64(h, o->n_tickers);
-    for (int32_t i = 0; i < o->n_tickers; i++)
-        hash_str(h, o->tickers[i]);
-    hash_i64(h, o->n_extra_features);
-    for (int32_t i = 0; i < o->n_extra_features; i++)
-        hash_str(h, o->extra_features[i]);
-    hash_i64(h, o->strict != 0);
-    fp = XXH64_digest(h);
-    XXH64_freeState(h);
-    return fp;
-}
-
 ev_status ingest_fingerprint(const ingest_opts_t *opts, uint64_t *fp, ev_error *err)
 {
     market_files_t files;
-    plat_stat_t ts;
     ev_status st;
-    if ((st = check_opts(opts, err)) != EV_OK || (st = stat_trades(opts->trades_path, &ts, err)))
+    if ((st = check_opts(opts, err)) != EV_OK || (st = stat_trades(opts->trades_path, &(plat_stat_t){0}, err)))
         return st;
     if ((st = market_list_files(opts->market_dir, &files, err)) != EV_OK)
         return st;
-    *fp = fingerprint_of(&files, &ts, opts);
+    st = ingest_key(&files, opts, fp, err);
     market_files_free(&files);
-    return EV_OK;
+    return st;
 }
 
 static ev_status set_source(dataset_source_t *s, const char *path, const char *kind, int64_t size, int64_t mtime_ns,
@@ -137,9 +91,8 @@ static ev_status set_provenance(const ingest_opts_t *o, const market_files_t *fi
     ds->created_utc = ev_strdup(buf);
     if (!ds->tool_version || !ds->created_utc)
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    ds->input_fingerprint = fingerprint_of(files, trades, o);
     ds->content_hash = dataset_content_hash(ds);
-    return EV_OK;
+    return ingest_key(files, o, &ds->input_fingerprint, err);
 }
 
 ev_status ingest_build(const ingest_opts_t *opts, dataset_t *out, ev_error *err)

@@ -38,8 +38,9 @@ extern const int ingest_n_standard_features;
 
 ev_status ingest_build(const ingest_opts_t *opts, dataset_t *out, ev_error *err);
 
-/* A fingerprint of the inputs (file names, sizes, mtimes) and the options
- * (tickers, features, strict), used to reuse a cached dataset. */
+/* The content key of the inputs (market file names and bytes, the trade
+ * log's bytes) and the options (tickers, features, strict): the name of the
+ * dataset's cache file (io/ingest_key.h). Reads every input. */
 ev_status ingest_fingerprint(const ingest_opts_t *opts, uint64_t *fp, ev_error *err);
 
 /* Prints trades kept, drops per reason, prices per ticker. */

@@ -228,7 +228,7 @@ static void test_defaults(void)
     CHECK_EQ_I64(0, cfg.strict);
     /* results/ beside configs/, named after the config's stem */
     CHECK_STR("tmp_config/defaults/configs/../results/my.run.h5", cfg.output);
-    CHECK_STR("tmp_config/defaults/configs/../results/my.run.dataset.h5", cfg.dataset_path);
+    CHECK(cfg.dataset_path == NULL); /* the shared cache's file, chosen by the inputs' content */
     CHECK_EQ_I64(1, cfg.dataset_is_cache);
     CHECK_STR("tmp_config/defaults/configs/m", cfg.market_dir);
     CHECK_STR("tmp_config/defaults/configs/t.csv", cfg.trades_path);
@@ -347,7 +347,7 @@ static void test_paths(void)
     CHECK_STR("/tmp/abs/run.h5", cfg.output);
     config_free(&cfg);
 
-    /* The default cache follows an explicit output (".h5" replaced). */
+    /* The cache does not follow the output: it is chosen by the inputs' content. */
     if (write_text("tmp_config/paths", "raw.yaml",
                    "data: {market_dir: /data/m, trades: t.csv, tickers: [SOXL]}\n"
                    "parameters: [{name: v, feature: F, values: [0]}]\n"
@@ -357,7 +357,7 @@ static void test_paths(void)
     CHECK_EQ_I64(EV_OK, config_load(path, &cfg, &err));
     CHECK_STR("/data/m", cfg.market_dir);
     CHECK_STR("tmp_config/paths/res/x.out", cfg.output);
-    CHECK_STR("tmp_config/paths/res/x.out.dataset.h5", cfg.dataset_path);
+    CHECK(cfg.dataset_path == NULL);
     config_free(&cfg);
 }
 

@@ -1,11 +1,16 @@
 /* dataset_obtain: CSVs are ingested once into the cache file, which is then
- * reused while inputs and options are unchanged, rebuilt when they change or
- * never over a file that is not an evolve dataset; a dataset file alone is read as is. */
+ * reused while the inputs' bytes and the options are unchanged (a touched
+ * file is not a change, one changed byte is), rebuilt when they change or
+ * never over a file that is not an evolve dataset; a dataset file alone is
+ * read as is. Without data.cache, configs on the same data share one file of
+ * the shared cache (EVOLVE_CACHE_DIR, which tests/CMakeLists.txt sets per test). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/plat_cache.h"
 #include "common/platform.h"
+#include "io/dataset_cache.h"
 #include "io/dataset_source.h"
 #include "tests/check.h"
 #include "tests/fixture_files.h"
@@ -27,6 +32,11 @@ static const char trades_one[] =
     "Date,Ticker,Entry Price,Entry Time,Exit Time,Trade Percent Change\n"
     "09/17/2014,SOXL,10.0,09:30:00,09:31:00,10\n";
 
+/* trades_one with one byte changed: the same size */
+static const char trades_one_b[] =
+    "Date,Ticker,Entry Price,Entry Time,Exit Time,Trade Percent Change\n"
+    "09/17/2014,SOXL,10.0,09:30:00,09:31:00,11\n";
+
 static const char trades_two[] =
     "Date,Ticker,Entry Price,Entry Time,Exit Time,Trade Percent Change\n"
     "09/17/2014,SOXL,10.0,09:30:00,09:31:00,10\n"
@@ -35,7 +45,7 @@ static const char trades_two[] =
 static char *soxl[] = {(char *)"SOXL"};
 
 /* Runs dataset_obtain with a fresh log; returns the log text (caller frees). */
-static char *obtain(const config_t *cfg, dataset_t *ds, ev_status *st, ev_error *err)
+static char *obtain(config_t *cfg, dataset_t *ds, ev_status *st, ev_error *err)
 {
     FILE *log = tmpfile();
     char *text;
@@ -43,6 +53,115 @@ static char *obtain(const config_t *cfg, dataset_t *ds, ev_status *st, ev_error 
     text = fx_slurp(log);
     fclose(log);
     return text;
+}
+
+/* The number of dataset files in the shared cache. */
+static size_t shared_files(void)
+{
+    dataset_cache_entry_t *e;
+    size_t n = 0;
+    char *dir = NULL;
+    ev_error err;
+    if (dataset_cache_dir(&dir, &err) != EV_OK || dataset_cache_entries(dir, &e, &n, &err) != EV_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    else
+        dataset_cache_entries_free(e, n);
+    free(dir);
+    return n;
+}
+
+/* Two configs (other outputs, one with copies of the inputs elsewhere) on the
+ * same bytes share one cache file; a touch keeps it; a changed byte makes
+ * another; the cap removes the least recently used. */
+static void test_shared(void)
+{
+    config_t a, b;
+    dataset_t ds;
+    ev_error err;
+    ev_status st;
+    char *log, *dir = NULL, *first;
+    CHECK(dataset_cache_dir(&dir, &err) == EV_OK && fx_clean_dir(dir) == 0);
+    free(dir);
+    fx_write(DIR "/trades.csv", trades_one);
+    if (fx_clean_dir(DIR "/copy/market") || fx_write(DIR "/copy/market/Raw_Market_data_09-17-2014.csv", market) ||
+        fx_write(DIR "/copy/trades.csv", trades_one))
+        return;
+    memset(&a, 0, sizeof a);
+    a.path = (char *)"a.yaml";
+    a.output = (char *)"out/a.h5";
+    a.market_dir = (char *)DIR "/market";
+    a.trades_path = (char *)DIR "/trades.csv";
+    a.dataset_is_cache = 1;
+    a.tickers = soxl;
+    a.n_tickers = 1;
+    b = a;
+    b.path = (char *)"b.yaml";
+    b.output = (char *)"elsewhere/b.h5";
+    b.market_dir = (char *)DIR "/copy/market";
+    b.trades_path = (char *)DIR "/copy/trades.csv";
+
+    log = obtain(&a, &ds, &st, &err);
+    CHECK(st == EV_OK && a.dataset_path != NULL);
+    CHECK_CONTAINS(log, "wrote dataset ");
+    CHECK_CONTAINS(a.dataset_path, "/datasets/");
+    CHECK_EQ_I64(1, (long long)shared_files());
+    first = dataset_cache_inputs(a.dataset_path); /* what it was built from */
+    CHECK_CONTAINS(first, DIR "/trades.csv + ");
+    CHECK_CONTAINS(first, "(SOXL)");
+    free(first);
+    free(log);
+    dataset_free(&ds);
+
+    log = obtain(&b, &ds, &st, &err);
+    CHECK(st == EV_OK);
+    CHECK_CONTAINS(log, "reusing cached dataset ");
+    CHECK_STR(a.dataset_path, b.dataset_path);
+    CHECK_EQ_I64(1, (long long)shared_files());
+    /* the run records where its own inputs are */
+    CHECK_STR(DIR "/copy/market/Raw_Market_data_09-17-2014.csv", ds.sources[0].path);
+    CHECK_STR(DIR "/copy/trades.csv", ds.sources[1].path);
+    free(log);
+    dataset_free(&ds);
+    free(b.dataset_path);
+    b.dataset_path = NULL;
+
+    /* rewritten with the same bytes (a new mtime): still the same file */
+    plat_sleep_ms(20);
+    fx_write(DIR "/copy/trades.csv", trades_one);
+    log = obtain(&b, &ds, &st, &err);
+    CHECK(st == EV_OK);
+    CHECK_CONTAINS(log, "reusing cached dataset ");
+    CHECK_EQ_I64(1, (long long)shared_files());
+    free(log);
+    dataset_free(&ds);
+    free(b.dataset_path);
+    b.dataset_path = NULL;
+
+    /* one byte changed: another file, holding the new outcome */
+    fx_write(DIR "/copy/trades.csv", trades_one_b);
+    log = obtain(&b, &ds, &st, &err);
+    CHECK(st == EV_OK);
+    CHECK_CONTAINS(log, "wrote dataset ");
+    CHECK(strcmp(a.dataset_path, b.dataset_path) != 0);
+    CHECK_EQ_I64(2, (long long)shared_files());
+    CHECK(ds.n_trades == 1 && ds.pct_change[0] == 11.0);
+    free(log);
+    dataset_free(&ds);
+
+    /* a cap of 0 MB: building a third removes the two others, never the new one */
+    plat_setenv_default("EVOLVE_CACHE_MAX_MB", "0");
+    free(b.dataset_path);
+    b.dataset_path = NULL;
+    b.strict = 1;
+    log = obtain(&b, &ds, &st, &err);
+    CHECK(st == EV_OK);
+    CHECK_CONTAINS(log, "removed the least recently used dataset cache");
+    CHECK_EQ_I64(1, (long long)shared_files());
+    CHECK(plat_stat(b.dataset_path, &(plat_stat_t){0}) == 0);
+    free(log);
+    dataset_free(&ds);
+    free(a.dataset_path);
+    free(b.dataset_path);
 }
 
 int main(void)
@@ -82,6 +201,24 @@ int main(void)
     CHECK(strstr(log, "trade(s) kept") == NULL); /* no ingest happened */
     free(log);
     dataset_free(&again);
+    dataset_free(&ds);
+
+    /* The same bytes written again (another mtime): reused. */
+    plat_sleep_ms(20);
+    fx_write(DIR "/trades.csv", trades_one);
+    log = obtain(&cfg, &ds, &st, &err);
+    CHECK(st == EV_OK);
+    CHECK_CONTAINS(log, "reusing cached dataset " CACHE);
+    free(log);
+    dataset_free(&ds);
+
+    /* One byte changed, the same size: rebuilt. */
+    fx_write(DIR "/trades.csv", trades_one_b);
+    log = obtain(&cfg, &ds, &st, &err);
+    CHECK(st == EV_OK);
+    CHECK_CONTAINS(log, "changed since " CACHE);
+    CHECK(ds.n_trades == 1 && ds.pct_change[0] == 11.0);
+    free(log);
     dataset_free(&ds);
 
     /* A changed trade log (another size): rebuilt. */
@@ -145,5 +282,8 @@ int main(void)
     CHECK_CONTAINS(err.msg, "trades.csv:1: the header has no column 'Entry Price'");
     CHECK(plat_stat(CACHE, &ps) != 0);
     free(log);
+    cfg.dataset_path = NULL;
+    plat_setenv_default("EVOLVE_CACHE_DIR", DIR "/shared"); /* when run outside ctest */
+    test_shared();
     return check_exit();
 }

@@ -1,5 +1,5 @@
 """Fixtures of the Python package's tests: the evolve binary to compare with,
-sample data made by gen-data, and the real-price fixture (../shared/data).
+sample data made by gen-data, and the bundled real prices (samples/real).
 
 Run by ctest (tests/CMakeLists.txt: test_python) with EVOLVE_BINARY,
 EVOLVE_LIBRARY (the built libevolve), EVOLVE_SOURCE_DIR and EVOLVE_SHARED_DATA set."""
@@ -8,12 +8,15 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 SOURCE = os.environ.get("EVOLVE_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SOURCE, "tests", "support"))
+# never the user's own dataset cache (ctest sets one per test; a bare pytest gets a new one)
+os.environ.setdefault("EVOLVE_CACHE_DIR", tempfile.mkdtemp(prefix="evolve-cache-"))
 
 
 def pytest_report_header(config):
@@ -54,16 +57,12 @@ def write_config(path, text):
 
 @pytest.fixture(scope="session")
 def real(tmp_path_factory):
-    """configs/real-hf.yaml reading the shared real-price fixture (skips without it, as test_ingest_real)."""
-    shared = os.environ.get("EVOLVE_SHARED_DATA") or os.path.join(SOURCE, "..", "shared", "data")
-    data = os.path.join(shared, "real-hf")
-    if not os.path.isdir(data):
-        if os.environ.get("EVOLVE_TESTS_NO_SKIP") == "1":
-            pytest.fail(f"{data} is missing (EVOLVE_TESTS_NO_SKIP)")
-        pytest.skip(f"{data} is missing")
+    """configs/real.yaml on the bundled sample (samples/real), without its holdout: the Python
+    evaluations compared with the CLI's run on every day."""
     root = tmp_path_factory.mktemp("real")
     (root / "configs").mkdir()
-    text = open(os.path.join(SOURCE, "configs", "real-hf.yaml")).read()
-    text = re.sub(r"\.\./\.\./shared/data/real-hf", os.path.abspath(data).replace("\\", "/"), text)
-    write_config(root / "configs" / "real-hf.yaml", text)
+    text = open(os.path.join(SOURCE, "configs", "real.yaml")).read()
+    text = text.replace("../samples/real", os.path.join(SOURCE, "samples", "real").replace("\\", "/"))
+    text = re.sub(r"(?ms)^validation:.*?(?=^\S)", "", text)
+    write_config(root / "configs" / "real.yaml", text)
     return root

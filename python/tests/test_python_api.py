@@ -42,7 +42,7 @@ def compare_tables(t_cli, t_py):
 CASES = {
     "sample": ("sample", "soxl.yaml"),
     "sample-sharpe": ("sample", "sample-3tickers.yaml"),
-    "real": ("real", "real-hf.yaml"),
+    "real": ("real", "real.yaml"),
 }
 
 

@@ -1,5 +1,5 @@
 /* bench_atc [BARS] [GENOMES] [SEED]: strategy atc on the CPU (one thread):
- * random genomes from SIGNALS.md sec. 3's lattice (lengths 10..60 step 2,
+ * random genomes from docs/signals-spec.md sec. 3's lattice (lengths 10..60 step 2,
  * robustness, La, De, thresholds) on a random walk of BARS closes. Reports
  * the time in the store (each distinct (MA, length)'s cross state and each
  * La's growth table once) and in the backtest loop (the 54 + 6 equity

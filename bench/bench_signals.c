@@ -1,5 +1,5 @@
 /* bench_signals [BARS] [GENOMES] [SEED]: seller_exhaustion on the CPU (one
- * thread): random genomes from SIGNALS.md sec. 3's 15-minute lattice on a
+ * thread): random genomes from docs/signals-spec.md sec. 3's 15-minute lattice on a
  * random walk of BARS bars (default 35,040: a year of 15-minute bars around
  * the clock). Reports the time in the indicator store (each distinct
  * (indicator, length) once) and in the backtest loop, genomes/s, and the

@@ -2,7 +2,7 @@
 # The strategy GA on the CPU (docs/signals.md "Search"), three cases side by
 # side in one run: configs/exhaustion.yaml as shipped (1-minute bars of the
 # sample, 1,950 bars), the same lattice on 15-second bars of the same days
-# (7,800 bars), and SIGNALS.md sec. 3's 15-minute lattice on a random walk of
+# (7,800 bars), and docs/signals-spec.md sec. 3's 15-minute lattice on a random walk of
 # 35,040 bars (a year of 15-minute bars around the clock; fewer generations).
 # Each prints evolve's own accounting: unique evaluations, seconds, indicator
 # series computed, seconds in indicators vs backtests, scratch per thread.
@@ -27,7 +27,7 @@ write_bars(random_walk_bars(35040, 3), sys.argv[1])
 PY
 cat >"$OUT/sec3_15m.yaml" <<YAML
 strategy: {type: seller_exhaustion, bars: {csv: walk35040.csv}, costs: {fee_bp: 5, slippage_bp: 5}}
-parameters:  # SIGNALS.md sec. 3, 15-minute bars
+parameters:  # docs/signals-spec.md sec. 3, 15-minute bars
   - {name: ema_fast, range: {start: 48, stop: 192, step: 8}}
   - {name: ema_slow, range: {start: 336, stop: 1344, step: 48}}
   - {name: z_window, range: {start: 336, stop: 1344, step: 48}}

@@ -1,7 +1,7 @@
 /* evolve gen-data --bars TF: OHLCV bars of every generated ticker, built from
  * the market files just written by the same rule as `evolve bars --market`
  * (signals/bars.c), so a strategy config can read long series of bars
- * (SIGNALS.md sec. 3's windows need months of 15-minute bars) without
+ * (docs/signals-spec.md sec. 3's windows need months of 15-minute bars) without
  * rebuilding them from the per-second files on every run. */
 #ifndef EVOLVE_CLI_GEN_DATA_BARS_H
 #define EVOLVE_CLI_GEN_DATA_BARS_H

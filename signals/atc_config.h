@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* SIGNALS.md's defaults with the config's costs and Pine flags. */
+/* docs/signals-spec.md's defaults with the config's costs and Pine flags. */
 void atc_config_base(const se_config_t *c, atc_params_t *p);
 
 /* Each lattice parameter's value on its lattice, and the genome feasible

@@ -1,4 +1,4 @@
-/* The moving averages of strategy atc (SIGNALS.md sec. 2.3), in binary64,
+/* The moving averages of strategy atc (docs/signals-spec.md sec. 2.3), in binary64,
  * written once for the CPU and CUDA (EV_HD). Each fills a whole series y[0..n-1]
  * from x (y may not alias x), NaN where it is undefined:
  *
@@ -15,7 +15,7 @@
  *             t = ER*(0.666-0.064) + 0.064, K += sc*(x - K)
  *
  * Sums run oldest to newest, products and quotients in the written order, no
- * FMA (-ffp-contract=off, nvcc --fmad=false): SIGNALS.md sec. 4. */
+ * FMA (-ffp-contract=off, nvcc --fmad=false): docs/signals-spec.md sec. 4. */
 #ifndef EVOLVE_SIGNALS_ATC_MA_H
 #define EVOLVE_SIGNALS_ATC_MA_H
 

@@ -201,7 +201,7 @@ ev_status atc_params_check(const atc_params_t *p, ev_error *err)
     if (f < ATC_FAMILIES)
         return ev_fail(err, EV_EUSAGE,
                        "infeasible genome: %s = %d with robustness %s gives a member of length %d; every member "
-                       "must be at least %d bars (SIGNALS.md sec. 2.2)",
+                       "must be at least %d bars (docs/signals-spec.md sec. 2.2)",
                        atc_param_names[f], (int)p->len[f], atc_robustness_names[p->robustness],
                        (int)atc_member_len(p->len[f], p->robustness, ATC_MEMBERS - 1), ATC_MIN_MEMBER);
     return ev_fail(err, EV_EUSAGE, "infeasible genome: %s = %.17g; weights must be > 0", atc_param_names[f],

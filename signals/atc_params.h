@@ -1,4 +1,4 @@
-/* The parameters of atc by SIGNALS.md's names (sec. 2.1, 2.7): defaults and
+/* The parameters of atc by docs/signals-spec.md's names (sec. 2.1, 2.7): defaults and
  * NAME=VALUE settings. Lengths and cutout are whole bars; robustness is
  * Narrow, Medium or Wide; the Pine flags are 0 or 1 (false/true); the rest are
  * binary64 numbers parsed from their decimal text (the nearest double, as

@@ -1,4 +1,4 @@
-/* Strategy atc, Adaptive Trend Classification (SIGNALS.md sec. 2): the layer-1
+/* Strategy atc, Adaptive Trend Classification (docs/signals-spec.md sec. 2): the layer-1
  * cross states, the equity curves, both layers, the Average signal, the
  * direction and the trade rule of sec. 2.8, written once for the CPU and CUDA
  * (EV_HD). The moving averages and each (family, length)'s cross state come
@@ -65,7 +65,7 @@ EV_STATIC_ASSERT(sizeof(atc_params_t) == 152, "atc_params_t: 8 int32, 13 doubles
  * R[i] (NaN at 0), the growth table of its La (growth[j] = exp(lambda * j),
  * read at j = i - cutout: one table per La, computed on the host, so the CPU
  * and the device multiply by the same doubles; libm's and CUDA's exp need
- * not agree in the last bit, SIGNALS.md sec. 4.6), and the 54 cross states
+ * not agree in the last bit, docs/signals-spec.md sec. 4.6), and the 54 cross states
  * (s_k: -1, 0, +1 after each bar). */
 typedef struct {
     int64_t n;

@@ -1,10 +1,10 @@
-/* The indicators of the signal strategies (SIGNALS.md sec. 1.2), in binary64,
+/* The indicators of the signal strategies (docs/signals-spec.md sec. 1.2), in binary64,
  * written once for the CPU and CUDA (EV_HD). Each is a function of the bar
  * arrays and its length(s) alone, so a series computed once per run can be
  * shared by every genome that uses the same (indicator, length): that is what
  * signals/features.h does.
  *
- * The forms are exactly those of SIGNALS.md, with the summation orders of
+ * The forms are exactly those of docs/signals-spec.md, with the summation orders of
  * sec. 4.3: sequential sums, oldest to newest, no FMA (the build passes
  * -ffp-contract=off and nvcc --fmad=false), no x * (1/w) for x / w.
  *
@@ -38,7 +38,7 @@ EV_HD double ind_nan(void)
 }
 
 /* The EMA's smoothing factor: 2/(span+1), bit-identical to pandas'
- * 1/(1+com) with com = (span-1)/2 (checked for span 1..20000, SIGNALS.md). */
+ * 1/(1+com) with com = (span-1)/2 (checked for span 1..20000, docs/signals-spec.md). */
 EV_HD double ind_ema_alpha(int32_t span)
 {
     return 2.0 / ((double)span + 1.0);

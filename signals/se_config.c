@@ -342,7 +342,7 @@ done:
     return st;
 }
 
-/* strategy.pine: atc's Pine-parity flags (SIGNALS.md sec. 2.3, 2.5, 2.7). */
+/* strategy.pine: atc's Pine-parity flags (docs/signals-spec.md sec. 2.3, 2.5, 2.7). */
 static ev_status parse_pine(ymap_t *s, se_config_t *c, ev_error *err)
 {
     ymap_t pm;

@@ -6,7 +6,7 @@
  *     costs: {fee_bp: 5, slippage_bp: 5}
  *     pine: {hma_as_sma: false, pine_sticky_a: false, python_cut: false}   # atc only
  *     session: {flat_at_close: false}           # true: no position held overnight
- *   parameters:                                 # SIGNALS.md's names, lattices as in docs/config.md
+ *   parameters:                                 # docs/signals-spec.md's names, lattices as in docs/config.md
  *     - {name: ema_fast, range: {start: 8, stop: 32, step: 4}}
  *     - {name: vol_z, values: [1.0, 1.5, 2.0]}
  *     - {name: robustness, values: [Narrow, Medium, Wide]}   # atc: names, kept as 0, 1, 2
@@ -64,7 +64,7 @@ void se_config_free(se_config_t *c);
 
 ev_status se_config_load_bars(const se_config_t *c, bars_t *b, ev_error *err);
 
-/* SIGNALS.md's defaults with the config's costs: the genome before --set. */
+/* docs/signals-spec.md's defaults with the config's costs: the genome before --set. */
 void se_config_base(const se_config_t *c, se_params_t *p);
 
 /* A genome against the config: each lattice parameter's value must be on its

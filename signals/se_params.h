@@ -1,4 +1,4 @@
-/* The parameters of seller_exhaustion by SIGNALS.md's names: defaults
+/* The parameters of seller_exhaustion by docs/signals-spec.md's names: defaults
  * (sec. 1.4.7, for 15-minute bars) and NAME=VALUE settings. Window lengths
  * and max_hold are whole bars; the rest are binary64 numbers parsed from
  * their decimal text (the nearest double, as k/10.0 gives for 0.1 * k). */
@@ -32,12 +32,12 @@ ev_status se_params_assign(se_params_t *p, const char *assignment, ev_error *err
  * lengths and max_hold are whole numbers of bars. */
 void se_params_put(se_params_t *p, int which, double v);
 
-/* The constraint of SIGNALS.md sec. 3: ema_slow > ema_fast (else infeasible). */
+/* The constraint of docs/signals-spec.md sec. 3: ema_slow > ema_fast (else infeasible). */
 int se_params_feasible(const se_params_t *p);
 /* EV_OK when feasible, else EV_EUSAGE "infeasible genome: ..." saying why. */
 ev_status se_params_check(const se_params_t *p, ev_error *err);
 
-/* The names, NULL-terminated, in SIGNALS.md's order. */
+/* The names, NULL-terminated, in docs/signals-spec.md's order. */
 extern const char *const se_param_names[];
 
 #ifdef __cplusplus

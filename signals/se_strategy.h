@@ -1,4 +1,4 @@
-/* Strategy seller_exhaustion (SIGNALS.md sec. 1.3-1.4): the signal and the
+/* Strategy seller_exhaustion (docs/signals-spec.md sec. 1.3-1.4): the signal and the
  * backtest loop over precomputed indicator series, written once for the CPU
  * and CUDA (EV_HD). The series come from signals/features.h (each distinct
  * (indicator, length) computed once per run and shared across genomes).
@@ -224,7 +224,7 @@ EV_HD int64_t se_backtest(const se_series_t *s, const se_params_t *p, se_trade_t
     return r.n_trades;
 }
 
-/* The source's metrics (SIGNALS.md sec. 1.4.5) over a genome's trades, in
+/* The source's metrics (docs/signals-spec.md sec. 1.4.5) over a genome's trades, in
  * trade order: n; win_rate = mean(pnl > 0); avg_r = mean(R); total_pnl = sum
  * of pnl; max_dd = min(cum_pnl - running max of cum_pnl) (the running max
  * starts at the first trade's cum_pnl, as pandas' cummax; 0 without trades);

@@ -56,7 +56,7 @@ typedef struct {
     /* Pins every gene to one value, point[k] for lattice parameter k (the
      * config's baseline: as config_load read it, fitness/baseline.h): gene
      * 0 of each then backtests that point, on the lattice or not. A value
-     * that breaks the type's rules (whole bars, SIGNALS.md's constraints)
+     * that breaks the type's rules (whole bars, docs/signals-spec.md's constraints)
      * is EV_ECONFIG naming the file and the key. */
     ev_status (*pin)(void *state, const double *point, ev_error *err);
     /* Bars read, and a fingerprint of them (a resumed run must see the same). */

@@ -30,7 +30,7 @@
     typedef struct {                                                                                      \
         se_config_bound_t b; /* the config, the bars, the genes' binding */                               \
         P##_features_t *feat;                                                                             \
-        P##_params_t base; /* SIGNALS.md's defaults with the config's fixed settings */                   \
+        P##_params_t base; /* docs/signals-spec.md's defaults with the config's fixed settings */         \
     } P##_entry_t;                                                                                        \
     static void P##_close(void *state)                                                                    \
     {                                                                                                     \

@@ -1,9 +1,9 @@
 """An independent reference of strategy atc (Adaptive Trend Classification,
-SIGNALS.md sec. 2; the choices SIGNALS.md leaves open as docs/signals.md
+docs/signals-spec.md sec. 2; the choices docs/signals-spec.md leaves open as docs/signals.md
 makes them), written from those documents, not from the engine.
 
 Whole series at a time in numpy/pandas: each moving average over all bars,
-window sums added oldest term first as vectors over the bars (SIGNALS.md
+window sums added oldest term first as vectors over the bars (docs/signals-spec.md
 sec. 4.3: numpy's pairwise sum would change the last bits), the crossovers
 with pandas' shift, the equity recurrences as one loop over the bars that
 updates the 54 layer-1 curves (or the 6 layer-2 curves) together, the

@@ -1,4 +1,4 @@
-"""An independent reference of strategy seller_exhaustion (SIGNALS.md sec. 1)
+"""An independent reference of strategy seller_exhaustion (docs/signals-spec.md sec. 1)
 and of evolve's bar rules (docs/signals.md), written from those documents, not
 from the engine. Indicators in pandas, as the original (indicators/local.py,
 strategy/seller_exhaustion.py@592842f); the backtest loop in plain Python over
@@ -79,7 +79,7 @@ def ema(s, span):
 
 def window_sums(x, w, mean=None):
     """For every full window x[i-w+1..i]: the sum of x (or of (x - mean[i])^2),
-    added oldest to newest (SIGNALS.md sec. 4.3); NaN before the first window."""
+    added oldest to newest (docs/signals-spec.md sec. 4.3); NaN before the first window."""
     n = len(x)
     out = np.full(n, np.nan)
     if w > n:
@@ -96,7 +96,7 @@ def window_sums(x, w, mean=None):
 
 
 def rolling_mean(s, w):
-    """SIGNALS.md sec. 4.4's canonical mean: the window's sum (oldest first) / w."""
+    """docs/signals-spec.md sec. 4.4's canonical mean: the window's sum (oldest first) / w."""
     return pd.Series(window_sums(s.to_numpy(float), w) / float(w), index=s.index)
 
 
@@ -214,7 +214,7 @@ def run(bars, params, rolling="canonical"):
 
 
 def metrics(trades):
-    """SIGNALS.md sec. 1.4.5, in pandas as the source: n, win_rate, avg_R,
+    """docs/signals-spec.md sec. 1.4.5, in pandas as the source: n, win_rate, avg_R,
     total_pnl, max_dd, sharpe (0 where undefined; all 0 without trades)."""
     n = len(trades)
     if n == 0:

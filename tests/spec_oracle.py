@@ -1,6 +1,6 @@
-"""An independent reading of ../shared/SPEC.md, sections 1-5 (4.1 included), in Python.
+"""An independent reading of docs/spec.md, sections 1-5 (4.1 included), in Python.
 
-Written from the contract (SPEC.md, docs/config.md, docs/dataset.md and the
+Written from the contract (docs/spec.md, docs/config.md, docs/dataset.md and the
 README's "Semantics where the SPEC is silent"), not from the engine's code, so
 that tests/test_spec_oracle.py can check evolve against it. Standard library
 plus numpy.

@@ -6,7 +6,7 @@
  * (growth *= exp(La)) once per strided loop iteration, so with T threads a
  * bar's growth was exp(La*i/T), and even with one thread it drifted by
  * rounding. The check: every layer-1 equity evolve computes, at every bar,
- * equals bit for bit an oracle written here from SIGNALS.md sec. 2.5 with
+ * equals bit for bit an oracle written here from docs/signals-spec.md sec. 2.5 with
  * g = exp(lambda*(i - cutout)) taken from i alone. Oracles carrying the bug
  * (one thread, and four strided threads) are shown to disagree with it, so
  * the check catches the bug coming back. */
@@ -408,7 +408,7 @@ static void make_bars(bars_t *b, int64_t n)
 
 enum { GROWTH_CLOSED = 0, GROWTH_RUNNING = 1, GROWTH_STRIDED = 4 };
 
-/* Layer-1 equity of one member from SIGNALS.md sec. 2.5: growth GROWTH_CLOSED
+/* Layer-1 equity of one member from docs/signals-spec.md sec. 2.5: growth GROWTH_CLOSED
  * is exp(lambda*(i - cutout)); GROWTH_RUNNING a running product over the bars
  * (one thread); GROWTH_STRIDED four threads striding over the bars, each
  * multiplying its own running product once per iteration (seed 002). */

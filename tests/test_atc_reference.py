@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """evolve's strategy atc (evolve trades --strategy atc, and atc configs)
 against the independent reference tests/atc_reference.py (numpy/pandas,
-written from SIGNALS.md sec. 2 and docs/signals.md).
+written from docs/signals-spec.md sec. 2 and docs/signals.md).
 
 Bars: the real TAQ prices in SHARED/real-hf at 10 s and 30 s (when present),
 bars evolve builds from gen-data's market files, and a random walk written as
 a bars CSV. Genomes: GENOMES random ones per bars set (seeded; --full: 200),
-lengths on SIGNALS.md sec. 3's lattice and below it down to the feasible
+lengths on docs/signals-spec.md sec. 3's lattice and below it down to the feasible
 minimum, La/De/thresholds on decimal lattices, some with cutout > 0, weights
 off 1.0 or the Pine flags set. Every genome must have the reference's
 trades: the same count, signal/entry/exit bars, sides and reasons, and

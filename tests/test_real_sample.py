@@ -5,9 +5,9 @@ them; every trade's logged prices and Worst/Best/Trade Percent Change are
 those of its path, recomputed here from the market files' text (the rows of
 its ticker from entry to exit, docs/spec.md sec. 2); `evolve ingest` keeps
 all 76 trades and counts the rows this test counts; configs/real.yaml runs
-(grid) from the checkout with its holdout and baseline, and a second config
-on the same files reuses the one dataset in the shared cache. Standard
-library only."""
+(grid) from the checkout with its holdout and baseline, a second config on
+the same files reuses the one dataset in the shared cache, and `evolve cache`
+lists and clears it. Standard library only."""
 import csv
 import filecmp
 import os
@@ -107,6 +107,14 @@ def runs_config(E, src, root):
     r = cli.run(E, ["cache"], env=env)
     check(r.returncode == 0 and "1 file(s)" in r.stdout and "samples/real/all_trade_logs.csv" in r.stdout,
           f"evolve cache: one dataset for both runs: {r.stdout} {r.stderr}")
+    r = cli.run(E, ["cache", "--clear"], env=env)
+    check(r.returncode == 0 and "removed 1 file(s)" in r.stdout, f"evolve cache --clear: {r.stdout} {r.stderr}")
+    r = cli.run(E, ["cache"], env=env)
+    check(r.returncode == 0 and "0 file(s)" in r.stdout, f"evolve cache after --clear: {r.stdout}")
+    check(not [n for n in os.listdir(os.path.join(root, "cache", "datasets")) if not n.endswith(".lock")],
+          f"--clear leaves {os.listdir(os.path.join(root, 'cache', 'datasets'))}")
+    r = cli.run(E, ["cache", "extra"], env=env)
+    check(r.returncode == 2 and "evolve cache takes no file" in r.stderr, f"evolve cache extra: {r.stderr}")
 
 
 def main():

@@ -1,5 +1,5 @@
 /* signals/: the indicators on hand-computed values, the backtest's edge cases
- * (SIGNALS.md sec. 1.4.3) on hand-made series, and seed 001's three bugs.
+ * (docs/signals-spec.md sec. 1.4.3) on hand-made series, and seed 001's three bugs.
  *
  * Each bug is a check that evolve's path passes and that a mutant carrying the
  * bug is shown to fail, so the check would catch the bug coming back:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """evolve's seller_exhaustion (evolve bars / evolve trades) against the
-independent reference tests/se_reference.py (pandas, written from SIGNALS.md
+independent reference tests/se_reference.py (pandas, written from docs/signals-spec.md
 sec. 1 and docs/signals.md).
 
 Bars: a random walk written as a bars CSV (epoch seconds; and ISO times with a
@@ -14,7 +14,7 @@ bars' length, thresholds on decimal lattices (k/10, k/20, k/4), fees and
 slippage random. Every genome must have the reference's trades: the same count,
 signal/entry/exit bars and reasons, and prices, stop, target, risk, pnl and R
 within REL relative (pandas' rolling mean/std use online updates where evolve
-sums each window, SIGNALS.md sec. 4.4).
+sums each window, docs/signals-spec.md sec. 4.4).
 
 Also: seed 001's three bugs do not happen in evolve's output (every trade's
 signal bar has every indicator defined and is at or after the first bar that

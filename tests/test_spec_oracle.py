@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """evolve against an independent oracle of SPEC sec. 1-5 and 4.1 (tests/spec_oracle.py,
-written from SPEC.md and the docs, not from the engine).
+written from docs/spec.md and the docs, not from the engine).
 
 Data: two synthetic raw-CSV datasets written here (edge cases: missing seconds,
 prices exactly on the float32 target/stop levels and one float32 step short of

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A strategy config's `baseline:` (docs/config.md "baseline", issue 28)
 against the independent reference of seller_exhaustion (tests/se_reference.py,
-pandas, written from SIGNALS.md sec. 1), never against evolve's own trades:
+pandas, written from docs/signals-spec.md sec. 1), never against evolve's own trades:
 
 - the reference backtests the baseline's values (off the lattice) on the
   bars it builds itself from the market files; each trade's outcome is

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The suite's datasets (bench/suite/README.md), made once into SUITE_DIR
 # (default bench/out/suite): gen-data with several seeds, day and trade
-# counts (3 trading tickers), and the real NYSE TAQ sample beside the
-# checkout (../shared/data/real-hf, read in place, never copied).
+# counts (3 trading tickers), and the real NYSE TAQ sample, an optional
+# fixture outside the repository (REAL_HF, else ../shared/data/real-hf beside
+# the checkout; read in place, never copied): without it s7 and s8 cannot run.
 #   bash bench/suite/data.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."

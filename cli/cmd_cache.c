@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/commands.h"
+#include "cli/cmd_cache.h"
 #include "common/options.h"
 #include "io/dataset_cache.h"
 

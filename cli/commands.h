@@ -12,7 +12,6 @@ int cmd_ingest(int argc, char **argv);   /* evolve ingest ... */
 int cmd_gen_data(int argc, char **argv); /* evolve gen-data ... */
 int cmd_report(int argc, char **argv);   /* evolve report RUN.h5 ... */
 int cmd_doctor(int argc, char **argv);   /* evolve doctor: versions, devices, GPU self-tests (exit 3: no GPU) */
-int cmd_cache(int argc, char **argv);    /* evolve cache [--clear]: the shared dataset cache */
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "cli/cmd_cache.h"
 #include "cli/cmd_run_trades.h"
 #include "cli/cmd_signals.h"
 #include "cli/commands.h"

@@ -2,7 +2,6 @@
 #include "common/plat_cache.h"
 
 #include <stdlib.h>
-#include <sys/types.h>
 
 #ifdef _WIN32
 #include <sys/utime.h>

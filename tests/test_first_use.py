@@ -121,7 +121,16 @@ def main():
               f"trades from /: {r.returncode} {r.stderr[-300:]}")
         moved = os.path.join(root, "moved")
         shutil.move(os.path.join(root, "results"), moved)
-        r = cli.run(E, ["trades", os.path.join(moved, "s.h5")], cwd="/")
+        r = cli.run(E, ["trades", os.path.join(moved, "s.h5")], cwd="/")  # its dataset: in the shared cache
+        check(r.returncode == 0 and "found by provenance/dataset path" in r.stdout,
+              f"trades of a moved run: {r.stderr[-300:]}")
+        # a dataset beside its run (data.cache) moves with it: found from the run file's folder
+        with open(cfg, "w") as f:
+            f.write(config_text(tickers="  tickers: [SOXL]\n  cache: ../results/s.dataset.h5\n"))
+        r = cli.run(E, ["configs/s.yaml", "--grid", "--quiet"], cwd=root)
+        check(r.returncode == 0, f"grid with data.cache: {r.stderr[-300:]}")
+        shutil.move(os.path.join(root, "results"), os.path.join(root, "moved2"))
+        r = cli.run(E, ["trades", os.path.join(root, "moved2", "s.grid.h5")], cwd="/")
         check(r.returncode == 0 and "path_from_run" in r.stdout, f"trades of a moved run: {r.stderr[-300:]}")
         # data paths and tickers
         with open(cfg, "w") as f:

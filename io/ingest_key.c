@@ -4,10 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <xxhash.h>
 
+#include "common/plat_cache.h"
 #include "common/platform.h"
 #include "common/strutil.h"
+#include "io/hash_memo.h"
 
 /* Bumped whenever ingest would build a different dataset from the same
  * inputs, so older caches are rebuilt rather than reused. */
@@ -23,14 +26,13 @@ static void hash_i64(XXH64_state_t *h, int64_t v)
     XXH64_update(h, &v, sizeof v);
 }
 
-/* Feeds the length and the bytes of one input file. */
-static ev_status hash_file(XXH64_state_t *h, const char *path, const char *what, ev_error *err)
+/* The length and XXH64 of a file's bytes. */
+static ev_status hash_bytes(const char *path, const char *what, int64_t *len, uint64_t *digest, ev_error *err)
 {
     enum { CHUNK = 1 << 20 };
     FILE *f = plat_open_input(path, what, err);
     char *buf = f ? (char *)malloc(CHUNK) : NULL;
     XXH64_state_t *one = buf ? XXH64_createState() : NULL;
-    int64_t len = 0;
     size_t n;
     ev_status st = EV_OK;
     if (!f)
@@ -41,23 +43,58 @@ static ev_status hash_file(XXH64_state_t *h, const char *path, const char *what,
         return ev_fail(err, EV_ENOMEM, "out of memory");
     }
     XXH64_reset(one, 0);
+    *len = 0;
     while ((n = fread(buf, 1, CHUNK, f)) > 0) {
         XXH64_update(one, buf, n);
-        len += (int64_t)n;
+        *len += (int64_t)n;
     }
     if (ferror(f))
         st = ev_fail(err, EV_EIO, "%s: cannot read it", path);
-    hash_i64(h, len);
-    hash_i64(h, (int64_t)XXH64_digest(one));
+    *digest = XXH64_digest(one);
     XXH64_freeState(one);
     free(buf);
     fclose(f);
     return st;
 }
 
+/* Feeds the length and the hash of one input file's bytes: from the memo
+ * when it holds the file as it is, else read (and recorded). */
+static ev_status hash_file(XXH64_state_t *h, hash_memo_t *memo, const char *path, const char *what, ev_error *err)
+{
+    plat_stat_t ps;
+    int have_stat = plat_stat(path, &ps) == 0;
+    char *abs = memo && have_stat ? plat_abs_path(path) : NULL;
+    int64_t now_ns = (int64_t)time(NULL) * 1000000000LL, len = 0; /* before the read: a later write is newer */
+    uint64_t digest = 0;
+    ev_status st = EV_OK;
+    if (abs && hash_memo_get(memo, abs, &ps, &digest)) {
+        len = ps.size;
+    } else if ((st = hash_bytes(path, what, &len, &digest, err)) == EV_OK && abs && len == ps.size) {
+        hash_memo_put(memo, abs, &ps, now_ns, digest);
+    }
+    free(abs);
+    hash_i64(h, len);
+    hash_i64(h, (int64_t)digest);
+    return st;
+}
+
+/* The memo in the cache folder, created when missing; NULL without one. */
+static hash_memo_t *open_memo(void)
+{
+    char *dir = plat_cache_dir(), *path = dir ? plat_path_join(dir, "hash-memo") : NULL;
+    hash_memo_t *m = NULL;
+    ev_error ignored;
+    if (path && plat_mkdirs(dir, &ignored) == EV_OK)
+        m = hash_memo_open(path);
+    free(dir);
+    free(path);
+    return m;
+}
+
 ev_status ingest_key(const market_files_t *files, const ingest_opts_t *o, uint64_t *key, ev_error *err)
 {
     XXH64_state_t *h = XXH64_createState();
+    hash_memo_t *memo = h ? open_memo() : NULL;
     ev_status st = EV_OK;
     if (!h)
         return ev_fail(err, EV_ENOMEM, "out of memory");
@@ -66,10 +103,10 @@ ev_status ingest_key(const market_files_t *files, const ingest_opts_t *o, uint64
     hash_i64(h, (int64_t)files->n);
     for (size_t i = 0; i < files->n && st == EV_OK; i++) {
         hash_str(h, plat_basename(files->files[i].path)); /* the day */
-        st = hash_file(h, files->files[i].path, "a market data CSV file", err);
+        st = hash_file(h, memo, files->files[i].path, "a market data CSV file", err);
     }
     if (st == EV_OK)
-        st = hash_file(h, o->trades_path, "the trade log CSV file", err);
+        st = hash_file(h, memo, o->trades_path, "the trade log CSV file", err);
     hash_i64(h, o->n_tickers);
     for (int32_t i = 0; i < o->n_tickers; i++)
         hash_str(h, o->tickers[i]);
@@ -79,6 +116,7 @@ ev_status ingest_key(const market_files_t *files, const ingest_opts_t *o, uint64
     hash_i64(h, o->strict != 0);
     *key = XXH64_digest(h);
     XXH64_freeState(h);
+    hash_memo_close(memo);
     return st;
 }
 

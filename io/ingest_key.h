@@ -18,7 +18,8 @@ extern "C" {
 /* XXH64 of the market files' names (their dates) and bytes, the trade log's
  * bytes (not its name), the tickers, the extra features and strict. Paths,
  * folders and modification times are not part of it: moved or touched
- * inputs keep their key, one changed byte changes it. Reads every file. */
+ * inputs keep their key, one changed byte changes it. Reads every file that
+ * the hash memo (io/hash_memo.h) does not hold as it is now. */
 ev_status ingest_key(const market_files_t *files, const ingest_opts_t *o, uint64_t *key, ev_error *err);
 
 /* A dataset taken from the cache was built from files of the same content,

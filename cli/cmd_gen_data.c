@@ -15,7 +15,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: evolve gen-data --out DIR [options]\n"
             "\n"
-            "Writes realistic sample data in the trader's formats (SPEC sec. 1):\n"
+            "Writes realistic sample data in the trader's formats (docs/spec.md sec. 1):\n"
             "  DIR/market/Raw_Market_data_MM-DD-YYYY.csv  one file per weekday, a row per ticker per\n"
             "                                             second 09:30:00-15:59:59 (~0.5 %% missing)\n"
             "  DIR/all_trade_logs.csv                     the trade log\n"

@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "Lists the kept trades of a reported genome of a run file, over the run's whole dataset (found\n"
             "from the run file: provenance/dataset), in equity-curve order (entry time across tickers):\n"
             "  ticker, trade id, entry time and price, the exit second, the exit reason (target, stop,\n"
-            "  breakeven, trail, time: SPEC sec. 4.1's exits, or logged: no exit was hit), the outcome\n"
+            "  breakeven, trail, time: docs/spec.md sec. 4.1, or logged: no exit was hit), the outcome\n"
             "  (percent, after costs, as the fitness sums it), the cumulative result, and the part:\n"
             "  in_sample, or holdout (runs with a validation: block).\n"
             "\n"

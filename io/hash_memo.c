@@ -48,27 +48,43 @@ static memo_entry_t *add(hash_memo_t *m, const char *path)
     return e;
 }
 
+/* Six numbers (the hash in hex) and the path after one space; 0 when the
+ * line is not that. strtoll rather than sscanf's %lld, which not every C
+ * runtime reads. */
+static int parse(char *line, memo_entry_t *e, char **path)
+{
+    char *p = line, *end;
+    long long v[5];
+    for (int i = 0; i < 5; i++, p = end) {
+        v[i] = strtoll(p, &end, 10);
+        if (end == p || *end != ' ')
+            return 0;
+    }
+    e->hash = (uint64_t)strtoull(p, &end, 16);
+    if (end == p || *end != ' ' || !end[1])
+        return 0;
+    e->size = v[0];
+    e->mtime_ns = v[1];
+    e->dev = (uint64_t)v[2];
+    e->ino = (uint64_t)v[3];
+    e->hashed_ns = v[4];
+    *path = end + 1;
+    return 1;
+}
+
 static void load(hash_memo_t *m, FILE *f)
 {
-    char line[8192];
+    char line[8192], *path;
+    memo_entry_t got, *e;
     while (fgets(line, sizeof line, f)) {
-        long long size, mtime, hashed;
-        unsigned long long dev, ino, hash;
-        int at = -1;
         size_t len = strcspn(line, "\r\n");
-        memo_entry_t *e;
         if (line[len] != '\n')
             continue; /* a line too long, or the last one cut short */
         line[len] = '\0';
-        if (sscanf(line, "%lld %lld %llu %llu %lld %llx %n", &size, &mtime, &dev, &ino, &hashed, &hash, &at) != 6 ||
-            at < 0 || !line[at] || find(m, line + at) || !(e = add(m, line + at)))
+        if (!parse(line, &got, &path) || find(m, path) || !(e = add(m, path)))
             continue;
-        e->size = size;
-        e->mtime_ns = mtime;
-        e->dev = dev;
-        e->ino = ino;
-        e->hashed_ns = hashed;
-        e->hash = hash;
+        got.path = e->path;
+        *e = got;
     }
 }
 
@@ -126,8 +142,8 @@ static void save(hash_memo_t *m)
         if (m->n > 1)
             qsort(m->e, m->n, sizeof *m->e, newest_first);
         for (size_t i = 0; i < keep; i++)
-            fprintf(f, "%lld %lld %llu %llu %lld %016llx %s\n", (long long)m->e[i].size, (long long)m->e[i].mtime_ns,
-                    (unsigned long long)m->e[i].dev, (unsigned long long)m->e[i].ino, (long long)m->e[i].hashed_ns,
+            fprintf(f, "%lld %lld %lld %lld %lld %016llx %s\n", (long long)m->e[i].size, (long long)m->e[i].mtime_ns,
+                    (long long)m->e[i].dev, (long long)m->e[i].ino, (long long)m->e[i].hashed_ns,
                     (unsigned long long)m->e[i].hash, m->e[i].path);
         if (plat_fclose_written(f) != 0 || plat_rename_replace(tmp, m->file, NULL) != EV_OK)
             plat_remove(tmp);

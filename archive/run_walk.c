@@ -5,6 +5,7 @@
 
 #include "archive/run_internal.h"
 #include "archive/run_stats.h"
+#include "archive/run_verdict.h"
 #include "io/h5_util.h"
 
 /* The first and last day of each window's train and test spans. */
@@ -138,5 +139,12 @@ ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, cons
         (st = run_file_attr_f64(rf, "walk_forward", "chained_fitness", r->chained_value, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "walk_forward", "chained_trades", (uint64_t)r->chained.trades, err)) == EV_OK)
         st = run_file_attr_u64(rf, "walk_forward", "chained_feasible", (uint64_t)(r->chained.feasible != 0), err);
+    if (st == EV_OK) {
+        verdict_t v;
+        if ((st = verdict_of_walk(&v, r->n, r->test_value, r->test, r->n_base, r->base_kind, r->base_value, r->base,
+                                  err)) == EV_OK)
+            st = run_file_write_verdict(rf, "walk_forward", &v, err);
+        verdict_free(&v);
+    }
     return st;
 }

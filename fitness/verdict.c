@@ -74,6 +74,14 @@ void verdict_dsr_format(char *buf, size_t n, double dsr, double z)
         snprintf(buf, n, "%.3f", dsr);
 }
 
+void verdict_dsr_cell(char *buf, size_t n, double dsr)
+{
+    if (dsr == dsr && dsr < VERDICT_DSR_FLOOR)
+        snprintf(buf, n, "<1e-6");
+    else
+        verdict_dsr_format(buf, n, dsr, NAN);
+}
+
 /* The baseline the headline compares with: the trade log, else the
  * trader's own baseline, else the first there is. */
 static uint32_t headline_base(const verdict_t *v)

@@ -72,6 +72,9 @@ void verdict_part_name(char *buf, size_t n, const verdict_part_t *p);
 const char *verdict_base_words(int32_t kind);
 /* A DSR as read: "0.973", "2.1e-04", "< 1e-6 (z = -4.86)", "-". */
 void verdict_dsr_format(char *buf, size_t n, double dsr, double z);
+/* A DSR in a table's column: as verdict_dsr_format but "<1e-6" alone (the
+ * verdict prints rank 1's z-score). */
+void verdict_dsr_cell(char *buf, size_t n, double dsr);
 /* A value the verdict prints: 2 decimals, more where that would read 0. */
 void verdict_num(char *buf, size_t n, double v, int sign);
 

@@ -127,6 +127,11 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
         jcell(c, o, NULL, &r->fold[f]);
     }
     jfitness(c, item, "worst_fold", r->worst_fold);
+    for (int32_t f = 0; f < top->val->n_folds; f++)
+        if (!r->fold[f].r.feasible) { /* the value stays the lowest one, as every table prints it */
+            c->failed |= cJSON_AddBoolToObject(item, "worst_fold_feasible", 0) == NULL;
+            break;
+        }
     jnum(c, item, "fold_profitable_share", r->fold_profitable);
 }
 

@@ -18,6 +18,9 @@ const char html_style[] =
     ".wide{overflow-x:auto;max-width:100%}.note{color:#555;font-size:12px}"
     "pre{background:#f4f4f4;padding:8px;overflow-x:auto;font-size:12px}"
     "figure{margin:12px 0}figure svg{max-width:100%;height:auto;display:block}"
+    "#verdict .headline{font-size:17px;font-weight:600;margin:8px 0 10px}"
+    "table.verdict tbody th{text-align:left;background:#eef3f8}.pos{color:#1a7f37}.neg{color:#c62828;font-weight:600}"
+    ".reading{margin:4px 0}details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 
     "@page{size:A4;margin:12mm}"
     "@media print{body{background:#fff;font-size:10px}main{max-width:none;padding:0}"

@@ -1,6 +1,7 @@
 #include "report/top_table.h"
 
 #include "report/baseline_table.h"
+#include "fitness/verdict.h"
 
 #include <math.h>
 #include <string.h>
@@ -31,7 +32,9 @@ static void format_fitness(char *buf, size_t n, double v)
  * fold and the share of profitable folds. */
 static void print_validation_head(FILE *out, const reported_t *top)
 {
-    fprintf(out, "  %16s  %8s  %14s  %6s", "holdout", "trades", "plateau", "DSR");
+    if (top->split->n_holdout > 0) /* a folds-only run has no holdout to show */
+        fprintf(out, "  %16s  %8s", "holdout", "trades");
+    fprintf(out, "  %14s  %7s", "plateau", "DSR");
     if (top->split->has_folds)
         fprintf(out, "  %16s  %7s", "worst_fold", "folds+");
 }
@@ -69,16 +72,17 @@ static int print_validation_row(FILE *out, const reported_t *top, uint32_t i)
 {
     const val_row_t *r = &top->val->row[i];
     char fit[64];
-    int marked = format_part(fit, sizeof fit, r->out_of_sample.value, r->out_of_sample.r.feasible);
-    fprintf(out, "  %16s  %8lld", fit, (long long)r->out_of_sample.r.trades);
+    int marked = 0;
+    if (top->split->n_holdout > 0) {
+        marked = format_part(fit, sizeof fit, r->out_of_sample.value, r->out_of_sample.r.feasible);
+        fprintf(out, "  %16s  %8lld", fit, (long long)r->out_of_sample.r.trades);
+    }
     format_fitness(fit, sizeof fit, r->plateau.mean);
     fprintf(out, "  %14s", fit);
     {
         double d = top->val->trials >= 1.0 ? deflated_sharpe(&r->moments, top->val->trials, top->val->var_sr) : NAN;
-        if (d == d)
-            fprintf(out, "  %6.3f", d);
-        else
-            fprintf(out, "  %6s", "-");
+        verdict_dsr_cell(fit, sizeof fit, d);
+        fprintf(out, "  %7s", fit);
     }
     if (top->split->has_folds) {
         marked |= format_worst_fold(fit, sizeof fit, r, top->val->n_folds);

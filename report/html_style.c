@@ -9,7 +9,7 @@ const char html_style[] =
     "h1{font-size:22px;margin:8px 0 16px;word-break:break-all}h2{font-size:18px;margin:28px 0 8px;"
     "border-bottom:2px solid #1f77b4;padding-bottom:2px}h3{font-size:15px;margin:18px 0 6px}"
     "table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:13px}"
-    "th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}"
+    "th,td{border:1px solid #ddd;padding:3px 5px;text-align:right;white-space:nowrap}"
     "thead th{background:#eef3f8;position:sticky;top:0}"
     "table.sortable thead th{cursor:pointer}table.sortable thead th:hover{background:#dde7f2}"
     "tbody tr:nth-child(even){background:#f7f9fb}"

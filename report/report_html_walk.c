@@ -10,26 +10,44 @@
 #include "report/html_cells.h"
 #include "report/report_html.h"
 
-static void td_day(FILE *f, int64_t day)
+/* A span of days as one cell: 2024-01-02..01-04 (the year once). */
+static void td_span(FILE *f, int64_t first, int64_t last)
 {
-    int64_t y;
-    int m, d;
-    time_civil_from_days(day, &y, &m, &d);
-    fprintf(f, "<td>%04lld-%02d-%02d</td>", (long long)y, m, d);
+    int64_t y[2];
+    int m[2], d[2];
+    time_civil_from_days(first, &y[0], &m[0], &d[0]);
+    time_civil_from_days(last, &y[1], &m[1], &d[1]);
+    if (first == last)
+        fprintf(f, "<td>%04lld-%02d-%02d</td>", (long long)y[0], m[0], d[0]);
+    else if (y[0] == y[1])
+        fprintf(f, "<td>%04lld-%02d-%02d..%02d-%02d</td>", (long long)y[0], m[0], d[0], m[1], d[1]);
+    else
+        fprintf(f, "<td>%04lld-%02d-%02d..%04lld-%02d-%02d</td>", (long long)y[0], m[0], d[0], (long long)y[1], m[1],
+                d[1]);
+}
+
+/* "5.571100 (40)", '*' after the value when infeasible. */
+static void td_with_trades(FILE *f, double v, const eval_result_t *r)
+{
+    fputs("<td>", f);
+    html_num(f, v);
+    fprintf(f, "%s (%lld)</td>", r->feasible ? "" : "*", (long long)r->trades);
 }
 
 static void head(FILE *f, const report_run_t *r, const run_walk_base_t *b)
 {
     fputs(
-        "<div class=\"wide\"><table class=\"sortable\"><thead><tr><th>window</th><th>train from</th><th>to</th>"
-        "<th>test from</th><th>to</th>",
+        "<div class=\"wide\"><table class=\"sortable\"><thead><tr><th>window</th><th>train days</th>"
+        "<th>test days</th>",
         f);
     for (int32_t k = 0; k < r->lat.n_params; k++)
         html_th(f, r->lat.params[k].name);
-    fputs("<th>train</th><th>trades</th><th>test</th><th>trades</th>", f);
+    /* value (trades) in one cell each: the table fits a laptop's width */
+    fputs("<th>train (trades)</th><th>test (trades)</th>", f);
     for (size_t j = 0; j < b->n_base; j++) {
-        html_th(f, b->names[j]);
-        fputs("<th>trades</th>", f);
+        char t[80];
+        snprintf(t, sizeof t, "%s (trades)", b->names[j]);
+        html_th(f, t);
     }
     fputs("</tr></thead><tbody>\n", f);
 }
@@ -40,21 +58,17 @@ static void windows(FILE *f, const report_run_t *r, const ranked_genome_t *const
     head(f, r, b);
     for (uint32_t w = 0; w < n; w++) {
         fprintf(f, "<tr><td>%u</td>", w + 1);
-        for (int c = 0; c < 4; c++)
-            td_day(f, day[c][w]);
+        td_span(f, day[0][w], day[1][w]);
+        td_span(f, day[2][w], day[3][w]);
         for (int32_t k = 0; k < r->lat.n_params; k++) {
             fputs("<td>", f);
             html_esc(f, r->lat.params[k].value_text[e[0][w].genes[k]]);
             fputs("</td>", f);
         }
-        for (int s = 0; s < 2; s++) {
-            html_td_num(f, v[s][w], !e[s][w].r.feasible);
-            html_td_count(f, e[s][w].r.trades);
-        }
-        for (size_t j = 0; b->n_windows == n && j < b->n_base; j++) {
-            html_td_num(f, b->fitness[w * b->n_base + j], !b->r[w * b->n_base + j].feasible);
-            html_td_count(f, b->r[w * b->n_base + j].trades);
-        }
+        for (int s = 0; s < 2; s++)
+            td_with_trades(f, v[s][w], &e[s][w].r);
+        for (size_t j = 0; b->n_windows == n && j < b->n_base; j++)
+            td_with_trades(f, b->fitness[w * b->n_base + j], &b->r[w * b->n_base + j]);
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table></div>\n", f);

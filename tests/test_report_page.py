@@ -145,7 +145,7 @@ PY_TOP = """
 import sys, evolve
 t = evolve.load_run(sys.argv[1]).top
 print(t.loc[1, "out_of_sample_fitness"], t.loc[1, "out_of_sample_trades"], t.loc[1, "plateau_mean"],
-      t.loc[1, "deflated_sharpe"], t.loc[1, "fold_0_fitness"], t.loc[1, "oos_total_return"])
+      t.loc[1, "deflated_sharpe"], t.loc[1, "fold_1_fitness"], t.loc[1, "oos_total_return"])
 """
 
 

@@ -467,7 +467,7 @@ class RunFile(_Handle):
 
     def _validation_columns(self, group, n):
         """GROUP/validation (results/README.md), one column a row: in-sample, out-of-sample (holdout), plateau,
-        deflated Sharpe ratio, fold_<i>_fitness/trades/feasible, worst fold, and the holdout's trader statistics
+        deflated Sharpe ratio, fold_<i>_fitness/trades/feasible (i from 1), worst fold, and the holdout's trader statistics
         as oos_<statistic>."""
         v, out = f"{group}/validation", {}
         if not self.has(v):
@@ -482,7 +482,8 @@ class RunFile(_Handle):
                 a = self.array(f"{v}/fold_{part}").reshape(n, -1)
                 for f in range(a.shape[1]):
                     col = a[:, f]
-                    out[f"fold_{f}_{part}"] = col.astype(np.int64) if part == "trades" else \
+                    # numbered from 1, as the terminal, the page and the verdict number them
+                    out[f"fold_{f + 1}_{part}"] = col.astype(np.int64) if part == "trades" else \
                         col.astype(bool) if part == "feasible" else col
         out.update(self._group_columns(f"{v}/out_of_sample_trader_stats", n, "oos_"))
         return out

@@ -28,6 +28,28 @@ static int any_infeasible(const verdict_t *v)
     return 0;
 }
 
+/* The table's rows, on the terminal (html 0) or as the page's <tr>s: they
+ * differ only in their formats; the page colours a difference by its sign. */
+static void rows(FILE *out, const verdict_t *v, int html)
+{
+    char buf[64];
+    for (uint32_t p = 0; p < v->n_parts; p++) {
+        verdict_part_name(buf, sizeof buf, &v->part[p]);
+        fprintf(out, html ? "<tr><th>%s</th>" : "  %-10s", buf);
+        side_text(buf, sizeof buf, &v->best[p]);
+        fprintf(out, html ? "<td>%s</td><td>%lld</td>" : "  %10s  %6lld", buf, (long long)v->best[p].trades);
+        for (uint32_t j = 0; j < v->n_base; j++) {
+            const verdict_side_t *b = &v->base[(size_t)j * v->n_parts + p];
+            const double d = verdict_diff(v, j, p);
+            side_text(buf, sizeof buf, b);
+            fprintf(out, html ? "<td>%s</td><td>%lld</td>" : "  |  %10s  %6lld", buf, (long long)b->trades);
+            verdict_num(buf, sizeof buf, d, 1);
+            fprintf(out, html ? "<td class=\"%s\">%s</td>" : "%.0s  %14s", d > 0 ? "pos" : d < 0 ? "neg" : "", buf);
+        }
+        fputs(html ? "</tr>\n" : "\n", out);
+    }
+}
+
 void verdict_print_text(FILE *out, const verdict_t *v)
 {
     char buf[64];
@@ -39,20 +61,7 @@ void verdict_print_text(FILE *out, const verdict_t *v)
             fprintf(out, "  |  %10s  %6s  %14s", baseline_name(v->kind[j]), "trades", buf);
         }
         fputc('\n', out);
-        for (uint32_t p = 0; p < v->n_parts; p++) {
-            verdict_part_name(buf, sizeof buf, &v->part[p]);
-            fprintf(out, "  %-10s", buf);
-            side_text(buf, sizeof buf, &v->best[p]);
-            fprintf(out, "  %10s  %6lld", buf, (long long)v->best[p].trades);
-            for (uint32_t j = 0; j < v->n_base; j++) {
-                const verdict_side_t *b = &v->base[(size_t)j * v->n_parts + p];
-                side_text(buf, sizeof buf, b);
-                fprintf(out, "  |  %10s  %6lld", buf, (long long)b->trades);
-                verdict_num(buf, sizeof buf, verdict_diff(v, j, p), 1);
-                fprintf(out, "  %14s", buf);
-            }
-            fputc('\n', out);
-        }
+        rows(out, v, 0);
         if (any_infeasible(v))
             fprintf(out, "  * infeasible there: fewer kept trades than min_trades, or beyond max_drawdown_pct\n");
     }
@@ -66,17 +75,8 @@ static void esc_p(FILE *out, const char *cls, const char *text)
     fputs("</p>\n", out);
 }
 
-/* A difference, coloured by its sign (the style's .pos / .neg). */
-static void td_diff(FILE *out, double d)
-{
-    char buf[64];
-    verdict_num(buf, sizeof buf, d, 1);
-    fprintf(out, "<td class=\"%s\">%s</td>", d > 0 ? "pos" : d < 0 ? "neg" : "", buf);
-}
-
 void verdict_print_html(FILE *out, const verdict_t *v)
 {
-    char buf[64];
     fputs("<section id=\"verdict\"><h2>Verdict</h2>\n", out);
     esc_p(out, "headline", v->headline);
     if (v->n_parts && v->n_base) {
@@ -85,19 +85,7 @@ void verdict_print_html(FILE *out, const verdict_t *v)
             fprintf(out, "<th>%s</th><th>trades</th><th>rank 1 &minus; %s</th>", baseline_name(v->kind[j]),
                     baseline_name(v->kind[j]));
         fputs("</tr></thead><tbody>\n", out);
-        for (uint32_t p = 0; p < v->n_parts; p++) {
-            verdict_part_name(buf, sizeof buf, &v->part[p]);
-            fprintf(out, "<tr><th>%s</th>", buf);
-            side_text(buf, sizeof buf, &v->best[p]);
-            fprintf(out, "<td>%s</td><td>%lld</td>", buf, (long long)v->best[p].trades);
-            for (uint32_t j = 0; j < v->n_base; j++) {
-                const verdict_side_t *b = &v->base[(size_t)j * v->n_parts + p];
-                side_text(buf, sizeof buf, b);
-                fprintf(out, "<td>%s</td><td>%lld</td>", buf, (long long)b->trades);
-                td_diff(out, verdict_diff(v, j, p));
-            }
-            fputs("</tr>\n", out);
-        }
+        rows(out, v, 1);
         fputs("</tbody></table>\n", out);
         if (any_infeasible(v))
             esc_p(out, "note", "* infeasible there: fewer kept trades than min_trades, or beyond max_drawdown_pct");

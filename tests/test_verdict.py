@@ -15,7 +15,7 @@ baseline in sample and out of sample, the same in every place.
   same table (the run file's GROUP/verdict);
 - the GA's and --validate's verdicts (the grid's list for --validate, as its
   JSON), and a walk-forward's.
-Needs numpy only through the Python package's check (skipped without it)."""
+Needs numpy (tests/support/small_lattice.py)."""
 import json
 import os
 import subprocess
@@ -23,14 +23,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 import evolve_cli as cli  # noqa: E402
+import small_lattice  # noqa: E402
 
 check = cli.Checker()
-PARAMS = """parameters:
-  - {name: volatility, feature: Entry Volatility Percent, values: [0, 0.3, 0.5]}
-  - {name: ratio, feature: Entry Volatility Ratio, values: [0, 0.5, 0.8]}
-  - {name: target, role: target, values: [0.2, 0.3, 0.5]}
-  - {name: stop, role: stop, values: [-0.5, -0.3, -0.1]}
-"""
 BASELINE = "baseline: {volatility: 0.35, target: 0.45, stop: -0.42}\n"
 
 
@@ -38,26 +33,10 @@ def num(v):
     return float(v) if not isinstance(v, str) else float(v.replace("inf", "Infinity"))
 
 
-def config(root, name, data, validation, min_trades=5):
-    path = os.path.join(root, name + ".yaml")
-    with open(path, "w") as f:
-        f.write(f"""data:
-  market_dir: {os.path.join(data, "market")}
-  trades: {os.path.join(data, "all_trade_logs.csv")}
-  tickers: [SOXL]
-  cache: {os.path.join(root, "ds.h5")}
-{PARAMS}objective:
-  name: total_return
-  min_trades: {min_trades}
-validation:
-{validation}ga:
-  population: 16
-  generations: 10
-{BASELINE}top: 6
-seed: 7
-output: {os.path.join(root, name + ".h5")}
-""")
-    return path
+def config(root, name, data, validation):
+    """small_lattice's config (4 parameters, 81 points) with a baseline:, min_trades 5."""
+    return small_lattice.config(root, name, data, "  name: total_return\n  min_trades: 5\n", validation,
+                                "population: 16\n  generations: 10", extra=BASELINE)
 
 
 def run(evolve, path, args):

@@ -363,9 +363,9 @@ static void inline_svg(FILE *f, const char *dir, const char *name)
  * search's own charts. A part with no chart drawn is left out whole. */
 static void charts(FILE *f, const report_html_t *h, int part)
 {
-    static const char *const names[2][3] = {{"equity.svg", "daily.svg", NULL},
+    static const char *const names[2][3] = {{"versus.svg", "equity.svg", "daily.svg"},
                                             {"fitness.svg", "diversity.svg", "heatmap.svg"}};
-    static const char *const titles[2] = {"Equity of the top-1", "The search"};
+    static const char *const titles[2] = {"Rank 1 against the baselines, and its equity", "The search"};
     int any = 0;
     for (size_t i = 0; i < 3 && names[part][i]; i++) {
         char *path = plat_path_join(h->dir, names[part][i]);

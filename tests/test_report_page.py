@@ -123,6 +123,14 @@ def shows(mode, p, text, page):
           f"{mode}: the verdict does not open the page, or the identity is not at its bottom")
     if mode != "walk":
         check("Per trading day" in text, f"{mode}: no per-day table")
+        # rank 1 and every baseline on one axis (issue 32), drawn and on the page before the lists
+        vs = os.path.join(p["dir"], "versus.svg")
+        names = ["rank 1"] + [b["name"] for b in doc.get("baselines", [])]
+        svg = open(vs).read() if os.path.exists(vs) else ""
+        check(svg and all(f">{n}<" in svg for n in names), f"{mode}: versus.svg lacks a series of {names}")
+        check(0 <= text.find("Rank 1 and the baselines") < text.find("<h2>Grid top-K") if "Grid top-K" in text
+              else 0 <= text.find("Rank 1 and the baselines") < text.find("<h2>GA hall of fame"),
+              f"{mode}: versus.svg is not under the verdict")
 
 
 def report_columns(p):

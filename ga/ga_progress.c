@@ -59,12 +59,13 @@ void ga_progress_begin(ga_progress_t *p, FILE *out, uint32_t first_generation)
     p->first = first_generation;
 }
 
-/* Off a terminal: the first generation, every GA_PROGRESS_EVERY-th and one
- * at least every 10 s, so a log of 200 generations reads in 20 lines. */
-static int due(const ga_progress_t *p, const ga_gen_stats_t *st)
+/* Off a terminal: the first generation, every GA_PROGRESS_EVERY-th, the
+ * last of a capped run and one at least every 10 s, so a log of 200
+ * generations reads in 21 lines. */
+static int due(const ga_progress_t *p, const ga_gen_stats_t *st, const ga_settings_t *s)
 {
     return p->tty || st->generation == p->first || (st->generation + 1) % GA_PROGRESS_EVERY == 0 ||
-           st->wall_s - p->last_s >= 10.0;
+           st->generation + 1 == s->generations || st->wall_s - p->last_s >= 10.0;
 }
 
 void ga_progress_line(ga_progress_t *p, const ga_gen_stats_t *st, const ga_settings_t *s, const objective_cfg_t *obj)
@@ -72,7 +73,7 @@ void ga_progress_line(ga_progress_t *p, const ga_gen_stats_t *st, const ga_setti
     char eta[32];
     FILE *out = p->out;
     double rate = st->wall_s > 0 ? (double)st->evaluations / st->wall_s : 0.0;
-    if (!out || !due(p, st))
+    if (!out || !due(p, st, s))
         return;
     format_eta(eta, sizeof eta, eta_seconds(st, s));
     if (p->tty)

@@ -20,7 +20,8 @@ void ga_gene_entropy(const uint32_t *counts, const uint32_t *n_values, int32_t n
 
 /* Where the progress goes and how often: on a terminal one line rewritten in
  * place ('\r') every generation; elsewhere (a log, a pipe) a line for the
- * first generation, then every GA_PROGRESS_EVERY generations or 10 s. */
+ * first generation, then every GA_PROGRESS_EVERY generations or 10 s, and
+ * the last one of a run capped by generations. */
 #define GA_PROGRESS_EVERY 10
 typedef struct {
     FILE *out; /* NULL: quiet */

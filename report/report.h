@@ -13,7 +13,6 @@
 #include "common/status.h"
 #include "fitness/grid_sink.h"
 #include "fitness/trade_stats.h"
-#include "fitness/verdict.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,11 +58,6 @@ ev_status report_read_genes(report_run_t *r, uint32_t generation, uint16_t *gene
 /* The terminal summary: mode, config, dataset, generations, stop reason,
  * hall of fame / top-K tables, validate figures. */
 void report_print(FILE *out, report_run_t *r);
-
-/* The run's verdict (fitness/verdict.h): of the grid's top-K where the run
- * has one (grid, --validate), else of the hall of fame, or of a
- * walk-forward's windows; verdict_free it. */
-ev_status report_verdict(report_run_t *r, verdict_t *v, ev_error *err);
 
 /* Its parts the HTML page shows as they are: --validate's figures (nothing
  * without /validate) and the walk-forward windows (only with /walk_forward). */

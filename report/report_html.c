@@ -10,6 +10,8 @@
 #include "report/baseline_table.h"
 #include "report/html_cells.h"
 #include "report/html_style.h"
+#include "report/report_html_walk.h"
+#include "report/report_verdict.h"
 #include "report/out_file.h"
 #include "report/svg.h"
 #include "report/verdict_print.h"

@@ -32,9 +32,6 @@ ev_status report_html_check(const char *dir, ev_error *err);
  * temporary name renamed into place; prints its path to log. */
 ev_status report_html_write(const report_html_t *h, FILE *log, ev_error *err);
 
-/* The walk-forward section of the page (report_html_walk.c). */
-void report_html_walk(FILE *f, report_run_t *r);
-
 /* What was written to the temporary file t (tmpfile), as a new string
  * (free it); NULL when out of memory. */
 char *report_html_slurp(FILE *t);

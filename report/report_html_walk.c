@@ -8,7 +8,7 @@
 #include "archive/run_walk.h"
 #include "io/timeparse.h"
 #include "report/html_cells.h"
-#include "report/report_html.h"
+#include "report/report_html_walk.h"
 
 /* A span of days as one cell: 2024-01-02..01-04 (the year once). */
 static void td_span(FILE *f, int64_t first, int64_t last)

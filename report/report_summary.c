@@ -12,6 +12,7 @@
 #include "report/verdict_print.h"
 #include "operators/ga_settings.h"
 #include "report/report.h"
+#include "report/report_verdict.h"
 
 /* The top-K printer takes a config: a view of the run file's lattice and
  * objective is all it reads. list: as the run reported it (validation

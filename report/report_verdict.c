@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "archive/run_walk.h"
-#include "report/report.h"
+#include "report/report_verdict.h"
 
 /* The list a verdict speaks of: the grid's (exact; also --validate's, as
  * its JSON), else the GA's hall of fame. */

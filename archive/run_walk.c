@@ -5,6 +5,7 @@
 
 #include "archive/run_internal.h"
 #include "archive/run_stats.h"
+#include "archive/run_verdict.h"
 #include "io/h5_util.h"
 
 /* The first and last day of each window's train and test spans. */
@@ -138,5 +139,34 @@ ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, cons
         (st = run_file_attr_f64(rf, "walk_forward", "chained_fitness", r->chained_value, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "walk_forward", "chained_trades", (uint64_t)r->chained.trades, err)) == EV_OK)
         st = run_file_attr_u64(rf, "walk_forward", "chained_feasible", (uint64_t)(r->chained.feasible != 0), err);
+    if (st == EV_OK) {
+        verdict_t v;
+        if ((st = verdict_of_walk(&v, r->n, r->test_value, r->test, r->n_base, r->base_kind, r->base_value, r->base,
+                                  err)) == EV_OK)
+            st = run_file_write_verdict(rf, "walk_forward", &v, err);
+        verdict_free(&v);
+    }
+    return st;
+}
+
+ev_status run_file_read_walk_days(run_file_t *rf, int64_t *day[4], size_t *n, ev_error *err)
+{
+    const char *names[4] = {"train_first_day", "train_last_day", "test_first_day", "test_last_day"};
+    ev_status st = EV_OK;
+    hid_t g = run_object_open(rf, "walk_forward", 0, err);
+    for (int c = 0; c < 4; c++)
+        day[c] = NULL;
+    *n = 0;
+    if (g < 0)
+        return EV_EHDF5;
+    for (int c = 0; c < 4 && st == EV_OK; c++) {
+        hsize_t d[1] = {0};
+        st = h5u_read_array(rf->path, g, names[c], H5T_NATIVE_INT64, 1, d, (void **)&day[c], err);
+        if (st == EV_OK && c && (size_t)d[0] != *n)
+            st = ev_fail(err, EV_EDATA, "%s: /walk_forward/%s: %llu windows, %s has %zu (a damaged run file)", rf->path,
+                         names[c], (unsigned long long)d[0], names[0], *n);
+        *n = (size_t)d[0];
+    }
+    h5u_close(g);
     return st;
 }

@@ -26,6 +26,10 @@ ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, cons
  * run_walk_base_free. */
 ev_status run_file_read_walk_baselines(run_file_t *rf, run_walk_base_t *b, ev_error *err);
 void run_walk_base_free(run_walk_base_t *b);
+/* Each window's train_first_day, train_last_day, test_first_day and
+ * test_last_day (days since 1970-01-01) into day[0..3], new arrays of *n
+ * (free each). */
+ev_status run_file_read_walk_days(run_file_t *rf, int64_t *day[4], size_t *n, ev_error *err);
 
 #ifdef __cplusplus
 }

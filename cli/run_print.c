@@ -7,6 +7,7 @@
 #include "runs/mode_walk.h"
 #include "report/baseline_table.h"
 #include "report/top_table.h"
+#include "report/verdict_print.h"
 
 static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, const char *search_name)
 {
@@ -43,6 +44,25 @@ static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, con
             (long long)r->chained.trades, r->chained.feasible ? "" : " (infeasible)");
 }
 
+/* The verdict last, where the eye lands when the run ends (fitness/verdict.h):
+ * the list's rank 1 (the grid's for --validate), or the walk's windows. */
+static void print_verdict(FILE *out, const run_table_t *t)
+{
+    verdict_t v;
+    ev_status st;
+    if (t->kind == RUN_TABLE_WALK) {
+        const wf_result_t *r = t->walk;
+        st = verdict_of_walk(&v, r->n, r->test_value, r->test, r->n_base, r->base_kind, r->base_value, r->base, NULL);
+    } else {
+        st = verdict_of_list(&v, t->top, t->top->val ? t->top->val->trials : 0.0, NULL);
+    }
+    if (st != EV_OK)
+        return; /* out of memory: the tables above say it all */
+    fputc('\n', out);
+    verdict_print_text(out, &v);
+    verdict_free(&v);
+}
+
 static void print_table(void *user, const run_table_t *t)
 {
     FILE *out = stdout;
@@ -58,6 +78,7 @@ static void print_table(void *user, const run_table_t *t)
         break;
     case RUN_TABLE_WALK: print_walk(out, t->cfg, t->walk, t->search); break;
     }
+    print_verdict(out, t);
 }
 
 static void print_line(void *user, const char *line)

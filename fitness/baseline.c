@@ -13,6 +13,14 @@ const char *baseline_name(int32_t kind)
     return kind >= 0 && kind < BASELINE_KINDS ? names[kind] : "?";
 }
 
+int32_t baseline_kind_of(const char *name)
+{
+    for (int32_t k = 0; k < BASELINE_KINDS; k++)
+        if (strcmp(name, baseline_name(k)) == 0)
+            return k;
+    return -1;
+}
+
 void baseline_point(const lattice_t *lat, int32_t kind, baseline_point_t *b)
 {
     memset(b, 0, sizeof *b);

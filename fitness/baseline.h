@@ -39,6 +39,8 @@ typedef struct {
 
 /* "log", "loosest", "baseline". */
 const char *baseline_name(int32_t kind);
+/* The kind of a name baseline_name gives; -1 for any other (a run file's). */
+int32_t baseline_kind_of(const char *name);
 
 /* The point of kind (BASELINE_LOG or BASELINE_LOOSEST) on lat. */
 void baseline_point(const lattice_t *lat, int32_t kind, baseline_point_t *b);

@@ -82,7 +82,7 @@ double dsr_expected_max(double trials, double var_sr)
            ((1.0 - g) * dsr_norm_inv(1.0 - 1.0 / trials) + g * dsr_norm_inv(1.0 - 1.0 / (trials * exp(1.0))));
 }
 
-double deflated_sharpe(const trade_moments_t *m, double trials, double var_sr)
+double deflated_sharpe_z(const trade_moments_t *m, double trials, double var_sr)
 {
     double sr0, den;
     if (m->n < 2)
@@ -91,7 +91,13 @@ double deflated_sharpe(const trade_moments_t *m, double trials, double var_sr)
     den = 1.0 - m->skew * m->sharpe + (m->kurt - 1.0) / 4.0 * m->sharpe * m->sharpe;
     if (!(den > 0.0))
         return NAN;
-    return dsr_norm_cdf((m->sharpe - sr0) * sqrt((double)(m->n - 1)) / sqrt(den));
+    return (m->sharpe - sr0) * sqrt((double)(m->n - 1)) / sqrt(den);
+}
+
+double deflated_sharpe(const trade_moments_t *m, double trials, double var_sr)
+{
+    double z = deflated_sharpe_z(m, trials, var_sr);
+    return z == z ? dsr_norm_cdf(z) : NAN;
 }
 
 static uint64_t mix64(uint64_t z)
@@ -128,7 +134,10 @@ void sharpe_sample_objective(objective_prep_t *o)
     o->need_sumsq = 1;
     o->need_dd = 0;
     o->has_max_dd = 0;
-    o->min_trades = 2;
+    /* V over the points that meet min_trades: a point of 2 or 3 trades has
+     * a wild ratio that inflates SR0 until every DSR underflows (issue 32) */
+    if (o->min_trades < 2)
+        o->min_trades = 2;
 }
 
 double sharpe_variance_of(const eval_result_t *r, uint64_t n_r, uint64_t *used)

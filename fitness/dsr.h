@@ -42,11 +42,14 @@ double dsr_expected_max(double trials, double var_sr);
 
 /* The DSR of m against trials and var_sr; NaN when m->n < 2. */
 double deflated_sharpe(const trade_moments_t *m, double trials, double var_sr);
+/* Its z-score, the argument of Phi: readable where the DSR underflows. */
+double deflated_sharpe_z(const trade_moments_t *m, double trials, double var_sr);
 
 /* The variance (n - 1) of the per-trade Sharpe ratio over up to `sample`
  * lattice points drawn uniformly with seed (every point when the lattice has
  * no more), evaluated on the search's tables t (agg ignored); points with
- * fewer than 2 trades or an infinite ratio are left out. *used: the points
+ * fewer trades than the objective's min_trades (2 at least) or an infinite
+ * ratio are left out. *used: the points
  * that counted. */
 double sharpe_variance(const fit_problem_t *p, const fit_tables_t *t, uint64_t sample, uint64_t seed, uint64_t *used);
 

@@ -254,12 +254,6 @@ static void cell_finish(val_cell_t *c, const accum_t *a, const fit_problem_t *p,
     c->sum = a->sum;
 }
 
-/* The value a fold is ranked by: infeasible below every feasible one. */
-static double cell_rank_value(const val_cell_t *c)
-{
-    return c->r.feasible && c->value == c->value ? c->value : -HUGE_VAL;
-}
-
 /* compound's reported value per part (as fitness/reported.c computes it for
  * the whole list): (prod(1 + q_j / 1e8) - 1) * 100 over the part's kept
  * trades tr[m] in the product's order, -100 on ruin. prod[n_folds]:
@@ -349,7 +343,7 @@ ev_status val_row_fill(val_rows_t *v, uint32_t i, const fit_problem_t *p, const 
         cell_finish(&r->fold[f], &acc[f], p, &part);
         if (p->obj_cfg.kind == OBJ_COMPOUND)
             compound_value(&r->fold[f], prod[f]);
-        x = cell_rank_value(&r->fold[f]);
+        x = r->fold[f].value == r->fold[f].value ? r->fold[f].value : -HUGE_VAL; /* feasible or not, as shown */
         if (x < r->worst_fold)
             r->worst_fold = x;
         profitable += r->fold[f].sum > 0;

@@ -111,7 +111,7 @@ typedef struct {
     val_cell_t in_sample, out_of_sample;
     eval_result_t search;    /* what the search ranks by: in_sample.r, or the fold statistic (objective.aggregate) */
     val_cell_t *fold;        /* [n_folds], into val_rows_t's storage */
-    double worst_fold;       /* the lowest fold value (infeasible folds count as -inf) */
+    double worst_fold;       /* the lowest fold value, feasible or not (the tables mark it when a fold is not) */
     double fold_profitable;  /* share of folds with a positive sum */
     plateau_t plateau;       /* the lattice neighbours on the search's own fitness (session_validation_rows) */
     trade_moments_t moments; /* of the in-sample kept trades' outcomes (the deflated Sharpe ratio's inputs) */

@@ -2,6 +2,7 @@
 
 #include <math.h>
 
+#include "common/platform.h"
 #include "fitness/accum.h"
 #include "fitness/objective_prep.h"
 
@@ -49,13 +50,34 @@ static double eta_seconds(const ga_gen_stats_t *st, const ga_settings_t *s)
     return eta;
 }
 
-void ga_progress_line(FILE *out, const ga_gen_stats_t *st, const ga_settings_t *s, const objective_cfg_t *obj)
+void ga_progress_begin(ga_progress_t *p, FILE *out, uint32_t first_generation)
+{
+    p->out = out;
+    p->tty = out == stderr && plat_stderr_is_tty();
+    p->open = 0;
+    p->last_s = 0.0;
+    p->first = first_generation;
+}
+
+/* Off a terminal: the first generation, every GA_PROGRESS_EVERY-th, the
+ * last of a capped run and one at least every 10 s, so a log of 200
+ * generations reads in 21 lines. */
+static int due(const ga_progress_t *p, const ga_gen_stats_t *st, const ga_settings_t *s)
+{
+    return p->tty || st->generation == p->first || (st->generation + 1) % GA_PROGRESS_EVERY == 0 ||
+           st->generation + 1 == s->generations || st->wall_s - p->last_s >= 10.0;
+}
+
+void ga_progress_line(ga_progress_t *p, const ga_gen_stats_t *st, const ga_settings_t *s, const objective_cfg_t *obj)
 {
     char eta[32];
+    FILE *out = p->out;
     double rate = st->wall_s > 0 ? (double)st->evaluations / st->wall_s : 0.0;
-    if (!out)
+    if (!out || !due(p, st, s))
         return;
     format_eta(eta, sizeof eta, eta_seconds(st, s));
+    if (p->tty)
+        fputc('\r', out);
     if (s->generations == GA_GENERATIONS_UNCAPPED)
         fprintf(out, "gen %u", st->generation + 1);
     else
@@ -64,8 +86,20 @@ void ga_progress_line(FILE *out, const ga_gen_stats_t *st, const ga_settings_t *
         fprintf(out, "  best %.6g", objective_display(obj, st->hof->e[0].r.fitness));
     else
         fprintf(out, "  best (none feasible)");
-    fprintf(out, "  mean %.4g  evals %llu (hits %.1f%%)  %.3g evals/s  ETA %s\n",
+    fprintf(out, "  mean %.4g  evals %llu (hits %.1f%%)  %.3g evals/s  ETA %s",
             st->feasible ? objective_display(obj, st->mean) : 0.0, (unsigned long long)st->evaluations,
             100.0 * st->hit_rate, rate, eta);
+    fputs(p->tty ? "\x1b[K" : "\n", out); /* a terminal's line cleared to its end: a shorter line leaves no tail */
     fflush(out);
+    p->open = p->tty;
+    p->last_s = st->wall_s;
+}
+
+void ga_progress_end(ga_progress_t *p)
+{
+    if (p->out && p->open) {
+        fputc('\n', p->out);
+        fflush(p->out);
+    }
+    p->open = 0;
 }

@@ -18,8 +18,24 @@ extern "C" {
 void ga_gene_entropy(const uint32_t *counts, const uint32_t *n_values, int32_t n_genes, uint32_t population,
                      double *out);
 
-/* "gen 12/200  best 1.234  mean 0.5  evals 45678 (hits 61.2%)  9.1k/s  ETA 1m20s" */
-void ga_progress_line(FILE *out, const ga_gen_stats_t *st, const ga_settings_t *s, const objective_cfg_t *obj);
+/* Where the progress goes and how often: on a terminal one line rewritten in
+ * place ('\r') every generation; elsewhere (a log, a pipe) a line for the
+ * first generation, then every GA_PROGRESS_EVERY generations or 10 s, and
+ * the last one of a run capped by generations. */
+#define GA_PROGRESS_EVERY 10
+typedef struct {
+    FILE *out; /* NULL: quiet */
+    int tty;
+    int open;       /* a rewritten line waits for its newline */
+    double last_s;  /* the wall time of the last line printed */
+    uint32_t first; /* the first generation of this process (a resumed run's) */
+} ga_progress_t;
+
+void ga_progress_begin(ga_progress_t *p, FILE *out, uint32_t first_generation);
+/* "gen 12/200  best 1.234  mean 0.5  evals 45678 (hits 61.2%)  9.1k/s  ETA 1m20s", when due. */
+void ga_progress_line(ga_progress_t *p, const ga_gen_stats_t *st, const ga_settings_t *s, const objective_cfg_t *obj);
+/* Ends a rewritten line, so what follows starts on its own. */
+void ga_progress_end(ga_progress_t *p);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,7 @@ typedef struct {
     uint64_t best_key; /* the hall of fame's best rank_key (0: none) */
     double t0;
     double last_snap; /* plat_now() of the last snapshot (0: none yet) */
+    ga_progress_t progress;
 } run_t;
 
 static void run_free(run_t *r)
@@ -200,7 +201,7 @@ static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen
     st->hof = &res->hof;
     if ((e = notify_observer(r, st, err)) != EV_OK)
         return e;
-    ga_progress_line(r->o->progress, st, r->s, &r->p->obj_cfg);
+    ga_progress_line(&r->progress, st, r->s, &r->p->obj_cfg);
     return EV_OK;
 }
 
@@ -435,6 +436,7 @@ static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
     } else if ((e = r->gops->ga_init_population(r->g, err)) != EV_OK) {
         return e;
     }
+    ga_progress_begin(&r->progress, r->o->progress, gen);
     for (;; gen++) {
         int full = 0;
         if ((e = run_generation(r, gen, res, &st, &full, err)) != EV_OK)
@@ -513,6 +515,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
         }
         if (e == EV_OK)
             e = run_loop(&r, res, err);
+        ga_progress_end(&r.progress);
     }
     res->seconds = plat_now() - r.t0;
     run_free(&r);

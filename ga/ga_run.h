@@ -1,7 +1,7 @@
 /* GA mode (SPEC sec. 6, docs/ga.md): a generational GA with islands,
  * elitism, migration and random immigrants, whose population lives on a
  * backend (ga/backend.h GA ops). It keeps the hall of fame, decides when to
- * stop, prints a progress line per generation and hands every generation to
+ * stop, prints a progress line (ga/ga_progress.h) and hands every generation to
  * an optional observer (the run archive). */
 #ifndef EVOLVE_GA_RUN_H
 #define EVOLVE_GA_RUN_H
@@ -103,7 +103,7 @@ typedef struct {
 typedef struct {
     uint64_t seed;                 /* the Philox key: a run is a function of (config, seed) */
     uint32_t top;                  /* hall of fame size (config `top`) */
-    FILE *progress;                /* one line per generation, or NULL (quiet) */
+    FILE *progress;                /* the progress line (ga/ga_progress.h), or NULL (quiet) */
     const ga_observer_t *observer; /* or NULL */
     const ga_resume_t *resume;     /* or NULL: start from generation 0 */
     const fit_tables_t *tables;    /* host tables of the problem: local search sweeps them (ga.local_search) */

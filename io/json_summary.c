@@ -9,6 +9,7 @@
 
 #include "common/platform.h"
 #include "fitness/accum.h"
+#include "io/json_verdict.h"
 #include "io/timeparse.h"
 
 /* cJSON returns NULL on allocation failure; one flag collects them all. */
@@ -67,6 +68,18 @@ static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
         c->failed |= cJSON_AddBoolToObject(o, "feasible", 0) == NULL;
 }
 
+/* "verdict" (io/json_verdict.h) of v, as verdict_of_* made it (made: its status). */
+static void add_verdict(jctx *c, cJSON *root, verdict_t *v, ev_status made)
+{
+    cJSON *o = made == EV_OK ? (cJSON *)json_verdict(v) : NULL;
+    if (!o || !cJSON_AddItemToObject(root, "verdict", o)) {
+        cJSON_Delete(o);
+        c->failed = 1;
+    }
+    if (made == EV_OK)
+        verdict_free(v);
+}
+
 static void row_stats(jctx *c, cJSON *item, const char *key, const trade_stats_t *st);
 
 /* A top row's validation (fitness/validation.h): in and out of sample, the
@@ -114,6 +127,11 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
         jcell(c, o, NULL, &r->fold[f]);
     }
     jfitness(c, item, "worst_fold", r->worst_fold);
+    for (int32_t f = 0; f < top->val->n_folds; f++)
+        if (!r->fold[f].r.feasible) { /* the value stays the lowest one, as every table prints it */
+            c->failed |= cJSON_AddBoolToObject(item, "worst_fold_feasible", 0) == NULL;
+            break;
+        }
     jnum(c, item, "fold_profitable_share", r->fold_profitable);
 }
 
@@ -219,6 +237,12 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         if (!r->chained.feasible)
             c.failed |= cJSON_AddBoolToObject(ch, "feasible", 0) == NULL;
         row_stats(&c, ch, "stats", &r->chained_stats);
+    }
+    if (root) {
+        verdict_t v;
+        add_verdict(
+            &c, root, &v,
+            verdict_of_walk(&v, r->n, r->test_value, r->test, r->n_base, r->base_kind, r->base_value, r->base, NULL));
     }
     if (c.failed) {
         cJSON_Delete(root);
@@ -519,6 +543,11 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         add_validation(c, root, s, top);
     if (top->base)
         add_baselines(c, root, cfg, top);
+    if (strcmp(s->mode, "walk_forward") != 0) { /* a walk's is in its extra (json_walk_forward) */
+        verdict_t v;
+        const double trials = (double)(s->has_ga ? s->unique_evaluations : s->evaluated);
+        add_verdict(c, root, &v, verdict_of_list(&v, top, trials, NULL));
+    }
     o = jchild(c, root, "seconds", 0);
     if (o) {
         jnum(c, o, "load", s->seconds_load);

@@ -36,14 +36,15 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         fprintf(out, "  %*s", width[k], lat->params[k].name);
     }
     fprintf(out, "  %16s  %8s  %8s  %12s", "fitness", "trades", "win_rate", "max_drawdown");
-    if (top->val)
+    if (top->val && top->split && top->split->n_holdout > 0)
         fprintf(out, "  %16s  %8s", "holdout", "trades");
     if (top->n)
         fprintf(out, "  |  %14s  %8s  %10s  %12s", "rank1-fitness", "trades", "win_rate", "max_drawdown");
     fputc('\n', out);
     for (uint32_t i = 0; i < b->n; i++) {
         const reported_t *r = &b->rep[i];
-        marked |= !r->e[0].r.feasible || (r->val && !r->val->row[0].out_of_sample.r.feasible);
+        marked |= !r->e[0].r.feasible ||
+                  (r->val && top->split && top->split->n_holdout > 0 && !r->val->row[0].out_of_sample.r.feasible);
         fprintf(out, "%8s", baseline_name(b->kind[i]));
         for (int32_t k = 0; k < lat->n_params; k++) {
             baseline_param_text(buf, sizeof buf, lat, &b->point[i], k);
@@ -52,7 +53,7 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         snprintf(buf, sizeof buf, "%.6f%s", r->value[0], r->e[0].r.feasible ? "" : "*");
         fprintf(out, "  %16s  %8lld  %8.4f  %12.6f", buf, (long long)r->e[0].r.trades, r->stats[0].win_rate,
                 r->stats[0].max_drawdown);
-        if (r->val) {
+        if (r->val && top->split && top->split->n_holdout > 0) {
             const val_cell_t *o = &r->val->row[0].out_of_sample;
             snprintf(buf, sizeof buf, "%.6f%s", o->value, o->r.feasible ? "" : "*");
             fprintf(out, "  %16s  %8lld", buf, (long long)o->r.trades);

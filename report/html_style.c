@@ -9,7 +9,7 @@ const char html_style[] =
     "h1{font-size:22px;margin:8px 0 16px;word-break:break-all}h2{font-size:18px;margin:28px 0 8px;"
     "border-bottom:2px solid #1f77b4;padding-bottom:2px}h3{font-size:15px;margin:18px 0 6px}"
     "table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:13px}"
-    "th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;white-space:nowrap}"
+    "th,td{border:1px solid #ddd;padding:3px 5px;text-align:right;white-space:nowrap}"
     "thead th{background:#eef3f8;position:sticky;top:0}"
     "table.sortable thead th{cursor:pointer}table.sortable thead th:hover{background:#dde7f2}"
     "tbody tr:nth-child(even){background:#f7f9fb}"
@@ -18,6 +18,9 @@ const char html_style[] =
     ".wide{overflow-x:auto;max-width:100%}.note{color:#555;font-size:12px}"
     "pre{background:#f4f4f4;padding:8px;overflow-x:auto;font-size:12px}"
     "figure{margin:12px 0}figure svg{max-width:100%;height:auto;display:block}"
+    "#verdict .headline{font-size:17px;font-weight:600;margin:8px 0 10px}"
+    "table.verdict tbody th{text-align:left;background:#eef3f8}.pos{color:#1a7f37}.neg{color:#c62828;font-weight:600}"
+    ".reading{margin:4px 0}details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 
     "@page{size:A4;margin:12mm}"
     "@media print{body{background:#fff;font-size:10px}main{max-width:none;padding:0}"

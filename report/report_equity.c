@@ -8,6 +8,7 @@
 #include "io/timeparse.h"
 #include "report/chart.h"
 #include "report/replay.h"
+#include "report/report_versus.h"
 
 /* The replayed trades by trading day (they come in entry-time order). */
 typedef struct {
@@ -176,6 +177,8 @@ ev_status report_equity(report_run_t *r, const char *dataset, const char *dir, F
     if ((st = days_make(&d, &rp, err)) == EV_OK) {
         print_days(out, &rp, &d);
         st = draw(&rp, &d, r, dir, log, err);
+        if (st == EV_OK)
+            st = report_versus(&rp, r, dir, log, err);
         days_free(&d);
     }
     replay_free(&rp);

@@ -8,57 +8,22 @@
 
 #include "common/platform.h"
 #include "report/baseline_table.h"
+#include "report/html_cells.h"
 #include "report/html_style.h"
+#include "report/report_html_walk.h"
+#include "report/report_verdict.h"
 #include "report/out_file.h"
 #include "report/svg.h"
+#include "report/verdict_print.h"
 
 static const char *const html_marks[] = {REPORT_HTML_MARK, NULL};
-
-static void esc(FILE *f, const char *s)
-{
-    svg_escape(f, s);
-}
-
-/* A number as the terminal shows it: %.6f, ±inf, - for NaN. */
-static void num(FILE *f, double v)
-{
-    if (v != v)
-        fputs("-", f);
-    else if (isinf(v))
-        fputs(v > 0 ? "inf" : "-inf", f);
-    else if (fabs(v) >= 1e9)
-        fprintf(f, "%.9e", v);
-    else
-        fprintf(f, "%.6f", v);
-}
-
-static void td_num(FILE *f, double v, int marked)
-{
-    fputs("<td>", f);
-    num(f, v);
-    if (marked)
-        fputs("*", f);
-    fputs("</td>", f);
-}
-
-static void td_count(FILE *f, int64_t v)
-{
-    fprintf(f, "<td>%lld</td>", (long long)v);
-}
-
-static void th(FILE *f, const char *s)
-{
-    fputs("<th>", f);
-    esc(f, s);
-    fputs("</th>", f);
-}
 
 static void kv(FILE *f, const char *k, const char *v)
 {
     fputs("<tr><th>", f);
-    esc(f, k);
+    html_esc(f, k);
     fputs("</th><td>", f);
-    esc(f, v ? v : "-");
+    html_esc(f, v ? v : "-");
     fputs("</td></tr>\n", f);
 }
 
@@ -91,9 +56,9 @@ static void pre(FILE *f, const char *title, const char *text)
     if (!text || !*text)
         return;
     fputs("<section><h2>", f);
-    esc(f, title);
+    html_esc(f, title);
     fputs("</h2><pre>", f);
-    esc(f, text);
+    html_esc(f, text);
     fputs("</pre></section>\n", f);
 }
 
@@ -147,7 +112,7 @@ static void identity(FILE *f, report_run_t *r)
     fputs("</table>\n", f);
     if (run_file_read_str(&r->rf, "provenance", "config_text", 1, &config, NULL) == EV_OK && config) {
         fputs("<h3>The config as run</h3><pre>", f);
-        esc(f, config);
+        html_esc(f, config);
         fputs("</pre>\n", f);
     }
     free(config);
@@ -157,7 +122,7 @@ static void identity(FILE *f, report_run_t *r)
 static void param_heads(FILE *f, const lattice_t *lat)
 {
     for (int32_t k = 0; k < lat->n_params; k++)
-        th(f, lat->params[k].name);
+        html_th(f, lat->params[k].name);
 }
 
 /* The top-K: parameters, fitness, trades, win rate, drawdown and, with a
@@ -166,12 +131,16 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
 {
     const val_rows_t *v = l->val;
     int folds = v && l->split && l->split->has_folds, marked = 0;
+    const int holdout = v && l->split && l->split->n_holdout > 0;
     fputs("<div class=\"wide\"><table class=\"sortable top\"><thead><tr><th>rank</th>", f);
     param_heads(f, &r->lat);
-    th(f, objective_name((objective_kind)r->obj.kind));
-    fputs("<th>trades</th><th>win rate</th><th>max drawdown</th>", f);
+    html_th(f, objective_name((objective_kind)r->obj.kind));
+    /* win rate, drawdown and the holdout's total are in the statistics below: one number, one column */
+    fputs("<th>trades</th>", f);
+    if (holdout)
+        fputs("<th>holdout</th><th>holdout trades</th>", f);
     if (v)
-        fputs("<th>holdout</th><th>holdout trades</th><th>holdout total %</th><th>plateau</th><th>DSR</th>", f);
+        fputs("<th>plateau</th><th>DSR</th>", f);
     if (folds)
         fputs("<th>worst fold</th><th>folds+</th>", f);
     if (l->strat) /* docs/ga.md "Strategies" and "Basins": numbered as the text report's */
@@ -183,24 +152,26 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
         fprintf(f, "<tr><td>%u</td>", i + 1);
         for (int32_t k = 0; k < r->lat.n_params; k++) {
             fputs("<td>", f);
-            esc(f, r->lat.params[k].value_text[l->e[i].genes[k]]);
+            html_esc(f, r->lat.params[k].value_text[l->e[i].genes[k]]);
             fputs("</td>", f);
         }
-        td_num(f, l->value[i], !l->e[i].r.feasible);
-        td_count(f, l->e[i].r.trades);
-        td_num(f, l->stats ? l->stats[i].win_rate : NAN, 0);
-        td_num(f, l->stats ? l->stats[i].max_drawdown : NAN, 0);
+        html_td_num(f, l->value[i], !l->e[i].r.feasible);
+        html_td_count(f, l->e[i].r.trades);
         if (v) {
             const val_row_t *w = &v->row[i];
-            marked |= !w->out_of_sample.r.feasible;
-            td_num(f, w->out_of_sample.value, !w->out_of_sample.r.feasible);
-            td_count(f, w->out_of_sample.r.trades);
-            td_num(f, w->oos_stats.total_return, 0);
-            td_num(f, w->plateau.mean, 0);
-            td_num(f, v->trials >= 1 ? deflated_sharpe(&w->moments, v->trials, v->var_sr) : NAN, 0);
+            if (holdout) {
+                marked |= !w->out_of_sample.r.feasible;
+                html_td_num(f, w->out_of_sample.value, !w->out_of_sample.r.feasible);
+                html_td_count(f, w->out_of_sample.r.trades);
+            }
+            html_td_num(f, w->plateau.mean, 0);
+            html_td_dsr(f, v->trials >= 1 ? deflated_sharpe(&w->moments, v->trials, v->var_sr) : NAN);
         }
         if (folds) {
-            td_num(f, v->row[i].worst_fold, 0);
+            int ok = 1;
+            for (int32_t k = 0; k < v->n_folds; k++)
+                ok &= v->row[i].fold[k].r.feasible != 0;
+            html_td_num(f, v->row[i].worst_fold, !ok); /* as the terminal prints it */
             fprintf(f, "<td>%.0f%%</td>", 100.0 * v->row[i].fold_profitable);
         }
         if (l->strat)
@@ -232,40 +203,36 @@ static void baselines(FILE *f, const report_run_t *r, const reported_t *l)
         "<thead><tr><th>baseline</th>",
         f);
     param_heads(f, &r->lat);
-    fputs("<th>fitness</th><th>trades</th><th>win rate</th><th>max drawdown</th>", f);
-    if (l->val)
+    fputs("<th>fitness</th><th>trades</th>", f);
+    if (l->val && l->split && l->split->n_holdout > 0)
         fputs("<th>holdout</th><th>holdout trades</th>", f);
     if (l->n)
-        fputs(
-            "<th>rank 1 &minus; fitness</th><th>&minus; trades</th><th>&minus; win rate</th>"
-            "<th>&minus; max drawdown</th>",
-            f);
+        fputs("<th>rank 1 &minus; fitness</th><th>&minus; trades</th><th>&minus; win rate</th>", f);
     fputs("</tr></thead><tbody>\n", f);
     for (uint32_t i = 0; i < b->n; i++) {
         const reported_t *x = &b->rep[i];
         fputs("<tr><td>", f);
-        esc(f, baseline_name(b->kind[i]));
+        html_esc(f, baseline_name(b->kind[i]));
         fputs("</td>", f);
         for (int32_t k = 0; k < r->lat.n_params; k++) {
             char text[256];
             baseline_param_text(text, sizeof text, &r->lat, &b->point[i], k);
             fputs("<td>", f);
-            esc(f, text);
+            html_esc(f, text);
             fputs("</td>", f);
         }
-        td_num(f, x->value[0], !x->e[0].r.feasible);
-        td_count(f, x->e[0].r.trades);
-        td_num(f, x->stats ? x->stats[0].win_rate : NAN, 0);
-        td_num(f, x->stats ? x->stats[0].max_drawdown : NAN, 0);
-        if (l->val) {
+        html_td_num(f, x->value[0], !x->e[0].r.feasible);
+        html_td_count(f, x->e[0].r.trades);
+        if (l->val && l->split && l->split->n_holdout > 0) {
             const val_cell_t *o = x->val ? &x->val->row[0].out_of_sample : NULL;
-            td_num(f, o ? o->value : NAN, o && !o->r.feasible);
-            td_count(f, o ? o->r.trades : 0);
+            html_td_num(f, o ? o->value : NAN, o && !o->r.feasible);
+            html_td_count(f, o ? o->r.trades : 0);
         }
         if (l->n && l->stats && x->stats) {
             double df, dt, dw, dd;
             reported_base_diff(l, i, &df, &dt, &dw, &dd);
-            fprintf(f, "<td>%+.6f</td><td>%+.0f</td><td>%+.4f</td><td>%+.6f</td>", df, dt, dw, dd);
+            (void)dd; /* the drawdowns are in the statistics: the table fits a laptop's width */
+            fprintf(f, "<td>%+.6f</td><td>%+.0f</td><td>%+.4f</td>", df, dt, dw);
         }
         fputs("</tr>\n", f);
     }
@@ -282,7 +249,7 @@ static void stats_table(FILE *f, const char *title, const reported_t *l, int hol
     fprintf(f, "<h3>%s</h3>\n<div class=\"wide\"><table class=\"sortable\"><thead><tr><th>rank</th>", title);
     for (int k = 0; k < TRADE_STAT_FIELDS; k++)
         if (trade_stat_shown(s0, k))
-            th(f, trade_stat_fields[k].name);
+            html_th(f, trade_stat_fields[k].name);
     fputs("</tr></thead><tbody>\n", f);
     for (uint32_t i = 0; i < l->n; i++) {
         const trade_stats_t *s = holdout ? &l->val->row[i].oos_stats : &l->stats[i];
@@ -290,9 +257,9 @@ static void stats_table(FILE *f, const char *title, const reported_t *l, int hol
         for (int k = 0; k < TRADE_STAT_FIELDS; k++)
             if (trade_stat_shown(s0, k)) {
                 if (trade_stat_fields[k].is_count)
-                    td_count(f, (int64_t)trade_stat_get(s, k));
+                    html_td_count(f, (int64_t)trade_stat_get(s, k));
                 else
-                    td_num(f, trade_stat_get(s, k), 0);
+                    html_td_num(f, trade_stat_get(s, k), 0);
             }
         fputs("</tr>\n", f);
     }
@@ -314,8 +281,8 @@ static void folds_table(FILE *f, const reported_t *l)
     for (uint32_t i = 0; i < l->n; i++) {
         fprintf(f, "<tr><td>%u</td>", i + 1);
         for (int32_t k = 0; k < v->n_folds; k++) {
-            td_num(f, v->row[i].fold[k].value, !v->row[i].fold[k].r.feasible);
-            td_count(f, v->row[i].fold[k].r.trades);
+            html_td_num(f, v->row[i].fold[k].value, !v->row[i].fold[k].r.feasible);
+            html_td_count(f, v->row[i].fold[k].r.trades);
         }
         fputs("</tr>\n", f);
     }
@@ -325,17 +292,22 @@ static void folds_table(FILE *f, const reported_t *l)
 static void list_section(FILE *f, const report_run_t *r, const char *title, const reported_t *l)
 {
     fputs("<section><h2>", f);
-    esc(f, title);
+    html_esc(f, title);
     fputs("</h2>\n", f);
     if (!l->n)
         fputs("<p>No feasible genome: every evaluated genome breaks min_trades or max_drawdown_pct.</p>\n", f);
     else
         top_table(f, r, l);
     baselines(f, r, l);
+    /* the details per genome, folded: the tables above fit a laptop's width */
+    if (l->n)
+        fputs("<details><summary>Details per genome: trader statistics, holdout statistics, folds</summary>\n", f);
     stats_table(f, "Trader statistics (per trade, not annualised)", l, 0);
     if (l->val && l->split && l->split->n_holdout)
         stats_table(f, "Trader statistics on the holdout days", l, 1);
     folds_table(f, l);
+    if (l->n)
+        fputs("</details>\n", f);
     fputs("</section>\n", f);
 }
 
@@ -349,7 +321,7 @@ static void convergence(FILE *f, const report_run_t *r)
             "<section><h2>GA convergence</h2><p>%u generations archived, population %" PRIu64 ", %" PRIu64
             " unique evaluations; stop: ",
             r->generations, r->population, r->evaluations);
-    esc(f, r->stop_reason ? r->stop_reason : "none yet");
+    html_esc(f, r->stop_reason ? r->stop_reason : "none yet");
     fputs(
         ".</p>\n<div class=\"wide\"><table class=\"sortable\"><thead><tr><th>generation</th><th>best</th>"
         "<th>mean</th><th>best so far</th><th>diversity</th><th>gene entropy</th></tr></thead><tbody>\n",
@@ -358,11 +330,11 @@ static void convergence(FILE *f, const report_run_t *r)
         if (g + step >= r->generations)
             g = r->generations - 1;
         fprintf(f, "<tr><td>%u</td>", g);
-        td_num(f, r->best[g], 0);
-        td_num(f, r->mean[g], 0);
-        td_num(f, r->hof_best[g], 0);
-        td_num(f, r->diversity[g], 0);
-        td_num(f, r->entropy[g], 0);
+        html_td_num(f, r->best[g], 0);
+        html_td_num(f, r->mean[g], 0);
+        html_td_num(f, r->hof_best[g], 0);
+        html_td_num(f, r->diversity[g], 0);
+        html_td_num(f, r->entropy[g], 0);
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table></div></section>\n", f);
@@ -389,12 +361,27 @@ static void inline_svg(FILE *f, const char *dir, const char *name)
     free(path);
 }
 
-static void charts(FILE *f, const report_html_t *h)
+/* Part 0: the top-1's equity and days, under the verdict; part 1: the
+ * search's own charts. A part with no chart drawn is left out whole. */
+static void charts(FILE *f, const report_html_t *h, int part)
 {
-    static const char *const names[] = {"fitness.svg", "diversity.svg", "heatmap.svg", "equity.svg", "daily.svg"};
-    fputs("<section><h2>Charts</h2>\n", f);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        inline_svg(f, h->dir, names[i]);
+    static const char *const names[2][3] = {{"versus.svg", "equity.svg", "daily.svg"},
+                                            {"fitness.svg", "diversity.svg", "heatmap.svg"}};
+    static const char *const titles[2] = {"Rank 1 against the baselines, and its equity", "The search"};
+    int any = 0;
+    for (size_t i = 0; i < 3 && names[part][i]; i++) {
+        char *path = plat_path_join(h->dir, names[part][i]);
+        FILE *in = path ? fopen(path, "rb") : NULL;
+        any |= in != NULL;
+        if (in)
+            fclose(in);
+        free(path);
+    }
+    if (!any)
+        return;
+    fprintf(f, "<section><h2>%s</h2>\n", titles[part]);
+    for (size_t i = 0; i < 3 && names[part][i]; i++)
+        inline_svg(f, h->dir, names[part][i]);
     fputs("</section>\n", f);
 }
 
@@ -403,16 +390,22 @@ static void page(FILE *f, const void *ctx)
     const report_html_t *h = (const report_html_t *)ctx;
     report_run_t *r = h->r;
     char *text;
+    verdict_t v;
     fputs(REPORT_HTML_MARK, f);
     fputs(
         "<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>evolve report: ",
         f);
-    esc(f, r->rf.path);
+    html_esc(f, r->rf.path);
     fprintf(f, "</title>\n<style>%s</style>\n</head><body><main>\n<h1>evolve report: ", html_style);
-    esc(f, r->rf.path);
+    html_esc(f, r->rf.path);
     fputs("</h1>\n", f);
-    identity(f, r);
+    /* the answer first (docs/report.md "The page"), the run's identity last */
+    if (report_verdict(r, &v, NULL) == EV_OK) {
+        verdict_print_html(f, &v);
+        verdict_free(&v);
+    }
+    charts(f, h, 0);
     if (r->has_grid)
         list_section(f, r, "Grid top-K (exact)", &r->top.list);
     if (r->rf.has_ga)
@@ -420,12 +413,12 @@ static void page(FILE *f, const void *ctx)
     text = capture(report_print_validate, r);
     pre(f, "Validate: the GA against the grid", text);
     free(text);
-    text = run_file_has(&r->rf, "walk_forward") ? capture(report_print_walk, r) : NULL;
-    pre(f, "Walk-forward windows", text);
-    free(text);
+    if (run_file_has(&r->rf, "walk_forward"))
+        report_html_walk(f, r);
     convergence(f, r);
-    charts(f, h);
+    charts(f, h, 1);
     pre(f, "Per trading day (the top-1)", h->days);
+    identity(f, r);
     fprintf(f, "</main>\n<script>%s</script>\n</body></html>\n", html_script);
 }
 

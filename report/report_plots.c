@@ -209,7 +209,8 @@ static ev_status plot_heat(report_run_t *r, const char *dir, int32_t px, int32_t
 
 ev_status report_check_out(const report_run_t *r, const char *dir, const char *dataset, ev_error *err)
 {
-    static const char *const charts[] = {"fitness.svg", "diversity.svg", "heatmap.svg", "equity.svg", "daily.svg"};
+    static const char *const charts[] = {"fitness.svg", "diversity.svg", "heatmap.svg",
+                                         "equity.svg",  "daily.svg",     "versus.svg"};
     plat_stat_t ps;
     ev_status st = EV_OK;
     if (plat_stat(dir, &ps) != 0)

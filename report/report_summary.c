@@ -9,8 +9,10 @@
 #include "report/baseline_table.h"
 #include "report/top_table.h"
 #include "report/validate.h"
+#include "report/verdict_print.h"
 #include "operators/ga_settings.h"
 #include "report/report.h"
+#include "report/report_verdict.h"
 
 /* The top-K printer takes a config: a view of the run file's lattice and
  * objective is all it reads. list: as the run reported it (validation
@@ -196,6 +198,7 @@ void report_print_walk(FILE *out, report_run_t *r)
 
 void report_print(FILE *out, report_run_t *r)
 {
+    verdict_t v;
     fprintf(out, "run:        %s (%s, %s)\n", r->rf.path, r->mode, r->status);
     fprintf(out, "config:     %s, seed %" PRIu64 "\n", r->config_path, r->seed);
     if (r->strategy)
@@ -212,6 +215,10 @@ void report_print(FILE *out, report_run_t *r)
     if (r->obj.min_trades)
         fprintf(out, ", min_trades %" PRId64, r->obj.min_trades);
     fprintf(out, "\n");
+    if (report_verdict(r, &v, NULL) == EV_OK) { /* the answer first, the evidence below */
+        verdict_print_text(out, &v);
+        verdict_free(&v);
+    }
     if (r->rf.has_ga)
         print_ga(out, r);
     if (r->has_grid)

@@ -1,6 +1,7 @@
 #include "report/top_table.h"
 
 #include "report/baseline_table.h"
+#include "fitness/verdict.h"
 
 #include <math.h>
 #include <string.h>
@@ -29,11 +30,15 @@ static void format_fitness(char *buf, size_t n, double v)
 /* With a validation: block the fitness and trades columns are in-sample;
  * then out-of-sample (holdout) fitness and trades, and with folds the worst
  * fold and the share of profitable folds. */
-static void print_validation_head(FILE *out, const reported_t *top)
+static void print_validation_head(FILE *out, const reported_t *top, int worst)
 {
-    fprintf(out, "  %16s  %8s  %14s  %6s", "holdout", "trades", "plateau", "DSR");
+    if (top->split->n_holdout > 0) /* a folds-only run has no holdout to show */
+        fprintf(out, "  %16s  %8s", "holdout", "trades");
+    fprintf(out, "  %14s  %7s", "plateau", "DSR");
+    if (top->split->has_folds && worst)
+        fprintf(out, "  %16s", "worst_fold");
     if (top->split->has_folds)
-        fprintf(out, "  %16s  %7s", "worst_fold", "folds+");
+        fprintf(out, "  %7s", "folds+");
 }
 
 /* A part's value, always shown: an infeasible part's (too few trades, too
@@ -65,25 +70,28 @@ static int format_worst_fold(char *buf, size_t n, const val_row_t *r, int32_t n_
 }
 
 /* 1 when a value was marked infeasible. */
-static int print_validation_row(FILE *out, const reported_t *top, uint32_t i)
+static int print_validation_row(FILE *out, const reported_t *top, uint32_t i, int worst)
 {
     const val_row_t *r = &top->val->row[i];
     char fit[64];
-    int marked = format_part(fit, sizeof fit, r->out_of_sample.value, r->out_of_sample.r.feasible);
-    fprintf(out, "  %16s  %8lld", fit, (long long)r->out_of_sample.r.trades);
+    int marked = 0;
+    if (top->split->n_holdout > 0) {
+        marked = format_part(fit, sizeof fit, r->out_of_sample.value, r->out_of_sample.r.feasible);
+        fprintf(out, "  %16s  %8lld", fit, (long long)r->out_of_sample.r.trades);
+    }
     format_fitness(fit, sizeof fit, r->plateau.mean);
     fprintf(out, "  %14s", fit);
     {
         double d = top->val->trials >= 1.0 ? deflated_sharpe(&r->moments, top->val->trials, top->val->var_sr) : NAN;
-        if (d == d)
-            fprintf(out, "  %6.3f", d);
-        else
-            fprintf(out, "  %6s", "-");
+        verdict_dsr_cell(fit, sizeof fit, d);
+        fprintf(out, "  %7s", fit);
     }
-    if (top->split->has_folds) {
+    if (top->split->has_folds && worst) {
         marked |= format_worst_fold(fit, sizeof fit, r, top->val->n_folds);
-        fprintf(out, "  %16s  %6.0f%%", fit, r->fold_profitable * 100.0);
+        fprintf(out, "  %16s", fit);
     }
+    if (top->split->has_folds)
+        fprintf(out, "  %6.0f%%", r->fold_profitable * 100.0);
     return marked;
 }
 
@@ -243,6 +251,8 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
     const lattice_t *lat = &cfg->lattice;
     int width[EV_MAX_PARAMS];
     int marked = 0;
+    /* ranked by the worst fold, the fitness column is that number: one column, one name */
+    const int worst = cfg->objective.aggregate != AGG_WORST_FOLD;
     if (n == 0) {
         fprintf(out, "No feasible genome: every evaluated genome breaks min_trades or max_drawdown_pct.\n");
         baseline_table_print(out, cfg, top);
@@ -260,7 +270,7 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         fprintf(out, "  %16s  %8s", objective_name((objective_kind)cfg->objective.kind), "trades");
     }
     if (top->val)
-        print_validation_head(out, top);
+        print_validation_head(out, top, worst);
     fputc('\n', out);
     for (uint32_t i = 0; i < n; i++) {
         char fit[64];
@@ -270,7 +280,7 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         format_fitness(fit, sizeof fit, top->value[i]);
         fprintf(out, "  %16s  %8lld", fit, (long long)e[i].r.trades);
         if (top->val)
-            marked |= print_validation_row(out, top, i);
+            marked |= print_validation_row(out, top, i, worst);
         fputc('\n', out);
     }
     if (top->val)

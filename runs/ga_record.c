@@ -9,6 +9,7 @@
 #include "archive/run_groups.h"
 #include "archive/run_stats.h"
 #include "archive/run_validation.h"
+#include "archive/run_verdict.h"
 #include "build_info.h"
 #include "common/test_hooks.h"
 #include "fitness/objective_prep.h"
@@ -250,6 +251,8 @@ ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *e
     /* the strategies of every candidate and the basins, once, from the final hall of fame */
     if (st == EV_OK && (st = session_groups(a->s, &a->hof_values, res->hof.e, res->hof.n, NULL, 0, 1, err)) == EV_OK)
         st = run_file_write_groups(rf, "ga", "ga/hall_of_fame", &a->hof_values, err);
+    if (st == EV_OK)
+        st = run_file_write_list_verdict(rf, "ga", &a->hof_values, (double)res->evaluations, err);
     if (st == EV_OK &&
         (st = run_file_attr_str(rf, "ga", "stop_reason", ga_stop_reason_name(res->reason), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "ga", "generations", rf->generations, err)) == EV_OK &&

@@ -8,6 +8,7 @@
 #include "archive/run_groups.h"
 #include "archive/run_stats.h"
 #include "archive/run_validation.h"
+#include "archive/run_verdict.h"
 #include "runs/session_validation.h"
 #include "dist/dist.h"
 #include "ga/grid_pool.h"
@@ -109,6 +110,7 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
         (st = run_file_write_validation(rf, "grid", &rep, gs->evaluated, err)) == EV_OK &&
         (st = run_file_write_stats(rf, "grid/trader_stats", rep.stats, rep.n, err)) == EV_OK &&
         (st = run_file_write_baselines(rf, "grid", &rep, err)) == EV_OK &&
+        (st = run_file_write_list_verdict(rf, "grid", &rep, (double)gs->evaluated, err)) == EV_OK &&
         (st = run_file_attr_str(rf, "grid", "evaluator", grid_record_evaluator(s, gs), err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "points_evaluated", gs->evaluated, err)) == EV_OK &&
         (st = run_file_attr_u64(rf, "grid", "top", top->k, err)) == EV_OK)

@@ -115,6 +115,7 @@ for name, row in r.baselines.iterrows():
             b[part] = {"fitness": row[part + "_fitness"], "trades": int(row[part + "_trades"]),
                        "feasible": bool(row[part + "_feasible"])}
         folds = sorted(int(c.split("_")[1]) for c in row.index if c.startswith("fold_") and c.endswith("_fitness"))
+        assert not folds or folds[0] == 1, f"Python's folds are numbered from {folds[0]}, not 1 as everywhere"
         b["folds"] = [{"fitness": row[f"fold_{i}_fitness"], "trades": int(row[f"fold_{i}_trades"]),
                        "feasible": bool(row[f"fold_{i}_feasible"])} for i in folds]
     out[name] = b

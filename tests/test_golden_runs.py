@@ -22,7 +22,9 @@ strategy and basin columns, and "(rank: in the whole ranking)" reworded to
 "(rank: among every genome evaluated)"; then the GA default restart_stall
 20 (issue 25) changed the GA, resume and validate runs' GA results, and
 added their "searches" / "searches_in_best" and ga@searches_best; then
-local_search.random 8 changed them again: the grid runs are unchanged);
+local_search.random 8 changed them again: the grid runs are unchanged;
+issue 32 added the verdict, and nothing else: the JSON's "verdict", the run
+files' GROUP/verdict and the verdict's lines under each printed table);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.

@@ -16,6 +16,8 @@ resolving nowhere, and for each:
 Without Chromium the test skips (77), which EVOLVE_TESTS_NO_SKIP (CI) makes
 a failure.
 """
+import html
+import json
 import os
 import re
 import shutil
@@ -39,11 +41,11 @@ def chromium():
     return None
 
 
-def browse(browser, profile, page, args):
+def browse(browser, profile, page, args, size=(WIDTH, HEIGHT)):
     """browser on file://page with args; (returncode, stdout, stderr)."""
     cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
            "--disable-background-networking", "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr",
-           "--v=0", f"--user-data-dir={profile}", f"--window-size={WIDTH},{HEIGHT}"] + args + ["file://" + page]
+           "--v=0", f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}"] + args + ["file://" + page]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     return r.returncode, r.stdout, r.stderr
 
@@ -58,6 +60,57 @@ def png_size(path):
 
 def console(stderr):
     return [ln for ln in stderr.splitlines() if ":CONSOLE" in ln]
+
+
+# Measures the page as laid out, into the DOM (a copy of the page carries it): where the verdict's headline
+# and table end, and every visible table wider than its box (a horizontal scroll).
+GEOMETRY = """<script>window.addEventListener('load',function(){
+var r={},h=document.querySelector('#verdict .headline'),t=document.querySelector('table.verdict');
+r.headline=h?h.getBoundingClientRect().bottom:-1;r.table=t?t.getBoundingClientRect().bottom:-1;
+r.page=document.documentElement.scrollWidth;r.scrolls=[];
+document.querySelectorAll('.wide').forEach(function(d){if(d.closest('details'))return;
+if(d.scrollWidth>d.clientWidth+1)r.scrolls.push((d.previousElementSibling||d.parentNode).textContent.slice(0,40));});
+document.body.setAttribute('data-geometry',JSON.stringify(r));});</script>"""
+
+
+def diff_text(d):
+    """A difference as the verdict prints it (fitness/verdict.c verdict_num, signed)."""
+    d = float(d)
+    return f"{d:+.3g}" if d != 0 and (abs(d) < 0.01 or abs(d) >= 1e7) else f"{d:+.2f}"
+
+
+def first_screen(browser, root, mode, p):
+    """The page at 1280 x 800: its screenshot (report-first-screen-MODE.png) shows the verdict's headline and
+    its table of differences (laid out above 800 px), and no table of the page scrolls sideways."""
+    profile = os.path.join(root, "profile-first-" + mode)
+    shot = os.path.abspath(f"report-first-screen-{mode}.png")
+    size = (1280, 800)
+    rc, _, err = browse(browser, profile, p["page"], [f"--screenshot={shot}"], size)
+    check(rc == 0 and png_size(shot) == size, f"{mode}: first screen: rc {rc}, {png_size(shot)}: {err[-800:]}")
+    probe = os.path.join(p["dir"], "geometry.html")
+    with open(p["page"]) as f:
+        page = f.read()
+    with open(probe, "w") as f:
+        f.write(page.replace("</body>", GEOMETRY + "</body>"))
+    rc, dom, err = browse(browser, profile, probe, ["--dump-dom"], size)
+    os.remove(probe)
+    m = re.search(r'data-geometry="([^"]*)"', dom)
+    if not check(rc == 0 and m, f"{mode}: no geometry measured: rc {rc}: {err[-800:]}"):
+        return
+    g = json.loads(html.unescape(m.group(1)))
+    v = p["json"]["verdict"]
+    check(html.escape(v["headline"], quote=False) in dom or v["headline"] in html.unescape(dom),
+          f"{mode}: the verdict's headline is not in the DOM")
+    check(0 <= g["headline"] <= size[1] and 0 <= g["table"] <= size[1],
+          f"{mode}: the verdict ends below the first screen: headline {g['headline']}, table {g['table']} px")
+    check(g["page"] <= size[0] and not g["scrolls"], f"{mode}: wider than {size[0]} px: page {g['page']}, "
+          f"tables that scroll: {g['scrolls']}")
+    table = dom[dom.find('class="verdict"'):]
+    table = table[:table.find("</table>")]
+    for part in v["parts"]:
+        for name, b in part["baselines"].items():
+            check(diff_text(b["difference"]) in table, f"{mode}: {part['part']}: rank 1 - {name} "
+                  f"{diff_text(b['difference'])} not in the verdict's table")
 
 
 def check_page(browser, root, mode, p):
@@ -97,6 +150,7 @@ def main():
         check(set(pages) == set(report_pages.RUNS), f"pages made: {sorted(pages)}")
         for mode, p in pages.items():
             check_page(browser, root, mode, p)
+            first_screen(browser, root, mode, p)
     return check.exit()
 
 

@@ -21,6 +21,7 @@ for a GA, a grid, a validate and a walk-forward run:
 - a validation written before the plateau and trade-moment columns existed
   still reads.
 """
+import html
 import os
 import re
 import shutil
@@ -89,9 +90,10 @@ def shows(mode, p, text, page):
             check(b["name"] in page.cells, f"{mode}: no baseline row {b['name']}")
             check(f"{float(b['fitness']):.6f}" in page.cells, f"{mode}: baseline {b['name']} {b['fitness']}")
     if doc.get("validation"):
-        for head in ("holdout", "holdout trades", "holdout total %", "plateau", "DSR", "worst fold", "folds+",
-                     "fold 1"):
+        for head in ("holdout", "holdout trades", "plateau", "DSR", "worst fold", "folds+", "fold 1"):
             check(head in page.cells, f"{mode}: no column '{head}'")
+        # one number, one column (issue 32): the holdout's total return is in the holdout statistics only
+        check("holdout total %" not in page.cells, f"{mode}: a 'holdout total %' column repeats the holdout")
         t = doc["top"][0]
         check(f"{float(t['out_of_sample']['fitness']):.6f}" in " ".join(page.cells),
               f"{mode}: rank 1's holdout {t['out_of_sample']['fitness']}")
@@ -104,13 +106,31 @@ def shows(mode, p, text, page):
         # each test window's baselines (issue 28): every one's value and trades
         for x in doc["walk_forward"]["windows"]:
             bases = x.get("baselines", [])
-            check([b["name"] for b in bases] == ["log", "loosest", "baseline"]
-                  and "baselines on each test window" in text, f"{mode}: window {x['window']}'s baselines {bases}")
-            for b in bases:
-                check(re.search(rf"\b{float(b['fitness']):.6f}[ *]\s+{b['trades']}\b", text),
+            check([b["name"] for b in bases] == ["log", "loosest", "baseline"],
+                  f"{mode}: window {x['window']}'s baselines {bases}")
+            for b in bases:  # a table's cells now (issue 32): "value (trades)"
+                cell = f"{float(b['fitness']):.6f}" + ("" if b["feasible"] else "*") + f" ({b['trades']})"
+                check(cell in page.cells,
                       f"{mode}: window {x['window']}'s {b['name']} {b['fitness']} ({b['trades']}) not on the page")
+        check("<pre>" not in text.split("Walk-forward windows")[1].split("</section>")[0],
+              f"{mode}: the windows are preformatted text, not a table")
+    # the verdict first (issue 32): its headline as the JSON's, before the lists and the identity at the bottom
+    head = html.unescape(text)
+    v = doc.get("verdict", {}).get("headline", "")
+    check(v and v in head, f"{mode}: the verdict {v!r} is not on the page")
+    check(head.find("<h2>Verdict</h2>") < head.find("<h2>Run</h2>") and head.find("<h2>Verdict</h2>") >= 0
+          and head.find("<h2>Run</h2>") > max(head.find("<h2>GA hall of fame"), head.find("<h2>Grid top-K")),
+          f"{mode}: the verdict does not open the page, or the identity is not at its bottom")
     if mode != "walk":
         check("Per trading day" in text, f"{mode}: no per-day table")
+        # rank 1 and every baseline on one axis (issue 32), drawn and on the page before the lists
+        vs = os.path.join(p["dir"], "versus.svg")
+        names = ["rank 1"] + [b["name"] for b in doc.get("baselines", [])]
+        svg = open(vs).read() if os.path.exists(vs) else ""
+        check(svg and all(f">{n}<" in svg for n in names), f"{mode}: versus.svg lacks a series of {names}")
+        check(0 <= text.find("Rank 1 and the baselines") < text.find("<h2>Grid top-K") if "Grid top-K" in text
+              else 0 <= text.find("Rank 1 and the baselines") < text.find("<h2>GA hall of fame"),
+              f"{mode}: versus.svg is not under the verdict")
 
 
 def report_columns(p):
@@ -133,7 +153,7 @@ PY_TOP = """
 import sys, evolve
 t = evolve.load_run(sys.argv[1]).top
 print(t.loc[1, "out_of_sample_fitness"], t.loc[1, "out_of_sample_trades"], t.loc[1, "plateau_mean"],
-      t.loc[1, "deflated_sharpe"], t.loc[1, "fold_0_fitness"], t.loc[1, "oos_total_return"])
+      t.loc[1, "deflated_sharpe"], t.loc[1, "fold_1_fitness"], t.loc[1, "oos_total_return"])
 """
 
 

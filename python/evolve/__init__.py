@@ -11,9 +11,9 @@
 Every error is an evolve.EvolveError carrying the engine's message (the file,
 line or key), the same sentence the command line prints.
 """
-from .core import (ClosedError, Dataset, EvolveError, Lattice, Result, RunFile, build_info, grid, has_cuda,
-                   load_run, run, trades_of, version)
+from .core import (ClosedError, Dataset, EvolveError, Lattice, Result, RunFile, Verdict, build_info, grid,
+                   has_cuda, load_run, run, trades_of, version)
 
 __version__ = version()
-__all__ = ["ClosedError", "Dataset", "EvolveError", "Lattice", "Result", "RunFile", "build_info", "grid",
+__all__ = ["ClosedError", "Dataset", "EvolveError", "Lattice", "Result", "RunFile", "Verdict", "build_info", "grid",
            "has_cuda", "load_run", "run", "trades_of", "version"]

@@ -467,7 +467,7 @@ class RunFile(_Handle):
 
     def _validation_columns(self, group, n):
         """GROUP/validation (results/README.md), one column a row: in-sample, out-of-sample (holdout), plateau,
-        deflated Sharpe ratio, fold_<i>_fitness/trades/feasible, worst fold, and the holdout's trader statistics
+        deflated Sharpe ratio, fold_<i>_fitness/trades/feasible (i from 1), worst fold, and the holdout's trader statistics
         as oos_<statistic>."""
         v, out = f"{group}/validation", {}
         if not self.has(v):
@@ -482,7 +482,8 @@ class RunFile(_Handle):
                 a = self.array(f"{v}/fold_{part}").reshape(n, -1)
                 for f in range(a.shape[1]):
                     col = a[:, f]
-                    out[f"fold_{f}_{part}"] = col.astype(np.int64) if part == "trades" else \
+                    # numbered from 1, as the terminal, the page and the verdict number them
+                    out[f"fold_{f + 1}_{part}"] = col.astype(np.int64) if part == "trades" else \
                         col.astype(bool) if part == "feasible" else col
         out.update(self._group_columns(f"{v}/out_of_sample_trader_stats", n, "oos_"))
         return out
@@ -558,6 +559,33 @@ class RunFile(_Handle):
             _check(lib.evolve_runfile_string(ctx, self.p, path.encode(), i, buf, len(buf), C.byref(n)), ctx)
             out.append(buf.value.decode())
         return out
+
+    def verdict(self):
+        """GROUP/verdict (results/README.md): the Verdict of the run's list (the grid's where it has one, else the
+        hall of fame's, or a walk-forward's windows); None in files written before it existed."""
+        group = next((g for g in ("walk_forward", "grid", "ga") if self.has(f"{g}/verdict")), None)
+        if group is None:
+            return None
+        g = f"{group}/verdict"
+        parts = self.strings(f"{g}/parts") if self.has(f"{g}/parts") else []
+        cols = {}
+        if parts:
+            cols["rank1"] = self.array(f"{g}/rank1")
+            cols["rank1_trades"] = self.array(f"{g}/rank1_trades").astype(np.int64)
+            cols["rank1_feasible"] = self.array(f"{g}/rank1_feasible").astype(bool)
+        names = self.strings(f"{g}/baselines") if self.has(f"{g}/baselines") else []
+        if names:
+            shape = (len(names), len(parts))
+            arrs = {c: self.array(f"{g}/{c}").reshape(shape)
+                    for c in ("baseline", "baseline_trades", "baseline_feasible", "difference")}
+            for j, name in enumerate(names):
+                cols[name] = arrs["baseline"][j]
+                cols[name + "_trades"] = arrs["baseline_trades"][j].astype(np.int64)
+                cols[name + "_feasible"] = arrs["baseline_feasible"][j].astype(bool)
+                cols["rank1-" + name] = arrs["difference"][j]
+        table = pd.DataFrame(cols, index=pd.Index(parts, name="part"))
+        return Verdict(self.attr(g, "headline"), self.attr(g, "dsr_reading"), self.attr(g, "pbo_reading"),
+                       {k: self.number(g, k) for k in ("dsr", "dsr_z", "pbo", "trials")}, table)
 
     @property
     def walk_forward_baselines(self):
@@ -676,6 +704,23 @@ def trades_of(run_file, rank=1, list_=None, dataset=None):
         lib.evolve_replay_close(h)
 
 
+class Verdict:
+    """Rank 1 against each baseline, in and out of sample (docs/report.md "The verdict"): .headline (the first line
+    the terminal and the page show), .table (a row per part: "in sample", "holdout", "fold F" or "window W"; rank
+    1's value, trades and feasibility, then each baseline's and rank 1's difference to it, "rank1-log", ...),
+    .dsr, .dsr_z, .pbo, .trials (NaN where not computed) and their plain readings .dsr_reading, .pbo_reading."""
+
+    def __init__(self, headline, dsr_reading, pbo_reading, numbers, table):
+        self.headline, self.dsr_reading, self.pbo_reading, self.table = headline, dsr_reading, pbo_reading, table
+        self.dsr, self.dsr_z, self.pbo, self.trials = (numbers[k] for k in ("dsr", "dsr_z", "pbo", "trials"))
+
+    def __str__(self):
+        return "\n".join([self.headline, self.table.to_string(), self.dsr_reading, self.pbo_reading])
+
+    def __repr__(self):
+        return f"<evolve.Verdict {self.headline!r}>"
+
+
 def load_run(path):
     """A run file's tables: .generations, .hall_of_fame, .grid_top (DataFrames), .population(gen)."""
     return Result(path, None)
@@ -685,7 +730,7 @@ def load_run(path):
 class Result:
     """A finished run: .top (the grid's top-K or the GA's hall of fame, with the out-of-sample columns of a
     validation run), .stats (their trader statistics), .baselines (what .top is compared with), .pbo,
-    .walk_forward_baselines (a walk-forward's baselines on each test window), .generations, .run_file, .info;
+    .verdict (rank 1 against each baseline in and out of sample, evolve.Verdict), .walk_forward_baselines (a walk-forward's baselines on each test window), .generations, .run_file, .info;
     .trades(rank) lists a reported genome's trades."""
 
     def __init__(self, run_file, info):
@@ -699,6 +744,7 @@ class Result:
             group = "grid" if self.mode == "grid" else "ga"
             self.baselines = rf.baselines(group)
             self.walk_forward_baselines = rf.walk_forward_baselines
+            self.verdict = rf.verdict()
             self.pbo = rf.number(f"{group}/validation", "pbo") if rf.has(f"{group}/validation") else None
             self.generations = rf.generations
             self.stop_reason = rf.attr("ga", "stop_reason") if rf.has("ga") else ""

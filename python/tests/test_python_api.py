@@ -144,8 +144,8 @@ def test_top_out_of_sample_and_baselines_equal_json(sample, binary):
         assert t["plateau_mean"] == pytest.approx(row["plateau"]["mean"], rel=1e-12)
         assert t["deflated_sharpe"] == pytest.approx(row["deflated_sharpe"], rel=1e-12)
         for f, fold in enumerate(row["folds"]):
-            assert t[f"fold_{f}_fitness"] == pytest.approx(fold["fitness"], rel=1e-12)
-            assert t[f"fold_{f}_trades"] == fold["trades"]
+            assert t[f"fold_{f + 1}_fitness"] == pytest.approx(fold["fitness"], rel=1e-12)
+            assert t[f"fold_{f + 1}_trades"] == fold["trades"]
         assert t["oos_total_return"] == pytest.approx(row["out_of_sample_stats"]["total_return"], rel=1e-12)
     assert res.pbo == pytest.approx(doc["validation"]["pbo"], rel=1e-12)
     b = res.baselines

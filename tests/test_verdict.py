@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""The verdict (issue 32, docs/report.md "The verdict"): rank 1 against each
+baseline in sample and out of sample, the same in every place.
+
+- `--json`'s "verdict" gives, for every part (in sample, the holdout, each
+  fold; a walk-forward's test windows), rank 1's value and trades and each
+  baseline's, and their difference: each equals what the same JSON's own
+  parts give (top[0] and baselines[] per part; a window's test result and
+  its baselines), the difference computed here from them;
+- the headline says "LOSES out of sample on the holdout" exactly when rank 1
+  makes less than the trade log on the holdout (one holdout day at a time,
+  until both a loss and a win were seen), with both values;
+- the terminal prints that headline and the pointer to the glossary; `evolve
+  report` prints it first, and Python's Result.verdict holds it and the
+  same table (the run file's GROUP/verdict);
+- the GA's and --validate's verdicts (the grid's list for --validate, as its
+  JSON), and a walk-forward's.
+Needs numpy (tests/support/small_lattice.py)."""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import evolve_cli as cli  # noqa: E402
+import small_lattice  # noqa: E402
+
+check = cli.Checker()
+BASELINE = "baseline: {volatility: 0.35, target: 0.45, stop: -0.42}\n"
+
+
+def num(v):
+    return float(v) if not isinstance(v, str) else float(v.replace("inf", "Infinity"))
+
+
+def config(root, name, data, validation):
+    """small_lattice's config (4 parameters, 81 points) with a baseline:, min_trades 5."""
+    return small_lattice.config(root, name, data, "  name: total_return\n  min_trades: 5\n", validation,
+                                "population: 16\n  generations: 10", extra=BASELINE)
+
+
+def run(evolve, path, args):
+    js = path[:-5] + ".json"
+    r = cli.run(evolve, [path, "--json", js] + args, timeout=300)
+    if not check(r.returncode == 0, f"{os.path.basename(path)} {args}: exit {r.returncode}: {r.stderr}"):
+        return None, r
+    with open(js) as f:
+        return json.load(f), r
+
+
+def part_cells(doc, name):
+    """(rank 1's cell, {baseline: cell}) of a part, from the JSON's own parts."""
+    if name == "in sample":
+        key = lambda e: e["in_sample"]  # noqa: E731
+    elif name == "holdout":
+        key = lambda e: e["out_of_sample"]  # noqa: E731
+    else:
+        k = int(name.split()[1]) - 1
+        key = lambda e: e["folds"][k]  # noqa: E731
+    return key(doc["top"][0]), {b["name"]: key(b) for b in doc["baselines"]}
+
+
+def check_parts(where, v, want):
+    """v: the verdict's parts; want: {part: (rank 1 cell, {baseline: cell})} from the JSON's own parts."""
+    check([p["part"] for p in v["parts"]] == list(want), f"{where}: parts {[p['part'] for p in v['parts']]}, "
+          f"the JSON has {list(want)}")
+    for p in v["parts"]:
+        if p["part"] not in want:
+            continue
+        best, bases = want[p["part"]]
+        got = p["rank1"]
+        check(num(got["fitness"]) == num(best["fitness"]) and got["trades"] == best["trades"]
+              and got["feasible"] == best.get("feasible", True), f"{where} {p['part']}: rank 1 {got}, JSON {best}")
+        check(sorted(p["baselines"]) == sorted(bases), f"{where} {p['part']}: baselines {sorted(p['baselines'])}")
+        for name, cell in bases.items():
+            b = p["baselines"].get(name, {})
+            diff = num(best["fitness"]) - num(cell["fitness"])
+            check(num(b.get("fitness", "nan")) == num(cell["fitness"]) and b.get("trades") == cell["trades"],
+                  f"{where} {p['part']} {name}: {b}, JSON {cell}")
+            # cJSON writes 15 digits where they read back within an ulp: compare to a few ulps of the operands
+            tol = 4e-16 * max(1.0, abs(num(best["fitness"])), abs(num(cell["fitness"])))
+            check(abs(num(b.get("difference", "nan")) - diff) <= tol, f"{where} {p['part']} {name}: difference "
+                  f"{b.get('difference')}, rank 1 - {name} = {diff}")
+
+
+def list_parts(doc):
+    names = ["in sample"]
+    if doc["validation"]["holdout_days"]:
+        names.append("holdout")
+    names += [f"fold {k + 1}" for k in range(len(doc["validation"].get("folds", [])))]
+    return {n: part_cells(doc, n) for n in names}
+
+
+def f2(x):
+    return f"{x:.2f}" if x == 0 or 0.01 <= abs(x) < 1e7 else f"{x:.3g}"
+
+
+def headline_says(where, doc, stdout):
+    """The headline against the log's holdout: LOSES or beats, with the values; printed on the terminal.
+    Returns 'loses' or 'beats'."""
+    v = doc["verdict"]
+    head = v["headline"]
+    best, bases = part_cells(doc, "holdout")
+    a, b = num(best["fitness"]), num(bases["log"]["fitness"])
+    check(f"{f2(a)} vs {f2(b)}" in head, f"{where}: headline {head!r} lacks '{f2(a)} vs {f2(b)}'")
+    if a < b:
+        check("LOSES out of sample on the holdout" in head, f"{where}: rank 1 {a} < log {b}, headline {head!r}")
+    elif a > b and best.get("feasible", True):
+        check("beats it out of sample on the holdout" in head, f"{where}: rank 1 {a} > log {b}, headline {head!r}")
+    check(f"verdict: {head}\n" in stdout, f"{where}: the terminal does not print the headline {head!r}")
+    check('docs/report.md "Glossary"' in stdout, f"{where}: the terminal does not point to the glossary")
+    check("0.000 " not in stdout.split("verdict:")[1].split("PBO")[0] or "DSR 0.000" not in stdout,
+          f"{where}: DSR printed as 0.000")
+    return "loses" if a < b else "beats"
+
+
+PY_VERDICT = """import json, sys, evolve
+v = evolve.load_run(sys.argv[1]).verdict
+t = v.table
+print(json.dumps({"headline": v.headline, "parts": list(t.index), "dsr": v.dsr, "pbo": v.pbo,
+                  "rank1": [float(x) for x in t["rank1"]], "log": [float(x) for x in t["log"]],
+                  "diff": [float(x) for x in t["rank1-log"]], "trades": [int(x) for x in t["rank1_trades"]]}))
+"""
+
+
+def python_verdict(evolve, where, run_file, doc):
+    if not cli.have_modules("numpy", "pandas"):
+        print(f"note: {where}: no numpy/pandas, Result.verdict not checked")
+        return
+    r = subprocess.run([sys.executable, "-c", PY_VERDICT, run_file], capture_output=True, text=True,
+                       env=cli.python_env(evolve), timeout=120)
+    if not check(r.returncode == 0, f"{where}: python: {r.stderr[-600:]}"):
+        return
+    py = json.loads(r.stdout)
+    v = doc["verdict"]
+    check(py["headline"] == v["headline"], f"{where}: Result.verdict.headline {py['headline']!r}")
+    check(py["parts"] == [p["part"] for p in v["parts"]], f"{where}: Result.verdict parts {py['parts']}")
+    def near(a, b):  # the run file holds every bit, the JSON 15 digits where they read back within an ulp
+        return len(a) == len(b) and all(abs(x - y) <= 4e-16 * max(1.0, abs(x)) for x, y in zip(a, b))
+
+    check(near(py["rank1"], [num(p["rank1"]["fitness"]) for p in v["parts"]])
+          and py["trades"] == [p["rank1"]["trades"] for p in v["parts"]]
+          and near(py["log"], [num(p["baselines"]["log"]["fitness"]) for p in v["parts"]])
+          and near(py["diff"], [num(p["baselines"]["log"]["difference"]) for p in v["parts"]]),
+          f"{where}: Result.verdict's table {py}, the JSON {v['parts']}")
+
+
+def holdout_days(evolve, root, data):
+    """One holdout day at a time: the headline's LOSES / beats follows the JSON's values; both are seen."""
+    seen = set()
+    days = None
+    for i in range(8):
+        cfg = config(root, f"h{i}", data, "  holdout: {share: 0.3}\n  folds: 3\n" if days is None else
+                     f"  holdout: {{days: [{days[i]}]}}\n  folds: 3\n")
+        doc, r = run(evolve, cfg, ["--grid"])
+        if doc is None:
+            return
+        if days is None:  # the first run lists the days; then one holdout day each
+            days = sorted(doc["validation"]["holdout_days"] + doc["validation"]["in_sample_days"])
+        check_parts(f"grid h{i}", doc["verdict"], list_parts(doc))
+        seen.add(headline_says(f"grid h{i}", doc, r.stdout))
+        if i == 1:
+            rep = cli.run(evolve, ["report", cfg[:-5] + ".h5", "--out", os.path.join(root, f"h{i}_report")])
+            check(rep.returncode == 0 and rep.stdout.find("verdict: " + doc["verdict"]["headline"]) >= 0
+                  and rep.stdout.find("verdict:") < rep.stdout.find("grid top-"),
+                  f"report h{i}: the verdict is not printed first: {rep.stdout[:800]}")
+            python_verdict(evolve, f"grid h{i}", cfg[:-5] + ".h5", doc)
+        if seen == {"loses", "beats"} and i >= 2:
+            break
+    check(seen == {"loses", "beats"}, f"the holdout days never gave both a loss and a win against the log: {seen}")
+
+
+def other_modes(evolve, root, data):
+    cfg = config(root, "modes", data, "  holdout: {share: 0.3}\n  folds: 3\n")
+    for mode, args in (("ga", []), ("validate", ["--validate"])):
+        doc, r = run(evolve, cfg, args)
+        if doc is None:
+            continue
+        check_parts(mode, doc["verdict"], list_parts(doc))
+        headline_says(mode, doc, r.stdout)
+        python_verdict(evolve, mode, cfg[:-5] + ".h5", doc)
+        print(f"ok: {mode}: {doc['verdict']['headline']}")
+    cfg = config(root, "folds", data, "  folds: 3\n")
+    doc, r = run(evolve, cfg, ["--grid"])
+    if doc is not None:
+        check_parts("folds only", doc["verdict"], list_parts(doc))
+        head = r.stdout.splitlines()
+        top = next(line for line in head if line.lstrip().startswith("rank "))
+        check("holdout" not in top.split(), f"folds only: the top table has holdout columns: {top}")
+        check("no holdout to test it out of sample" in doc["verdict"]["headline"],
+              f"folds only: headline {doc['verdict']['headline']!r}")
+
+
+def walk(evolve, root, data):
+    cfg = config(root, "walk", data, "  walk_forward: {train_days: 3, test_days: 1}\n")
+    doc, r = run(evolve, cfg, ["--walk-forward", "--grid"])
+    if doc is None:
+        return
+    wins = doc["walk_forward"]["windows"]
+    want = {}
+    for w in wins:
+        best = {"fitness": w["test_fitness"], "trades": w["test_trades"], "feasible": w.get("test_feasible", True)}
+        want[f"window {w['window']}"] = (best, {b["name"]: b for b in w["baselines"]})
+    check_parts("walk", doc["verdict"], want)
+    check(f"verdict: {doc['verdict']['headline']}\n" in r.stdout, "walk: the terminal does not print the headline")
+    python_verdict(evolve, "walk", cfg[:-5] + ".h5", doc)
+    print(f"ok: walk: {doc['verdict']['headline']}")
+
+
+def main():
+    a = cli.parse_args()
+    E = os.path.abspath(a.evolve)
+    with cli.scratch_dir("evolve_verdict_") as root:
+        data = os.path.join(root, "data")
+        r = cli.gen_data(E, data, ["--days", "8", "--tickers", "SOXL", "--trades", "320", "--seed", "3"])
+        if not check(r.returncode == 0, f"gen-data: {r.stderr}"):
+            return check.exit()
+        holdout_days(E, root, data)
+        other_modes(E, root, data)
+        walk(E, root, data)
+    return check.exit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

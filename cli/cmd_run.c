@@ -128,9 +128,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                 a->validate ? "validate" : "resume");
         return 2;
     }
-    if (a->resume && (a->grid || a->validate)) {
-        fprintf(stderr, "evolve: --resume continues a GA run; it does not combine with --%s\n",
-                a->grid ? "grid" : "validate");
+    if (a->resume && a->validate) {
+        fprintf(stderr, "evolve: --resume continues a GA or grid run; it does not combine with --validate\n");
         return 2;
     }
     if (a->resume && a->output) {

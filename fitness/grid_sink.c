@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/platform.h"
+
 ev_status grid_heat_init(grid_heat_t *h, int32_t px, int32_t py, uint32_t nx, uint32_t ny, ev_error *err)
 {
     uint64_t cells = (uint64_t)nx * ny;
@@ -73,4 +75,17 @@ void grid_sink_merge(grid_sink_t *shared, const grid_sink_t *local)
     if (shared->heat && local->heat)
         grid_heat_merge(shared->heat, local->heat);
     shared->count += local->count;
+}
+
+ev_status grid_pass_step(const grid_progress_hook_t *hook, progress_t *prog, uint64_t done, uint64_t size,
+                         ev_error *err)
+{
+    ev_status st;
+    progress_update(prog, done);
+    if (hook && hook->at && (st = hook->at(hook->ctx, done, err)) != EV_OK)
+        return st;
+    if (done < size && plat_interrupted())
+        return ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)done,
+                       (unsigned long long)size);
+    return EV_OK;
 }

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "common/progress.h"
 #include "common/status.h"
 #include "fitness/accum.h"
 #include "fitness/topk.h"
@@ -88,6 +89,23 @@ static inline void grid_sink_offer(grid_sink_t *s, uint64_t index, const uint16_
 
 /* Folds a local twin into the shared sink (the caller holds the lock). */
 void grid_sink_merge(grid_sink_t *shared, const grid_sink_t *local);
+
+/* Where a grid pass starts and whom it tells after each block: the grid's
+ * checkpoint (runs/grid_resume.h). A pass counts its points in its own order
+ * (the tables by linear index, the dominance sums by exit combination, then
+ * block), so start and done are points of that order. */
+typedef struct {
+    uint64_t start; /* points already in the sink: a block boundary of the pass (0: from the first) */
+    /* after every block, every point of [0, done) in the sink; a status other
+     * than EV_OK ends the pass with it */
+    ev_status (*at)(void *ctx, uint64_t done, ev_error *err);
+    void *ctx;
+} grid_progress_hook_t;
+
+/* After a pass's block: the progress line, the hook (NULL: none), then
+ * Ctrl-C, answered only while points are left. */
+ev_status grid_pass_step(const grid_progress_hook_t *hook, progress_t *prog, uint64_t done, uint64_t size,
+                         ev_error *err);
 
 #ifdef __cplusplus
 }

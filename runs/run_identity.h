@@ -1,0 +1,37 @@
+/* What must be equal for a run to continue another (a GA's checkpoint, a
+ * grid's progress file): the config text, seed, top, dataset content, evolve
+ * version and backend. */
+#ifndef EVOLVE_RUN_IDENTITY_H
+#define EVOLVE_RUN_IDENTITY_H
+
+#include <stdint.h>
+
+#include "common/status.h"
+#include "runs/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *config_text;
+    uint64_t seed;
+    uint64_t top;
+    uint64_t dataset_hash;
+    const char *tool_version;
+    const char *backend;
+} run_identity_t;
+
+/* This session's identity (pointers into s). */
+void run_identity_of(const session_t *s, run_identity_t *id);
+
+/* The first difference, as "cannot resume PARTIAL: the X differs ..."
+ * (EV_ECONFIG), saying how to start over (deleting partial, and also when
+ * not NULL), or EV_OK. */
+ev_status run_identity_compare(const run_identity_t *was, const run_identity_t *now, const char *partial,
+                               const char *also, const session_t *s, ev_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

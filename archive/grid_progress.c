@@ -115,7 +115,7 @@ int grid_progress_is(const char *path)
     }
     if ((f = h5u_file_open(path, 0, &e)) < 0)
         return 0;
-    yes = h5u_read_attr_str(path, f, "format", &format, &e) == EV_OK && !strcmp(format, GRID_PROGRESS_FORMAT);
+    yes = h5u_read_attr_str(path, f, "format", &format, &e) == EV_OK && !strcmp(format, GRID_PROGRESS_FORMAT) ? 1 : -1;
     free(format);
     H5Fclose(f);
     return yes;

@@ -48,7 +48,8 @@ typedef struct {
  * only read. */
 ev_status grid_progress_write(const char *path, const grid_progress_t *g, ev_error *err);
 
-/* 1 when path is a grid progress file (0: absent, or another kind of file). */
+/* 1 when path is a grid progress file, -1 when it is a readable HDF5 file of
+ * another kind (a GA's run file), 0 otherwise (absent, or damaged). */
 int grid_progress_is(const char *path);
 
 /* Reads one (allocating its strings, pool and heatmap: grid_progress_free);

@@ -97,7 +97,7 @@ static ev_status open_resumed(grid_resume_t *g, session_t *s, const run_args_t *
         return check_was(g, s, a, err);
     if (st == EV_EBUSY)
         return ev_fail(err, st, "%s", why.msg);
-    if (!grid_progress_is(partial) && file_exists(partial))
+    if (grid_progress_is(partial) < 0)
         return ev_fail(err, EV_ECONFIG,
                        "%s is not an interrupted grid (an interrupted GA run is resumed without --grid): %s", partial,
                        why.msg);

@@ -112,7 +112,7 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, ev
     if (a->resume) {
         if ((st = run_paths_for_resume(&f->paths, a->resume, err)) != EV_OK)
             return st;
-        if (grid_progress_is(f->paths.partial_path))
+        if (grid_progress_is(f->paths.partial_path) == 1)
             return ev_fail(err, EV_ECONFIG, "%s is an interrupted grid: resume it with --grid", f->paths.partial_path);
         if ((st = run_resume_check(&f->rr, &f->paths, s, a->report, err)) != EV_OK)
             return st;

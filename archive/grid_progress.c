@@ -47,20 +47,11 @@ static ev_status write_pool(const char *path, hid_t f, const topk_t *pool, ev_er
 
 static ev_status write_all(const char *path, hid_t f, const grid_progress_t *g, ev_error *err)
 {
-    const char *strs[][2] = {{"format", GRID_PROGRESS_FORMAT},
-                             {"config_text", g->config_text},
-                             {"tool_version", g->tool_version},
-                             {"backend", g->backend},
-                             {"evaluator", g->evaluator}};
-    const named_u64_t nums[] = {{"format_version", GRID_PROGRESS_VERSION},
-                                {"seed", g->seed},
-                                {"top", g->top},
-                                {"dataset_hash", g->dataset_hash},
-                                {"points", g->points},
-                                {"done", g->done},
-                                {"pool_k", g->pool.k}};
+    const char *strs[][2] = {{"format", GRID_PROGRESS_FORMAT}, {"evaluator", g->evaluator}};
+    const named_u64_t nums[] = {
+        {"format_version", GRID_PROGRESS_VERSION}, {"points", g->points}, {"done", g->done}, {"pool_k", g->pool.k}};
     const grid_heat_t *h = &g->heat;
-    ev_status st = EV_OK;
+    ev_status st = identity_write(path, f, &g->id, err);
     for (size_t i = 0; i < sizeof strs / sizeof strs[0] && st == EV_OK; i++)
         st = h5u_write_attr_str(path, f, strs[i][0], strs[i][1], err);
     if (st == EV_OK && (st = write_u64s(path, f, nums, sizeof nums / sizeof nums[0], err)) == EV_OK &&
@@ -199,7 +190,7 @@ static ev_status read_heat(const char *path, hid_t f, grid_progress_t *g, ev_err
 static ev_status read_all(const char *path, hid_t f, grid_progress_t *g, ev_error *err)
 {
     const char *format = NULL;
-    uint64_t version = 0, top = 0, k = 0;
+    uint64_t version = 0, k = 0;
     ev_status st = read_str(path, f, "format", &format, err);
     int ok = st == EV_OK && !strcmp(format, GRID_PROGRESS_FORMAT);
     free((void *)(uintptr_t)format);
@@ -210,21 +201,15 @@ static ev_status read_all(const char *path, hid_t f, grid_progress_t *g, ev_erro
     if (version != GRID_PROGRESS_VERSION)
         return ev_fail(err, EV_EDATA, "%s: grid progress version %llu, this evolve reads %d", path,
                        (unsigned long long)version, GRID_PROGRESS_VERSION);
-    if ((st = read_str(path, f, "config_text", &g->config_text, err)) != EV_OK ||
-        (st = read_str(path, f, "tool_version", &g->tool_version, err)) != EV_OK ||
-        (st = read_str(path, f, "backend", &g->backend, err)) != EV_OK ||
+    if ((st = identity_read(path, f, &g->id, err)) != EV_OK ||
         (st = read_str(path, f, "evaluator", &g->evaluator, err)) != EV_OK ||
-        (st = read_u64(path, f, "seed", &g->seed, err)) != EV_OK ||
-        (st = read_u64(path, f, "top", &top, err)) != EV_OK ||
-        (st = read_u64(path, f, "dataset_hash", &g->dataset_hash, err)) != EV_OK ||
         (st = read_u64(path, f, "points", &g->points, err)) != EV_OK ||
         (st = read_u64(path, f, "done", &g->done, err)) != EV_OK ||
         (st = read_u64(path, f, "pool_k", &k, err)) != EV_OK ||
         (st = h5u_read_attr(path, f, "seconds", H5T_NATIVE_DOUBLE, &g->seconds, err)) != EV_OK)
         return st;
-    if (top > UINT32_MAX || g->done > g->points)
+    if (g->done > g->points)
         return damaged(path, "its counts", err);
-    g->top = (uint32_t)top;
     if ((st = read_pool(path, f, g, k, err)) != EV_OK)
         return st;
     return read_heat(path, f, g, err);
@@ -253,9 +238,8 @@ ev_status grid_progress_read(const char *path, grid_progress_t *g, ev_error *err
 
 void grid_progress_free(grid_progress_t *g)
 {
-    const char *s[] = {g->config_text, g->tool_version, g->backend, g->evaluator};
-    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
-        free((void *)(uintptr_t)s[i]);
+    identity_free(&g->id);
+    free((void *)(uintptr_t)g->evaluator);
     if (g->pool.e)
         topk_free(&g->pool);
     free(g->heat.key);

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "archive/identity.h"
 #include "common/status.h"
 #include "fitness/grid_sink.h"
 #include "fitness/topk.h"
@@ -27,13 +28,7 @@ extern "C" {
 #define GRID_PROGRESS_VERSION 1
 
 typedef struct {
-    /* identity: all must match for a resume (runs/run_identity.h) */
-    const char *config_text;
-    uint64_t seed;
-    uint32_t top;
-    uint64_t dataset_hash;
-    const char *tool_version;
-    const char *backend;
+    run_identity_t id; /* all must match for a resume (runs/run_identity.h) */
     /* the pass */
     const char *evaluator; /* the evaluator's name (ga/grid.h) */
     uint64_t points;       /* the lattice's points */

@@ -43,7 +43,7 @@ static ev_status refuse_fresh(const grid_resume_t *g, const run_args_t *a, ev_er
 static ev_status check_was(grid_resume_t *g, session_t *s, const run_args_t *a, ev_error *err)
 {
     const grid_progress_t *w = &g->was;
-    run_identity_t was = {w->config_text, w->seed, w->top, w->dataset_hash, w->tool_version, w->backend}, now;
+    run_identity_t was = w->id, now;
     evaluator_kind ev;
     uint32_t pool_k = s->strategy ? s->cfg.top : grid_pool_size(s->cfg.top);
     ev_status st;
@@ -127,16 +127,9 @@ ev_status grid_resume_open(grid_resume_t *g, session_t *s, const run_args_t *a, 
 static ev_status save_now(grid_resume_t *g, uint64_t done, ev_error *err)
 {
     grid_progress_t p;
-    run_identity_t id;
     ev_status st;
     memset(&p, 0, sizeof p);
-    run_identity_of(g->s, &id);
-    p.config_text = id.config_text;
-    p.seed = id.seed;
-    p.top = (uint32_t)id.top;
-    p.dataset_hash = id.dataset_hash;
-    p.tool_version = id.tool_version;
-    p.backend = id.backend;
+    run_identity_of(g->s, &p.id);
     p.evaluator = g->evaluator;
     p.points = lattice_points(g);
     p.done = done;

@@ -83,12 +83,7 @@ ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, 
         snprintf(r->why, sizeof r->why, "%.600s; the run starts again from generation 0", why.msg);
         return check_run_file(r, p, s, &now, 1, err);
     }
-    was.config_text = r->ck.config_text;
-    was.seed = r->ck.seed;
-    was.top = r->ck.top;
-    was.dataset_hash = r->ck.dataset_hash;
-    was.tool_version = r->ck.tool_version;
-    was.backend = r->ck.backend;
+    was = r->ck.id;
     if (s->cfg.seed_random && was.seed != now.seed) {
         /* "seed: random" means the seed drawn when the run started */
         run_warning(rep, "evolve: seed: random: continuing with the run's seed %" PRIu64 "\n", was.seed);

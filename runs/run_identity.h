@@ -1,26 +1,17 @@
-/* What must be equal for a run to continue another (a GA's checkpoint, a
- * grid's progress file): the config text, seed, top, dataset content, evolve
- * version and backend. */
+/* A session's identity (archive/identity.h), and the check that it is the
+ * one a GA's checkpoint or a grid's progress file was written by. */
 #ifndef EVOLVE_RUN_IDENTITY_H
 #define EVOLVE_RUN_IDENTITY_H
 
 #include <stdint.h>
 
+#include "archive/identity.h"
 #include "common/status.h"
 #include "runs/session.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct {
-    const char *config_text;
-    uint64_t seed;
-    uint64_t top;
-    uint64_t dataset_hash;
-    const char *tool_version;
-    const char *backend;
-} run_identity_t;
 
 /* This session's identity (pointers into s). */
 void run_identity_of(const session_t *s, run_identity_t *id);

@@ -43,9 +43,15 @@ ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_erro
     local->count_better = shared->count_better;
     local->better_than = shared->better_than;
     if (shared->top) {
-        if ((st = topk_init(&local->own_top, shared->top->k, err)) != EV_OK)
+        uint32_t k = shared->top->k;
+        if ((st = topk_init(&local->own_top, k, err)) != EV_OK)
             return st;
         local->top = &local->own_top;
+        local->cap_pend = k >= GRID_SINK_PEND_MIN_K ? (k < 4096 ? 4096 : k) : 0;
+        if (local->cap_pend && !(local->pend = (ranked_genome_t *)malloc(local->cap_pend * sizeof *local->pend))) {
+            grid_sink_local_free(local);
+            return ev_fail(err, EV_ENOMEM, "out of memory for a top-%u list's waiting offers", k);
+        }
     }
     if (shared->heat) {
         const grid_heat_t *h = shared->heat;
@@ -58,8 +64,17 @@ ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_erro
     return EV_OK;
 }
 
+void grid_sink_flush(grid_sink_t *s)
+{
+    topk_insert_many(s->top, s->pend, s->n_pend);
+    s->n_pend = 0;
+}
+
 void grid_sink_local_free(grid_sink_t *local)
 {
+    free(local->pend);
+    local->pend = NULL;
+    local->n_pend = local->cap_pend = 0;
     if (local->top)
         topk_free(&local->own_top);
     if (local->heat)
@@ -68,8 +83,10 @@ void grid_sink_local_free(grid_sink_t *local)
     local->heat = NULL;
 }
 
-void grid_sink_merge(grid_sink_t *shared, const grid_sink_t *local)
+void grid_sink_merge(grid_sink_t *shared, grid_sink_t *local)
 {
+    if (local->pend)
+        grid_sink_flush(local);
     if (shared->top && local->top)
         topk_merge(shared->top, local->top);
     if (shared->heat && local->heat)

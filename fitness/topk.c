@@ -88,7 +88,10 @@ static void merge_sorted(topk_t *dst, const ranked_genome_t *src, uint32_t ns)
 
 void topk_merge(topk_t *dst, const topk_t *src)
 {
-    merge_sorted(dst, src->e, src->n);
+    uint32_t n = src->n;
+    while (n > 0 && src->e[n - 1].key == 0) /* infeasible entries (last, as sorted) never enter */
+        n--;
+    merge_sorted(dst, src->e, n);
 }
 
 static int by_rank(const void *a, const void *b)

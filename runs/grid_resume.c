@@ -24,19 +24,6 @@ static uint64_t lattice_points(const grid_resume_t *g)
     return g->s->cfg.lattice.size;
 }
 
-/* A fresh grid over an output whose grid was interrupted: refused, saying
- * how to continue it or start over. */
-static ev_status refuse_fresh(const grid_resume_t *g, const run_args_t *a, ev_error *err)
-{
-    char cmd[2048];
-    run_resume_command(a, g->paths.partial_path, cmd, sizeof cmd);
-    return ev_fail(err, EV_EIO,
-                   "%s: an interrupted run of this output exists (Ctrl-C, a crash or a kill). Continue it with\n  "
-                   "%s\nor start over: give this run another output (--output NEW.h5), or delete %s and run this "
-                   "command again",
-                   g->paths.partial_path, cmd, g->paths.partial_path);
-}
-
 /* The progress must be this run's and fit its pass: the identity and the
  * evaluator refuse the resume (the user asked for another run); a lattice or
  * pool of another size is a damaged file: the grid starts over. */
@@ -121,7 +108,7 @@ ev_status grid_resume_open(grid_resume_t *g, session_t *s, const run_args_t *a, 
     }
     if ((st = run_paths_make(&g->paths, s->cfg.output, err)) != EV_OK)
         return st;
-    return file_exists(g->paths.partial_path) ? refuse_fresh(g, a, err) : EV_OK;
+    return file_exists(g->paths.partial_path) ? run_refuse_fresh(a, g->paths.partial_path, NULL, err) : EV_OK;
 }
 
 static ev_status save_now(grid_resume_t *g, uint64_t done, ev_error *err)

@@ -119,15 +119,8 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, ev
     } else {
         if ((st = run_paths_make(&f->paths, s->cfg.output, err)) != EV_OK)
             return st;
-        if (file_exists(f->paths.partial_path)) {
-            char cmd[2048];
-            run_resume_command(a, f->paths.partial_path, cmd, sizeof cmd);
-            return ev_fail(err, EV_EIO,
-                           "%s: an interrupted run of this output exists (Ctrl-C, a crash or a kill). Continue it "
-                           "with\n  %s\nor start over: give this run another output (--output NEW.h5), or delete %s "
-                           "(and %s) and run this command again",
-                           f->paths.partial_path, cmd, f->paths.partial_path, f->paths.ckpt_path);
-        }
+        if (file_exists(f->paths.partial_path))
+            return run_refuse_fresh(a, f->paths.partial_path, f->paths.ckpt_path, err);
         plat_remove(f->paths.ckpt_path); /* a stale checkpoint without its run file */
     }
     if (f->rr.have_state) {

@@ -38,3 +38,14 @@ void run_resume_command(const run_args_t *a, const char *partial, char *buf, siz
     append_arg(buf, n, "--resume");
     append_arg(buf, n, partial);
 }
+
+ev_status run_refuse_fresh(const run_args_t *a, const char *partial, const char *also, ev_error *err)
+{
+    char cmd[2048];
+    run_resume_command(a, partial, cmd, sizeof cmd);
+    return ev_fail(err, EV_EIO,
+                   "%s: an interrupted run of this output exists (Ctrl-C, a crash or a kill). Continue it with\n  "
+                   "%s\nor start over: give this run another output (--output NEW.h5), or delete %s%s%s%s and run "
+                   "this command again",
+                   partial, cmd, partial, also ? " (and " : "", also ? also : "", also ? ")" : "");
+}

@@ -102,20 +102,9 @@ static ev_status write_arrays(run_file_t *rf, const checkpoint_t *c, ev_error *e
 
 static ev_status write_attrs(run_file_t *rf, const checkpoint_t *c, ev_error *err)
 {
-    const char *strs[][2] = {{"format", CHECKPOINT_FORMAT},
-                             {"config_text", c->config_text},
-                             {"tool_version", c->tool_version},
-                             {"backend", c->backend}};
-    const struct {
-        const char *name;
-        uint64_t v;
-    } nums[] = {
-        {"format_version", CHECKPOINT_VERSION}, {"seed", c->seed}, {"top", c->top}, {"dataset_hash", c->dataset_hash}};
-    ev_status st = EV_OK;
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0] && st == EV_OK; i++)
-        st = run_file_attr_str(rf, "/", strs[i][0], strs[i][1], err);
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0] && st == EV_OK; i++)
-        st = run_file_attr_u64(rf, "/", nums[i].name, nums[i].v, err);
+    ev_status st = run_file_attr_str(rf, "/", "format", CHECKPOINT_FORMAT, err);
+    if (st == EV_OK && (st = run_file_attr_u64(rf, "/", "format_version", CHECKPOINT_VERSION, err)) == EV_OK)
+        st = identity_write(rf->path, rf->file, &c->id, err);
     for (size_t i = 0; i < ga_snapshot_n_fields && st == EV_OK; i++) {
         const ga_snapshot_field_t *f = &ga_snapshot_fields[i];
         if (f->kind == GA_FIELD_U32 || f->kind == GA_FIELD_U64)
@@ -190,14 +179,6 @@ static ev_status read_array(run_file_t *rf, const char *name, hid_t mem, int ran
     return st;
 }
 
-static ev_status read_text(run_file_t *rf, const char *name, const char **out, ev_error *err)
-{
-    char *s = NULL;
-    ev_status st = run_file_read_str(rf, "/", name, 0, &s, err);
-    *out = s;
-    return st;
-}
-
 /* The state's scalar attributes, in table order. */
 static ev_status read_scalars(run_file_t *rf, ga_snapshot_t *s, ev_error *err)
 {
@@ -252,12 +233,7 @@ static ev_status read_all(run_file_t *rf, checkpoint_t *c, ev_error *err)
         version != CHECKPOINT_VERSION)
         st = ev_fail(err, EV_EDATA, "%s: checkpoint version %llu, this evolve reads %d", rf->path,
                      (unsigned long long)version, CHECKPOINT_VERSION);
-    if (st != EV_OK || (st = read_text(rf, "config_text", &c->config_text, err)) != EV_OK ||
-        (st = read_text(rf, "tool_version", &c->tool_version, err)) != EV_OK ||
-        (st = read_text(rf, "backend", &c->backend, err)) != EV_OK ||
-        (st = run_file_read_u64(rf, "/", "seed", &c->seed, err)) != EV_OK ||
-        (st = read_u32(rf, "top", &c->top, err)) != EV_OK ||
-        (st = run_file_read_u64(rf, "/", "dataset_hash", &c->dataset_hash, err)) != EV_OK ||
+    if (st != EV_OK || (st = identity_read(rf->path, rf->file, &c->id, err)) != EV_OK ||
         (st = read_scalars(rf, &c->ga, err)) != EV_OK)
         return st;
     /* the hall of fame's genes are read into ranked_genome_t's */
@@ -312,9 +288,7 @@ static void free_const(const void *p)
 
 void checkpoint_free(checkpoint_t *c)
 {
-    free_const(c->config_text);
-    free_const(c->tool_version);
-    free_const(c->backend);
+    identity_free(&c->id);
     free_const(c->gen_hash);
     for (size_t i = 0; i < ga_snapshot_n_fields; i++)
         if (!is_scalar(ga_snapshot_fields[i].kind))

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "archive/identity.h"
 #include "common/status.h"
 #include "operators/ga_snapshot.h"
 
@@ -31,13 +32,7 @@ extern "C" {
  * checkpoint_free. Whether the state fits a run is ga_snapshot_fits's to say
  * (operators/ga_snapshot.h). */
 typedef struct {
-    /* identity: all must match for a resume */
-    const char *config_text;
-    uint64_t seed;
-    uint32_t top;
-    uint64_t dataset_hash;    /* the dataset's content_hash */
-    const char *tool_version; /* "evolve 0.1.0 (git abc)" */
-    const char *backend;      /* the backend's name */
+    run_identity_t id; /* all must match for a resume */
     /* the run between generations; generation 0: nothing evaluated yet (the
      * arrays are empty) */
     ga_snapshot_t ga;

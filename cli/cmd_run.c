@@ -34,7 +34,9 @@ static void run_usage(FILE *out)
             "(default results/<config>.h5); 'evolve report RUN.h5' summarises and plots it. A GA run is\n"
             "written as it goes to RUN.h5.partial, with a checkpoint RUN.h5.partial.ckpt, and renamed to\n"
             "RUN.h5 when complete: after a crash or Ctrl-C, --resume continues it and ends with the same\n"
-            "file, bit for bit (wall-clock fields aside), as a run that never stopped.\n"
+            "file, bit for bit (wall-clock fields aside), as a run that never stopped. A grid keeps its\n"
+            "pass so far in RUN.h5.partial (grid.checkpoint_every_s, and on Ctrl-C): --grid --resume\n"
+            "continues it to the same file.\n"
             "\n"
             "modes:\n"
             "  --grid              enumerate every lattice point: the exact top-K (the reference answer),\n"
@@ -43,8 +45,9 @@ static void run_usage(FILE *out)
             "                      its best, the overlap of the two top-K lists, the fitness gap, and the\n"
             "                      share of the lattice the GA evaluated\n"
             "  --resume RUN.h5     continue an interrupted GA run (RUN.h5, RUN.h5.partial or its .ckpt)\n"
-            "                      from its last checkpoint; refused when the config, seed, top, data,\n"
-            "                      evolve version or backend differ from the run's\n"
+            "                      from its last checkpoint, or with --grid a grid where it stopped;\n"
+            "                      refused when the config, seed, top, data, evolve version or backend\n"
+            "                      (a grid's: or --evaluator) differ from the run's\n"
             "  --walk-forward      validation.walk_forward's windows: the GA (with --grid the grid) on each\n"
             "                      window's train days, its winner scored on the test days after them; prints\n"
             "                      the per-window table and the chained out-of-sample result\n"
@@ -67,8 +70,8 @@ static void run_usage(FILE *out)
             "  --help              this text\n"
             "\n"
             "Exit status: 0 success, 1 error (the message names the file, line or key), 2 usage error,\n"
-            "130 interrupted (Ctrl-C: the generation under way finishes, the GA run is saved and the\n"
-            "command that resumes it is printed; a grid or validate run is not saved).\n");
+            "130 interrupted (Ctrl-C: the generation or grid block under way finishes, the run is saved\n"
+            "and the command that resumes it is printed; a validate run is not saved).\n");
 }
 
 /* --evaluator's names, in evaluator_kind order (ga/grid.h). */
@@ -130,9 +133,8 @@ static int parse_args(int argc, char **argv, run_args_t *a)
                 a->validate ? "validate" : "resume");
         return 2;
     }
-    if (a->resume && (a->grid || a->validate)) {
-        fprintf(stderr, "evolve: --resume continues a GA run; it does not combine with --%s\n",
-                a->grid ? "grid" : "validate");
+    if (a->resume && a->validate) {
+        fprintf(stderr, "evolve: --resume continues a GA or grid run; it does not combine with --validate\n");
         return 2;
     }
     if (a->resume && a->output) {

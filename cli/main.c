@@ -18,7 +18,7 @@ static void usage(FILE *out)
             "usage: evolve CONFIG.yaml [options]        evolve the config's lattice (GA)\n"
             "       evolve CONFIG.yaml --grid [options] enumerate the whole lattice (exact optimum)\n"
             "       evolve CONFIG.yaml --validate       run both and compare the GA with the grid\n"
-            "       evolve CONFIG.yaml --resume RUN.h5  continue an interrupted GA run exactly\n"
+            "       evolve CONFIG.yaml --resume RUN.h5  continue an interrupted GA run (with --grid: grid) exactly\n"
             "       evolve ingest [options]             CSVs -> dataset.h5 (docs/spec.md sec. 2)\n"
             "       evolve gen-data [options]           write realistic sample data in the trader's format\n"
             "       evolve report RUN.h5 [options]      summarise a run and draw SVG plots\n"

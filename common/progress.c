@@ -8,6 +8,7 @@ void progress_start(progress_t *p, FILE *out, const char *label, const char *uni
     p->label = label;
     p->unit = unit;
     p->total = total;
+    p->base = 0;
     p->t0 = plat_now();
     p->last = p->t0;
     p->printed = 0;
@@ -29,7 +30,7 @@ static void format_eta(char *buf, size_t n, double s)
 static void print_line(progress_t *p, uint64_t done, double now)
 {
     double el = now - p->t0;
-    double rate = el > 0 ? (double)done / el : 0;
+    double rate = el > 0 && done >= p->base ? (double)(done - p->base) / el : 0;
     char eta[32];
     format_eta(eta, sizeof eta, rate > 0 ? (double)(p->total - done) / rate : -1);
     fprintf(p->out, "%s%s: %llu/%llu %s (%.1f%%), %.3g %s/s, ETA %s%s", p->tty ? "\r" : "", p->label,
@@ -49,6 +50,11 @@ void progress_update(progress_t *p, uint64_t done)
     if (now - p->t0 < 1.0 || now - p->last < (p->tty ? 0.5 : 10.0))
         return;
     print_line(p, done, now);
+}
+
+void progress_from(progress_t *p, uint64_t done)
+{
+    p->base = done;
 }
 
 void progress_finish(progress_t *p, uint64_t done)

@@ -16,6 +16,7 @@ typedef struct {
     const char *label;
     const char *unit;
     uint64_t total;
+    uint64_t base; /* done when the line started (a resumed job): the rate counts from there */
     double t0;
     double last;
     int printed;
@@ -24,6 +25,9 @@ typedef struct {
 
 void progress_start(progress_t *p, FILE *out, const char *label, const char *unit, uint64_t total);
 void progress_update(progress_t *p, uint64_t done);
+/* A resumed job: `done` were finished before this process; the rate and ETA
+ * count only what it does. */
+void progress_from(progress_t *p, uint64_t done);
 /* Ends the line (if one was printed). */
 void progress_finish(progress_t *p, uint64_t done);
 

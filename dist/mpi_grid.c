@@ -128,6 +128,10 @@ ev_status dist_grid_run(const backend_ops_t *ops, backend_t *b, const fit_proble
         st = ev_fail(err, EV_EUSAGE,
                      "--evaluator dominance sums the whole lattice in one pass of one process; under mpirun the "
                      "grid is sharded: use tables (or auto)");
+    if (st == EV_OK && opts->hook && opts->hook->start)
+        st = ev_fail(err, EV_EUSAGE,
+                     "a grid is resumed on one process: the sharded grid under mpirun keeps no checkpoint (run "
+                     "the --resume command without mpirun, or start the grid over)");
     if (st == EV_OK)
         st = grid_pick_evaluator(ops, p, opts->evaluator == EVAL_AUTO ? EVAL_TABLES : opts->evaluator,
                                  opts->dominance_budget, &j.ev, err);

@@ -4,8 +4,6 @@
 #include <string.h>
 
 #include "common/parallel.h"
-#include "common/platform.h"
-#include "common/progress.h"
 #include "fitness/dom_cells.h"
 #include "fitness/dominance_cell.h"
 
@@ -187,6 +185,19 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, const 
     return st;
 }
 
+ev_status dominance_first_block(const dom_plan_t *plan, uint64_t exit_combos, uint64_t start, uint64_t *block,
+                                ev_error *err)
+{
+    *block = start / plan->cells;
+    if (start % plan->cells == 0 && *block <= exit_combos * plan->combos)
+        return EV_OK;
+    return ev_fail(err, EV_ECONFIG,
+                   "the checkpoint's %llu points end no block of this pass's dominance sums (%llu cells a block, "
+                   "%llu blocks): the memory for the sums changed since it was written",
+                   (unsigned long long)start, (unsigned long long)plan->cells,
+                   (unsigned long long)(exit_combos * plan->combos));
+}
+
 void dominance_plan(dom_plan_t *b, const fit_tables_t *t, uint64_t budget, uint64_t bytes_per_cell)
 {
     uint64_t per = bytes_per_cell ? bytes_per_cell : 1;
@@ -222,8 +233,9 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
                               grid_sink_t *sink, ev_error *err)
 {
     block_t b;
-    uint64_t done = 0;
+    uint64_t done = 0, first = 0;
     const uint64_t exits = tables_exit_combos(t);
+    const grid_progress_hook_t *hook = opts ? opts->hook : NULL;
     progress_t prog;
     ev_status st = EV_OK;
 
@@ -241,22 +253,19 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
     if (!b.words)
         return ev_fail(err, EV_ENOMEM, "out of memory for %llu dominance cells", (unsigned long long)b.plan.cells);
     dom_cells_bind(&b.c, b.words, b.sums, &t->obj);
+    st = dominance_first_block(&b.plan, exits, hook ? hook->start : 0, &first, err);
     progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
-    /* every combination of the exits' values (target, stop, SPEC sec. 4.1's) */
-    for (uint64_t e = 0; e < exits && st == EV_OK; e++) {
-        const tables_exits_t x = tables_exit_combo(t, e);
-        for (uint64_t c = 0; c < b.plan.combos && st == EV_OK; c++) {
-            uint16_t lead_genes[EV_MAX_PARAMS];
-            dominance_lead_decode(&b.plan, t, c, lead_genes);
-            block_bin(&b, lead_genes, &x);
-            block_suffix(&b);
-            st = block_rank(&b, lead_genes, &x, sink, err);
-            done += b.plan.cells;
-            progress_update(&prog, done);
-            if (st == EV_OK && plat_interrupted())
-                st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)done,
-                             (unsigned long long)p->lat->size);
-        }
+    progress_from(&prog, done = first * b.plan.cells);
+    /* every combination of the exits' values (target, stop, SPEC sec. 4.1's),
+     * then the blocks of the fixed leading filters */
+    for (uint64_t blk = first; blk < exits * b.plan.combos && st == EV_OK; blk++) {
+        const tables_exits_t x = tables_exit_combo(t, blk / b.plan.combos);
+        uint16_t lead_genes[EV_MAX_PARAMS];
+        dominance_lead_decode(&b.plan, t, blk % b.plan.combos, lead_genes);
+        block_bin(&b, lead_genes, &x);
+        block_suffix(&b);
+        if ((st = block_rank(&b, lead_genes, &x, sink, err)) == EV_OK)
+            st = grid_pass_step(hook, &prog, done += b.plan.cells, p->lat->size, err);
     }
     progress_finish(&prog, done);
     free(b.words);

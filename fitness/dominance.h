@@ -39,6 +39,9 @@ extern "C" {
 typedef struct {
     uint64_t memory_budget; /* bytes for the cell sums (0: DOMINANCE_DEFAULT_BUDGET) */
     FILE *progress;         /* progress line, or NULL */
+    /* where the pass starts and whom it tells after each block, or NULL; its
+     * points run by exit combination, then block (dominance_first_block) */
+    const grid_progress_hook_t *hook;
 } dominance_opts_t;
 
 /* 1 when the objective is additive (everything but calmar / max drawdown). */
@@ -61,6 +64,12 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
  * bytes_per_cell each, to fit in budget bytes (at least one cell per block);
  * the CPU evaluator and kernels/dominance.cu block the lattice alike. */
 void dominance_plan(dom_plan_t *b, const fit_tables_t *t, uint64_t budget, uint64_t bytes_per_cell);
+
+/* The block a pass resumes at after `start` points of its order (exit
+ * combination outermost, then the plan's blocks): an error naming both when
+ * start ends no block of this plan (a checkpoint of another memory budget). */
+ev_status dominance_first_block(const dom_plan_t *plan, uint64_t exit_combos, uint64_t start, uint64_t *block,
+                                ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/platform.h"
+
 ev_status grid_heat_init(grid_heat_t *h, int32_t px, int32_t py, uint32_t nx, uint32_t ny, ev_error *err)
 {
     uint64_t cells = (uint64_t)nx * ny;
@@ -41,9 +43,15 @@ ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_erro
     local->count_better = shared->count_better;
     local->better_than = shared->better_than;
     if (shared->top) {
-        if ((st = topk_init(&local->own_top, shared->top->k, err)) != EV_OK)
+        uint32_t k = shared->top->k;
+        if ((st = topk_init(&local->own_top, k, err)) != EV_OK)
             return st;
         local->top = &local->own_top;
+        local->cap_pend = k >= GRID_SINK_PEND_MIN_K ? (k < 4096 ? 4096 : k) : 0;
+        if (local->cap_pend && !(local->pend = (ranked_genome_t *)malloc(local->cap_pend * sizeof *local->pend))) {
+            grid_sink_local_free(local);
+            return ev_fail(err, EV_ENOMEM, "out of memory for a top-%u list's waiting offers", k);
+        }
     }
     if (shared->heat) {
         const grid_heat_t *h = shared->heat;
@@ -56,8 +64,17 @@ ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_erro
     return EV_OK;
 }
 
+void grid_sink_flush(grid_sink_t *s)
+{
+    topk_insert_many(s->top, s->pend, s->n_pend);
+    s->n_pend = 0;
+}
+
 void grid_sink_local_free(grid_sink_t *local)
 {
+    free(local->pend);
+    local->pend = NULL;
+    local->n_pend = local->cap_pend = 0;
     if (local->top)
         topk_free(&local->own_top);
     if (local->heat)
@@ -66,11 +83,26 @@ void grid_sink_local_free(grid_sink_t *local)
     local->heat = NULL;
 }
 
-void grid_sink_merge(grid_sink_t *shared, const grid_sink_t *local)
+void grid_sink_merge(grid_sink_t *shared, grid_sink_t *local)
 {
+    if (local->pend)
+        grid_sink_flush(local);
     if (shared->top && local->top)
         topk_merge(shared->top, local->top);
     if (shared->heat && local->heat)
         grid_heat_merge(shared->heat, local->heat);
     shared->count += local->count;
+}
+
+ev_status grid_pass_step(const grid_progress_hook_t *hook, progress_t *prog, uint64_t done, uint64_t size,
+                         ev_error *err)
+{
+    ev_status st;
+    progress_update(prog, done);
+    if (hook && hook->at && (st = hook->at(hook->ctx, done, err)) != EV_OK)
+        return st;
+    if (done < size && plat_interrupted())
+        return ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)done,
+                       (unsigned long long)size);
+    return EV_OK;
 }

@@ -13,7 +13,9 @@
 #define EVOLVE_GRID_SINK_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include "common/progress.h"
 #include "common/status.h"
 #include "fitness/accum.h"
 #include "fitness/topk.h"
@@ -57,7 +59,15 @@ typedef struct {
     /* local twins own their parts */
     topk_t own_top;
     grid_heat_t own_heat;
+    /* a local twin of a long top-K (GRID_SINK_PEND_MIN_K): the offers its bar
+     * admits wait here and enter in batches (topk_insert_many), since one by
+     * one each would move O(k) entries; NULL: offered one by one */
+    ranked_genome_t *pend;
+    uint32_t n_pend, cap_pend;
 } grid_sink_t;
+
+/* The shortest top-K whose local twins batch their offers. */
+#define GRID_SINK_PEND_MIN_K 256u
 
 /* A sink that offers to top and folds into heat (either may be NULL). */
 static inline grid_sink_t grid_sink_of(topk_t *top, grid_heat_t *heat)
@@ -72,11 +82,32 @@ static inline grid_sink_t grid_sink_of(topk_t *top, grid_heat_t *heat)
 ev_status grid_sink_local(grid_sink_t *local, const grid_sink_t *shared, ev_error *err);
 void grid_sink_local_free(grid_sink_t *local);
 
+/* The waiting offers into the top-K. */
+void grid_sink_flush(grid_sink_t *s);
+
+/* An offer that passes the top-K's bar, to wait for the next batch. */
+static inline void grid_sink_pend(grid_sink_t *s, uint64_t index, eval_result_t r)
+{
+    uint64_t key = rank_key(r);
+    ranked_genome_t *x;
+    if (!topk_would_enter(s->top, key, index))
+        return;
+    x = &s->pend[s->n_pend++];
+    memset(x, 0, sizeof *x);
+    x->key = key;
+    x->index = index;
+    x->r = r;
+    if (s->n_pend == s->cap_pend)
+        grid_sink_flush(s);
+}
+
 /* One evaluated point: its linear index, genes and result. */
 static inline void grid_sink_offer(grid_sink_t *s, uint64_t index, const uint16_t *genes, eval_result_t r)
 {
     uint64_t key;
-    if (s->top)
+    if (s->top && s->pend)
+        grid_sink_pend(s, index, r);
+    else if (s->top)
         topk_offer(s->top, index, r);
     if (!s->heat && !s->count_better)
         return;
@@ -86,8 +117,26 @@ static inline void grid_sink_offer(grid_sink_t *s, uint64_t index, const uint16_
     s->count += (uint64_t)(s->count_better && key > s->better_than);
 }
 
-/* Folds a local twin into the shared sink (the caller holds the lock). */
-void grid_sink_merge(grid_sink_t *shared, const grid_sink_t *local);
+/* Folds a local twin (its waiting offers first) into the shared sink (the
+ * caller holds the lock). */
+void grid_sink_merge(grid_sink_t *shared, grid_sink_t *local);
+
+/* Where a grid pass starts and whom it tells after each block: the grid's
+ * checkpoint (runs/grid_resume.h). A pass counts its points in its own order
+ * (the tables by linear index, the dominance sums by exit combination, then
+ * block), so start and done are points of that order. */
+typedef struct {
+    uint64_t start; /* points already in the sink: a block boundary of the pass (0: from the first) */
+    /* after every block, every point of [0, done) in the sink; a status other
+     * than EV_OK ends the pass with it */
+    ev_status (*at)(void *ctx, uint64_t done, ev_error *err);
+    void *ctx;
+} grid_progress_hook_t;
+
+/* After a pass's block: the progress line, the hook (NULL: none), then
+ * Ctrl-C, answered only while points are left. */
+ev_status grid_pass_step(const grid_progress_hook_t *hook, progress_t *prog, uint64_t done, uint64_t size,
+                         ev_error *err);
 
 #ifdef __cplusplus
 }

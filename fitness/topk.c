@@ -64,10 +64,50 @@ void topk_offer(topk_t *t, uint64_t index, eval_result_t r)
     topk_insert(t, &x);
 }
 
+/* dst = the first k of the merged order of dst's list and src[ns] (sorted,
+ * feasible), in place: the split is found walking forwards (an entry of dst
+ * before an equal one of src, as topk_insert places them), then the merge is
+ * written backwards, where it never overtakes dst's unread entries. */
+static void merge_sorted(topk_t *dst, const ranked_genome_t *src, uint32_t ns)
+{
+    uint32_t a = 0, b = 0, m = dst->n + ns < dst->k ? dst->n + ns : dst->k;
+    while (a + b < m) {
+        if (b < ns && (a == dst->n || ranked_before(&src[b], &dst->e[a])))
+            b++;
+        else
+            a++;
+    }
+    dst->n = m;
+    while (b > 0) {
+        int from_dst = a > 0 && ranked_before(&src[b - 1], &dst->e[a - 1]);
+        dst->e[a + b - 1] = from_dst ? dst->e[a - 1] : src[b - 1];
+        a -= (uint32_t)from_dst;
+        b -= (uint32_t)!from_dst;
+    }
+}
+
 void topk_merge(topk_t *dst, const topk_t *src)
 {
-    for (uint32_t i = 0; i < src->n; i++)
-        topk_insert(dst, &src->e[i]);
+    uint32_t n = src->n;
+    while (n > 0 && src->e[n - 1].key == 0) /* infeasible entries (last, as sorted) never enter */
+        n--;
+    merge_sorted(dst, src->e, n);
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const ranked_genome_t *x = (const ranked_genome_t *)a, *y = (const ranked_genome_t *)b;
+    return ranked_before(x, y) ? -1 : ranked_before(y, x) ? 1 : 0;
+}
+
+void topk_insert_many(topk_t *t, ranked_genome_t *x, uint32_t n)
+{
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < n; i++) /* infeasible entries never enter (topk_insert) */
+        if (x[i].key != 0)
+            x[keep++] = x[i];
+    qsort(x, keep, sizeof *x, by_rank);
+    merge_sorted(t, x, keep);
 }
 
 void topk_to_ranked(const topk_t *t, const lattice_shape_t *shape, ranked_genome_t *out)

@@ -76,8 +76,14 @@ void topk_insert(topk_t *t, const ranked_genome_t *x);
 /* Offers one evaluated genome by its index (genes left 0): topk_insert. */
 void topk_offer(topk_t *t, uint64_t index, eval_result_t r);
 
-/* Offers every entry of src (disjoint index sets). */
+/* Offers every entry of src (disjoint index sets): one pass over both
+ * lists, O(dst->n + src->n), with the list topk_insert of each would give. */
 void topk_merge(topk_t *dst, const topk_t *src);
+
+/* Offers x[n] (any order; sorted here, in place): O(n log n + t->k), the
+ * list topk_insert of each would give. For many offers to a long list, where
+ * inserting one by one moves O(k) entries each (grid/grid_sink.h buffers). */
+void topk_insert_many(topk_t *t, ranked_genome_t *x, uint32_t n);
 
 /* The entries as ranked genomes (genes decoded from the index): out[t->n]. */
 void topk_to_ranked(const topk_t *t, const lattice_shape_t *shape, ranked_genome_t *out);

@@ -112,15 +112,14 @@ static ev_status batched(const backend_ops_t *ops, backend_t *b, const fit_probl
     uint64_t batch = grid_batch_points(ops, b, opts, ev);
     progress_t prog;
     ev_status st = EV_OK;
+    uint64_t start = opts->hook ? opts->hook->start : 0;
     progress_start(&prog, opts->progress, ev == EVAL_REFERENCE ? "grid (reference)" : "grid (tables)", "points", size);
-    for (uint64_t first = 0; first < size && st == EV_OK; first += batch) {
+    *done = start < size ? start : size;
+    progress_from(&prog, *done);
+    for (uint64_t first = *done; first < size && st == EV_OK; first += batch) {
         uint64_t count = size - first < batch ? size - first : batch;
-        st = grid_eval_batch(ops, b, p, ev, first, count, top, heat, err);
-        *done = first + count;
-        progress_update(&prog, *done);
-        if (st == EV_OK && *done < size && plat_interrupted())
-            st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)*done,
-                         (unsigned long long)size);
+        if ((st = grid_eval_batch(ops, b, p, ev, first, count, top, heat, err)) == EV_OK)
+            st = grid_pass_step(opts->hook, &prog, *done = first + count, size, err);
     }
     progress_finish(&prog, *done);
     return st;
@@ -172,6 +171,7 @@ ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *
         dominance_opts_t d;
         d.memory_budget = opts->dominance_budget;
         d.progress = opts->progress;
+        d.hook = opts->hook;
         st = heat ? ops->grid_dominance_heat(b, &d, top, heat, err) : ops->grid_dominance(b, &d, top, err);
         stats->evaluated = st == EV_OK ? p->lat->size : 0;
     } else {

@@ -26,6 +26,10 @@ typedef struct {
     uint64_t dominance_budget; /* bytes for dominance cells (0: default) */
     FILE *progress;            /* progress line, or NULL */
     grid_heat_t *heat;         /* or NULL: also fold every point into this heatmap, where the backend can */
+    /* or NULL: where the pass starts (top and heat already hold the points
+     * before it) and whom it tells after each block; one process only
+     * (dist_grid_run refuses a start under mpirun) */
+    const grid_progress_hook_t *hook;
 } grid_opts_t;
 
 typedef struct {

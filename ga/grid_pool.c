@@ -26,6 +26,7 @@ ev_status grid_pool_strategies(grid_run_fn run, grid_pool_decide_fn decide, cons
     ev_status st;
     go.progress = NULL;
     go.heat = NULL;
+    go.hook = NULL; /* the reruns keep no checkpoint: they start from the first point */
     for (;;) {
         uint32_t grow;
         int more;

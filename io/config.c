@@ -284,7 +284,7 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         (st = config_parse_parameters(&root, &cfg->lattice, strategy, err)) != EV_OK ||
         (st = config_parse_objective(&root, &cfg->objective, err)) != EV_OK ||
         (st = config_parse_ga(&root, &cfg->ga, &cfg->checkpoint_every, &cfg->checkpoint_every_s, err)) != EV_OK ||
-        (st = config_parse_grid(&root, &cfg->grid_batch, err)) != EV_OK ||
+        (st = config_parse_grid(&root, &cfg->grid_batch, &cfg->grid_checkpoint_s, err)) != EV_OK ||
         (st = config_parse_report(&root, &cfg->lattice, cfg->heatmap, &cfg->report_diverse, err)) != EV_OK ||
         (st = config_parse_validation(&root, &cfg->objective, &cfg->validation, err)) != EV_OK ||
         (st = config_parse_baseline(&root, &cfg->lattice, strategy, &cfg->baseline, err)) != EV_OK ||
@@ -321,6 +321,7 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     cfg->seed = 42;
     cfg->checkpoint_every = 1;
     cfg->checkpoint_every_s = 0.0;
+    cfg->grid_checkpoint_s = CONFIG_GRID_CHECKPOINT_S;
     if ((st = config_read_text(path, &cfg->text, &len, err)) == EV_OK &&
         (st = ydoc_load(&doc, path, cfg->text, len, err)) == EV_OK) {
         st = parse_root(&doc, cfg, err);

@@ -22,6 +22,8 @@ extern "C" {
 /* The largest top (config `top`, --top): the top-K lists are allocated per
  * thread, so the bound keeps them small; docs/config.md. */
 #define CONFIG_TOP_MAX 100000u
+/* grid.checkpoint_every_s when not given: a killed grid loses at most this much work. */
+#define CONFIG_GRID_CHECKPOINT_S 5.0
 
 typedef struct {
     char *path; /* the config file as given */
@@ -58,6 +60,7 @@ typedef struct {
     char *output;                /* output: the run file (default <config dir>/../results/<config stem>.h5) */
     int output_defaulted;        /* output was not given: the GA's default (grid and validate runs add .grid, ...) */
     uint64_t grid_batch;         /* grid.batch: genomes per batch, 0 = from free memory */
+    double grid_checkpoint_s;    /* grid.checkpoint_every_s: the grid's progress saved this often (0: every block) */
     uint32_t checkpoint_every;   /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */
     double checkpoint_every_s;   /* ga.checkpoint_every_s: ... and at least this many seconds apart (0: no minimum) */
     char *heatmap[2];            /* report.heatmap: the two parameters of the heatmap, or NULL (the default pair) */

@@ -39,7 +39,7 @@ ev_status config_check_level(const ydoc_t *d, const yaml_node_t *at, const char 
 ev_status config_parse_objective(const ymap_t *root, objective_cfg_t *obj, ev_error *err);
 ev_status config_parse_ga(const ymap_t *root, ga_settings_t *ga, uint32_t *checkpoint_every, double *checkpoint_every_s,
                           ev_error *err);
-ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, ev_error *err);
+ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, double *checkpoint_s, ev_error *err);
 
 /* report: (config_report.c). Needs the parameters read first: the
  * heatmap's names must be parameters. */

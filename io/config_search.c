@@ -42,7 +42,7 @@ static const char *const crossover_keys[] = {"type", "rate", NULL};
 static const char *const crossover_names[] = {"uniform", "one_point", "two_point", NULL}; /* crossover_kind order */
 static const char *const mutation_keys[] = {"rate", "creep_share", "creep_max", NULL};
 static const char *const immigrant_keys[] = {"diversity", "share", NULL};
-static const char *const grid_keys[] = {"batch", NULL};
+static const char *const grid_keys[] = {"batch", "checkpoint_every_s", NULL};
 
 static ybounds_t bounds(double lo, int lo_open, double hi, int hi_open)
 {
@@ -244,12 +244,13 @@ ev_status config_parse_ga(const ymap_t *root, ga_settings_t *g, uint32_t *checkp
     return check_islands(&m, g, err);
 }
 
-ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, ev_error *err)
+ev_status config_parse_grid(const ymap_t *root, uint64_t *batch, double *checkpoint_s, ev_error *err)
 {
     ymap_t m;
     int present = 0;
     ev_status st;
-    if ((st = ymap_submap(root, "grid", grid_keys, &m, &present, err)) != EV_OK || !present)
+    if ((st = ymap_submap(root, "grid", grid_keys, &m, &present, err)) != EV_OK || !present ||
+        (st = ymap_uint(&m, "batch", 0, UINT64_MAX, batch, err)) != EV_OK)
         return st;
-    return ymap_uint(&m, "batch", 0, UINT64_MAX, batch, err);
+    return ymap_number(&m, "checkpoint_every_s", bounds(0, 0, NO_BOUND, 0), checkpoint_s, err);
 }

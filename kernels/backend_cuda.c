@@ -178,7 +178,7 @@ static ev_status cuda_grid_dominance(backend_t *b, const dominance_opts_t *opts,
             return st;
         budget = free_bytes / 2;
     }
-    return cuda_dominance_grid(b->e, b->p, budget, opts ? opts->progress : NULL, top, err);
+    return cuda_dominance_grid(b->e, b->p, budget, opts ? opts->progress : NULL, opts ? opts->hook : NULL, top, err);
 }
 
 /* ---- GA ops: the population lives on the device (kernels/ga_*.cu); its

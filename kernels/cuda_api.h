@@ -14,6 +14,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/grid_sink.h"
 #include "fitness/lattice_shape.h"
 #include "fitness/problem.h"
 #include "fitness/tables.h"
@@ -145,9 +146,10 @@ uint64_t cuda_dominance_cell_bytes(const fit_tables_t *t);
 /* Every lattice point by dominance sums (additive objectives), merged into
  * top: the same top-K, bit for bit, as dominance_grid. budget: bytes for one
  * block of cells (leading filters are fixed block by block beyond it);
- * progress: a progress line, or NULL. */
-ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p, uint64_t budget, FILE *progress, topk_t *top,
-                              ev_error *err);
+ * progress: a progress line, or NULL; hook: where the pass starts and whom
+ * it tells after each block, or NULL (fitness/dominance.h). */
+ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p, uint64_t budget, FILE *progress,
+                              const grid_progress_hook_t *hook, topk_t *top, ev_error *err);
 
 /* ---- the GA on the device (kernels/ga_*.cu; docs/ga.md) ------------------ */
 

@@ -18,7 +18,6 @@
  * rank step aggregates a cell's sets with dominance_cell_result, as the CPU. */
 #include <cstring>
 
-#include "common/platform.h"
 #include "common/progress.h"
 #include "fitness/dom_cells.h"
 #include "fitness/dominance.h"
@@ -149,12 +148,12 @@ fail:
 }
 
 extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p, uint64_t budget, FILE *progress,
-                                         topk_t *top, ev_error *err)
+                                         const grid_progress_hook_t *hook, topk_t *top, ev_error *err)
 {
     ev_status st = EV_OK;
     const fit_tables_t *t = &e->t->view;
     const uint64_t exit_combos = tables_exit_combos(t);
-    uint64_t per = cuda_dominance_cell_bytes(t), done = 0;
+    uint64_t per = cuda_dominance_cell_bytes(t), done = 0, first = 0;
     unsigned long long *mem = NULL;
     dom_source src;
     progress_t prog;
@@ -198,22 +197,20 @@ extern "C" ev_status cuda_dominance_grid(cuda_eval_t *e, const fit_problem_t *p,
         mem_retry_note("dominance blocks (cells)", cells, src.plan.cells);
     }
     dom_cells_bind(&src.c, reinterpret_cast<uint64_t *>(mem), src.plan.cells * (uint64_t)dominance_sets(t), &t->obj);
+    st = dominance_first_block(&src.plan, exit_combos, hook ? hook->start : 0, &first, err);
     progress_start(&prog, progress, "grid (dominance sums, cuda)", "points", p->lat->size);
-    /* every combination of the exits' values (target, stop, SPEC sec. 4.1's) */
-    for (uint64_t ex = 0; ex < exit_combos && st == EV_OK; ex++) {
-        const tables_exits_t exits = tables_exit_combo(t, ex);
-        for (uint64_t combo = 0; combo < src.plan.combos && st == EV_OK; combo++) {
-            dominance_lead_decode(&src.plan, t, combo, src.lead.g);
-            tables_exit_genes(t, &exits, src.base.g);
-            st = block_sums(t, &src.plan, &src.lead, &exits, mem, &src.c, err);
-            if (st == EV_OK)
-                st = topk_dev_offer(&e->topk, src, src.plan.cells, top, err);
-            done += src.plan.cells;
-            progress_update(&prog, done);
-            if (st == EV_OK && plat_interrupted())
-                st = ev_fail(err, EV_EINTR, "interrupted after %llu of %llu lattice points", (unsigned long long)done,
-                             (unsigned long long)p->lat->size);
-        }
+    progress_from(&prog, done = first * src.plan.cells);
+    /* every combination of the exits' values (target, stop, SPEC sec. 4.1's),
+     * then the blocks of the fixed leading filters */
+    for (uint64_t blk = first; blk < exit_combos * src.plan.combos && st == EV_OK; blk++) {
+        const tables_exits_t exits = tables_exit_combo(t, blk / src.plan.combos);
+        dominance_lead_decode(&src.plan, t, blk % src.plan.combos, src.lead.g);
+        tables_exit_genes(t, &exits, src.base.g);
+        st = block_sums(t, &src.plan, &src.lead, &exits, mem, &src.c, err);
+        if (st == EV_OK)
+            st = topk_dev_offer(&e->topk, src, src.plan.cells, top, err);
+        if (st == EV_OK)
+            st = grid_pass_step(hook, &prog, done += src.plan.cells, p->lat->size, err);
     }
     progress_finish(&prog, done);
     cudaFree(mem);

@@ -10,7 +10,7 @@
 #include "archive/run_stats.h"
 #include "archive/run_validation.h"
 #include "archive/run_verdict.h"
-#include "build_info.h"
+#include "runs/run_identity.h"
 #include "common/test_hooks.h"
 #include "fitness/objective_prep.h"
 #include "operators/genome.h"
@@ -187,12 +187,7 @@ static void checkpoint_identity(const ga_archive_t *a, checkpoint_t *c)
 {
     const session_t *s = a->s;
     memset(c, 0, sizeof *c);
-    c->config_text = s->cfg.text;
-    c->seed = s->cfg.seed;
-    c->top = s->cfg.top;
-    c->dataset_hash = s->ds.content_hash;
-    c->tool_version = EVOLVE_TOOL_VERSION;
-    c->backend = s->ops->name;
+    run_identity_of(s, &c->id);
     c->ga.population = a->dims.population;
     c->ga.n_genes = a->dims.n_genes;
     c->ga.islands = a->dims.islands;

@@ -121,7 +121,7 @@ static ev_status record(session_t *s, run_file_t *rf, const topk_t *top, const g
 }
 
 ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top, grid_cands_t *c,
-                          grid_stats_t *gs, ev_error *err)
+                          grid_stats_t *gs, grid_resume_t *gr, ev_error *err)
 {
     grid_opts_t go;
     grid_heat_t heat;
@@ -135,7 +135,9 @@ ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, top
         run_note(rep, "grid: %llu lattice points, each backtested, on %s\n", (unsigned long long)s->cfg.lattice.size,
                  s->device);
     memset(c, 0, sizeof *c);
-    st = dist_grid_run(s->ops, s->backend, &s->prob, &go, pool, gs, err);
+    if ((st = grid_resume_bind(gr, &go, pool, rep, err)) == EV_OK &&
+        (st = dist_grid_run(s->ops, s->backend, &s->prob, &go, pool, gs, err)) == EV_OK)
+        gs->seconds += grid_resume_seconds_before(gr);
     if (st == EV_OK && (st = pool_strategies(s, a, pool, c, err)) == EV_OK)
         grid_pool_head(top, pool);
     if (st == EV_OK && want_heat && !gs->heat_filled) {

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "fitness/topk.h"
 #include "ga/grid.h"
+#include "runs/grid_resume.h"
 #include "runs/modes.h"
 #include "runs/session.h"
 
@@ -44,9 +45,10 @@ void grid_cands_free(grid_cands_t *c);
  * grows it until it holds the K best strategies (a trade log's: *c, to
  * grid_cands_free; zeroed for a strategy), copies its head into top
  * (initialised to the config's top) and records top, grouped, in rf;
- * progress and notes to a->report. */
+ * progress and notes to a->report. The pass keeps its progress in gr
+ * (runs/grid_resume.h; NULL: none), and continues a resumed one. */
 ev_status grid_record_run(session_t *s, const run_args_t *a, run_file_t *rf, topk_t *pool, topk_t *top, grid_cands_t *c,
-                          grid_stats_t *gs, ev_error *err);
+                          grid_stats_t *gs, grid_resume_t *gr, ev_error *err);
 
 /* The name of the evaluator a grid ran ("backtest" for a strategy's), for
  * the run file, the log and the JSON. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/options.h"
+#include "archive/grid_progress.h"
 #include "common/platform.h"
 #include "common/test_hooks.h"
 #include "dist/dist.h"
@@ -14,6 +14,7 @@
 #include "runs/run_output.h"
 #include "runs/run_paths.h"
 #include "runs/resume.h"
+#include "runs/resume_command.h"
 #include "runs/modes.h"
 #include "io/json_summary.h"
 
@@ -47,42 +48,6 @@ static void note_summary(const run_reporter_t *rep, const session_t *s, const ga
                  "ga: %u search(es) (%u restart(s)); %u of them ended in the best fitness found (docs/ga.md "
                  "\"Restarts\")\n",
                  res->restarts + 1, res->restarts, res->searches_best);
-}
-
-/* Appends s to buf, single-quoted when the shell would split or expand it. */
-static void append_arg(char *buf, size_t n, const char *s)
-{
-    size_t used = strlen(buf);
-    int plain = *s != '\0';
-    for (const char *c = s; *c && plain; c++)
-        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *c) != NULL;
-    if (plain) {
-        snprintf(buf + used, n - used, " %s", s);
-        return;
-    }
-    snprintf(buf + used, n - used, " '");
-    for (const char *c = s; *c; c++) {
-        used = strlen(buf);
-        snprintf(buf + used, n - used, *c == '\'' ? "'\\''" : "%c", *c);
-    }
-    used = strlen(buf);
-    snprintf(buf + used, n - used, "'");
-}
-
-/* "evolve ARGS --resume PARTIAL": this command line without --output and
- * --resume, plus --resume. */
-static void resume_command(const run_args_t *a, const char *partial, char *buf, size_t n)
-{
-    snprintf(buf, n, "evolve");
-    for (int i = 1; i < a->argc; i++) {
-        if (opt_is(a->argv[i], "--output") || opt_is(a->argv[i], "--resume")) {
-            i += strchr(a->argv[i], '=') == NULL; /* --opt VALUE: skip VALUE too */
-            continue;
-        }
-        append_arg(buf, n, a->argv[i]);
-    }
-    append_arg(buf, n, "--resume");
-    append_arg(buf, n, partial);
 }
 
 /* Continues the interrupted run's file: its verified generations copied
@@ -145,21 +110,17 @@ static ev_status open_files(ga_files_t *f, session_t *s, const run_args_t *a, ev
 {
     ev_status st;
     if (a->resume) {
-        if ((st = run_paths_for_resume(&f->paths, a->resume, err)) != EV_OK ||
-            (st = run_resume_check(&f->rr, &f->paths, s, a->report, err)) != EV_OK)
+        if ((st = run_paths_for_resume(&f->paths, a->resume, err)) != EV_OK)
+            return st;
+        if (grid_progress_is(f->paths.partial_path) == 1)
+            return ev_fail(err, EV_ECONFIG, "%s is an interrupted grid: resume it with --grid", f->paths.partial_path);
+        if ((st = run_resume_check(&f->rr, &f->paths, s, a->report, err)) != EV_OK)
             return st;
     } else {
         if ((st = run_paths_make(&f->paths, s->cfg.output, err)) != EV_OK)
             return st;
-        if (file_exists(f->paths.partial_path)) {
-            char cmd[2048];
-            resume_command(a, f->paths.partial_path, cmd, sizeof cmd);
-            return ev_fail(err, EV_EIO,
-                           "%s: an interrupted run of this output exists (Ctrl-C, a crash or a kill). Continue it "
-                           "with\n  %s\nor start over: give this run another output (--output NEW.h5), or delete %s "
-                           "(and %s) and run this command again",
-                           f->paths.partial_path, cmd, f->paths.partial_path, f->paths.ckpt_path);
-        }
+        if (file_exists(f->paths.partial_path))
+            return run_refuse_fresh(a, f->paths.partial_path, f->paths.ckpt_path, err);
         plat_remove(f->paths.ckpt_path); /* a stale checkpoint without its run file */
     }
     if (f->rr.have_state) {
@@ -231,7 +192,7 @@ static ev_status conclude(ga_files_t *f, const session_t *s, const run_args_t *a
                           ev_error *err)
 {
     char cmd[2048];
-    resume_command(a, f->paths.partial_path, cmd, sizeof cmd);
+    run_resume_command(a, f->paths.partial_path, cmd, sizeof cmd);
     if (st == EV_OK)
         st = ga_archive_finish(&f->ar, res, err);
     if (st != EV_OK) {

@@ -1,7 +1,10 @@
-/* --grid: every lattice point, the exact top-K, recorded in the run file. */
+/* --grid: every lattice point, the exact top-K, recorded in the run file;
+ * the pass's progress kept in <output>.partial until then (--resume). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "runs/grid_record.h"
+#include "runs/grid_resume.h"
 #include "runs/modes.h"
 #include "runs/run_output.h"
 #include "io/json_summary.h"
@@ -15,24 +18,26 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
     run_file_t rf;
     ranked_genome_t *ranked = NULL;
     reported_t rep = {0};
+    grid_resume_t gr;
     ev_status st;
-    if ((st = topk_init(&top, s->cfg.top, err)) != EV_OK)
-        return st;
-    if ((st = topk_init(&pool, s->strategy ? s->cfg.top : grid_pool_size(s->cfg.top), err)) != EV_OK) {
-        topk_free(&top);
-        return st;
-    }
-    /* The file first: an unwritable output fails before the search. */
-    if ((st = run_output_create_temp(&rf, s, "grid", s->cfg.output, err)) != EV_OK) {
+    memset(&top, 0, sizeof top);
+    memset(&pool, 0, sizeof pool);
+    /* The files first: an unwritable output fails before the search. */
+    if ((st = grid_resume_open(&gr, s, a, err)) != EV_OK || (st = topk_init(&top, s->cfg.top, err)) != EV_OK ||
+        (st = topk_init(&pool, s->strategy ? s->cfg.top : grid_pool_size(s->cfg.top), err)) != EV_OK ||
+        (st = run_output_create_temp(&rf, s, "grid", s->cfg.output, gr.session, err)) != EV_OK) {
         topk_free(&pool);
         topk_free(&top);
+        grid_resume_free(&gr);
         return st;
     }
-    st = grid_record_run(s, a, &rf, &pool, &top, &c, &gs, err);
+    st = grid_record_run(s, a, &rf, &pool, &top, &c, &gs, &gr, err);
     if (st == EV_OK && (st = run_file_attr_str(&rf, "/", "status", "complete", err)) == EV_OK)
         st = run_output_commit(&rf, s->cfg.output, 0, err);
     else
         run_output_discard(&rf);
+    st = grid_resume_end(&gr, a, st, err);
+    grid_resume_free(&gr);
     if (st == EV_OK && !(ranked = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK)

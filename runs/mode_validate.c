@@ -105,13 +105,13 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
         topk_free(&top);
         return st;
     }
-    if ((st = run_output_create_temp(&rf, s, "validate", s->cfg.output, err)) != EV_OK) {
+    if ((st = run_output_create_temp(&rf, s, "validate", s->cfg.output, NULL, err)) != EV_OK) {
         topk_free(&pool);
         topk_free(&top);
         return st;
     }
     if ((st = run_ga_part(s, &rf, a->report, &res, err)) == EV_OK &&
-        (st = grid_record_run(s, a, &rf, &pool, &top, &c, &gs, err)) == EV_OK &&
+        (st = grid_record_run(s, a, &rf, &pool, &top, &c, &gs, NULL, err)) == EV_OK &&
         !(grid_top = topk_ranked_new(&top, &s->prob.shape)))
         st = ev_fail(err, EV_ENOMEM, "out of memory");
     if (st == EV_OK && (st = session_reported(s, grid_top, top.n, &grid_rep, err)) == EV_OK &&

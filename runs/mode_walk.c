@@ -222,7 +222,7 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
         return st;
     }
     /* the file first: an unwritable output fails before the searches */
-    if ((st = run_output_create_temp(&rf, s, "walk_forward", s->cfg.output, err)) != EV_OK) {
+    if ((st = run_output_create_temp(&rf, s, "walk_forward", s->cfg.output, NULL, err)) != EV_OK) {
         wf_result_free(&r);
         return st;
     }

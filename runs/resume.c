@@ -5,61 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build_info.h"
 #include "operators/dedup_table.h"
 #include "operators/genome.h"
-
-/* What must be equal for a run to continue another. */
-typedef struct {
-    const char *config_text;
-    uint64_t seed;
-    uint64_t top;
-    uint64_t dataset_hash;
-    const char *tool_version;
-    const char *backend;
-} run_identity_t;
-
-static void session_identity(const session_t *s, run_identity_t *id)
-{
-    id->config_text = s->cfg.text;
-    id->seed = s->cfg.seed;
-    id->top = s->cfg.top;
-    id->dataset_hash = s->ds.content_hash;
-    id->tool_version = EVOLVE_TOOL_VERSION;
-    id->backend = s->ops->name;
-}
-
-/* The first difference, as "the X differs: ..." (EV_ECONFIG), or EV_OK. */
-static ev_status identity_compare(const run_identity_t *was, const run_identity_t *now, const run_paths_t *p,
-                                  const session_t *s, ev_error *err)
-{
-    char what[512];
-    if (strcmp(was->config_text, now->config_text) != 0)
-        snprintf(what, sizeof what, "the config differs from the one the run started with (%s has changed)",
-                 s->cfg.path);
-    else if (was->seed != now->seed)
-        snprintf(what, sizeof what, "the seed differs (the run used %" PRIu64 ", this command %" PRIu64 ")", was->seed,
-                 now->seed);
-    else if (was->top != now->top)
-        snprintf(what, sizeof what, "top differs (the run kept %" PRIu64 ", this command %" PRIu64 ")", was->top,
-                 now->top);
-    else if (was->dataset_hash != now->dataset_hash)
-        snprintf(what, sizeof what,
-                 "the dataset differs (content hash %016" PRIx64 " then, %016" PRIx64 " now: the data changed)",
-                 was->dataset_hash, now->dataset_hash);
-    else if (strcmp(was->tool_version, now->tool_version) != 0)
-        snprintf(what, sizeof what, "the code differs (the run was written by %s, this is %s)", was->tool_version,
-                 now->tool_version);
-    else if (strcmp(was->backend, now->backend) != 0)
-        snprintf(what, sizeof what, "the backend differs (the run used %s, this command %s: pass --backend %s)",
-                 was->backend, now->backend, was->backend);
-    else
-        return EV_OK;
-    return ev_fail(err, EV_ECONFIG,
-                   "cannot resume %s: %s. Resume it with the same config, data, evolve and options, or start over "
-                   "without --resume: with another output (--output NEW.h5), or after deleting %s and %s",
-                   p->partial_path, what, p->partial_path, p->ckpt_path);
-}
+#include "runs/run_identity.h"
 
 /* Without a checkpoint: the identity in the run file's provenance (strings
  * are the caller's to free). EV_OK only when all of it could be read. */
@@ -96,7 +44,7 @@ static ev_status check_run_file(run_resume_t *r, const run_paths_t *p, const ses
     if (run_file_read_sessions(&old, &r->sessions, &r->n_sessions, &ignored) != EV_OK)
         r->n_sessions = 0;
     if (need_identity && identity_from_run_file(&old, &was, texts, &ignored) == EV_OK)
-        st = identity_compare(&was, now, p, s, err);
+        st = run_identity_compare(&was, now, p->partial_path, p->ckpt_path, s, err);
     for (int i = 0; i < 3; i++)
         free(texts[i]);
     run_file_close(&old, NULL);
@@ -128,25 +76,20 @@ ev_status run_resume_check(run_resume_t *r, const run_paths_t *p, session_t *s, 
     ev_error why;
     ev_status st;
     memset(r, 0, sizeof *r);
-    session_identity(s, &now);
+    run_identity_of(s, &now);
     if ((st = checkpoint_read(p->ckpt_path, &r->ck, &why)) != EV_OK) {
         if (st == EV_EBUSY)
             return ev_fail(err, st, "%s", why.msg);
         snprintf(r->why, sizeof r->why, "%.600s; the run starts again from generation 0", why.msg);
         return check_run_file(r, p, s, &now, 1, err);
     }
-    was.config_text = r->ck.config_text;
-    was.seed = r->ck.seed;
-    was.top = r->ck.top;
-    was.dataset_hash = r->ck.dataset_hash;
-    was.tool_version = r->ck.tool_version;
-    was.backend = r->ck.backend;
+    was = r->ck.id;
     if (s->cfg.seed_random && was.seed != now.seed) {
         /* "seed: random" means the seed drawn when the run started */
         run_warning(rep, "evolve: seed: random: continuing with the run's seed %" PRIu64 "\n", was.seed);
         s->cfg.seed = now.seed = was.seed;
     }
-    if ((st = identity_compare(&was, &now, p, s, err)) != EV_OK)
+    if ((st = run_identity_compare(&was, &now, p->partial_path, p->ckpt_path, s, err)) != EV_OK)
         return st;
     if ((st = check_run_file(r, p, s, &now, 0, err)) != EV_OK)
         return st;

@@ -22,7 +22,8 @@ void run_output_origin(run_origin_t *o, const session_t *s, const char *mode, co
     o->probe = s->probe[0] ? s->probe : NULL;
 }
 
-ev_status run_output_create_temp(run_file_t *rf, const session_t *s, const char *mode, const char *final, ev_error *err)
+ev_status run_output_create_temp(run_file_t *rf, const session_t *s, const char *mode, const char *final,
+                                 const char *session, ev_error *err)
 {
     run_paths_t p;
     run_origin_t o;
@@ -38,7 +39,7 @@ ev_status run_output_create_temp(run_file_t *rf, const session_t *s, const char 
         return st;
     if (!(tmp = plat_temp_name(final)))
         return ev_fail(err, EV_ENOMEM, "out of memory");
-    run_output_origin(&o, s, mode, "started");
+    run_output_origin(&o, s, mode, session ? session : "started");
     st = run_file_create(rf, tmp, &o, err);
     if (st != EV_OK && rf->path)
         run_output_discard(rf);

@@ -20,10 +20,11 @@ extern "C" {
 /* /provenance's description of this process (session: "started", ...). */
 void run_output_origin(run_origin_t *o, const session_t *s, const char *mode, const char *session);
 
-/* A run file for a mode that is not resumable (grid, validate): created
- * under <final>.tmp.<pid>, with the final's directory made when missing. */
+/* A run file written when its mode is done (grid, validate): created under
+ * <final>.tmp.<pid>, with the final's directory made when missing; session:
+ * this process's line in /provenance/sessions (NULL: "started"). */
 ev_status run_output_create_temp(run_file_t *rf, const session_t *s, const char *mode, const char *final,
-                                 ev_error *err);
+                                 const char *session, ev_error *err);
 
 /* Closes the finished file and renames it to final; on failure removes it. */
 ev_status run_output_commit(run_file_t *rf, const char *final, uint32_t generations, ev_error *err);

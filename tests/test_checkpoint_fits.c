@@ -51,9 +51,9 @@ int main(void)
     if (plat_mkdirs(DIR, &err) != EV_OK)
         return 1;
     memset(&c, 0, sizeof c);
-    c.config_text = "ga: {}";
-    c.tool_version = "evolve test";
-    c.backend = "cpu";
+    c.id.config_text = "ga: {}";
+    c.id.tool_version = "evolve test";
+    c.id.backend = "cpu";
     c.ga.generation = 1;
     c.ga.population = 4;
     c.ga.n_genes = 2;

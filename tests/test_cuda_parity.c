@@ -244,7 +244,8 @@ static void check_small_scratch(const fit_problem_t *p, const tables_host_t *h, 
         *bad += !same_ranking("tables grid, tiny scratch", &want, &got);
         topk_free(&got);
         if (dominance_applicable(p)) {
-            if (topk_init(&got, ks[ki], &err) != EV_OK || cuda_dominance_grid(e, p, 64, NULL, &got, &err) != EV_OK)
+            if (topk_init(&got, ks[ki], &err) != EV_OK ||
+                cuda_dominance_grid(e, p, 64, NULL, NULL, &got, &err) != EV_OK)
                 die("small scratch dominance", &err);
             *bad += !same_ranking("dominance grid, tiny scratch", &want, &got);
             topk_free(&got);

@@ -10,8 +10,9 @@ write lands in each of its files in turn. Room is taken away two ways:
 Each run must then exit 1 (or 0 when the room sufficed) with no signal (HDF5's
 exit handler used to crash after a failed flush), print one error naming the
 output and the reason with no HDF5 stack or addresses, leave no temporary
-file, and leave no output that does not open. A GA run stopped by a full
-disk resumes, once there is room, to the same file as an uninterrupted run.
+file, and leave no output that does not open. A GA run or a grid stopped by
+a full disk resumes, once there is room, to the same file as an uninterrupted
+run.
 """
 
 import contextlib
@@ -91,7 +92,7 @@ def judge(what, r, out_dir, before, outputs, resumable=False):
 def sweep(evolve, root, data, room, limits, failed):
     """Every writer at every fill level; `room` says how room is limited.
     failed[writer] counts the runs the lack of room stopped."""
-    ga_ref = None
+    ga_ref = grid_ref = None
     for n in limits:
         tag = f"{room} {n}"
         d = os.path.join(root, f"{room}-{n}")
@@ -116,7 +117,7 @@ def sweep(evolve, root, data, room, limits, failed):
                 ("grid", [cfg, "--grid", "--quiet", "--json", os.path.join(out, "grid.json"), "--output",
                           os.path.join(out, "grid.h5")],
                  [os.path.join(out, "grid.h5"), os.path.join(out, "grid.json"), os.path.join(out, "dataset.h5")],
-                 False),
+                 True),
                 ("validate", [cfg, "--validate", "--quiet", "--output", os.path.join(out, "validate.h5")],
                  [os.path.join(out, "validate.h5")], False),
                 ("ga", [cfg, "--quiet"], [os.path.join(out, "run.h5")], True),
@@ -131,6 +132,9 @@ def sweep(evolve, root, data, room, limits, failed):
                 if room == "rlimit" and name == "ga" and r.returncode == 1 and os.path.exists(os.path.join(out, "run.h5.partial")):
                     ga_ref = ga_ref or reference_ga(evolve, root, cfg)
                     resume_after_room(evolve, cfg, out, ga_ref, tag)
+                if room == "rlimit" and name == "grid" and r.returncode == 1 and os.path.exists(os.path.join(out, "grid.h5.partial")):
+                    grid_ref = grid_ref or reference_ga(evolve, root, cfg, ["--grid"])
+                    resume_after_room(evolve, cfg, out, grid_ref, tag, ["--grid"], "grid.h5")
             if ga_ref:  # the charts of a finished GA run
                 before = files_under(out)
                 r = run(evolve, ["report", ga_ref, "--out", os.path.join(out, "report")], min(limit(), 9000))
@@ -152,22 +156,24 @@ def json_on_full_disk(evolve, root, data, failed):
         judge("tmpfs json", r, small, before, [os.path.join(small, "top.json")])
 
 
-def reference_ga(evolve, root, cfg):
+def reference_ga(evolve, root, cfg, mode=()):
+    """A run that never stopped (the GA, or mode: ["--grid"])."""
     d = tempfile.mkdtemp(dir=root)
     ref = os.path.join(d, "ref.h5")
-    r = run(evolve, [cfg, "--quiet", "--output", ref])
-    check(r.returncode == 0, f"the reference GA run failed: {r.stderr}")
+    r = run(evolve, [cfg, "--quiet", "--output", ref] + list(mode))
+    check(r.returncode == 0, f"the reference run {mode} failed: {r.stderr}")
     return ref
 
 
-def resume_after_room(evolve, cfg, out, ref, tag):
-    """The full disk stopped a GA run: once there is room it resumes to the
-    same file as a run that never stopped."""
-    final = os.path.join(out, "run.h5")
-    r = run(evolve, [cfg, "--resume", final, "--quiet"])
-    if check(r.returncode == 0, f"{tag} ga: the resume after the full disk exited {r.returncode}: {r.stderr}"):
+def resume_after_room(evolve, cfg, out, ref, tag, mode=(), name="run.h5"):
+    """The full disk stopped a GA run (or mode: ["--grid"], a grid): once
+    there is room it resumes to the same file as a run that never stopped."""
+    final = os.path.join(out, name)
+    what = f"{tag} {' '.join(mode) or 'ga'}"
+    r = run(evolve, [cfg, "--resume", final, "--quiet"] + list(mode))
+    if check(r.returncode == 0, f"{what}: the resume after the full disk exited {r.returncode}: {r.stderr}"):
         diffs = runfile.compare(ref, final)
-        check(not diffs, f"{tag} ga: the resumed run differs from an uninterrupted one: {diffs[:3]}")
+        check(not diffs, f"{what}: the resumed run differs from an uninterrupted one: {diffs[:3]}")
 
 
 @contextlib.contextmanager

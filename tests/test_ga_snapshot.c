@@ -77,9 +77,9 @@ static checkpoint_t checkpoint_of(const ga_snapshot_t *s, const uint64_t *hash)
 {
     checkpoint_t c;
     memset(&c, 0, sizeof c);
-    c.config_text = "ga: {}";
-    c.tool_version = "evolve test";
-    c.backend = "cpu";
+    c.id.config_text = "ga: {}";
+    c.id.tool_version = "evolve test";
+    c.id.backend = "cpu";
     c.ga = *s;
     c.gen_hash = hash;
     return c;

@@ -116,7 +116,8 @@ def main():
         # resume
         case(E, work, "resume: nothing there", [cfg, "--resume", "other.h5"], 1, ["no run to resume"])
         case(E, work, "resume: a finished run", [cfg, "--resume", "run.h5"], 1, ["a finished run", "run.h5"])
-        case(E, work, "resume with --grid", [cfg, "--grid", "--resume", "run.h5"], 2, ["--resume"])
+        case(E, work, "resume with --validate", [cfg, "--validate", "--resume", "run.h5"], 2, ["--resume"])
+        case(E, work, "grid resume: a finished run", [cfg, "--grid", "--resume", "run.h5"], 1, ["a finished run"])
         case(E, work, "resume with --output", [cfg, "--resume", "run.h5", "--output", "x.h5"], 2, ["--output"])
         os.remove(out)
         r = cli.run(E, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:5"})

@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_check_status(st, &err, "checkpoint_read");
     if (st != EV_OK)
         return 0;
-    FZ_ASSERT(c.config_text && c.tool_version && c.backend, "an identity string missing");
+    FZ_ASSERT(c.id.config_text && c.id.tool_version && c.id.backend, "an identity string missing");
     sink += touch_arrays(&c.ga);
     FZ_ASSERT(c.ga.generation == 0 || c.gen_hash, "generation %u without its generation hashes", c.ga.generation);
     for (uint32_t g = 0; g < c.ga.generation; g++)

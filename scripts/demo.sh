@@ -17,7 +17,7 @@ if [ ! -f data/sample/all_trade_logs.csv ]; then
   "$E" gen-data --out data/sample --days 5 --seed 1
 fi
 t0=$SECONDS
-echo "=== 1. the GA on configs/demo.yaml (the grid would need every one of its 1,754,192,025 points)"
+echo "=== 1. the GA on configs/demo.yaml (the grid would need every one of its 1,755,191,025 points)"
 "$E" configs/demo.yaml "$@"
 echo "=== 2. the check: GA and exact grid on a coarser lattice (configs/demo_check.yaml --validate)"
 "$E" configs/demo_check.yaml --validate --quiet

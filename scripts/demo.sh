@@ -2,7 +2,7 @@
 # Sets everything up and shows why a GA, on the sample data: builds evolve,
 # generates the sample data (5 days, in data/sample), then
 #   1. evolve configs/demo.yaml: the GA on a lattice of 1.75 billion points,
-#      too many for the exact grid here (hours), in 200,000 evaluations;
+#      too many for the exact grid here (tens of minutes), in 200,000 evaluations;
 #   2. evolve configs/demo_check.yaml --validate: the same search on a coarser
 #      lattice the grid covers exactly, and where the GA's best ranks there;
 #   3. evolve report results/demo.h5: the verdict, rank 1 against the trader's

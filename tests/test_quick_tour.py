@@ -10,11 +10,11 @@ build (EVOLVE_MPIEXEC, as tests/test_mpi.py). Then the ```python block of
 "From Python" runs. After each step every run file under results/ is copied
 the first time it appears; at the end each must still be there, complete, and
 equal to its copy but for wall-clock fields (a line that reruns the same run,
-as mpirun's do, may rewrite it with the same results).
+as mpirun's do, may rewrite it with the same results); this is checked after
+every step too, so a file replaced and later rewritten is still caught.
 
 Needs h5py, numpy, pandas and PyYAML (the run-file tests' python); else 77."""
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -98,6 +98,22 @@ def keep_new(root, kept, step):
         check(status(path) == "complete", f"{step}: {path} is {status(path)}, not complete")
 
 
+def still_there(kept, step, broken):
+    """Every run file kept so far is still complete and equal to its copy but
+    for the fields a rerun of the same search changes; a file replaced is
+    reported once, at the step that replaced it."""
+    for path, copy in sorted(kept.items()):
+        if path in broken:
+            continue
+        if not os.path.exists(path):
+            diffs = ["gone"]
+        else:
+            diffs = ([] if status(path) == "complete" else [f"status {status(path)}"]) + \
+                runfile.compare(copy, path, ignore=PROCESS_FIELDS)
+        if not check(not diffs, f"after {step}: {path} is not the run it was: {diffs[:5]}"):
+            broken.add(path)
+
+
 def run_line(E, cmd, root, mpiexec):
     """One tour line; returns (argv, result) or None when it does not run here."""
     words = expand(cmd, root)
@@ -136,7 +152,7 @@ def main():
     with cli.scratch_dir("quick-tour-") as root:
         shutil.copytree(os.path.join(a.source_dir, "configs"), os.path.join(root, "configs"))
         os.makedirs(os.path.join(root, "kept"))
-        kept = {}
+        kept, broken = {}, set()
         lines = tour_lines(readme)
         check(len(lines) >= 10 and lines[0].startswith("evolve gen-data"), f"the Quick tour's lines: {lines}")
         for cmd in lines:
@@ -145,19 +161,16 @@ def main():
                 continue
             argv, r = done
             check(expected(cmd, r), f"{cmd}: exit {r.returncode}\n{r.stderr[-2000:]}")
+            still_there(kept, cmd, broken)
             keep_new(root, kept, cmd)
         snippet = "\n".join(block_after(readme, "## From Python", "```python"))
         r = subprocess.run([sys.executable, "-c", snippet], cwd=root, capture_output=True, text=True,
                            env=cli.python_env(E), timeout=600)
         check(r.returncode == 0, f"the README's Python snippet: exit {r.returncode}\n{r.stderr[-2000:]}")
+        still_there(kept, "the Python snippet", broken)
         keep_new(root, kept, "the Python snippet")
         check(len(kept) >= 5, f"the tour made {len(kept)} run files: {sorted(kept)}")
-        for path, copy in sorted(kept.items()):
-            if not check(os.path.exists(path), f"{path}: gone at the end"):
-                continue
-            check(status(path) == "complete", f"{path}: {status(path)} at the end")
-            diffs = runfile.compare(copy, path, ignore=PROCESS_FIELDS)
-            check(not diffs, f"{path}: replaced by another run: {diffs[:5]}")
+        still_there(kept, "the end", broken)
         print(f"{len(lines)} tour lines, the Python snippet, {len(kept)} run files: "
               + ", ".join(os.path.basename(p) for p in sorted(kept)))
     return check.exit()

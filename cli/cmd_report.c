@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "common/options.h"
+#include "common/strutil.h"
 #include "cli/commands.h"
 #include "report/report.h"
 #include "report/report_equity.h"
 #include "report/report_html.h"
+#include "runs/run_paths.h"
 
 static void report_usage(FILE *out)
 {
@@ -16,8 +18,9 @@ static void report_usage(FILE *out)
             "usage: evolve report RUN.h5 [--out DIR] [--heatmap X,Y] [--dataset FILE]\n"
             "\n"
             "Summarises a run file written by 'evolve CONFIG' (GA), '--grid' or '--validate' (finished, or a\n"
-            "RUN.h5.partial in progress): mode, config, dataset, generations, stop reason, the hall of fame\n"
-            "and grid top-K, the validate figures. Draws SVG charts:\n"
+            "RUN.h5.partial that no process writes any more: interrupted, or dead after a kill or crash; one\n"
+            "its process still writes is refused naming that process): mode, config, dataset, generations,\n"
+            "stop reason, the hall of fame and grid top-K, the validate figures. Draws SVG charts:\n"
             "  fitness.svg     best, mean and best-so-far fitness per generation (GA)\n"
             "  diversity.svg   unique genomes and gene entropy per generation (GA)\n"
             "  heatmap.svg     the best fitness over two parameters, over every value of the others:\n"
@@ -57,6 +60,30 @@ static char *default_out(const char *run)
     return out;
 }
 
+#define DEAD_STATUS "dead: its process is gone (killed or crashed); --resume continues it"
+
+/* A .partial's status as it is: "running" written by a process that no
+ * longer holds the run's lock is a dead run; a file HDF5 keeps locked is
+ * refused naming the evolve process writing it. */
+static ev_status liveness(report_run_t *r, const char *run, ev_status loaded, ev_error *err)
+{
+    long holder = 0;
+    char *dead;
+    if (loaded == EV_EBUSY && run_paths_live(run, &holder) == 1)
+        return ev_fail(err, EV_EBUSY,
+                       "%s: evolve process %ld is writing this run now; it can be read once that process stops: "
+                       "wait for it, or stop it with Ctrl-C (the interrupted run is read as it is, and --resume "
+                       "continues it)",
+                       run, holder);
+    if (loaded != EV_OK || !r->status || strcmp(r->status, "running") != 0 || run_paths_live(run, &holder) != 0)
+        return loaded;
+    if (!(dead = ev_strdup(DEAD_STATUS)))
+        return ev_fail(err, EV_ENOMEM, "out of memory");
+    free(r->status);
+    r->status = dead;
+    return EV_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
     const char *run = NULL, *out = NULL, *heat = NULL, *dataset = NULL;
@@ -90,7 +117,7 @@ int cmd_report(int argc, char **argv)
         return 2;
     }
     memset(&err, 0, sizeof err);
-    if ((st = report_load(&r, run, &err)) != EV_OK) {
+    if ((st = liveness(&r, run, report_load(&r, run, &err), &err)) != EV_OK) {
         fprintf(stderr, "evolve report: error: %s\n", err.msg);
         report_free(&r);
         return ev_exit_code(st);

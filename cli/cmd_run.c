@@ -5,11 +5,11 @@
 
 #include "common/options.h"
 #include "common/platform.h"
-#include "common/strutil.h"
 #include "cli/commands.h"
 #include "cli/run_print.h"
 #include "ga/grid.h"
 #include "runs/run_guard.h"
+#include "runs/run_name.h"
 #include "runs/mode_walk.h"
 #include "runs/modes.h"
 #include "runs/run_paths.h"
@@ -146,24 +146,6 @@ static int parse_args(int argc, char **argv, run_args_t *a)
     return 0;
 }
 
-/* A defaulted output (results/<stem>.h5, the GA's) becomes
- * results/<stem>.<mode>.h5 for the other modes, so a grid run never replaces
- * the GA's run file. */
-static ev_status mode_output(config_t *cfg, const run_args_t *a, ev_error *err)
-{
-    const char *mode = a->walk_forward ? "walk" : a->grid ? "grid" : a->validate ? "validate" : NULL;
-    size_t n = strlen(cfg->output), keep = n >= 3 && !strcmp(cfg->output + n - 3, ".h5") ? n - 3 : n;
-    char *out;
-    if (!cfg->output_defaulted || !mode || a->resume)
-        return EV_OK;
-    if (!(out = (char *)malloc(keep + strlen(mode) + sizeof "..h5")))
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    snprintf(out, keep + strlen(mode) + sizeof "..h5", "%.*s.%s.h5", (int)keep, cfg->output, mode);
-    free(cfg->output);
-    cfg->output = out;
-    return EV_OK;
-}
-
 static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *err)
 {
     if (a->top > 0)
@@ -172,13 +154,7 @@ static ev_status apply_overrides(session_t *s, const run_args_t *a, ev_error *er
         s->cfg.seed = a->seed;
         s->cfg.seed_random = 0;
     }
-    if (a->output) {
-        free(s->cfg.output);
-        if (!(s->cfg.output = ev_strdup(a->output)))
-            return ev_fail(err, EV_ENOMEM, "out of memory");
-        return EV_OK;
-    }
-    return mode_output(&s->cfg, a, err);
+    return run_name_output(&s->cfg, a, err);
 }
 
 /* The search on an open session: rank 0 (or the only process) runs the

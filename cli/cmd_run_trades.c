@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cmd_run_trades.h"
+#include "cli/trade_rows.h"
 #include "common/options.h"
 #include "common/platform.h"
 #include "common/shortest.h"
@@ -40,80 +41,17 @@ static void usage(FILE *out)
             "Exit status: 0 success, 1 error (a missing or foreign file, another dataset), 2 usage error.\n");
 }
 
-static const char *part_name(int32_t part)
-{
-    return part == VAL_HOLDOUT ? "holdout" : "in_sample";
-}
-
-/* One trade as a CSV row (sep ",") or a table row. */
-static void write_row(FILE *f, const replay_t *rp, int64_t i, int64_t cum, int csv)
-{
-    const kept_trade_t *k = &rp->k[i];
-    const dataset_t *ds = &rp->ds;
-    char te[32], tx[32], price[EV_SHORTEST_MAX], o[EV_SHORTEST_MAX], c[EV_SHORTEST_MAX];
-    ev_shortest(price, sizeof price, ds->entry_price[k->trade]);
-    time_format(ds->entry_ts[k->trade], te, sizeof te);
-    time_format(k->exit_ts, tx, sizeof tx);
-    if (csv)
-        fprintf(f, "%lld,%s,%lld,%s,%s,%s,%s,%s,%s,%s\n", (long long)(i + 1), ds->tickers[ds->ticker[k->trade]],
-                (long long)ds->trade_id[k->trade], te, price, tx, exit_reason_name(k->reason),
-                ev_shortest(o, sizeof o, (double)k->q / 1e6), ev_shortest(c, sizeof c, (double)cum / 1e6),
-                part_name(rp->part[i]));
-    else
-        fprintf(f, "%6lld  %-6s  %8lld  %s  %11s  %s  %-6s  %10.6f  %12.6f  %s\n", (long long)(i + 1),
-                ds->tickers[ds->ticker[k->trade]], (long long)ds->trade_id[k->trade], te, price, tx,
-                exit_reason_name(k->reason), (double)k->q / 1e6, (double)cum / 1e6, part_name(rp->part[i]));
-}
-
-#define CSV_HEADER "n,ticker,trade_id,entry_time,entry_price,exit_time,exit_reason,outcome_pct,cumulative_pct,part\n"
-
-static void write_rows(FILE *f, const replay_t *rp, int csv)
-{
-    int64_t cum = 0;
-    if (csv)
-        fputs(CSV_HEADER, f);
-    else
-        fprintf(f, "%6s  %-6s  %8s  %-19s  %11s  %-19s  %-6s  %10s  %12s  %s\n", "n", "ticker", "trade id",
-                "entry time", "entry price", "exit time", "exit", "outcome %", "cumulative %", "part");
-    for (int64_t i = 0; i < rp->n; i++) {
-        cum += rp->k[i].q;
-        write_row(f, rp, i, cum, csv);
-    }
-}
-
 /* The --csv output replaces only a trades CSV this command wrote, never the
  * run file or its dataset (io/output_guard.h). */
 static ev_status check_csv(const char *path, const report_run_t *r, const char *dataset, ev_error *err)
 {
-    static const char *const marks[] = {CSV_HEADER, NULL};
+    static const char *const marks[] = {TRADE_ROWS_CSV_HEADER, NULL};
     ev_status st;
     if ((st = output_check_distinct(path, "--csv output", r->rf.path, "run file", err)) != EV_OK ||
         (st = output_check_distinct(path, "--csv output", dataset ? dataset : r->dataset_path, "run's dataset", err)) !=
             EV_OK)
         return st;
     return output_check_text(path, "--csv output", marks, err);
-}
-
-static ev_status write_csv(const char *path, const replay_t *rp, ev_error *err)
-{
-    char *tmp = plat_temp_name(path);
-    FILE *f;
-    ev_status st;
-    if (!tmp)
-        return ev_fail(err, EV_ENOMEM, "out of memory");
-    if (!(f = fopen(tmp, "wb"))) {
-        free(tmp);
-        return ev_fail(err, EV_EIO, "%s: cannot create the trades file", path);
-    }
-    write_rows(f, rp, 1);
-    if (plat_fclose_written(f) != 0)
-        st = ev_fail(err, EV_EIO, "%s: cannot write the trades file (disk full?)", path);
-    else
-        st = plat_rename_replace(tmp, path, err);
-    if (st != EV_OK)
-        plat_remove(tmp);
-    free(tmp);
-    return st;
 }
 
 int cmd_run_trades(int argc, char **argv)
@@ -150,14 +88,15 @@ int cmd_run_trades(int argc, char **argv)
     memset(&rp, 0, sizeof rp);
     if ((st = report_load(&r, run, &err)) == EV_OK && (!csv || (st = check_csv(csv, &r, dataset, &err)) == EV_OK) &&
         (st = replay_load(&rp, &r, list < 0 ? NULL : lists[list], (uint32_t)rank, dataset, &err)) == EV_OK) {
-        if (csv && (st = write_csv(csv, &rp, &err)) == EV_OK)
+        const trade_rows_t rows = {&rp.ds, rp.k, rp.n, rp.part};
+        if (csv && (st = trade_rows_write_csv(csv, &rows, &err)) == EV_OK)
             fprintf(stderr, "evolve trades: rank %u of the %s list, %lld trades -> %s (dataset %s, found by %s)\n",
                     rp.rank, rp.list, (long long)rp.n, csv, rp.dataset_path, rp.dataset_how);
         if (!csv) {
             printf("%s: rank %u of the %s list, %lld kept trades%s; dataset %s (found by %s)\n", r.rf.path, rp.rank,
                    rp.list, (long long)rp.n, rp.has_holdout ? " (in-sample and holdout)" : "", rp.dataset_path,
                    rp.dataset_how);
-            write_rows(stdout, &rp, 0);
+            trade_rows_print(stdout, &rows, 0);
         }
     }
     if (st != EV_OK)

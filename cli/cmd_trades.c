@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/bars_source.h"
+#include "cli/cmd_log_trades.h"
 #include "cli/cmd_signals.h"
 #include "cli/signals_output.h"
 #include "cli/trades_genomes.h"
@@ -20,6 +21,13 @@ static void trades_usage(void)
         "usage: evolve trades [CONFIG | (--bars FILE [--symbol S] | --market DIR --ticker T --timeframe TF)\n"
         "                     [--strategy NAME]] [--set NAME=VALUE ...] [--genomes FILE] --csv OUT\n"
         "       evolve trades CONFIG [--run RUN.h5 --rank N] [--set NAME=VALUE ...] --csv OUT\n"
+        "       evolve trades LOG_CONFIG [--list baseline] [--set NAME=VALUE ...] [--csv OUT]\n"
+        "\n"
+        "A trade-log config (data:, docs/config.md): the kept trades of the trader's own settings over its\n"
+        "whole dataset, as 'evolve trades RUN.h5' lists a run's genome: --list baseline starts from the\n"
+        "config's baseline:, each --set NAME=VALUE sets a parameter to any value its role allows (on the\n"
+        "lattice or not); a parameter not given does not apply (none: the log as traded). Without --csv,\n"
+        "a table on the terminal.\n"
         "\n"
         "Backtests a signal strategy (docs/signals-spec.md; docs/signals.md) and writes one row per trade.\n"
         "seller_exhaustion: genome,signal_bar,entry_bar,exit_bar,entry_time,exit_time,entry,exit,stop,tp,\n"
@@ -65,12 +73,43 @@ static ev_status config_cost_pct(const char *config, double *cost_pct, ev_error 
     return st;
 }
 
+/* A trade-log config (data:, not strategy:): its own settings' trades
+ * (cli/cmd_log_trades.h); -1 when config is a strategy config, else an exit
+ * code. run_options: --run, --genomes or --metrics was given. */
+static int log_config(const char *config, const sets_t *sets, int list, const bars_opts_t *o, int run_options)
+{
+    config_t c;
+    ev_error err;
+    int rc;
+    if (config_load(config, &c, &err) != EV_OK) {
+        fprintf(stderr, "evolve trades: %s\n", err.msg);
+        return ev_exit_code(err.status);
+    }
+    if (c.strategy_type) {
+        config_free(&c);
+        return -1;
+    }
+    if (run_options) {
+        fprintf(stderr,
+                "evolve trades: %s is a trade-log config: --run, --rank, --genomes and --metrics are for "
+                "strategy configs (a run's genome: evolve trades RUN.h5 --rank N)\n",
+                config);
+        rc = 2;
+    } else {
+        rc = cmd_log_trades(&c, sets->v, sets->n, list >= 0, o->csv);
+    }
+    config_free(&c);
+    return rc;
+}
+
 int cmd_trades(int argc, char **argv)
 {
     bars_opts_t o = {0};
     sets_t sets = {0};
     const char *genomes = NULL, *config = NULL, *metrics = NULL, *strategy = NULL, *run = NULL;
     uint64_t rank = 0;
+    static const char *const lists[] = {"baseline", NULL};
+    int list = -1;
     const trades_kind_t *k = NULL; /* set before any store is made */
     se_config_t cfg;
     int have_cfg = 0;
@@ -90,6 +129,7 @@ int cmd_trades(int argc, char **argv)
         {.name = "--strategy", .kind = OPT_STRING, .dest = &strategy},
         {.name = "--run", .kind = OPT_STRING, .dest = &run},
         {.name = "--rank", .kind = OPT_U64, .dest = &rank, .lo = 1, .hi = UINT32_MAX},
+        {.name = "--list", .kind = OPT_CHOICE, .dest = &list, .choices = lists},
     };
     const opt_table_t t = {.opts = opts,
                            .n_opts = (int)(sizeof opts / sizeof opts[0]),
@@ -108,7 +148,16 @@ int cmd_trades(int argc, char **argv)
         free((void *)sets.v);
         return 0;
     }
+    if (config && !o.bars && !o.market && !strategy &&
+        (rc = log_config(config, &sets, list, &o, run || rank || genomes || metrics)) >= 0)
+        goto done;
     rc = 2;
+    if (list >= 0) {
+        fprintf(stderr,
+                "evolve trades: --list baseline: a strategy's baseline is its values: give them with --set "
+                "(docs/signals.md)\n");
+        goto done;
+    }
     if (!o.csv) {
         fprintf(stderr, "evolve trades: --csv OUT is required (see evolve trades --help)\n");
         goto done;

@@ -295,7 +295,6 @@ static ev_status parse_root(ydoc_t *doc, config_t *cfg, ev_error *err)
         strategy_local_search_default(&root, cfg);
     if (!has_output && (st = default_output(cfg, err)) != EV_OK)
         return st;
-    cfg->output_defaulted = !has_output;
     if ((st = resolve(cfg, &cfg->output, err)) != EV_OK)
         return st;
     /* Drawn last, so that a config that fails validation prints no seed. */

@@ -58,7 +58,6 @@ typedef struct {
     uint64_t seed;               /* seed (default 42) */
     int seed_random;             /* seed: random -> drawn at load time (< 2^53), printed to stderr */
     char *output;                /* output: the run file (default <config dir>/../results/<config stem>.h5) */
-    int output_defaulted;        /* output was not given: the GA's default (grid and validate runs add .grid, ...) */
     uint64_t grid_batch;         /* grid.batch: genomes per batch, 0 = from free memory */
     double grid_checkpoint_s;    /* grid.checkpoint_every_s: the grid's progress saved this often (0: every block) */
     uint32_t checkpoint_every;   /* ga.checkpoint_every: a resume checkpoint every N generations (default 1) */

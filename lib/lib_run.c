@@ -9,9 +9,9 @@
 #include "archive/run_file.h"
 #include "runs/modes.h"
 #include "runs/run_guard.h"
+#include "runs/run_name.h"
 #include "runs/session.h"
 #include "common/platform.h"
-#include "common/strutil.h"
 #include "ga/grid.h"
 #include "fitness/objective_prep.h"
 #include "lib/lib_core.h"
@@ -63,7 +63,7 @@ static int forward_generation(void *ctx, const ga_generation_t *g)
     return c->o->on_generation(c->o->user, &out);
 }
 
-static ev_status overrides(session_t *s, const evolve_run_opts *o, ev_error *err)
+static ev_status overrides(session_t *s, const evolve_run_opts *o, const run_args_t *a, ev_error *err)
 {
     if (o->top > 0)
         s->cfg.top = o->top > CONFIG_TOP_MAX ? CONFIG_TOP_MAX : o->top;
@@ -71,12 +71,7 @@ static ev_status overrides(session_t *s, const evolve_run_opts *o, ev_error *err
         s->cfg.seed = o->seed;
         s->cfg.seed_random = 0;
     }
-    if (o->output) {
-        free(s->cfg.output);
-        if (!(s->cfg.output = ev_strdup(o->output)))
-            return ev_fail(err, EV_ENOMEM, "out of memory");
-    }
-    return EV_OK;
+    return run_name_output(&s->cfg, a, err); /* the mode's run file, as the command's */
 }
 
 /* What the run file says about the finished run. */
@@ -139,6 +134,7 @@ static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run
     a.report = &rep;
     a.grid = !strcmp(mode, "grid");
     a.validate = !strcmp(mode, "validate");
+    a.output = o->output;
     if (!a.grid && !a.validate && strcmp(mode, "ga"))
         return lib_usage(ctx, "evolve_run: mode must be ga, grid or validate");
     if (o->on_generation) {
@@ -148,7 +144,7 @@ static int locked_run(evolve_ctx *ctx, const char *config_path, const evolve_run
     memset(&e, 0, sizeof e);
     st = session_load_config(&s, config_path, &e);
     if (st == EV_OK)
-        st = overrides(&s, o, &e);
+        st = overrides(&s, o, &a, &e);
     if (st == EV_OK)
         st = run_guard_outputs(&s.cfg, &a, &lock, &e);
     memset(&so, 0, sizeof so); /* the probe always runs here: no --no-gpu-probe */

@@ -1,5 +1,6 @@
 #include "runs/ga_record.h"
 
+#include "runs/ga_candidates.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@ ev_status ga_archive_init(ga_archive_t *a, run_file_t *rf, const session_t *s, c
 void ga_archive_free(ga_archive_t *a)
 {
     reported_free(&a->hof_values);
+    free(a->cand);
     run_rows_free(&a->rows);
     free(a->gen_hash);
     free(a->hof_written);
@@ -243,8 +245,10 @@ ev_status ga_archive_finish(ga_archive_t *a, const ga_result_t *res, ev_error *e
     /* the deflated Sharpe ratio with the final count of trials, and the PBO */
     if (st == EV_OK)
         st = run_file_write_validation(rf, "ga", &a->hof_values, res->evaluations, err);
-    /* the strategies of every candidate and the basins, once, from the final hall of fame */
-    if (st == EV_OK && (st = session_groups(a->s, &a->hof_values, res->hof.e, res->hof.n, NULL, 0, 1, err)) == EV_OK)
+    /* the strategies and basins, once: of the hall of fame and the generations' genomes (runs/ga_candidates.h) */
+    if (st == EV_OK && a->hof_values.strat && (st = ga_candidates(rf, &res->hof, &a->cand, &a->n_cand, err)) == EV_OK)
+        st = session_groups(a->s, &a->hof_values, a->cand, a->n_cand, NULL, 0, 1, err);
+    if (st == EV_OK)
         st = run_file_write_groups(rf, "ga", "ga/hall_of_fame", &a->hof_values, err);
     if (st == EV_OK)
         st = run_file_write_list_verdict(rf, "ga", &a->hof_values, (double)res->evaluations, err);

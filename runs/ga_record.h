@@ -29,6 +29,8 @@ typedef struct {
     ga_hof_entry_t *hof_written; /* [top]: the hall of fame as last written (rewritten only when it changes) */
     uint32_t hof_n;              /* entries written; UINT32_MAX: none yet */
     reported_t hof_values;       /* the reported values of hof_written */
+    ranked_genome_t *cand;       /* the strategy candidates (runs/ga_candidates.h), from ga_archive_finish */
+    uint32_t n_cand;
 } ga_archive_t;
 
 /* The run file's /ga dimensions for a session's config. */

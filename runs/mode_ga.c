@@ -24,6 +24,8 @@ typedef struct {
     run_file_t rf;
     ga_archive_t ar;
     int archive_open;
+    ranked_genome_t *cand; /* the finished archive's strategy candidates (runs/ga_candidates.h), to free */
+    uint32_t n_cand;
 } ga_files_t;
 
 static int file_exists(const char *path)
@@ -193,8 +195,11 @@ static ev_status conclude(ga_files_t *f, const session_t *s, const run_args_t *a
 {
     char cmd[2048];
     run_resume_command(a, f->paths.partial_path, cmd, sizeof cmd);
-    if (st == EV_OK)
-        st = ga_archive_finish(&f->ar, res, err);
+    if (st == EV_OK && (st = ga_archive_finish(&f->ar, res, err)) == EV_OK) {
+        f->cand = f->ar.cand; /* the printed list is grouped as the run file's */
+        f->n_cand = f->ar.n_cand;
+        f->ar.cand = NULL;
+    }
     if (st != EV_OK) {
         int resumable = f->ar.checkpoints > 0;
         if (resumable)
@@ -305,7 +310,8 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
         uint32_t n = res.hof.n < s->cfg.top ? res.hof.n : s->cfg.top;
         ev_status rst = session_reported(s, res.hof.e, n, &hof, &rerr);
         if (rst == EV_OK)
-            rst = session_groups(s, &hof, res.hof.e, res.hof.n, NULL, 0, 1, &rerr);
+            rst = f.cand ? session_groups(s, &hof, f.cand, f.n_cand, NULL, 0, 1, &rerr)
+                         : session_groups(s, &hof, res.hof.e, res.hof.n, NULL, 0, 1, &rerr);
         if (rst != EV_OK) {
             *err = rerr;
             st = rst;
@@ -324,6 +330,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
     if (st == EV_OK && a->json)
         st = write_json(s, a, &res, &hof, basin_best, n_basins, t0, err);
     free(basin_best);
+    free(f.cand);
     reported_free(&hof);
     ga_result_free(&res);
     dist_ga_share_free(&shared);

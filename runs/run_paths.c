@@ -48,15 +48,21 @@ ev_status run_paths_make(run_paths_t *p, const char *output, ev_error *err)
     return make_from(p, output, strlen(output), err);
 }
 
-ev_status run_paths_for_resume(run_paths_t *p, const char *given, ev_error *err)
+/* The paths of the run `given` names by any of its files. */
+static ev_status make_given(run_paths_t *p, const char *given, ev_error *err)
 {
     size_t n = strlen(given);
-    ev_status st;
     if (ends_with(given, RUN_PARTIAL_SUFFIX RUN_CKPT_SUFFIX))
         n -= strlen(RUN_PARTIAL_SUFFIX RUN_CKPT_SUFFIX);
     else if (ends_with(given, RUN_PARTIAL_SUFFIX))
         n -= strlen(RUN_PARTIAL_SUFFIX);
-    if ((st = make_from(p, given, n, err)) != EV_OK)
+    return make_from(p, given, n, err);
+}
+
+ev_status run_paths_for_resume(run_paths_t *p, const char *given, ev_error *err)
+{
+    ev_status st;
+    if ((st = make_given(p, given, err)) != EV_OK)
         return st;
     /* a checkpoint without its run file is something to resume only when no
      * finished run exists (a kill between the final rename and the
@@ -68,6 +74,21 @@ ev_status run_paths_for_resume(run_paths_t *p, const char *given, ev_error *err)
              : ev_fail(err, EV_EIO, "%s: no run to resume (neither it nor %s exists)", given, p->partial_path);
     run_paths_free(p);
     return st;
+}
+
+int run_paths_live(const char *given, long *holder)
+{
+    run_paths_t p;
+    plat_lock_t *lock = NULL;
+    ev_error err;
+    ev_status st;
+    *holder = 0;
+    if (make_given(&p, given, &err) != EV_OK)
+        return -1;
+    st = plat_lock_take(p.lock_path, &lock, holder, &err);
+    plat_lock_release(lock); /* taken: nobody else held it, and the lock file goes */
+    run_paths_free(&p);
+    return st == EV_OK ? 0 : st == EV_EBUSY ? 1 : -1;
 }
 
 void run_paths_free(run_paths_t *p)

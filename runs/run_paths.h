@@ -33,6 +33,13 @@ ev_status run_paths_for_resume(run_paths_t *p, const char *given, ev_error *err)
 
 void run_paths_free(run_paths_t *p);
 
+/* Whether a process is writing the run `given` names (its final name, .partial
+ * or .partial.ckpt) now: 1 when one holds its lock (*holder: its process id,
+ * 0 when unreadable), 0 when none does (a .partial with status "running" is
+ * then a run whose process died: killed or crashed), -1 when the lock cannot
+ * be checked (an unwritable directory). */
+int run_paths_live(const char *given, long *holder);
+
 /* Removes the temporary files killed processes of this run left behind
  * (<output>.tmp.<pid>, <partial>.tmp.<pid>, <partial>.ckpt.tmp.<pid>), with
  * a note on log for each. Only for the holder of lock_path. */

@@ -44,7 +44,7 @@ def main():
         cli.make_data(E, os.path.join(root, "data"))
         cfg = os.path.join(root, "c.yaml")
         cli.write_config(cfg, os.path.join(root, "data"), os.path.join(root, "run.h5"), population=16, generations=2)
-        r = cli.run(E, [cfg, "--grid", "--quiet"], cwd=root)  # the run file and the cached dataset
+        r = cli.run(E, [cfg, "--grid", "--quiet", "--output", "run.h5"], cwd=root)  # run file, cached dataset
         check(r.returncode == 0, f"the grid run: {r.stderr}")
         with open(os.path.join(root, "s.yaml"), "w") as f:
             f.write(STRATEGY)

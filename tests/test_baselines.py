@@ -220,7 +220,8 @@ def run_case(evolve, root, data, ds, validation, args=("--grid",), tickers=("SOX
             check(vs["trades"] == best["trades"] - bases[key]["trades"], f"{name} {key}: vs_best trades")
     check(bases.get("baseline", {}).get("values") == {k: float(x) for k, x in BASELINE.items()},
           f"{name}: baseline values {bases.get('baseline', {}).get('values')}")
-    check_copies(evolve, name, path[:-5] + ".h5", "grid" if "--grid" in args else "ga", bases, parts, obj)
+    check_copies(evolve, name, cli.mode_file(path[:-5] + ".h5", args), "grid" if "--grid" in args else "ga", bases,
+                 parts, obj)
 
 
 def refused(evolve, root, data):

@@ -127,7 +127,7 @@ def main():
         # a trade log's trades CSV
         cli.write_config(os.path.join(root, "log.yaml"), os.path.join(root, "data"), os.path.join(root, "log.h5"),
                          min_trades=1)
-        r = cli.run(E, [os.path.join(root, "log.yaml"), "--grid", "--quiet"])
+        r = cli.run(E, [os.path.join(root, "log.yaml"), "--grid", "--quiet", "--output", os.path.join(root, "log.h5")])
         check(r.returncode == 0, f"trade-log grid: {r.stderr}")
         t = os.path.join(root, "log_trades.csv")
         r = cli.run(E, ["trades", os.path.join(root, "log.h5"), "--csv", t])

@@ -135,7 +135,8 @@ def run_case(evolve, root, data, objective, mode):
     r = cli.run(evolve, args + ["--quiet"], timeout=300)
     if not check(r.returncode == 0, f"{objective}-{mode}: exit {r.returncode}: {r.stderr}"):
         return None
-    return {"run_file": run_file_digest(out), "json": json_kept(js), "table": printed_table(r.stdout)}
+    run = cli.mode_file(out, args)  # a grid's or validate's own run file
+    return {"run_file": run_file_digest(run), "json": json_kept(js), "table": printed_table(r.stdout)}
 
 
 def diff(expected, got, what):

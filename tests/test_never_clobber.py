@@ -43,7 +43,7 @@ def main():
         os.makedirs(work)
         run = os.path.join(work, "run.h5")
         data, cfg = cli.data_and_config(E, root, run, population=32, generations=5)
-        r = cli.run(E, [cfg, "--grid", "--quiet"])
+        r = cli.run(E, [cfg, "--grid", "--quiet", "--output", run])
         check(r.returncode == 0, f"a grid run: {r.stderr}")
         notes = os.path.join(work, "notes.txt")
         with open(notes, "w") as f:

@@ -129,7 +129,7 @@ def killed_writers(evolve, root, data, rng):
     ds = os.path.join(d, "ds.h5")
     ingest = ["ingest", "--market", os.path.join(data, "market"), "--trades", os.path.join(data, "all_trade_logs.csv"),
               "--tickers", "SOXL", "--out", ds, "--quiet"]
-    grid = [cfg, "--grid", "--quiet"]
+    grid = [cfg, "--grid", "--quiet", "--output", out]  # out, not its default out.grid.h5: the file checked below
     tidied = 0
     for t in range(8):
         for args in (grid, ingest):

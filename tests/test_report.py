@@ -6,7 +6,9 @@ the stop reason, the hall of fame and the grid's top-K (the same rows the
 run printed) and the validate figures. Standard library only."""
 import json
 import os
+import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
@@ -91,9 +93,29 @@ def main():
         part = os.path.join(root, "killed.h5")
         run(a.evolve, [cfg, "--quiet", "--output", part], {"EVOLVE_TEST_KILL": "flushed:6"})
         rep = run(a.evolve, ["report", part + ".partial", "--out", os.path.join(root, "part_out")])
-        check(rep.returncode == 0 and "(ga, running)" in rep.stdout and "7 of 15 generations" in rep.stdout,
-              f"partial report: {rep.stdout[:400]} {rep.stderr}")
+        check(rep.returncode == 0 and "(ga, dead: its process is gone (killed or crashed); --resume continues it)"
+              in rep.stdout and "7 of 15 generations" in rep.stdout, f"partial report: {rep.stdout[:400]} {rep.stderr}")
         check_svgs(os.path.join(root, "part_out"), ["fitness.svg"], {"fitness.svg": ["(in progress)"]})
+
+        # a run its process still writes: refused naming that process (HDF5 keeps the file locked)
+        live = os.path.join(root, "live.h5")
+        long_cfg = os.path.join(root, "long.yaml")
+        # 204,120 points at 64 a generation: thousands of generations, long enough to be caught running
+        cli.write_config(long_cfg, os.path.join(root, "data"), live, population=64, generations=1000000,
+                         parameters=cli.EXIT_PARAMETERS)
+        proc = subprocess.Popen([a.evolve, long_cfg, "--quiet", "--output", live], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(600):
+                if os.path.exists(live + ".partial.ckpt"):
+                    break
+                time.sleep(0.1)
+            rep = run(a.evolve, ["report", live + ".partial", "--out", os.path.join(root, "live_out")])
+            check(rep.returncode == 1 and f"evolve process {proc.pid} is writing this run now" in rep.stderr,
+                  f"live partial report: exit {rep.returncode}, {rep.stderr}")
+        finally:
+            proc.kill()
+            proc.wait()
 
         # a budget and no generations: no cap; with restarts the summary says
         # how sure, as the JSON does (docs/ga.md "Budgets", "Restarts")

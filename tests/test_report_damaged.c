@@ -77,7 +77,7 @@ int main(void)
 {
     static char gen[][64] = {"gen-data",  "--out", DIR "/data", "--days", "2",
                              "--tickers", "SOXL",  "--trades",  "120",    "--quiet"};
-    static char grid[][64] = {"evolve", DIR "/grid.yaml", "--grid", "--quiet"};
+    static char grid[][64] = {"evolve", DIR "/grid.yaml", "--grid", "--quiet", "--output", DIR "/grid.h5"};
     static char ga[][64] = {"evolve", DIR "/ga.yaml", "--quiet"};
     char text[1024], path[256];
     report_run_t r;
@@ -90,7 +90,7 @@ int main(void)
     snprintf(text, sizeof text, config, "ga.h5");
     if (write_text(DIR, "ga.yaml", text, path, sizeof path))
         return 1;
-    if (call(cmd_run, 4, grid) != 0 || call(cmd_run, 3, ga) != 0)
+    if (call(cmd_run, 6, grid) != 0 || call(cmd_run, 3, ga) != 0)
         return 1;
     /* intact files load */
     CHECK_EQ_I64(EV_OK, report_load(&r, DIR "/grid.h5", &err));

@@ -136,7 +136,7 @@ def search_case(evolve, root, name, bars_yaml, params, baseline, trades, args, e
     best = doc["top"][0]
     check(abs(b["vs_best"]["fitness"] - (best["fitness"] - b["fitness"])) <= 1e-9 and
           b["vs_best"]["trades"] == best["trades"] - b["trades"], f"{name}: vs_best {b['vs_best']}")
-    run, group = path[:-5] + ".h5", "grid" if "--grid" in args else "ga"
+    run, group = cli.mode_file(path[:-5] + ".h5", args), "grid" if "--grid" in args else "ga"
     copies = {"run file": tb.file_baselines(run, group), "Python": tb.python_baselines(evolve, run)}
     for where, got in copies.items():
         g = got.get("baseline")
@@ -170,13 +170,14 @@ def walk_case(evolve, root, name, bars_yaml, params, baseline, trades, walk):
         return
     windows = doc["walk_forward"]["windows"]
     all_days = sorted({d for _, d in trades} | {w["test"]["first"] for w in windows} | {w["test"]["last"] for w in windows})
-    with h5py.File(path[:-5] + ".h5", "r") as h:
+    run = path[:-5] + ".walk-grid.h5"  # the walk-forward grid's own run file
+    with h5py.File(run, "r") as h:
         g = h["walk_forward/baselines"]
         names = [x.decode() if isinstance(x, bytes) else x for x in g["names"][()]]
         check(names == ["baseline"], f"{name}: run file names {names}")
         fit, n, ok = g["fitness"][()], g["trades"][()], g["feasible"][()]
     env = cli.python_env(evolve)
-    r = subprocess.run([sys.executable, "-c", PY_WALK, path[:-5] + ".h5"], capture_output=True, text=True, env=env,
+    r = subprocess.run([sys.executable, "-c", PY_WALK, run], capture_output=True, text=True, env=env,
                        timeout=120)
     py = json.loads(r.stdout) if check(r.returncode == 0, f"{name}: Python: {r.stderr}") else []
     check(len(py) == len(windows), f"{name}: Python has {len(py)} rows, {len(windows)} windows")
@@ -207,7 +208,7 @@ def refusals(evolve, root, bars_yaml, params, baseline):
         path = os.path.join(root, f"bad{n}.yaml")
         write_config(path, bars_yaml, params, b)
         r = cli.run(evolve, [path, "--grid", "--quiet"], timeout=120)
-        check(r.returncode != 0 and key in r.stderr and "baseline" in r.stderr and not os.path.exists(path[:-5] + ".h5"),
+        check(r.returncode != 0 and key in r.stderr and "baseline" in r.stderr and not os.path.exists(path[:-5] + ".grid.h5"),
               f"bad baseline {b}: rc {r.returncode}: {r.stderr}")
     path = os.path.join(root, "atc.yaml")
     with open(path, "w") as f:

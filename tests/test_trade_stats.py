@@ -159,7 +159,7 @@ def runs(evolve, root, data, ds):
                                 stats_want(spec_exits(orc_out, idx), lattice is not None))
                 else:
                     check("out_of_sample_stats" not in row, f"{name} {mode}: out_of_sample_stats without a holdout")
-            check_run_file(os.path.join(root, name + ".h5"), mode, doc)
+            check_run_file(cli.mode_file(os.path.join(root, name + ".h5"), args), mode, doc)
         if validation:
             r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, "rep")])
             check(r.returncode == 0 and "trader statistics on the holdout days" in r.stdout,
@@ -226,7 +226,7 @@ def trades_cmd(evolve, root, data, ds):
     doc = run_json(evolve, cfg, ["--validate"], check)
     if doc is None:
         return
-    h5 = os.path.join(root, "explain.h5")
+    h5 = os.path.join(root, "explain.validate.h5")
     holdout = set(doc["validation"]["holdout_days"])
     orc = so.Oracle(ds, PARAMS, so.Objective())
     lists = {"grid": doc["top"], "ga": doc["validate"]["ga_top"]}
@@ -261,7 +261,7 @@ def report_equity(evolve, root, ds):
     equity.svg and daily.svg with the holdout shaded; without the dataset the
     report still succeeds, with a note and no equity chart."""
     import shutil
-    h5 = os.path.join(root, "explain.h5")
+    h5 = os.path.join(root, "explain.validate.h5")
     with open(os.path.join(root, "explain.json")) as f:
         doc = json.load(f)
     holdout = set(doc["validation"]["holdout_days"])
@@ -358,7 +358,7 @@ def trades_real(evolve, root, shared):
                 picked.add(at)
         for i in sorted(picked):
             row = doc["top"][i]
-            check_trades_csv(evolve, root, os.path.join(root, name + ".h5"), "grid", row, walks[i])
+            check_trades_csv(evolve, root, os.path.join(root, name + ".grid.h5"), "grid", row, walks[i])
             check_stats(f"{name} rank {row['rank']}", row.get("stats"), stats_want(walks[i], True))
         print(f"{name}: trades of ranks {[i + 1 for i in sorted(picked)]} checked on real prices", flush=True)
 

@@ -23,6 +23,7 @@ def validate(evolve, root, name, days, extra_args=(), population=256, generation
     cfg = os.path.join(root, name + ".yaml")
     out = os.path.join(root, name + ".h5")
     cli.write_config(cfg, data, out, population=population, generations=generations)
+    out = os.path.join(root, name + ".validate.h5")  # output names the run; --validate adds its mode
     js = os.path.join(root, name + ".json")
     r = cli.run(evolve, [cfg, "--validate", "--quiet", "--json", js] + list(extra_args))
     check(r.returncode == 0, f"{name}: --validate exited {r.returncode}: {r.stderr}")

@@ -258,7 +258,7 @@ def objectives(evolve, root, data, ds):
         if doc:
             check(len(doc["top"]) > 0, f"{name}: an empty top")
             check_run(doc, ds, obj, f"grid[{n}]", True)
-            check_exact(path[:-5] + ".h5", "grid", doc, ds, obj, f"grid[{n}] run file")
+            check_exact(path[:-5] + ".grid.h5", "grid", doc, ds, obj, f"grid[{n}] run file")
         doc, _ = run_json(evolve, root, path, [])
         if doc:
             check_exact(path[:-5] + ".h5", "ga", doc, ds, obj, f"ga[{n}] run file")
@@ -337,7 +337,7 @@ def same_as_tables(evolve, root, path, args, doc, label):
     its top-K and validation equal the tables evaluator's, bit for bit."""
     if cli.have_modules("h5py"):
         import h5py
-        with h5py.File(path[:-5] + ".h5", "r") as f:
+        with h5py.File(cli.mode_file(path[:-5] + ".h5", args), "r") as f:
             ev = f["grid"].attrs["evaluator"]
         ev = ev.decode() if isinstance(ev, bytes) else str(ev)
         check(ev == "dominance", f"{label}: auto ran the {ev} evaluator, not dominance sums")

@@ -85,7 +85,7 @@ def evolve_exits(evolve, d, trails, fill):
     out = {}
     for row in doc["top"]:
         path = os.path.join(d, f"{name}_{row['rank']}.csv")
-        r = cli.run(evolve, ["trades", os.path.join(d, name + ".h5"), "--rank", str(row["rank"]), "--csv", path])
+        r = cli.run(evolve, ["trades", os.path.join(d, name + ".grid.h5"), "--rank", str(row["rank"]), "--csv", path])
         if not check(r.returncode == 0, f"{name} trades: {r.stderr}"):
             continue
         with open(path) as f:

@@ -94,8 +94,9 @@ def walk(evolve, root, data, ds, all_days, name, wf, mode_args, want_windows, ga
     check(c.get("trades") == chained_n and abs(c.get("fitness", 0) - chained / 1e6) <= 1e-12
           and c.get("stats", {}).get("trades") == chained_n,
           f"{name}: chained {c.get('fitness')} ({c.get('trades')}), oracle {chained / 1e6} ({chained_n})")
-    run_file(os.path.join(root, name + ".h5"), doc)
-    r = cli.run(evolve, ["report", os.path.join(root, name + ".h5"), "--out", os.path.join(root, name + "_rep")])
+    run = cli.mode_file(os.path.join(root, name + ".h5"), ["--walk-forward"] + mode_args)
+    run_file(run, doc)
+    r = cli.run(evolve, ["report", run, "--out", os.path.join(root, name + "_rep")])
     check(r.returncode == 0 and f"walk-forward ({w.get('search')}): {len(wins)} windows" in r.stdout,
           f"{name}: report: {r.returncode} {r.stdout[-400:]} {r.stderr}")
     # the report's trader statistics: a row per window (its test trades), then the chained row
@@ -194,17 +195,17 @@ def baselines(evolve, root, data, ds, all_days):
     # the run file, then the run's table and evolve report's, against the JSON
     if cli.have_modules("h5py"):
         import h5py
-        with h5py.File(os.path.join(root, "bases.h5"), "r") as f:
+        with h5py.File(os.path.join(root, "bases.walk-grid.h5"), "r") as f:
             g = f["walk_forward/baselines"]
             names = [n.decode() if isinstance(n, bytes) else n for n in g["names"][:]]
             stored = [[{"name": names[j], "fitness": float(g["fitness"][w, j]), "trades": int(g["trades"][w, j]),
                         "feasible": bool(g["feasible"][w, j])} for j in range(len(names))] for w in range(len(wins))]
         check(stored == [x["baselines"] for x in wins], f"baselines: the run file's {stored}")
-    python_baselines(evolve, os.path.join(root, "bases.h5"), wins)
+    python_baselines(evolve, os.path.join(root, "bases.walk-grid.h5"), wins)
     want = [[str(x["window"])] + [f"{b[k]:.6f}" if k == "fitness" else str(b[k]) for b in x["baselines"]
                                   for k in ("fitness", "trades")] for x in wins]
     for what, args in (("the run's", [cfg, "--walk-forward", "--grid"]),
-                       ("evolve report's", ["report", os.path.join(root, "bases.h5"), "--out",
+                       ("evolve report's", ["report", os.path.join(root, "bases.walk-grid.h5"), "--out",
                                             os.path.join(root, "bases_rep")])):
         r = cli.run(evolve, args)
         table = r.stdout.split("baselines on each test window:\n")[-1].splitlines()

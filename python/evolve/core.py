@@ -827,6 +827,9 @@ class Result:
 def run(config, on_generation=None, mode="ga", backend="auto", output=None, seed=None, top=None, verbose=False,
         on_message=None):
     """Runs a config as `evolve CONFIG` does (mode "ga", "grid" or "validate"): the same run file, bit for bit.
+    output: the run file; by default the config's output with the mode added as the command adds it
+    (<stem>.grid.h5, <stem>.validate.h5), and <stem>.py.h5 for a GA given on_generation (which may stop
+    it early), so no call replaces the command's complete run (results/README.md).
     on_generation(stats: dict) is called after each GA generation; a true answer stops the run there
     (stop reason "stopped by caller"); an exception in it stops the run and is raised here.
     on_message(kind, text) gets each line of progress or note ("note") and each warning ("warning", perhaps

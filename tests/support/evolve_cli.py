@@ -128,6 +128,17 @@ output: {output}
     return text
 
 
+def mode_file(output, args):
+    """The run file a run with ARGS writes when its config's `output` is OUTPUT
+    and no --output is given: every mode but the GA adds its name before .h5
+    (runs/run_name.h)."""
+    walk = "--walk-forward" in args
+    mode = ("walk-grid" if "--grid" in args else "walk") if walk else \
+        "grid" if "--grid" in args else "validate" if "--validate" in args else None
+    stem = output[:-3] if output.endswith(".h5") else output
+    return f"{stem}.{mode}.h5" if mode else output
+
+
 def data_and_config(evolve, root, output, **config):
     """make_data's data in ROOT/data and write_config's config (keywords
     `config`) as run.yaml beside OUTPUT; returns (data dir, config path)."""

@@ -30,10 +30,10 @@ def make(evolve, root, check):
     for mode, (args, validation) in RUNS.items():
         cfg = small_lattice.config(root, mode, data, "  name: total_return\n  min_trades: 5\n", validation,
                                    "population: 24\n  generations: 8", extra=BASELINE)
-        doc = small_lattice.run_json(evolve, cfg, args, check)
+        run = os.path.join(root, mode + ".h5")  # named: a mode's own default adds the mode (grid.grid.h5)
+        doc = small_lattice.run_json(evolve, cfg, args + ["--output", run], check)
         if doc is None:
             continue
-        run = os.path.join(root, mode + ".h5")
         rep = cli.run(evolve, ["report", run], timeout=300)
         if not check(rep.returncode == 0, f"report {mode}: exited {rep.returncode}: {rep.stderr}"):
             continue

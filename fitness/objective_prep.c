@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stddef.h>
 
 #include "fitness/objective_prep.h"
 
@@ -28,9 +29,24 @@ int64_t outcome_log_factor(int64_t q)
 
 double objective_display(const objective_cfg_t *cfg, double fitness)
 {
+    if (inf_rank_is(fitness))
+        return HUGE_VAL;
     if (cfg->kind != OBJ_COMPOUND)
         return fitness;
     if (isinf(fitness) && fitness < 0)
         return -100.0;
     return expm1(fitness * 1e-12) * 100.0;
+}
+
+const char *objective_infeasible_why(const objective_cfg_t *cfg, eval_result_t r)
+{
+    if (r.feasible)
+        return NULL;
+    if (r.trades < cfg->min_trades)
+        return "fewer kept trades than min_trades";
+    if (r.fitness != r.fitness)
+        return "zero variance";
+    if (r.trades == 0 || (cfg->kind == OBJ_SHARPE && r.trades < 2))
+        return "too few kept trades for the objective";
+    return "beyond max_drawdown_pct";
 }

@@ -1,5 +1,6 @@
 #include "report/baseline_table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@ void baseline_param_text(char *buf, size_t n, const lattice_t *lat, const baseli
         snprintf(buf, n, "-");
     else if (param_is_named(q) && v >= 0 && v < q->n_values) /* its name, as the winners show it */
         snprintf(buf, n, "%s", q->value_text[(uint32_t)v]);
+    else if (v == HUGE_VAL && param_role_can_off(q->role))
+        snprintf(buf, n, "off");
     else
         snprintf(buf, n, "%.10g", v);
 }

@@ -643,6 +643,8 @@ class Oracle:
             ok &= self.n >= 1
         if o.name == "sharpe":
             ok &= self.n >= 2
+            # SPEC sec. 5: zero variance (every kept outcome equal) is infeasible
+            ok &= np.array([self.n[i] < 2 or self._spread(i) != 0 for i in range(self.size)], dtype=bool)
         if o.max_drawdown_pct is not None:
             # README: a drawdown equal to max_drawdown_pct is allowed, above it infeasible.
             # The drawdown is DD micro-percent, DD / 1e6 percent: compared as the double
@@ -680,17 +682,26 @@ class Oracle:
             return (int(self.S[i]), int(self.n[i]))
         if name == "sharpe":
             return (int(self.S[i]), int(self.n[i]), self.Q[i])
-        if name == "profit_factor":
-            return (int(self.P[i]), int(self.N[i]))
+        if name == "profit_factor":  # +inf ties only within the same total return and trades
+            return (int(self.P[i]), int(self.N[i])) + ((int(self.n[i]),) if self.N[i] == 0 else ())
         if name == "compound":
             return (bool(self.R[i]), int(self.L[i]) if not self.R[i] else 0)
-        return (int(self.S[i]), int(self.DD[i]))
+        return (int(self.S[i]), int(self.DD[i])) + ((int(self.n[i]),) if self.DD[i] == 0 else ())
+
+    def inf_tie(self, i):
+        """SPEC sec. 5: profit_factor and calmar at +inf rank among themselves by
+        total return, then by more trades (then by the lower index)."""
+        return (int(self.S[i]), int(self.n[i]))
+
+    def _spread(self, i):
+        """n * sum q^2 - (sum q)^2: n^2 times the population variance, exact."""
+        return int(self.n[i]) * self.Q[i] - int(self.S[i]) ** 2
 
     def _sharpe(self, i):
-        n, S, Q = int(self.n[i]), int(self.S[i]), self.Q[i]
-        num = n * Q - S * S  # n^2 * the population variance, exact (>= 0)
+        n, S = int(self.n[i]), int(self.S[i])
+        num = self._spread(i)  # n^2 * the population variance, exact (>= 0)
         if num == 0:
-            return math.inf if S > 0 else (-math.inf if S < 0 else 0.0)
+            return math.nan  # no value: infeasible (SPEC sec. 5)
         # mean / sample sd = (S/n) / sqrt(num / (n (n-1))), in micro-percent units (they cancel)
         return (S / n) / math.sqrt(num / (n * (n - 1)))
 
@@ -732,9 +743,11 @@ class Oracle:
                 for j, tr in enumerate(self.ds.trades) if mask[0, j]]
 
     def ranking(self):
-        """Feasible linear indices, higher key first, ties by lower index."""
+        """Feasible linear indices, higher key first, +inf by total return then
+        trades, ties by lower index."""
         idx = np.nonzero(self.feasible)[0]
-        order = np.lexsort((idx, -self.key[idx]))
+        inf = self.key[idx] == np.inf
+        order = np.lexsort((idx, -np.where(inf, self.n[idx], 0), -np.where(inf, self.S[idx], 0), -self.key[idx]))
         return idx[order].tolist()
 
     def genome_text(self, i):

@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "fitness/objective_prep.h"
 
@@ -36,6 +37,13 @@ double objective_display(const objective_cfg_t *cfg, double fitness)
     if (isinf(fitness) && fitness < 0)
         return -100.0;
     return expm1(fitness * 1e-12) * 100.0;
+}
+
+void objective_infeasible_rules(char *buf, size_t n, const objective_cfg_t *cfg)
+{
+    snprintf(buf, n, "fewer than %lld kept trades (min_trades)%s%s", (long long)cfg->min_trades,
+             cfg->has_max_drawdown ? ", beyond max_drawdown_pct" : "",
+             cfg->kind == OBJ_SHARPE ? ", or zero variance (every kept outcome equal)" : "");
 }
 
 const char *objective_infeasible_why(const objective_cfg_t *cfg, eval_result_t r)

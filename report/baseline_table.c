@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fitness/objective_prep.h"
+
 void baseline_param_text(char *buf, size_t n, const lattice_t *lat, const baseline_point_t *p, int32_t k)
 {
     const param_t *q = &lat->params[k];
@@ -67,9 +69,10 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         }
         fputc('\n', out);
     }
-    if (marked)
-        fprintf(out, "* infeasible (fewer than %lld kept trades (min_trades), or beyond max_drawdown_pct)\n",
-                (long long)cfg->objective.min_trades);
+    if (marked) {
+        objective_infeasible_rules(buf, sizeof buf, &cfg->objective);
+        fprintf(out, "* infeasible (%s)\n", buf);
+    }
 }
 
 void baseline_window_table_print(FILE *out, const char *const *names, size_t n_base, size_t n_windows,
@@ -93,6 +96,6 @@ void baseline_window_table_print(FILE *out, const char *const *names, size_t n_b
     }
     if (infeasible)
         fprintf(out,
-                "* infeasible on that test window (fewer kept trades than min_trades, or beyond "
-                "max_drawdown_pct)\n");
+                "* infeasible on that test window (fewer kept trades than min_trades, beyond "
+                "max_drawdown_pct, or, for sharpe, zero variance)\n");
 }

@@ -279,7 +279,8 @@ class Param:
     def __init__(self, name, role, feature, direction, texts):
         self.name, self.role, self.feature, self.direction = name, role, feature, direction
         self.texts = texts                       # the values as decimal text
-        self.values = [float(t) for t in texts]  # strtod of that text
+        # strtod of that text; "off" (SPEC sec. 4.1, trail/breakeven/max_hold) as +inf, the loosest
+        self.values = [math.inf if t == "off" else float(t) for t in texts]
 
     def __len__(self):
         return len(self.values)
@@ -396,7 +397,9 @@ def simulate_race(path, ts, e, entry_ts, exits, pct_change, fill, cost):
 def race_exit(path, ts, e, entry_ts, exits, pct_change, fill):
     """simulate_race's walk: (reason, path index, outcome before cost), reason one
     of the trades CSV's exit reasons (target, stop, breakeven, trail, time; logged
-    with index None when no event happens)."""
+    with index None when no event happens). A role at off (+inf) is absent
+    (SPEC sec. 4.1: "its event never happens")."""
+    exits = {r: (None if v is not None and math.isinf(v) else v) for r, v in exits.items()}
     t, s = exits.get("target"), exits.get("stop")
     y, x, h = exits.get("breakeven"), exits.get("trail"), exits.get("max_hold")
     n = len(path)
@@ -505,6 +508,10 @@ class Oracle:
         evals = [params[self.ei[r]].values if self.ei[r] is not None else [None] for r in EXIT_ROLES]
         shape = tuple(len(v) for v in evals)
         present = {r: params[self.ei[r]].values for r in EXIT_ROLES if self.ei[r] is not None}
+        # off (+inf): the event never happens; first_seconds sees a finite stand-in, overridden below
+        off = {r: np.isinf(np.array(v, dtype=np.float64)) for r, v in present.items()}
+        finite = {r: [x if not math.isinf(x) else next((y for y in v if not math.isinf(y)), 1.0) for x in v]
+                  for r, v in present.items()}
         # outcome tables over every combination of the exit values:
         # q[target, stop, breakeven, trail, max_hold, trade] (micro-percent)
         self.o = np.zeros(shape + (nt,))
@@ -516,7 +523,7 @@ class Oracle:
             ts = ds.ts[tr.ticker_id][tr.start:tr.end]
             e = tr.entry_price
             n = len(path)
-            fs = first_seconds(path, ts, e, tr.entry_ts, present)
+            fs = first_seconds(path, ts, e, tr.entry_ts, finite)
             at_price = (path.astype(np.float64) / e - 1) * 100   # fill: price, per second
             # per role: first second (n: none) and outcome, per value, as 5 broadcastable axes
             secs, outs = [], []
@@ -527,7 +534,7 @@ class Oracle:
                     secs.append(np.full(ax, n))
                     outs.append(np.zeros(ax))
                     continue
-                sec = np.asarray(fs[r], dtype=np.int64)
+                sec = np.where(off[r], n, np.asarray(fs[r], dtype=np.int64))
                 where = np.minimum(sec, n - 1)
                 if r == "max_hold" or not level:
                     o = at_price[where]

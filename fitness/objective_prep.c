@@ -41,9 +41,10 @@ double objective_display(const objective_cfg_t *cfg, double fitness)
 
 void objective_infeasible_rules(char *buf, size_t n, const objective_cfg_t *cfg)
 {
+    const int dd = cfg->has_max_drawdown != 0, var = cfg->kind == OBJ_SHARPE;
     snprintf(buf, n, "fewer than %lld kept trades (min_trades)%s%s", (long long)cfg->min_trades,
-             cfg->has_max_drawdown ? ", beyond max_drawdown_pct" : "",
-             cfg->kind == OBJ_SHARPE ? ", or zero variance (every kept outcome equal)" : "");
+             dd ? (var ? ", beyond max_drawdown_pct" : ", or beyond max_drawdown_pct") : "",
+             var ? ", or zero variance (every kept outcome equal)" : "");
 }
 
 const char *objective_infeasible_why(const objective_cfg_t *cfg, eval_result_t r)

@@ -70,8 +70,9 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         fputc('\n', out);
     }
     if (marked) {
-        objective_infeasible_rules(buf, sizeof buf, &cfg->objective);
-        fprintf(out, "* infeasible (%s)\n", buf);
+        char rules[160];
+        objective_infeasible_rules(rules, sizeof rules, &cfg->objective);
+        fprintf(out, "* infeasible (%s)\n", rules);
     }
 }
 

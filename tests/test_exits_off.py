@@ -10,7 +10,8 @@ last in a list and as a range's `off: true`.
   oracle), for each of the three roles, and for all three off at once.
 - The GA's top-10 equals the grid's (index, fitness, trades).
 - off is printed as off: the JSON's values, the top table, the loosest
-  baseline (which uses off, the loosest value), and never a lattice edge.
+  baseline (which uses off, the loosest value; its value the oracle's), a
+  config's `baseline:` with exits off, and never a lattice edge.
 - A config puts off only where it belongs: a filter's off, off in the middle
   of a list and off twice are refused naming the parameter and the place.
 - --gpu: the CUDA backend (emulated in CI) gives the CPU's lists bit for bit;
@@ -52,6 +53,8 @@ ORACLE_PARAMS = [
     so.param("max_hold", role="max_hold", values=["300", "900", "off"]),
 ]
 OFF_ROLES = ("trail", "breakeven", "max_hold")
+# the trader's settings with two exits off: the lattice point (0.0, 0.2, -0.5, off, off, 300)
+BASELINE = "baseline: {volatility: 0.0, target: 0.2, stop: -0.5, trail: off, breakeven: off, max_hold: 300}\n"
 
 
 def run_json(evolve, root, cfg, name, args):
@@ -121,6 +124,12 @@ def check_printing(doc, stdout, orc):
         at = so.linear_index([0, 0, 0, 2, 1, 2], orc.dims)
         check(loosest[0]["fitness"] == orc.value(at) and loosest[0]["trades"] == int(orc.n[at]),
               f"loosest baseline: {loosest[0]['fitness']}/{loosest[0]['trades']}, oracle {orc.value(at)}")
+    mine = [b for b in doc.get("baselines", []) if b["name"] == "baseline"]
+    if check(len(mine) == 1, "no baseline row for the config's baseline:"):
+        at = so.linear_index([0, 0, 0, 2, 1, 0], orc.dims)
+        check(mine[0]["values"].get("trail") == "off" and mine[0]["values"].get("max_hold") == 300,
+              f"baseline: values {mine[0]['values']}")
+        check(mine[0]["fitness"] == orc.value(at), f"baseline: {mine[0]['fitness']}, oracle {orc.value(at)}")
     for e in doc.get("lattice_edges", []):
         check(not (e["parameter"] in OFF_ROLES and e["value"] == "off"), f"off reported as an edge: {e}")
     check(" off " in stdout or " off\n" in stdout, "the top table does not print off")
@@ -153,7 +162,7 @@ def main():
             return check.exit()
         cfg = os.path.join(root, "off.yaml")
         cli.write_config(cfg, data, os.path.join(root, "off.h5"), population=32, generations=40,
-                         parameters=PARAMETERS, min_trades=1)
+                         parameters=PARAMETERS, min_trades=1, extra=BASELINE)
         if a.gpu:
             docs = {}
             for backend in ("cpu", "cuda"):

@@ -98,26 +98,68 @@ static void check_rankings(const on_t *on, const fit_problem_t *p, const uint64_
     }
 }
 
-/* Opens `name` on p; 0 when it is cuda and cannot open here. */
-static int open_on(const char *name, fit_problem_t *p, tables_host_t *t, on_t *on)
+/* One problem on one backend. */
+typedef struct {
+    dataset_t ds;
+    lattice_t lat;
+    objective_cfg_t obj;
+    fit_problem_t p;
+    tables_host_t t;
+    on_t on;
+} case_t;
+
+/* Builds the problem and opens `backend` on it; 0 when it is cuda and
+ * cannot open here (nothing left to close). */
+static int case_open(case_t *c, const double *f, const double *pct, int n_trades, int n_values, objective_kind kind,
+                     const char *backend)
 {
     ev_error err;
-    if (tables_build(t, p, &err) != EV_OK)
-        die("tables", &err);
-    if (backend_find(name, &on->ops, &err) != EV_OK || on->ops->open(&on->b, p, t, &err) != EV_OK) {
-        if (strcmp(name, "cuda"))
-            die(name, &err);
-        printf("test_degenerate: skipped: no CUDA backend here: %s\n", err.msg);
-        tables_free(t);
-        return 0;
-    }
-    return 1;
+    problem(&c->ds, &c->lat, f, pct, n_trades, n_values);
+    harness_objective(&c->obj, kind);
+    if (problem_init(&c->p, &c->ds, &c->lat, &c->obj, &err) != EV_OK || tables_build(&c->t, &c->p, &err) != EV_OK)
+        die("problem", &err);
+    if (backend_find(backend, &c->on.ops, &err) == EV_OK && c->on.ops->open(&c->on.b, &c->p, &c->t, &err) == EV_OK)
+        return 1;
+    if (strcmp(backend, "cuda"))
+        die(backend, &err);
+    printf("test_degenerate: skipped: no CUDA backend here: %s\n", err.msg);
+    tables_free(&c->t);
+    problem_free(&c->p);
+    lattice_free(&c->lat);
+    dataset_free(&c->ds);
+    return 0;
 }
 
-static void close_on(on_t *on, tables_host_t *t)
+static void case_close(case_t *c)
 {
-    on->ops->close(on->b);
-    tables_free(t);
+    c->on.ops->close(c->on.b);
+    tables_free(&c->t);
+    problem_free(&c->p);
+    lattice_free(&c->lat);
+    dataset_free(&c->ds);
+}
+
+/* Every genome through the backend's evaluate. */
+static void case_eval(const case_t *c, eval_result_t *r)
+{
+    const uint16_t genes[4] = {0, 1, 2, 3};
+    ev_error err;
+    if (c->on.ops->evaluate(c->on.b, genes, c->lat.size, r, &err) != EV_OK)
+        die("evaluate", &err);
+}
+
+/* On the CPU also: the reference agrees with the tables genome by genome,
+ * and every evaluator and batch order of the harness ranks want[n]. */
+static void case_harness(case_t *c, const uint64_t *want, uint32_t n)
+{
+    topk_t all;
+    int mismatches = 0;
+    harness_check_all(&c->ds, &c->lat, &c->obj, &all, &mismatches);
+    CHECK_EQ_I64(n, all.n);
+    for (uint32_t i = 0; i < all.n && i < n; i++)
+        CHECK_EQ_I64(want[i], all.e[i].index);
+    topk_free(&all);
+    CHECK_EQ_I64(0, mismatches);
 }
 
 /* Trades F=1: +0.5, +0.5; F=2: +0.3; F=3: -1.0. Point 0 keeps the two
@@ -125,52 +167,23 @@ static void close_on(on_t *on, tables_host_t *t)
 static int zero_variance(const char *backend)
 {
     static const double f[] = {1, 1, 2, 3}, pct[] = {0.5, 0.5, 0.3, -1.0};
-    static const uint64_t want[] = {1, 2}; /* sharpe(point 1) = 2.79 > sharpe(point 2) = 0.08 */
-    dataset_t ds;
-    lattice_t lat;
-    objective_cfg_t obj;
-    fit_problem_t p;
-    tables_host_t t;
-    on_t on;
+    static const uint64_t want[] = {1, 2}; /* sharpe(point 1) = 3.75 > sharpe(point 2) = 0.10 */
+    const double m = 1.3 / 3.0, sd = sqrt(((0.5 - m) * (0.5 - m) * 2 + (0.3 - m) * (0.3 - m)) / 2.0);
+    case_t c;
     eval_result_t r[3];
-    const uint16_t genes[3] = {0, 1, 2};
-    int mismatches = 0;
-    ev_error err;
-    problem(&ds, &lat, f, pct, 4, 3);
-    harness_objective(&obj, OBJ_SHARPE);
-    if (problem_init(&p, &ds, &lat, &obj, &err) != EV_OK)
-        die("problem", &err);
-    if (!open_on(backend, &p, &t, &on)) {
-        problem_free(&p);
-        lattice_free(&lat);
-        dataset_free(&ds);
+    if (!case_open(&c, f, pct, 4, 3, OBJ_SHARPE, backend))
         return 0;
-    }
-    if (on.ops->evaluate(on.b, genes, 3, r, &err) != EV_OK)
-        die("evaluate", &err);
+    case_eval(&c, r);
     CHECK_EQ_I64(0, r[0].feasible);
     CHECK_EQ_I64(2, r[0].trades);
     CHECK(isnan(r[0].fitness));
-    CHECK_STR("zero variance", objective_infeasible_why(&obj, r[0]));
-    CHECK(objective_infeasible_why(&obj, r[1]) == NULL && r[1].feasible);
-    /* (1.3/3) / sd(0.5, 0.5, 0.3), computed apart: sd = sqrt(0.04/3 * ... ) */
-    CHECK(fabs(r[1].fitness -
-               (1.3 / 3.0) / sqrt(((0.5 - 1.3 / 3) * (0.5 - 1.3 / 3) * 2 + (0.3 - 1.3 / 3) * (0.3 - 1.3 / 3)) / 2.0)) <
-          1e-12);
-    check_rankings(&on, &p, want, 2);
-    if (!strcmp(backend, "cpu")) {
-        topk_t all;
-        eval_result_t x = harness_eval(&ds, &lat, &obj, genes, &mismatches); /* the reference, with the tables */
-        CHECK(!x.feasible && isnan(x.fitness));
-        harness_check_all(&ds, &lat, &obj, &all, &mismatches);
-        CHECK_EQ_I64(2, all.n);
-        topk_free(&all);
-        CHECK_EQ_I64(0, mismatches);
-    }
-    close_on(&on, &t);
-    problem_free(&p);
-    lattice_free(&lat);
-    dataset_free(&ds);
+    CHECK_STR("zero variance", objective_infeasible_why(&c.obj, r[0]));
+    CHECK(objective_infeasible_why(&c.obj, r[1]) == NULL && r[1].feasible);
+    CHECK(fabs(r[1].fitness - m / sd) < 1e-12); /* mean / sample sd of 0.5, 0.5, 0.3 */
+    check_rankings(&c.on, &c.p, want, 2);
+    if (!strcmp(backend, "cpu"))
+        case_harness(&c, want, 2);
+    case_close(&c);
     return 1;
 }
 
@@ -181,44 +194,21 @@ static void inf_ties(const char *backend, objective_kind kind)
 {
     static const double f[] = {1, 2, 3, 4}, pct[] = {0.5, 0.0, 0.25, -1.0};
     static const uint64_t want[] = {2, 1, 0, 3};
-    dataset_t ds;
-    lattice_t lat;
-    objective_cfg_t obj;
-    fit_problem_t p;
-    tables_host_t t;
-    on_t on;
+    case_t c;
     eval_result_t r[4];
-    const uint16_t genes[4] = {0, 1, 2, 3};
-    int mismatches = 0;
-    ev_error err;
-    problem(&ds, &lat, f, pct, 4, 4);
-    harness_objective(&obj, kind);
-    if (problem_init(&p, &ds, &lat, &obj, &err) != EV_OK)
-        die("problem", &err);
-    if (!open_on(backend, &p, &t, &on))
+    if (!case_open(&c, f, pct, 4, 4, kind, backend))
         exit(2); /* zero_variance opened it a moment ago */
-    if (on.ops->evaluate(on.b, genes, 4, r, &err) != EV_OK)
-        die("evaluate", &err);
+    case_eval(&c, r);
     CHECK_EQ_F64(inf_rank_value(500000, 1), r[0].fitness);
     CHECK_EQ_F64(inf_rank_value(500000, 2), r[1].fitness);
     CHECK_EQ_F64(inf_rank_value(750000, 3), r[2].fitness);
     for (int i = 0; i < 3; i++)
-        CHECK(r[i].feasible && objective_display(&obj, r[i].fitness) == HUGE_VAL);
-    CHECK(r[3].feasible && isfinite(objective_display(&obj, r[3].fitness)));
-    check_rankings(&on, &p, want, 4);
-    if (!strcmp(backend, "cpu")) {
-        topk_t all;
-        harness_check_all(&ds, &lat, &obj, &all, &mismatches);
-        CHECK_EQ_I64(4, all.n);
-        for (uint32_t i = 0; i < all.n && i < 4; i++)
-            CHECK_EQ_I64(want[i], all.e[i].index);
-        topk_free(&all);
-        CHECK_EQ_I64(0, mismatches);
-    }
-    close_on(&on, &t);
-    problem_free(&p);
-    lattice_free(&lat);
-    dataset_free(&ds);
+        CHECK(r[i].feasible && objective_display(&c.obj, r[i].fitness) == HUGE_VAL);
+    CHECK(r[3].feasible && isfinite(objective_display(&c.obj, r[3].fitness)));
+    check_rankings(&c.on, &c.p, want, 4);
+    if (!strcmp(backend, "cpu"))
+        case_harness(&c, want, 4);
+    case_close(&c);
 }
 
 /* The rank values alone: by sum, then trades; above 2^64 and below +inf. */

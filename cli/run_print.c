@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitness/objective_cfg.h"
+#include "fitness/objective_prep.h"
 #include "runs/mode_walk.h"
 #include "report/baseline_table.h"
 #include "report/top_table.h"
@@ -29,8 +30,9 @@ static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, con
         fprintf(out, "%6d  %s..%s  %s..%s", w + 1, a, b, c, d);
         for (int32_t k = 0; k < lat->n_params; k++)
             fprintf(out, "  %10s", lat->params[k].value_text[r->winner[w].genes[k]]);
-        fprintf(out, "  %12.6f  %6lld  %12.6f  %6lld%s\n", r->train_value[w], (long long)r->winner[w].r.trades,
-                r->test_value[w], (long long)r->test[w].r.trades, r->test[w].r.feasible ? "" : "  infeasible");
+        fprintf(out, "  %12.6f  %6lld  %12.6f  %6lld%s%s\n", r->train_value[w], (long long)r->winner[w].r.trades,
+                r->test_value[w], (long long)r->test[w].r.trades, r->test[w].r.feasible ? "" : "  infeasible: ",
+                r->test[w].r.feasible ? "" : objective_infeasible_why(&cfg->objective, r->test[w].r));
     }
     if (r->n_base) {
         const char *names[BASELINE_KINDS];
@@ -40,8 +42,10 @@ static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, con
     }
     walk_day_text(r->days[r->win[0].test_begin], a, sizeof a);
     walk_day_text(r->days[r->win[r->n - 1].test_end - 1], b, sizeof b);
-    fprintf(out, "chained out-of-sample %s..%s: %s %.6f, %lld trades%s\n", a, b, obj, r->chained_value,
-            (long long)r->chained.trades, r->chained.feasible ? "" : " (infeasible)");
+    fprintf(out, "chained out-of-sample %s..%s: %s %.6f, %lld trades%s%s%s\n", a, b, obj, r->chained_value,
+            (long long)r->chained.trades, r->chained.feasible ? "" : " (infeasible: ",
+            r->chained.feasible ? "" : objective_infeasible_why(&cfg->objective, r->chained),
+            r->chained.feasible ? "" : ")");
 }
 
 /* The verdict last, where the eye lands when the run ends (fitness/verdict.h):

@@ -47,7 +47,9 @@ typedef struct {
 /* The result of evaluating one genome. `fitness` orders genomes (higher is
  * better); for every objective but compound it is the objective's value, for
  * compound it is the exact log-growth sum (objective_display turns it into a
- * percent on the host). */
+ * percent on the host), and a +inf of profit_factor or calmar is its rank
+ * value (inf_rank_value; objective_display shows +inf). sharpe without
+ * variance is NaN and infeasible. */
 typedef struct {
     double fitness;
     int64_t trades;
@@ -109,14 +111,55 @@ EV_HD double ev_pos_inf(void)
     return HUGE_VAL;
 }
 
+EV_HD double ev_nan(void)
+{
+    union {
+        double d;
+        uint64_t u;
+    } v;
+    v.u = UINT64_C(0x7FF8000000000000);
+    return v.d;
+}
+
+/* +inf of profit_factor (no loss) and calmar (no drawdown) as a rank value
+ * (SPEC sec. 5: among +inf, by total return, then by more trades): a finite
+ * double from 2^64 up, whose bits are 2^64's plus (sum + 2^40) << 20 plus the
+ * trades (each clamped to its field: sums within +-1.1e6 %, 1,048,575
+ * trades). Both objectives are ratios of 64-bit sums with a denominator of at
+ * least 1 and no objective reaches 2^64 otherwise, so a value there is always
+ * such a +inf; objective_display shows it as +inf. Bits, not arithmetic, so
+ * every backend gives the same double. */
+#define EV_INF_RANK_BITS UINT64_C(0x43F0000000000000) /* 2^64 */
+#define EV_INF_SUM_HALF (INT64_C(1) << 40)
+#define EV_INF_TRADES_MAX ((INT64_C(1) << 20) - 1)
+
+EV_HD double inf_rank_value(int64_t sum, int64_t trades)
+{
+    union {
+        double d;
+        uint64_t u;
+    } v;
+    const int64_t s = sum < -EV_INF_SUM_HALF ? -EV_INF_SUM_HALF : sum >= EV_INF_SUM_HALF ? EV_INF_SUM_HALF - 1 : sum;
+    const int64_t t = trades < 0 ? 0 : trades > EV_INF_TRADES_MAX ? EV_INF_TRADES_MAX : trades;
+    v.u = EV_INF_RANK_BITS + ((uint64_t)(s + EV_INF_SUM_HALF) << 20) + (uint64_t)t;
+    return v.d;
+}
+
+/* 1 when a fitness is such a +inf rank value. */
+EV_HD int inf_rank_is(double fitness)
+{
+    return fitness >= 18446744073709551616.0 && fitness < ev_pos_inf();
+}
+
 /* sharpe = mean / sample std, from exact sums: with D = n*SS - S^2 (exact,
- * 128-bit), var = D / (n (n-1)); the 1e6 scale of q cancels. */
+ * 128-bit), var = D / (n (n-1)); the 1e6 scale of q cancels. Zero variance
+ * (D = 0) has no value: NaN, and accum_finish makes it infeasible. */
 EV_HD double objective_sharpe(const accum_t *a)
 {
     ev_i128 d = i128_sub(i128_mul_u64(a->sumsq, (uint64_t)a->n), i128_mul_i64(a->sum, a->sum));
     double n = (double)a->n, var, mean;
     if (i128_is_zero(d) || i128_is_neg(d))
-        return a->sum > 0 ? ev_pos_inf() : a->sum < 0 ? -ev_pos_inf() : 0.0;
+        return ev_nan();
     var = u128_to_double(d) / (n * (n - 1.0));
     mean = (double)a->sum / n;
     return mean / sqrt(var);
@@ -140,17 +183,18 @@ EV_HD eval_result_t accum_finish(const accum_t *a, const objective_prep_t *o)
     case OBJ_SHARPE:
         r.feasible &= a->n >= 2;
         r.fitness = a->n >= 2 ? objective_sharpe(a) : 0.0;
+        r.feasible &= r.fitness == r.fitness; /* zero variance: no value (SPEC sec. 5) */
         break;
     case OBJ_PROFIT_FACTOR: {
         int64_t loss = a->pos - a->sum; /* |sum of negative q| */
         r.feasible &= a->n > 0;
-        r.fitness = loss == 0 ? ev_pos_inf() : (double)a->pos / (double)loss;
+        r.fitness = loss == 0 ? inf_rank_value(a->sum, a->n) : (double)a->pos / (double)loss;
         break;
     }
     case OBJ_COMPOUND: r.fitness = a->ruin ? -ev_pos_inf() : (double)a->lsum; break;
     case OBJ_CALMAR:
         r.feasible &= a->n > 0;
-        r.fitness = a->maxdd == 0 ? ev_pos_inf() : (double)a->sum / (double)a->maxdd;
+        r.fitness = a->maxdd == 0 ? inf_rank_value(a->sum, a->n) : (double)a->sum / (double)a->maxdd;
         break;
     default: /* OBJ_TOTAL_RETURN */ r.fitness = (double)a->sum / 1e6; break;
     }

@@ -1,5 +1,6 @@
 #include "fitness/baseline.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,15 +31,19 @@ void baseline_point(const lattice_t *lat, int32_t kind, baseline_point_t *b)
     for (int32_t k = 0; k < lat->n_params; k++) {
         const param_t *p = &lat->params[k];
         b->set[k] = 1;
-        b->value[k] = p->role == PARAM_FILTER && p->dir == FILTER_MAX ? p->values[p->n_values - 1] : p->values[0];
+        /* a max filter's last value keeps the most; an exit that can be off is
+         * loosest at its last value: off when the lattice has it, else the
+         * widest trail, the highest breakeven, the longest hold */
+        const int last = (p->role == PARAM_FILTER && p->dir == FILTER_MAX) || param_role_can_off(p->role);
+        b->value[k] = last ? p->values[p->n_values - 1] : p->values[0];
     }
 }
 
-/* The shortest text that reads back as v. */
+/* The shortest text that reads back as v; "off" for an exit's off. */
 static char *value_text(double v)
 {
     char buf[EV_SHORTEST_MAX];
-    return ev_strdup(ev_shortest(buf, sizeof buf, v));
+    return ev_strdup(v == HUGE_VAL ? "off" : ev_shortest(buf, sizeof buf, v));
 }
 
 static ev_status copy_param(param_t *dst, const param_t *src, double v)

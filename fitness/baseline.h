@@ -6,8 +6,10 @@
  *   logged Trade Percent Change less costs);
  * - loosest: the lattice's loosest point: every filter at the value that keeps
  *   the most trades (the first value of a min filter, the last of a max
- *   filter: gene 0 after the tables' mirroring) and every exit at its first
- *   value (gene 0); reported only when its result differs from log's;
+ *   filter: gene 0 after the tables' mirroring), target and stop at their
+ *   first value (gene 0), and trail, breakeven and max_hold at their last:
+ *   off where the lattice has it (SPEC sec. 4.1), else the widest; reported
+ *   only when its result differs from log's;
  * - baseline: the trader's current settings, the config's `baseline:` (the
  *   parameters it names, at any value; those it leaves out do not apply).
  *

@@ -1,5 +1,7 @@
 #include "fitness/eval_reference.h"
 
+#include <math.h>
+
 #include "fitness/hits.h"
 #include "fitness/objective_prep.h"
 
@@ -26,6 +28,10 @@ static void exits_of(const lattice_t *lat, const uint16_t *genes, exits_t *x)
         *has[r] = slot[r] >= 0;
         if (slot[r] >= 0)
             v[r] = lat->params[slot[r]].values[genes[slot[r]]];
+        if (*has[r] && v[r] == HUGE_VAL) { /* off: as if the role were absent (SPEC sec. 4.1) */
+            *has[r] = 0;
+            v[r] = 0.0;
+        }
     }
     x->t = v[0];
     x->s = v[1];

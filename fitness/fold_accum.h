@@ -27,7 +27,8 @@ typedef enum {
 /* The aggregate of n folds' sums a[n] (1 <= n <= EV_AGG_MAX_FOLDS): feasible
  * iff every fold is (each applies min_trades and max_drawdown_pct); trades:
  * all folds' kept trades. For compound the fold values are the exact log
- * sums (the statistic of log growth). */
+ * sums (the statistic of log growth). A +inf statistic (profit_factor,
+ * calmar) becomes the rank value of all folds' sum and trades. */
 EV_HD eval_result_t fold_aggregate(const accum_t *a, int32_t n, int32_t agg, const objective_prep_t *o)
 {
     double v[EV_AGG_MAX_FOLDS] = {0.0};
@@ -36,11 +37,13 @@ EV_HD eval_result_t fold_aggregate(const accum_t *a, int32_t n, int32_t agg, con
     r.trades = 0;
     r.feasible = 1;
     r.pad_ = 0;
+    int64_t sum = 0;
     for (int32_t f = 0; f < n; f++) {
         eval_result_t x = accum_finish(&a[f], o);
         r.trades += x.trades;
         r.feasible &= x.feasible;
-        v[f] = x.fitness;
+        sum += a[f].sum;
+        v[f] = inf_rank_is(x.fitness) ? ev_pos_inf() : x.fitness; /* the statistic of the values */
     }
     if (agg == AGG_WORST_FOLD) {
         r.fitness = v[0];
@@ -64,6 +67,8 @@ EV_HD eval_result_t fold_aggregate(const accum_t *a, int32_t n, int32_t agg, con
             s += v[f];
         r.fitness = s / (double)n;
     }
+    if (r.fitness == ev_pos_inf()) /* ranked among +inf by all folds' total return, then trades */
+        r.fitness = inf_rank_value(sum, r.trades);
     return r;
 }
 

@@ -51,8 +51,20 @@ int lattice_has_more_exits(const lattice_t *lat)
 /* The largest max_hold: a year of seconds (entry time + h stays far inside int64). */
 #define MAX_HOLD_S 31622400.0
 
+int param_role_can_off(param_role r)
+{
+    return r == PARAM_TRAIL || r == PARAM_BREAKEVEN || r == PARAM_MAX_HOLD;
+}
+
+int param_has_off(const param_t *p)
+{
+    return param_role_can_off(p->role) && p->n_values && p->values[p->n_values - 1] == HUGE_VAL;
+}
+
 const char *param_value_problem(const param_t *p, double v)
 {
+    if (v == HUGE_VAL && param_role_can_off(p->role))
+        return NULL; /* off (SPEC sec. 4.1) */
     switch (p->role) {
     case PARAM_TARGET: return v > 0 ? NULL : "a target is a take-profit percent > 0";
     case PARAM_STOP: return v < 0 ? NULL : "a stop is a stop-loss percent < 0";
@@ -99,7 +111,10 @@ static ev_status check_param(const lattice_t *lat, int32_t k, ev_error *err)
         return ev_fail(err, EV_ECONFIG, "parameter '%s': a filter needs a 'feature' (a trade-log column)", p->name);
     for (uint32_t i = 0; i < p->n_values; i++) {
         double v = p->values[i];
-        if (v != v || v - v != 0)
+        if (v == HUGE_VAL && param_role_can_off(p->role) && i + 1 < p->n_values)
+            return ev_fail(err, EV_ECONFIG, "parameter '%s': off is its last value (the loosest), found it at %u",
+                           p->name, i + 1);
+        if ((v != v || v - v != 0) && !(v == HUGE_VAL && param_role_can_off(p->role)))
             return ev_fail(err, EV_ECONFIG, "parameter '%s': value %u is not a finite number", p->name, i + 1);
         if (i > 0 && !(v > p->values[i - 1]))
             return ev_fail(err, EV_ECONFIG,
@@ -180,7 +195,7 @@ int param_is_named(const param_t *p)
 {
     const char *text = p->value_text && p->n_values ? p->value_text[0] : NULL;
     char *end = NULL;
-    if (!text)
+    if (!text || param_role_can_off(p->role)) /* an exit's "off" is a value, not a name */
         return 0;
     strtod(text, &end);
     return end == text || *end; /* a name, not a number */
@@ -188,7 +203,10 @@ int param_is_named(const param_t *p)
 
 int lattice_edge(const param_t *p, uint16_t gene)
 {
-    if (p->n_values < 3 || (gene != 0 && gene + 1u != p->n_values))
+    /* off is no edge (nothing lies beyond "never"); the numbers before it
+     * are judged among themselves */
+    const uint32_t n = p->n_values - (param_has_off(p) ? 1u : 0u);
+    if (n < 3 || gene >= n || (gene != 0 && gene + 1u != n))
         return 0;
     if (p->role == PARAM_FILTER && (gene == 0) == (p->dir == FILTER_MIN)) /* its loose end */
         return 0;

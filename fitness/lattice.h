@@ -76,6 +76,13 @@ void lattice_slots_clear(lattice_t *lat);
 /* 1 when the lattice has a trail, breakeven or max_hold parameter. */
 int lattice_has_more_exits(const lattice_t *lat);
 
+/* 1 for the roles whose lattice may hold `off` (SPEC sec. 4.1: trail,
+ * breakeven, max_hold). off is held as the value +inf (HUGE_VAL) with the
+ * text "off", always the last value: the loosest, its event never happens. */
+int param_role_can_off(param_role r);
+/* 1 when p's last value is off. */
+int param_has_off(const param_t *p);
+
 /* Why value v cannot be a value of p's role (SPEC sec. 3 and 4.1), as the
  * end of a message ("a target is a take-profit percent > 0"), or NULL when it
  * can. Only the sign, range and wholeness; finiteness is checked apart. */
@@ -100,8 +107,9 @@ int32_t lattice_gene_outside(const lattice_t *lat, const uint16_t *genes);
  * than three values (every value is an edge), is listed by names (an
  * enumeration such as atc's robustness: nothing lies beyond it), or is a
  * filter at its loose end (a min filter's first value, a max filter's last:
- * where a config puts the filter's "off", such as adx >= 0). A winner on an
- * edge may have a better neighbour outside the lattice. */
+ * where a config puts the filter's "off", such as adx >= 0). An exit's off
+ * is never an edge, and the numbers before it are judged as a lattice of their
+ * own. A winner on an edge may have a better neighbour outside the lattice. */
 int lattice_edge(const param_t *p, uint16_t gene);
 
 /* Resolves each filter's feature name against the dataset. The error names the

@@ -3,7 +3,8 @@
  * there, micro-percent less costs. Values are strictly increasing, and each
  * event's first second is monotone in its value (a wider trail, a higher
  * breakeven or a longer hold never exits earlier), so each role is one pass
- * over the path. The first-hit tables (fitness/tables.c) store these; the
+ * over the path; `off` (+inf, always last) is never hit. The first-hit tables
+ * (fitness/tables.c) store these; the
  * reference (fitness/eval_reference.c) walks the same rules second by second. */
 #ifndef EVOLVE_MORE_EXITS_H
 #define EVOLVE_MORE_EXITS_H
@@ -13,6 +14,12 @@
 #include "common/hd.h"
 #include "fitness/accum.h"
 #include "fitness/hits.h"
+
+/* A value of `off` (SPEC sec. 4.1: +inf, the last value): never an event. */
+EV_HD int more_off(double v)
+{
+    return v == ev_pos_inf();
+}
 
 /* trail x[n]: running maximum m_i = max(e, path[0..i]) in double, level
  * trail_level(m_i, x), hit where path[i] <= level; a larger x has a lower
@@ -25,7 +32,7 @@ EV_HD void more_trail(const float *path, int64_t len, double e, const double *x,
     for (int64_t i = 0; i < len && v < n; i++) {
         if ((double)path[i] > m)
             m = (double)path[i];
-        while (v < n) {
+        while (v < n && !more_off(x[v])) {
             const float level = trail_level(m, x[v]);
             if (!(path[i] <= level))
                 break;
@@ -55,7 +62,7 @@ EV_HD void more_breakeven(const float *path, int64_t len, double e, const double
                 hit[out] = (int32_t)i;
                 q[out] = outcome_quantise_hd(fill_price ? ((double)path[i] / e - 1.0) * 100.0 : 0.0, cost_pct);
             }
-        while (armed < n && path[i] >= level_price(e, y[armed]))
+        while (armed < n && !more_off(y[armed]) && path[i] >= level_price(e, y[armed]))
             armed++; /* from the next second on */
     }
     for (; out < n; out++) {
@@ -72,6 +79,11 @@ EV_HD void more_hold(const float *path, const int64_t *ts, int64_t len, int64_t 
 {
     int64_t k = 0;
     for (int32_t v = 0; v < n; v++) {
+        if (more_off(h[v])) {
+            hit[v] = EV_NO_HIT;
+            q[v] = 0;
+            continue;
+        }
         const int64_t until = entry_ts + (int64_t)h[v];
         while (k + 1 < len && ts[k + 1] <= until)
             k++;

@@ -1,7 +1,7 @@
 /* The config's `baseline:` block: the trader's current settings, one value
  * per parameter named (fitness/baseline.h). Any value its role allows, on the
  * lattice or not. A trade-log config's parameter left out does not apply (no
- * filter, no such exit); a strategy config's baseline gives every parameter
+ * filter, no such exit, as an exit's `off` says); a strategy config's baseline gives every parameter
  * of its lattice (a strategy has no "off"), its wholeness and constraints
  * checked by the strategy when it is backtested (signals/strategy.h). */
 #include <math.h>
@@ -44,7 +44,10 @@ static ev_status parse_value(const ymap_t *m, const param_t *p, int strategy, ba
                             "lattice)",
                             err);
     }
-    if (param_is_named(p))
+    if (param_role_can_off(p->role) && ydoc_plain(n) && !strcmp(ydoc_plain(n), "off")) {
+        b->value[k] = HUGE_VAL; /* off: as if left out (SPEC sec. 4.1), shown as off */
+        st = EV_OK;
+    } else if (param_is_named(p))
         st = named_value(m, p, &b->value[k], err);
     else if ((st = ymap_number(m, p->name, any, &b->value[k], err)) == EV_OK) {
         ymap_path(m, p->name, path);

@@ -13,7 +13,7 @@
 #include "io/decimal.h"
 
 static const char *const param_keys[] = {"name", "role", "feature", "direction", "values", "range", NULL};
-static const char *const range_keys[] = {"start", "stop", "step", NULL};
+static const char *const range_keys[] = {"start", "stop", "step", "off", NULL};
 static const char *const *const role_names = param_role_names;
 static const char *const dir_names[] = {"min", "max", NULL}; /* filter_dir order */
 
@@ -65,9 +65,56 @@ static ev_status parse_names_as_values(ydoc_t *d, const yaml_node_t *seq, const 
     return EV_OK;
 }
 
+/* 1 when a list item is the plain word off. */
+static int off_item(const yaml_node_t *item)
+{
+    const char *text = ydoc_plain(item);
+    return text && !strcmp(text, "off");
+}
+
+/* Appends off (+inf, the last value: SPEC sec. 4.1) to p's n_values - 1 numbers. */
+static ev_status put_off(param_t *p, const char *file, ev_error *err)
+{
+    p->values[p->n_values - 1] = HUGE_VAL;
+    if (!(p->value_text[p->n_values - 1] = ev_strdup("off")))
+        return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", file);
+    return EV_OK;
+}
+
+/* An exit's `off` in a list: at most once, written first or last (it is held
+ * last, the loosest). Its position in seq, or -1 when there is none. */
+static ev_status find_off(ydoc_t *d, const yaml_node_t *seq, const char *path, const param_t *p, long *at,
+                          ev_error *err)
+{
+    char ipath[YDOC_PATH_MAX];
+    size_t n = ydoc_length(seq);
+    *at = -1;
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_t *item = ydoc_item(d, seq, i);
+        if (!off_item(item))
+            continue;
+        ydoc_path_index(ipath, path, i);
+        if (!param_role_can_off(p->role))
+            return ydoc_fail(d, err, item, ipath,
+                             "parameter '%s': off is a value of trail, breakeven and max_hold only, not of a %s "
+                             "(a filter's \"no filter\" is its loosest value, such as 0)",
+                             p->name, role_names[p->role]);
+        if (*at >= 0)
+            return ydoc_fail(d, err, item, ipath, "parameter '%s': off is listed twice", p->name);
+        if (i != 0 && i + 1 != n)
+            return ydoc_fail(d, err, item, ipath,
+                             "parameter '%s': off goes first or last in the list (it is the loosest value), found "
+                             "it at position %zu of %zu",
+                             p->name, i + 1, n);
+        *at = (long)i;
+    }
+    return EV_OK;
+}
+
 static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *path, param_t *p, ev_error *err)
 {
     char ipath[YDOC_PATH_MAX], what[96];
+    long off_at;
     size_t n;
     ev_status st = ydoc_get_sequence(d, seq, path, "numbers, strictly increasing", err);
     if (st != EV_OK)
@@ -83,23 +130,28 @@ static ev_status parse_values(ydoc_t *d, const yaml_node_t *seq, const char *pat
         return st;
     if (p->role == PARAM_STRATEGY && ydoc_plain(ydoc_item(d, seq, 0)) && !ydoc_number_text(ydoc_item(d, seq, 0)))
         return parse_names_as_values(d, seq, path, p, err);
-    for (size_t i = 0; i < n; i++) {
+    if ((st = find_off(d, seq, path, p, &off_at, err)) != EV_OK)
+        return st;
+    for (size_t i = 0, at = 0; i < n; i++) {
         yaml_node_t *item = ydoc_item(d, seq, i);
+        if ((long)i == off_at)
+            continue;
         ydoc_path_index(ipath, path, i);
         /* The double is strtod of the text as typed (SPEC sec. 3). */
-        if ((st = ydoc_get_number(d, item, ipath, &p->values[i], err)) != EV_OK)
+        if ((st = ydoc_get_number(d, item, ipath, &p->values[at], err)) != EV_OK)
             return st;
-        if (!(p->value_text[i] = ev_strdup(ydoc_number_text(item))))
+        if (!(p->value_text[at] = ev_strdup(ydoc_number_text(item))))
             return ev_fail(err, EV_ENOMEM, "%s: out of memory for the lattice", d->file);
-        snprintf(what, sizeof what, "found %s", p->value_text[i]);
-        if ((st = config_check_level(d, item, ipath, p, what, p->values[i], err)) != EV_OK)
+        snprintf(what, sizeof what, "found %s", p->value_text[at]);
+        if ((st = config_check_level(d, item, ipath, p, what, p->values[at], err)) != EV_OK)
             return st;
-        if (i > 0 && !(p->values[i] > p->values[i - 1]))
+        if (at > 0 && !(p->values[at] > p->values[at - 1]))
             return ydoc_fail(d, err, item, ipath,
                              "parameter '%s': values must be strictly increasing, found %s after %s", p->name,
-                             p->value_text[i], p->value_text[i - 1]);
+                             p->value_text[at], p->value_text[at - 1]);
+        at++;
     }
-    return EV_OK;
+    return off_at >= 0 ? put_off(p, d->file, err) : EV_OK;
 }
 
 /* range.start/stop/step: a number, parsed exactly. */
@@ -153,6 +205,26 @@ static ev_status range_fail(const ymap_t *m, decimal_range_err re, const decimal
     }
 }
 
+/* range.off: true adds off after the range's numbers (trail, breakeven and
+ * max_hold only). */
+static ev_status range_off(const ymap_t *m, const param_t *p, int *off, ev_error *err)
+{
+    char path[YDOC_PATH_MAX];
+    ev_status st;
+    *off = 0;
+    if (!ymap_get(m, "off"))
+        return EV_OK;
+    if ((st = ymap_bool(m, "off", off, err)) != EV_OK)
+        return st;
+    if (*off && !param_role_can_off(p->role)) {
+        ymap_path(m, "off", path);
+        return ydoc_fail(m->doc, err, ymap_get(m, "off"), path,
+                         "parameter '%s': off is a value of trail, breakeven and max_hold only, not of a %s", p->name,
+                         role_names[p->role]);
+    }
+    return EV_OK;
+}
+
 static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, param_t *p, ev_error *err)
 {
     ymap_t m;
@@ -161,17 +233,22 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
     decimal_range_t r;
     decimal_range_err re;
     char text[DECIMAL_TEXT_MAX], what[96], vpath[YDOC_PATH_MAX];
+    int off = 0;
     ev_status st;
     if ((st = ymap_open(&m, d, node, path, range_keys, err)) != EV_OK ||
         (st = range_number(&m, "start", &n[0], &start, err)) != EV_OK ||
         (st = range_number(&m, "stop", &n[1], &stop, err)) != EV_OK ||
         (st = range_number(&m, "step", &n[2], &step, err)) != EV_OK)
         return st;
-    if ((re = decimal_range_init(&r, start, stop, step, EV_MAX_VALUES)) != DECIMAL_RANGE_OK)
-        return range_fail(&m, re, &r, n, p, err);
-    if ((st = alloc_values(p, (uint32_t)r.count, d->file, err)) != EV_OK)
+    if ((st = range_off(&m, p, &off, err)) != EV_OK)
         return st;
-    for (uint32_t i = 0; i < p->n_values; i++) {
+    if ((re = decimal_range_init(&r, start, stop, step, EV_MAX_VALUES - (uint64_t)off)) != DECIMAL_RANGE_OK)
+        return range_fail(&m, re, &r, n, p, err);
+    if ((st = alloc_values(p, (uint32_t)r.count + (uint32_t)off, d->file, err)) != EV_OK)
+        return st;
+    if (off && (st = put_off(p, d->file, err)) != EV_OK)
+        return st;
+    for (uint32_t i = 0; i < (uint32_t)r.count; i++) {
         /* start + i*step as an exact decimal, written out, then read as a
          * double: exactly what typing the list would give. */
         decimal_format(decimal_range_at(&r, i), text);
@@ -190,7 +267,7 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
      * sign and its last its size, a stop's the other way round; a max_hold's
      * step decides its wholeness (each value is checked). */
     if (p->role == PARAM_MAX_HOLD)
-        for (uint32_t i = 0; i < p->n_values; i++)
+        for (uint32_t i = 0; i < (uint32_t)r.count; i++)
             if (param_value_problem(p, p->values[i]))
                 return ydoc_fail(d, err, node, path, "parameter '%s': %s, but the range holds %s", p->name,
                                  param_value_problem(p, p->values[i]), p->value_text[i]);
@@ -199,7 +276,7 @@ static ev_status parse_range(ydoc_t *d, yaml_node_t *node, const char *path, par
     for (int i = 0; i < 2; i++) {
         int end = p->role != PARAM_STOP ? i : 1 - i;
         const char *key = end ? "stop" : "start";
-        uint32_t at = end ? p->n_values - 1 : 0;
+        uint32_t at = end ? (uint32_t)r.count - 1 : 0;
         ymap_path(&m, key, vpath);
         snprintf(what, sizeof what, "but the range %s at %s", end ? "ends" : "starts", p->value_text[at]);
         if ((st = config_check_level(d, n[end], vpath, p, what, p->values[at], err)) != EV_OK)

@@ -9,12 +9,14 @@
 
 #include "common/platform.h"
 #include "fitness/accum.h"
+#include "fitness/objective_prep.h"
 #include "io/json_verdict.h"
 #include "io/timeparse.h"
 
 /* cJSON returns NULL on allocation failure; one flag collects them all. */
 typedef struct {
     int failed;
+    const objective_cfg_t *obj; /* for the reasons of infeasible results */
 } jctx;
 
 static cJSON *jnum(jctx *c, cJSON *obj, const char *key, double v)
@@ -50,6 +52,28 @@ static void jfitness(jctx *c, cJSON *obj, const char *key, double v)
         jstr(c, obj, key, v > 0 ? "inf" : v < 0 ? "-inf" : "nan");
 }
 
+/* A lattice value: a number, or "off" for an exit's off (SPEC sec. 4.1). */
+static void jvalue(jctx *c, cJSON *obj, const param_t *p, double v)
+{
+    if (v == HUGE_VAL && param_role_can_off(p->role))
+        jstr(c, obj, p->name, "off");
+    else
+        jnum(c, obj, p->name, v);
+}
+
+/* key: false and, beside it, why (key "feasible": "infeasible": "zero
+ * variance"; "test_feasible": "test_infeasible"). */
+static void jinfeasible(jctx *c, cJSON *obj, const char *key, eval_result_t r)
+{
+    const char *why = c->obj ? objective_infeasible_why(c->obj, r) : NULL;
+    char name[64];
+    const size_t stem = strlen(key) - strlen("feasible"); /* every key ends in "feasible" */
+    c->failed |= cJSON_AddBoolToObject(obj, key, 0) == NULL;
+    snprintf(name, sizeof name, "%.*sinfeasible", (int)stem, key);
+    if (why)
+        jstr(c, obj, name, why);
+}
+
 static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
 {
     cJSON *o = array ? cJSON_AddArrayToObject(obj, key) : cJSON_AddObjectToObject(obj, key);
@@ -65,7 +89,7 @@ static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
     jfitness(c, o, "fitness", v->value);
     jcount(c, o, "trades", (uint64_t)v->r.trades);
     if (!v->r.feasible)
-        c->failed |= cJSON_AddBoolToObject(o, "feasible", 0) == NULL;
+        jinfeasible(c, o, "feasible", v->r);
 }
 
 /* "verdict" (io/json_verdict.h) of v, as verdict_of_* made it (made: its status). */
@@ -187,13 +211,16 @@ static void window_baselines(jctx *c, cJSON *item, const wf_result_t *r, int32_t
         jstr(c, b, "name", baseline_name(r->base_kind[j]));
         jfitness(c, b, "fitness", r->base_value[at]);
         jcount(c, b, "trades", (uint64_t)r->base[at].trades);
-        c->failed |= cJSON_AddBoolToObject(b, "feasible", r->base[at].feasible != 0) == NULL;
+        if (r->base[at].feasible)
+            c->failed |= cJSON_AddBoolToObject(b, "feasible", 1) == NULL;
+        else
+            jinfeasible(c, b, "feasible", r->base[at]);
     }
 }
 
 void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *search)
 {
-    jctx c = {0};
+    jctx c = {0, &cfg->objective};
     cJSON *root = cJSON_CreateObject(), *o = root ? jchild(&c, root, "walk_forward", 0) : NULL;
     cJSON *arr = o ? jchild(&c, o, "windows", 1) : NULL, *ch;
     c.failed |= root == NULL;
@@ -219,13 +246,13 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
             jcount(&c, item, "index", r->winner[w].index);
         values = jchild(&c, item, "values", 0);
         for (int32_t k = 0; values && k < cfg->lattice.n_params; k++)
-            jnum(&c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[r->winner[w].genes[k]]);
+            jvalue(&c, values, &cfg->lattice.params[k], cfg->lattice.params[k].values[r->winner[w].genes[k]]);
         jfitness(&c, item, "train_fitness", r->train_value[w]);
         jcount(&c, item, "train_trades", (uint64_t)r->winner[w].r.trades);
         jfitness(&c, item, "test_fitness", r->test_value[w]);
         jcount(&c, item, "test_trades", (uint64_t)r->test[w].r.trades);
         if (!r->test[w].r.feasible)
-            c.failed |= cJSON_AddBoolToObject(item, "test_feasible", 0) == NULL;
+            jinfeasible(&c, item, "test_feasible", r->test[w].r);
         row_stats(&c, item, "test_stats", &r->test_stats[w]);
         window_baselines(&c, item, r, w);
     }
@@ -235,7 +262,7 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         jfitness(&c, ch, "fitness", r->chained_value);
         jcount(&c, ch, "trades", (uint64_t)r->chained.trades);
         if (!r->chained.feasible)
-            c.failed |= cJSON_AddBoolToObject(ch, "feasible", 0) == NULL;
+            jinfeasible(&c, ch, "feasible", r->chained);
         row_stats(&c, ch, "stats", &r->chained_stats);
     }
     if (root) {
@@ -326,7 +353,7 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top, dou
             jcount(c, item, "index", e->index);
         values = jchild(c, item, "values", 0);
         for (int32_t k = 0; values && k < cfg->lattice.n_params; k++)
-            jnum(c, values, cfg->lattice.params[k].name, cfg->lattice.params[k].values[e->genes[k]]);
+            jvalue(c, values, &cfg->lattice.params[k], cfg->lattice.params[k].values[e->genes[k]]);
         jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
         if (top->stats)
@@ -374,7 +401,7 @@ static void add_edges(jctx *c, cJSON *root, const config_t *cfg, const reported_
 
 void *json_summary_top(const config_t *cfg, const reported_t *top)
 {
-    jctx c = {0};
+    jctx c = {0, &cfg->objective};
     cJSON *arr = top_array(&c, cfg, top, 0.0);
     if (c.failed) {
         cJSON_Delete(arr);
@@ -413,15 +440,18 @@ static void add_strategy(jctx *c, cJSON *arr, const config_t *cfg, const reporte
         jcount(c, item, "basin", (uint64_t)r->basin[i] + 1);
     o = jchild(c, item, "values", 0);
     for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
-        jnum(c, o, cfg->lattice.params[k].name, cfg->lattice.params[k].values[r->e[i].genes[k]]);
+        jvalue(c, o, &cfg->lattice.params[k], cfg->lattice.params[k].values[r->e[i].genes[k]]);
     o = jchild(c, item, "ranges", 0);
     for (int32_t k = 0; o && k < cfg->lattice.n_params; k++) {
         const param_t *p = &cfg->lattice.params[k];
-        double v[2] = {p->values[st->lo[k]], p->values[st->hi[k]]};
-        cJSON *pair = cJSON_CreateDoubleArray(v, 2);
-        if (!pair || !cJSON_AddItemToObject(o, p->name, pair)) {
-            cJSON_Delete(pair);
-            c->failed = 1;
+        cJSON *pair = jchild(c, o, p->name, 1);
+        for (int end = 0; pair && end < 2; end++) {
+            const double v = p->values[end ? st->hi[k] : st->lo[k]];
+            cJSON *x = v == HUGE_VAL ? cJSON_CreateString("off") : cJSON_CreateNumber(v); /* an exit's off */
+            if (!x || !cJSON_AddItemToArray(pair, x)) {
+                cJSON_Delete(x);
+                c->failed = 1;
+            }
         }
     }
 }
@@ -460,10 +490,13 @@ static void add_baselines(jctx *c, cJSON *root, const config_t *cfg, const repor
         o = jchild(c, item, "values", 0);
         for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
             if (b->point[i].set[k])
-                jnum(c, o, cfg->lattice.params[k].name, b->point[i].value[k]);
+                jvalue(c, o, &cfg->lattice.params[k], b->point[i].value[k]);
         jfitness(c, item, "fitness", r->value[0]);
         jcount(c, item, "trades", (uint64_t)r->e[0].r.trades);
-        c->failed |= cJSON_AddBoolToObject(item, "feasible", r->e[0].r.feasible != 0) == NULL;
+        if (r->e[0].r.feasible)
+            c->failed |= cJSON_AddBoolToObject(item, "feasible", 1) == NULL;
+        else
+            jinfeasible(c, item, "feasible", r->e[0].r);
         row_stats(c, item, "stats", &r->stats[0]);
         if (r->val)
             row_validation(c, item, r, 0, 0.0);
@@ -572,7 +605,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
 ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,
                              const reported_t *top, ev_error *err)
 {
-    jctx c = {0};
+    jctx c = {0, &cfg->objective};
     cJSON *root = build(&c, s, cfg, ds, top);
     char *text = (!c.failed && root) ? cJSON_Print(root) : NULL;
     char *tmp = plat_temp_name(path);

@@ -256,7 +256,8 @@ EVOLVE_API int evolve_lattice_from_values(evolve_ctx *ctx, const evolve_param *p
             ok = sb_add(&b, ", direction: ") && sb_quoted(&b, p->direction);
         ok = ok && sb_add(&b, ", values: [");
         for (size_t k = 0; ok && k < p->n_values; k++)
-            ok = (!k || sb_add(&b, ", ")) && sb_number(&b, p->values[k]);
+            ok = (!k || sb_add(&b, ", ")) && /* +inf: an exit's off (SPEC sec. 4.1) */
+                 (p->values[k] == HUGE_VAL ? sb_add(&b, "off") : sb_number(&b, p->values[k]));
         ok = ok && sb_add(&b, "]}\n");
     }
     if (!ok) {

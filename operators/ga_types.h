@@ -47,7 +47,11 @@ EV_HD uint64_t ga_median_hi(uint64_t n)
 
 EV_HD double ga_median_of(uint64_t n, double at_lo, double at_hi)
 {
-    return n % 2 ? at_hi : (at_lo + at_hi) / 2.0;
+    if (n % 2)
+        return at_hi;
+    if (inf_rank_is(at_hi)) /* a +inf rank value is +inf: so is the mean of the two */
+        return inf_rank_is(at_lo) ? at_lo : ev_pos_inf();
+    return (at_lo + at_hi) / 2.0;
 }
 
 /* ga_rank_out_t.mean and .std (population) of the finite values among
@@ -60,13 +64,13 @@ EV_HD void ga_mean_std_of(const double *x, uint32_t n, double *mean, double *std
     uint64_t finite = 0;
     double sum = 0.0, ss = 0.0, m;
     for (uint32_t i = 0; i < n; i++)
-        if (isfinite(x[i])) {
+        if (isfinite(x[i]) && !inf_rank_is(x[i])) { /* a +inf rank value is +inf */
             sum += x[i];
             finite++;
         }
     m = finite ? sum / (double)finite : 0.0;
     for (uint32_t i = 0; i < n; i++)
-        if (isfinite(x[i]))
+        if (isfinite(x[i]) && !inf_rank_is(x[i]))
             ss += (x[i] - m) * (x[i] - m);
     *mean = m;
     *std = finite ? sqrt(ss / (double)finite) : 0.0;

@@ -1,7 +1,10 @@
 #include "report/baseline_table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "fitness/objective_prep.h"
 
 void baseline_param_text(char *buf, size_t n, const lattice_t *lat, const baseline_point_t *p, int32_t k)
 {
@@ -11,6 +14,8 @@ void baseline_param_text(char *buf, size_t n, const lattice_t *lat, const baseli
         snprintf(buf, n, "-");
     else if (param_is_named(q) && v >= 0 && v < q->n_values) /* its name, as the winners show it */
         snprintf(buf, n, "%s", q->value_text[(uint32_t)v]);
+    else if (v == HUGE_VAL && param_role_can_off(q->role))
+        snprintf(buf, n, "off");
     else
         snprintf(buf, n, "%.10g", v);
 }
@@ -65,9 +70,11 @@ void baseline_table_print(FILE *out, const config_t *cfg, const reported_t *top)
         }
         fputc('\n', out);
     }
-    if (marked)
-        fprintf(out, "* infeasible (fewer than %lld kept trades (min_trades), or beyond max_drawdown_pct)\n",
-                (long long)cfg->objective.min_trades);
+    if (marked) {
+        char rules[160];
+        objective_infeasible_rules(rules, sizeof rules, &cfg->objective);
+        fprintf(out, "* infeasible (%s)\n", rules);
+    }
 }
 
 void baseline_window_table_print(FILE *out, const char *const *names, size_t n_base, size_t n_windows,
@@ -91,6 +98,6 @@ void baseline_window_table_print(FILE *out, const char *const *names, size_t n_b
     }
     if (infeasible)
         fprintf(out,
-                "* infeasible on that test window (fewer kept trades than min_trades, or beyond "
-                "max_drawdown_pct)\n");
+                "* infeasible on that test window (fewer kept trades than min_trades, beyond "
+                "max_drawdown_pct, or, for sharpe, zero variance)\n");
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitness/objective_prep.h"
+
 #include "common/platform.h"
 #include "report/baseline_table.h"
 #include "report/html_cells.h"
@@ -181,11 +183,12 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table></div>\n", f);
-    if (marked)
-        fprintf(f,
-                "<p class=\"note\">* infeasible on that part (fewer than %" PRId64
-                " kept trades, or beyond max_drawdown_pct): its value is shown, it does not count.</p>\n",
-                r->obj.min_trades);
+    if (marked) {
+        char rules[160];
+        objective_infeasible_rules(rules, sizeof rules, &r->obj);
+        fprintf(f, "<p class=\"note\">* infeasible on that part (%s): its value is shown, it does not count.</p>\n",
+                rules);
+    }
     if (v && v->pbo == v->pbo)
         fprintf(f,
                 "<p>PBO (probability of backtest overfitting, CSCV): <b>%.4f</b> over %" PRIu64

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "fitness/objective_prep.h"
+
 static int column_width(const param_t *p)
 {
     int w = (int)strlen(p->name);
@@ -99,11 +101,12 @@ static int print_validation_row(FILE *out, const reported_t *top, uint32_t i, in
 static void print_validation_notes(FILE *out, const config_t *cfg, const reported_t *top, int marked)
 {
     const val_rows_t *v = top->val;
+    char rules[160];
+    objective_infeasible_rules(rules, sizeof rules, &cfg->objective);
     if (marked)
         fprintf(out,
-                "* infeasible on that part (fewer than %lld kept trades (min_trades), or beyond max_drawdown_pct): "
-                "its value is shown, but it would not count as a feasible result\n",
-                (long long)cfg->objective.min_trades);
+                "* infeasible on that part (%s): its value is shown, but it would not count as a feasible result\n",
+                rules);
     if (v->pbo == v->pbo)
         fprintf(out,
                 "PBO (probability of backtest overfitting, CSCV): %.4f over %llu combinations of %u genomes in %u "

@@ -279,7 +279,8 @@ class Param:
     def __init__(self, name, role, feature, direction, texts):
         self.name, self.role, self.feature, self.direction = name, role, feature, direction
         self.texts = texts                       # the values as decimal text
-        self.values = [float(t) for t in texts]  # strtod of that text
+        # strtod of that text; "off" (SPEC sec. 4.1, trail/breakeven/max_hold) as +inf, the loosest
+        self.values = [math.inf if t == "off" else float(t) for t in texts]
 
     def __len__(self):
         return len(self.values)
@@ -396,7 +397,9 @@ def simulate_race(path, ts, e, entry_ts, exits, pct_change, fill, cost):
 def race_exit(path, ts, e, entry_ts, exits, pct_change, fill):
     """simulate_race's walk: (reason, path index, outcome before cost), reason one
     of the trades CSV's exit reasons (target, stop, breakeven, trail, time; logged
-    with index None when no event happens)."""
+    with index None when no event happens). A role at off (+inf) is absent
+    (SPEC sec. 4.1: "its event never happens")."""
+    exits = {r: (None if v is not None and math.isinf(v) else v) for r, v in exits.items()}
     t, s = exits.get("target"), exits.get("stop")
     y, x, h = exits.get("breakeven"), exits.get("trail"), exits.get("max_hold")
     n = len(path)
@@ -505,6 +508,10 @@ class Oracle:
         evals = [params[self.ei[r]].values if self.ei[r] is not None else [None] for r in EXIT_ROLES]
         shape = tuple(len(v) for v in evals)
         present = {r: params[self.ei[r]].values for r in EXIT_ROLES if self.ei[r] is not None}
+        # off (+inf): the event never happens; first_seconds sees a finite stand-in, overridden below
+        off = {r: np.isinf(np.array(v, dtype=np.float64)) for r, v in present.items()}
+        finite = {r: [x if not math.isinf(x) else next((y for y in v if not math.isinf(y)), 1.0) for x in v]
+                  for r, v in present.items()}
         # outcome tables over every combination of the exit values:
         # q[target, stop, breakeven, trail, max_hold, trade] (micro-percent)
         self.o = np.zeros(shape + (nt,))
@@ -516,7 +523,7 @@ class Oracle:
             ts = ds.ts[tr.ticker_id][tr.start:tr.end]
             e = tr.entry_price
             n = len(path)
-            fs = first_seconds(path, ts, e, tr.entry_ts, present)
+            fs = first_seconds(path, ts, e, tr.entry_ts, finite)
             at_price = (path.astype(np.float64) / e - 1) * 100   # fill: price, per second
             # per role: first second (n: none) and outcome, per value, as 5 broadcastable axes
             secs, outs = [], []
@@ -527,7 +534,7 @@ class Oracle:
                     secs.append(np.full(ax, n))
                     outs.append(np.zeros(ax))
                     continue
-                sec = np.asarray(fs[r], dtype=np.int64)
+                sec = np.where(off[r], n, np.asarray(fs[r], dtype=np.int64))
                 where = np.minimum(sec, n - 1)
                 if r == "max_hold" or not level:
                     o = at_price[where]
@@ -643,6 +650,8 @@ class Oracle:
             ok &= self.n >= 1
         if o.name == "sharpe":
             ok &= self.n >= 2
+            # SPEC sec. 5: zero variance (every kept outcome equal) is infeasible
+            ok &= np.array([self.n[i] < 2 or self._spread(i) != 0 for i in range(self.size)], dtype=bool)
         if o.max_drawdown_pct is not None:
             # README: a drawdown equal to max_drawdown_pct is allowed, above it infeasible.
             # The drawdown is DD micro-percent, DD / 1e6 percent: compared as the double
@@ -680,17 +689,26 @@ class Oracle:
             return (int(self.S[i]), int(self.n[i]))
         if name == "sharpe":
             return (int(self.S[i]), int(self.n[i]), self.Q[i])
-        if name == "profit_factor":
-            return (int(self.P[i]), int(self.N[i]))
+        if name == "profit_factor":  # +inf ties only within the same total return and trades
+            return (int(self.P[i]), int(self.N[i])) + ((int(self.n[i]),) if self.N[i] == 0 else ())
         if name == "compound":
             return (bool(self.R[i]), int(self.L[i]) if not self.R[i] else 0)
-        return (int(self.S[i]), int(self.DD[i]))
+        return (int(self.S[i]), int(self.DD[i])) + ((int(self.n[i]),) if self.DD[i] == 0 else ())
+
+    def inf_tie(self, i):
+        """SPEC sec. 5: profit_factor and calmar at +inf rank among themselves by
+        total return, then by more trades (then by the lower index)."""
+        return (int(self.S[i]), int(self.n[i]))
+
+    def _spread(self, i):
+        """n * sum q^2 - (sum q)^2: n^2 times the population variance, exact."""
+        return int(self.n[i]) * self.Q[i] - int(self.S[i]) ** 2
 
     def _sharpe(self, i):
-        n, S, Q = int(self.n[i]), int(self.S[i]), self.Q[i]
-        num = n * Q - S * S  # n^2 * the population variance, exact (>= 0)
+        n, S = int(self.n[i]), int(self.S[i])
+        num = self._spread(i)  # n^2 * the population variance, exact (>= 0)
         if num == 0:
-            return math.inf if S > 0 else (-math.inf if S < 0 else 0.0)
+            return math.nan  # no value: infeasible (SPEC sec. 5)
         # mean / sample sd = (S/n) / sqrt(num / (n (n-1))), in micro-percent units (they cancel)
         return (S / n) / math.sqrt(num / (n * (n - 1)))
 
@@ -732,9 +750,11 @@ class Oracle:
                 for j, tr in enumerate(self.ds.trades) if mask[0, j]]
 
     def ranking(self):
-        """Feasible linear indices, higher key first, ties by lower index."""
+        """Feasible linear indices, higher key first, +inf by total return then
+        trades, ties by lower index."""
         idx = np.nonzero(self.feasible)[0]
-        order = np.lexsort((idx, -self.key[idx]))
+        inf = self.key[idx] == np.inf
+        order = np.lexsort((idx, -np.where(inf, self.n[idx], 0), -np.where(inf, self.S[idx], 0), -self.key[idx]))
         return idx[order].tolist()
 
     def genome_text(self, i):

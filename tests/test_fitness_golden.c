@@ -241,12 +241,14 @@ static void test_objective_edges(void)
     harness_objective(&obj, OBJ_SHARPE); /* one trade: sharpe needs n >= 2 */
     r = harness_eval(&ds, &lat, &obj, g, &mismatches);
     CHECK_EQ_I64(0, r.feasible);
-    harness_objective(&obj, OBJ_PROFIT_FACTOR); /* no losses: +inf, feasible */
+    harness_objective(&obj, OBJ_PROFIT_FACTOR); /* no losses: +inf (its rank value), feasible */
     r = harness_eval(&ds, &lat, &obj, g, &mismatches);
-    CHECK(r.feasible && isinf(r.fitness) && r.fitness > 0);
+    CHECK(r.feasible && inf_rank_is(r.fitness) && r.fitness == inf_rank_value(400000, 1));
+    CHECK(isinf(objective_display(&obj, r.fitness)) && objective_display(&obj, r.fitness) > 0);
     harness_objective(&obj, OBJ_CALMAR); /* no drawdown: +inf */
     r = harness_eval(&ds, &lat, &obj, g, &mismatches);
-    CHECK(r.feasible && isinf(r.fitness) && r.fitness > 0);
+    CHECK(r.feasible && inf_rank_is(r.fitness) && r.fitness == inf_rank_value(400000, 1));
+    CHECK(isinf(objective_display(&obj, r.fitness)) && objective_display(&obj, r.fitness) > 0);
     lattice_free(&lat);
     dataset_free(&ds);
 

@@ -23,8 +23,10 @@ strategy and basin columns, and "(rank: in the whole ranking)" reworded to
 20 (issue 25) changed the GA, resume and validate runs' GA results, and
 added their "searches" / "searches_in_best" and ga@searches_best; then
 local_search.random 8 changed them again: the grid runs are unchanged;
-issue 32 added the verdict, and nothing else: the JSON's "verdict", the run
-files' GROUP/verdict and the verdict's lines under each printed table);
+then SPEC sec. 5's zero-variance sharpe became infeasible (NaN): the sharpe
+GA runs' per-individual ga/fitness and ga/fitness_raw changed, their lists
+did not; and the JSON's infeasible rows name why, "infeasible"; then issue 32 added the verdict, and nothing else: the JSON's "verdict", the
+run files' GROUP/verdict and the verdict's lines under each printed table);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.

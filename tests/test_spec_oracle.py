@@ -725,6 +725,10 @@ def compare(run, top, expect_len, complete=True):
         if ka < kb - tol and not (ka == kb):
             run.fail(f"ranks {r + 1}, {r + 2}: {run.genome(a)} (oracle {fmt(orc.value(a))}) is ranked above "
                      f"{run.genome(b)} (oracle {fmt(orc.value(b))})")
+        elif ka == kb == math.inf and orc.inf_tie(a) < orc.inf_tie(b):
+            run.fail(f"ranks {r + 1}, {r + 2}: {run.genome(a)} (+inf, (total return, trades) {orc.inf_tie(a)}) is "
+                     f"ranked above {run.genome(b)} (+inf, {orc.inf_tie(b)}): SPEC sec. 5 ranks +inf by total "
+                     f"return, then trades")
         elif orc.sig(a) == orc.sig(b) and a > b:
             run.fail(f"ranks {r + 1}, {r + 2}: equal fitness must rank the lower index first: {a} before {b}")
     if not complete:
@@ -735,6 +739,9 @@ def compare(run, top, expect_len, complete=True):
     out = np.nonzero(orc.feasible)[0]
     kout = orc.key[out]
     better = out[(kout > worst + tol) | ((kout == np.inf) & (worst != np.inf))]
+    if worst == math.inf:  # +inf ranks by total return, then trades
+        last = orc.inf_tie(idx[-1])
+        better = np.array([i for i in out[kout == np.inf].tolist() if orc.inf_tie(i) > last], dtype=np.int64)
     for i in [int(i) for i in better if int(i) not in inside][:MAX_REPORT]:
         run.fail(f"{run.genome(i)} (oracle {fmt(orc.value(i))}, {orc.n[i]} trades) is missing; "
                  f"evolve's list ends at {fmt(orc.value(idx[-1]))}")

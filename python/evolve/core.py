@@ -231,6 +231,20 @@ class Lattice(_Handle):
             f"<evolve.Lattice {len(self.names)} parameters, {self.size} points, {self.objective}>"
 
 
+_OFF_ROLES = ("trail", "breakeven", "max_hold")
+
+
+def _shown(q, v):
+    """A parameter's values as a column: an exit's off (held as +inf, SPEC sec. 4.1) reads "off"."""
+    if q["role"] in _OFF_ROLES and np.isinf(v).any():
+        return np.where(np.isinf(v), "off", v.astype(object))
+    return v
+
+
+def _value_text(q, v):
+    return "off" if q["role"] in _OFF_ROLES and np.isinf(v) else f"{v:g}"
+
+
 def _objective_yaml(objective):
     if objective is None:
         return None
@@ -434,7 +448,7 @@ class RunFile(_Handle):
             return cols
         df = {}
         for i, q in enumerate(self.params):
-            df[q["name"]] = q["values"][genes[i]]
+            df[q["name"]] = _shown(q, q["values"][genes[i]])
         for i, q in enumerate(self.params):
             df["gene_" + q["name"]] = genes[i]
         df.update(cols)
@@ -502,8 +516,8 @@ class RunFile(_Handle):
         out["strategy"] = row + 1
         out["strategy_genomes"] = self.array(f"{sp}/genomes").astype(np.int64)[row]
         for i, q in enumerate(self.params):
-            out["low_" + q["name"]] = q["values"][lo[:, i]]
-            out["high_" + q["name"]] = q["values"][hi[:, i]]
+            out["low_" + q["name"]] = _shown(q, q["values"][lo[:, i]])
+            out["high_" + q["name"]] = _shown(q, q["values"][hi[:, i]])
         if self.has(f"{group}/basins"):
             b = self.array(f"{table}/basin").astype(np.int64)
             out["basin"] = b + 1
@@ -532,8 +546,9 @@ class RunFile(_Handle):
 
     def baselines(self, group):
         """GROUP/baselines (group "ga" or "grid"): a row per baseline ("log", "loosest", "baseline"), its parameter
-        values (NaN where it leaves one out), fitness, trades, feasible, trader statistics and, with validation, the
-        out-of-sample columns; None when the run has none."""
+        values (NaN where it leaves one out, "off" for an exit's off), fitness, trades, feasible, infeasible (why:
+        "zero variance" for sharpe without variance; None when feasible), trader statistics and, with validation,
+        the out-of-sample columns; None when the run has none."""
         rows = []
         for name in ("log", "loosest", "baseline"):
             path = f"{group}/baselines/{name}"
@@ -541,10 +556,13 @@ class RunFile(_Handle):
                 continue
             row = {"baseline": name}
             for q, v in zip(self.params, self.array(f"{path}/value")):
-                row[q["name"]] = v
+                row[q["name"]] = "off" if q["role"] in _OFF_ROLES and np.isinf(v) else v
             for col in ("fitness", "fitness_raw", "trades", "feasible"):
                 row[col] = self.array(f"{path}/{col}")[0]
             row["trades"], row["feasible"] = int(row["trades"]), bool(row["feasible"])
+            # why it is infeasible: sharpe without variance has no value (NaN, SPEC sec. 5)
+            row["infeasible"] = (None if row["feasible"] else "zero variance" if np.isnan(row["fitness_raw"])
+                                 else "min_trades or max_drawdown_pct")
             row.update({k: v[0] for k, v in self._group_columns(f"{path}/trader_stats", 1).items()})
             row.update({k: v[0] for k, v in self._validation_columns(path, 1).items()})
             rows.append(row)
@@ -798,6 +816,7 @@ class Result:
         import matplotlib.pyplot as plt
         names = [q["name"] for q in self.params]
         values = {q["name"]: q["values"] for q in self.params}
+        qs = {q["name"]: q for q in self.params}
         for p in (x, y):
             if p not in names:
                 raise EvolveError(1, f"plot_heatmap: no parameter '{p}' (the run has: {', '.join(names)})")
@@ -813,8 +832,8 @@ class Result:
             grid[gy, gx] = v
         ax = ax or plt.figure().gca()
         im = ax.imshow(grid, origin="lower", aspect="auto")
-        ax.set_xticks(range(len(values[x])), [f"{v:g}" for v in values[x]], rotation=90)
-        ax.set_yticks(range(len(values[y])), [f"{v:g}" for v in values[y]])
+        ax.set_xticks(range(len(values[x])), [_value_text(qs[x], v) for v in values[x]], rotation=90)
+        ax.set_yticks(range(len(values[y])), [_value_text(qs[y], v) for v in values[y]])
         ax.set_xlabel(x)
         ax.set_ylabel(y)
         ax.figure.colorbar(im, ax=ax, label="best fitness")

@@ -13,5 +13,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(CMAKE_CROSSCOMPILING_EMULATOR wine)
-# One .exe with no DLLs beside it (libgcc, libgomp, winpthread, zlib linked in).
+# One .exe with no DLLs beside it (libgcc, libgomp, winpthread, zlib linked in): static
+# archives are found rather than the DLLs' import libraries.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+set(CMAKE_FIND_LIBRARY_SUFFIXES .a)

@@ -1,5 +1,7 @@
 # Cross build for Windows x64 with Debian's MinGW-w64 (scripts/windows-check.sh).
 # Programs built here run under Wine, which also runs HDF5's build-time probes.
+# After project(): static archives rather than the DLLs' import libraries (mingw-w64-static.cmake).
+set(CMAKE_PROJECT_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/mingw-w64-static.cmake)
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc)
@@ -13,7 +15,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(CMAKE_CROSSCOMPILING_EMULATOR wine)
-# One .exe with no DLLs beside it (libgcc, libgomp, winpthread, zlib linked in): static
-# archives are found rather than the DLLs' import libraries.
+# One .exe with no DLLs beside it (libgcc, libgomp, winpthread, zlib linked in).
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
-set(CMAKE_FIND_LIBRARY_SUFFIXES .a)

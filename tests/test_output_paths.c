@@ -8,7 +8,8 @@
  * - plat_lock_remove_temps (common/plat_lock.c) removes only the temporary
  *   files a killed evolve left, OUT.tmp.<pid>, and leaves every other file
  *   alone: the user's OUT.tmp.notes, OUT.tmp., OUT.tmp.12a, OUT.tmpx.5,
- *   OUTX.tmp.7, OUT.bak.1, OUT.old.20, OUT itself.
+ *   OUTX.tmp.7, OUT.bak.1, OUT.old.20, OUT itself, and another output's
+ *   big.h5.tmp.77 (a name of OUT's length).
  * The files of an earlier run are removed first. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,7 @@ static void clean(void)
                                        "temps/out.h5.tmp.",
                                        "temps/out.h5.tmp.12a",
                                        "temps/out.h5.tmpx.5",
+                                       "temps/big.h5.tmp.77",
                                        "temps/out.h5x.tmp.7",
                                        "temps/other.h5.tmp.9",
                                        "temps/out.h5.lock",
@@ -131,7 +133,7 @@ static void test_temps(void)
 {
     static const char *const kept[] = {"out.h5",        "out.h5.tmp.notes", "out.h5.tmp.",    "out.h5.tmp.12a",
                                        "out.h5.tmpx.5", "out.h5x.tmp.7",    "other.h5.tmp.9", "out.h5.lock",
-                                       "out.h5.bak.1",  "out.h5.old.20"};
+                                       "out.h5.bak.1",  "out.h5.old.20",    "big.h5.tmp.77"};
     static const char *const removed[] = {"out.h5.tmp.123", "out.h5.tmp.4"};
     char path[256], *log_text;
     FILE *log = tmpfile();

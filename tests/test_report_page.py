@@ -15,7 +15,8 @@ for a GA, a grid, a validate and a walk-forward run:
 - every cell of the top-K table equals the JSON's value for its row under
   the same header (the columns found by their header text, in any order; a
   header the test cannot map to a JSON key fails it), and every cell of the
-  trader-statistics tables the JSON's in-sample or holdout statistics;
+  trader-statistics tables the JSON's in-sample or holdout statistics, and of
+  the baselines table the JSON's baseline of that name;
 - `evolve report` on the validate run prints the holdout, plateau, DSR and
   fold columns the JSON has, and the holdout statistics a total-return
   column; Python's Result.top (Result.grid_top for --validate) holds the
@@ -138,12 +139,18 @@ def cell_value(text):
 
 
 def same_cell(cell, want):
-    """A page cell shows the JSON value want (a number, null, or the text of an infinity)."""
-    got = cell_value(cell)
+    """A page cell shows the JSON value want (a number, null, or the text of an infinity), to the cell's
+    decimals (%.6f, %+.4f, %.9e...)."""
+    try:
+        got = cell_value(cell)
+    except ValueError:
+        return False
     want = None if want is None else float(tv_num(want))
     if got is None:
         return want is None or want != want
-    return want is not None and abs(got - want) <= 0.5e-6 * max(1.0, abs(want))
+    m = re.search(r"\.(\d+)(e[-+]\d+)?", cell.rstrip("*%"))
+    half = 0.5 * 10.0 ** -len(m.group(1)) * (10.0 ** int(m.group(2)[1:]) if m and m.group(2) else 1.0) if m else 0.5
+    return want is not None and abs(got - want) <= half * (1 + 1e-9) + 1e-12 * abs(want)
 
 
 def rows_match(head, rows, entries, value):
@@ -190,6 +197,52 @@ def top_cells(mode, doc, text):
         matched.update(fits)
     want = {name for name, key in parts.items() if key in doc["top"][0]}
     check(matched == want, f"{mode}: trader-statistics tables for {sorted(matched)}, JSON has {sorted(want)}")
+    baseline_cells(mode, doc, tables)
+
+
+def baseline_cells(mode, doc, tables):
+    """Every cell of the baselines table (headed baseline) equals the JSON baseline's of the same name under the
+    same header: its parameters (a parameter it leaves out: no number), fitness, trades, win rate, drawdown,
+    holdout and rank 1's differences (vs_best)."""
+    bases = {b["name"]: b for b in doc.get("baselines", [])}
+    found = [t for t in tables.tables if t["head"] and t["head"][0] == "baseline"]
+    if not bases:
+        check(not found, f"{mode}: a baselines table, the JSON has none")
+        return
+    if not check(found, f"{mode}: no baselines table"):
+        return
+    minus = "\u2212 "
+    cols = {"fitness": lambda b: b["fitness"], "trades": lambda b: b["trades"],
+            "win rate": lambda b: b["stats"]["win_rate"], "max drawdown": lambda b: b["stats"]["max_drawdown"],
+            "holdout": lambda b: b["out_of_sample"]["fitness"],
+            "holdout trades": lambda b: b["out_of_sample"]["trades"],
+            "rank 1 " + minus + "fitness": lambda b: b["vs_best"]["fitness"],
+            minus + "trades": lambda b: b["vs_best"]["trades"], minus + "win rate": lambda b: b["vs_best"]["win_rate"],
+            minus + "max drawdown": lambda b: b["vs_best"]["max_drawdown"]}
+    for name in doc["top"][0]["values"]:
+        cols[name] = (lambda n: lambda b: b["values"][n] if n in b["values"] else SKIP)(name)
+    results = [baseline_table(mode, t["head"], t["rows"], cols, bases) for t in found]
+    # --validate shows the grid's list and the GA's, each with its baselines: the JSON's (the grid's) is one
+    check(any(not bad for bad in results),
+          f"{mode}: baseline cells (name, header, page, JSON) unlike the JSON's: {[bad[:6] for bad in results]}")
+    for t in found:
+        print(f"{mode}: {len(t['rows'])} x {len(t['head'])} baseline cells ({', '.join(t['head'])})")
+
+
+def baseline_table(mode, head, rows, cols, bases):
+    """The cells of one baselines table unlike the JSON's (name, header, page, JSON)."""
+    unknown = [h for h in head[1:] if h not in cols]
+    check(not unknown, f"{mode}: baselines columns this test cannot match to the JSON: {unknown} (add them)")
+    check(sorted(r[0] for r in rows) == sorted(bases),
+          f"{mode}: baseline rows {[r[0] for r in rows]}, JSON {sorted(bases)}")
+    bad = []
+    for row in rows:
+        b = bases.get(row[0])
+        for h, cell in zip(head[1:], row[1:]):
+            want = cols[h](b) if b and h in cols else SKIP
+            if want is not SKIP and not same_cell(cell, want):
+                bad.append((row[0], h, cell, want))
+    return bad
 
 
 def tv_num(v):

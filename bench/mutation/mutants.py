@@ -103,6 +103,12 @@ MUTANTS = [
     mutant("json-trials-ga", "io/json_summary.c",
            "    if (top->val && top->val->trials >= 1.0)\n        return top->val->trials;\n", "",
            ["test_report_page"]),
+    # kernels/fitness.cu: the doctor's timing launch stays within one launch (and the batch buffers)
+    mutant("time-launch-unclamped", "kernels/fitness.cu",
+           "    if (count > e->sizes.launch_max)\n        count = e->sizes.launch_max;\n"
+           "    if ((st = batch_buffers(e, err)) != EV_OK)\n        return st;\n"
+           "    if (count > e->sizes.launch_max) /* the batch may have shrunk */\n        count = e->sizes.launch_max;\n",
+           "    if ((st = batch_buffers(e, err)) != EV_OK)\n        return st;\n", ["test_cuda_parity"], emu=True),
     # kernels/strategy_device.cu: a group's run states are indexed from its first genome
     mutant("strategy-group-runs", "kernels/strategy_device.cu", "        r = runs[g - first];", "        r = runs[g];",
            ["test_strategy_backends_gpu"], emu=True),

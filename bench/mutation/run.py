@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -66,13 +67,13 @@ def emu_build(build):
 
 
 def targets(build, tests):
-    """The build targets the tests need: evolve, libevolve, and each C test's executable."""
+    """The build targets the tests need: evolve, libevolve (when the build has it), and each C test's
+    executable (Ninja's help lists those as "name: phony"; the Python tests need only evolve and libevolve)."""
     r = subprocess.run(["cmake", "--build", build, "--target", "help"], capture_output=True, text=True)
     known = set(re.findall(r"^([A-Za-z0-9_.-]+):", r.stdout, re.M))
-    if not known:  # Ninja's help lists "name: phony" lines; Make's "... name"
-        known = set(re.findall(r"^\.\.\. ([A-Za-z0-9_.-]+)", r.stdout, re.M))
-    want = ["evolve", "evolve_lib"] + [t for t in tests if t in known]
-    return [t for t in want if t in known] or ["all"]
+    known |= set(re.findall(r"^\.\.\. ([A-Za-z0-9_.-]+)", r.stdout, re.M))  # Make's help
+    lib = "evolve_lib" in known or any(n.startswith("libevolve.") for n in os.listdir(build))
+    return ["evolve"] + (["evolve_lib"] if lib else []) + [t for t in tests if t in known]
 
 
 def build(build_dir, tests, log):
@@ -86,6 +87,7 @@ def run_tests(build_dir, tests, suite, jobs, timeout, log):
     cmd += ["-LE", "slow"] if suite else ["-R", "^(" + "|".join(re.escape(t) for t in tests) + ")$"]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     log.write(r.stdout)
+    log.flush()
     ran = re.search(r"tests passed, (\d+) tests failed out of (\d+)", r.stdout)
     if not suite and (not ran or int(ran.group(2)) != len(tests)):
         raise SystemExit(f"mutation: ctest ran {ran.group(2) if ran else 0} of {tests}: a name is not a test here")
@@ -102,6 +104,7 @@ def one(m, args, log):
     try:
         write(m["file"], text.replace(m["original"], m["replacement"], 1))
         log.write(f"\n===== {m['id']}: {m['file']}\n")
+        log.flush()  # before the build's and the tests' output, written to the same file
         if not build(args.build_dir, m["tests"], log):
             return "stillborn", [], time.time() - t0
         killed, failed = run_tests(args.build_dir, m["tests"], args.suite, args.jobs, args.timeout, log)
@@ -122,6 +125,9 @@ def main():
     ap.add_argument("--timeout", type=int, default=600, help="seconds per test (a mutant may make one spin)")
     ap.add_argument("--log", default=None, help="the builds' and tests' output (default BUILD/mutation.log)")
     args = ap.parse_args()
+    # Ctrl-C and kill: the file restored on the way out (a background job starts with SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     restore_journal()
     ids = [m["id"] for m in M.MUTANTS]
     if len(set(ids)) != len(ids):
@@ -153,6 +159,7 @@ def main():
                 print(f"{verdict:9} {m['id']:28} {secs:6.0f} s  {' '.join(failed)}", flush=True)
         finally:
             log.write("\n===== restored: the build brought back to the tree\n")
+            log.flush()
             subprocess.run(["cmake", "--build", args.build_dir], stdout=log, stderr=subprocess.STDOUT)
     total = score["killed"] + score["survived"]
     print(f"mutation score: {score['killed']}/{total} killed"

@@ -142,6 +142,8 @@ def main():
                   f"{' [emu]' if m.get('emu') else ''}")
         return 0
     chosen = [m for m in M.MUTANTS if (not args.only or m["id"] in args.only) and (not args.ci or m.get("ci"))]
+    if args.only:  # in the order given
+        chosen.sort(key=lambda m: args.only.index(m["id"]))
     if args.only and len(chosen) != len(args.only):
         print(f"mutation: unknown ids: {sorted(set(args.only) - set(ids))}", file=sys.stderr)
         return 2

@@ -58,14 +58,27 @@ void test_hook_delay(void)
         plat_sleep_ms((unsigned)ms);
 }
 
+/* A positive count from environment variable name (cached in *value), else 0. */
+static int64_t env_count(const char *name, int *read, int64_t *value)
+{
+    if (!*read) {
+        const char *e = getenv(name);
+        *read = 1;
+        *value = e ? strtoll(e, NULL, 10) : 0;
+    }
+    return *value > 0 ? *value : 0;
+}
+
 int64_t test_hook_strategy_slice(void)
 {
     static int read = 0;
     static int64_t rows = 0;
-    if (!read) {
-        const char *e = getenv("EVOLVE_TEST_STRATEGY_SLICE");
-        read = 1;
-        rows = e ? strtoll(e, NULL, 10) : 0;
-    }
-    return rows > 0 ? rows : 0;
+    return env_count("EVOLVE_TEST_STRATEGY_SLICE", &read, &rows);
+}
+
+int64_t test_hook_strategy_group(void)
+{
+    static int read = 0;
+    static int64_t genomes = 0;
+    return env_count("EVOLVE_TEST_STRATEGY_GROUP", &read, &genomes);
 }

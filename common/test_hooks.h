@@ -13,6 +13,9 @@
  *                               N rows per launch (strategy_cuda_launch_plan),
  *                               so the gpu tests' short bar sets take many
  *                               slices
+ *   EVOLVE_TEST_STRATEGY_GROUP=N  ... and runs at most N genomes a group, so
+ *                               a job takes several groups (the run states
+ *                               indexed from each group's first genome)
  *
  * Points (runs/ga_record.c, archive/run_write.c, archive/checkpoint.c):
  *   append      half of a generation's columns written, nothing flushed
@@ -38,6 +41,8 @@ void test_hook_delay(void);
 int test_hook_fails(const char *point, uint32_t n);
 /* EVOLVE_TEST_STRATEGY_SLICE, or 0 when unset. */
 int64_t test_hook_strategy_slice(void);
+/* EVOLVE_TEST_STRATEGY_GROUP, or 0 when unset. */
+int64_t test_hook_strategy_group(void);
 
 #ifdef __cplusplus
 }

@@ -293,6 +293,16 @@ static void jday(jctx *c, cJSON *arr, int64_t day)
     }
 }
 
+/* The deflated Sharpe ratio's N for the top rows: the count their search
+ * evaluated (--validate's top is its grid's, not its GA's), as the run file
+ * keeps it. */
+static double top_trials(const run_summary_t *s, const reported_t *top)
+{
+    if (top->val && top->val->trials >= 1.0)
+        return top->val->trials;
+    return (double)(s->has_ga ? s->unique_evaluations : s->evaluated);
+}
+
 /* "validation": {"holdout_days": [...], "folds": [[...], ...], "trials": N}. */
 static void add_validation(jctx *c, cJSON *root, const run_summary_t *s, const reported_t *top)
 {
@@ -322,7 +332,7 @@ static void add_validation(jctx *c, cJSON *root, const run_summary_t *s, const r
                     jday(c, days, sp->day[i]);
         }
     }
-    jcount(c, o, "trials", s->has_ga ? s->unique_evaluations : s->evaluated);
+    jcount(c, o, "trials", (uint64_t)top_trials(s, top));
     jnum(c, o, "sharpe_variance", top->val->var_sr);
     if (top->val->pbo == top->val->pbo) {
         jnum(c, o, "pbo", top->val->pbo);
@@ -568,7 +578,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
     }
     if (cfg->strategy_type) /* a strategy config: content_hash is its bars' fingerprint */
         jstr(c, root, "strategy", cfg->strategy_type);
-    add_top(c, root, cfg, top, (double)(s->has_ga ? s->unique_evaluations : s->evaluated));
+    add_top(c, root, cfg, top, top_trials(s, top));
     if (top->strat)
         add_strategies(c, root, cfg, top);
     add_edges(c, root, cfg, top);

@@ -133,9 +133,28 @@ ev_status output_check_text(const char *path, const char *what, const char *cons
     return ev_fail(err, EV_EIO, "%s: exists and is not a file this command wrote; not replacing it (%s)", path, what);
 }
 
+/* 1 when a and b name one file: the same text, the same file there (a link,
+ * another spelling), or, for a file not written yet, the same name in the
+ * same folder (./t.csv and t.csv, a linked folder). */
+static int same_place(const char *a, const char *b)
+{
+    char *da, *db;
+    int same;
+    if (strcmp(a, b) == 0 || plat_same_file(a, b))
+        return 1;
+    if (strcmp(plat_basename(a), plat_basename(b)) != 0)
+        return 0;
+    da = plat_dirname(a);
+    db = plat_dirname(b);
+    same = da && db && (strcmp(da, db) == 0 || plat_same_file(da, db));
+    free(da);
+    free(db);
+    return same;
+}
+
 ev_status output_check_distinct(const char *a, const char *a_what, const char *b, const char *b_what, ev_error *err)
 {
-    if (!a || !b || (strcmp(a, b) != 0 && !plat_same_file(a, b)))
+    if (!a || !b || !same_place(a, b))
         return EV_OK;
     return ev_fail(err, EV_EIO, "%s: the %s would overwrite the %s (%s); give each output a file of its own", a, a_what,
                    b_what, b);

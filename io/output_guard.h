@@ -32,7 +32,9 @@ ev_status output_check_json(const char *path, const char *what, ev_error *err);
 ev_status output_check_text(const char *path, const char *what, const char *const *marks, ev_error *err);
 
 /* EV_EIO when the output `a` and the file `b` (an input or another output)
- * are the same file or the same path; NULL paths are never the same. */
+ * are the same file: the same path, one file by two paths (a symbolic link,
+ * ./t.csv and t.csv), or, not there yet, the same name in one folder; NULL
+ * paths are never the same. */
 ev_status output_check_distinct(const char *a, const char *a_what, const char *b, const char *b_what, ev_error *err);
 
 #ifdef __cplusplus

@@ -23,7 +23,8 @@ strategy_launch_t strategy_cuda_launch_plan(int32_t kind, int64_t n_bars, uint32
 {
     const uint64_t cost = bar_cost(kind), budget = STRATEGY_LAUNCH_STEPS / cost;
     const uint64_t bars = (uint64_t)(n_bars > 0 ? n_bars : 1);
-    const uint64_t test_rows = (uint64_t)test_hook_strategy_slice(); /* gpu tests: many slices */
+    const uint64_t test_rows = (uint64_t)test_hook_strategy_slice();  /* gpu tests: many slices */
+    const uint64_t test_group = (uint64_t)test_hook_strategy_group(); /* ... and many groups */
     uint64_t g = count ? count : 1, steps = STRATEGY_SLICE_STEPS / cost;
     strategy_launch_t l;
     if (g > ((uint64_t)1 << 20))
@@ -32,6 +33,8 @@ strategy_launch_t strategy_cuda_launch_plan(int32_t kind, int64_t n_bars, uint32
         g = STRATEGY_RUNS_BYTES / run_bytes(kind);
     if (g > budget)
         g = budget;
+    if (test_group && g > test_group)
+        g = test_group;
     if (steps > budget / g)
         steps = budget / g;
     if (steps > bars)

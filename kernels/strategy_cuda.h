@@ -43,8 +43,9 @@ typedef struct {
 /* The launch plan for strategy kind `kind` (signals/strategy.h): genomes x
  * steps x the bar cost within STRATEGY_LAUNCH_STEPS, steps x the bar cost
  * within STRATEGY_SLICE_STEPS (or 1 row), run states within
- * STRATEGY_RUNS_BYTES; steps at most EVOLVE_TEST_STRATEGY_SLICE where the gpu
- * tests set it (common/test_hooks.h). Needs no device (tests). */
+ * STRATEGY_RUNS_BYTES; steps at most EVOLVE_TEST_STRATEGY_SLICE and genomes
+ * at most EVOLVE_TEST_STRATEGY_GROUP where the gpu tests set them
+ * (common/test_hooks.h). Needs no device (tests). */
 strategy_launch_t strategy_cuda_launch_plan(int32_t kind, int64_t n_bars, uint32_t count);
 
 /* r runs packed jobs on device 0. */

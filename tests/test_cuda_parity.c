@@ -10,7 +10,8 @@
  *    forced by a tiny budget, and one block): identical rankings;
  *  - the same with deliberately tiny device scratch (batches of 5, launches
  *    of 2, 3 top-K candidates a pass), which exercises every chunking and
- *    overflow path.
+ *    overflow path, and evolve doctor's timing launch asked for more than a
+ *    launch (one launch of 2, evaluations after it still the CPU's).
  * Every third problem is checked again with a fold statistic as the objective
  * (objective.aggregate over random day folds): the tables evaluator and the
  * dominance sums with one sum set per fold, against the CPU's tables.
@@ -236,6 +237,16 @@ static void check_small_scratch(const fit_problem_t *p, const tables_host_t *h, 
     if (cuda_tables_upload(&d, h, &err) != EV_OK || cuda_eval_open(&e, d, &p->shape, &sz, &err) != EV_OK)
         die("small scratch", &err);
     check_evaluate(p, cpu, eval_scratch, e, rng, bad);
+    {
+        /* evolve doctor's timing launch (cuda_eval_time_launch): asked for more
+         * than a launch, it times one launch of launch_max points into the
+         * batch buffers, and the evaluations after it are still the CPU's */
+        double secs = -1.0;
+        if (cuda_eval_time_launch(e, p->lat->size + 7, &secs, &err) != EV_OK)
+            die("timing launch", &err);
+        *bad += !(secs >= 0.0) || cuda_eval_sizes(e).launch_max != 2;
+        check_evaluate(p, cpu, eval_scratch, e, rng, bad);
+    }
     for (int ki = 0; ki < 2; ki++) {
         topk_t want, got;
         ranking(&backend_cpu_ops, cpu, p, EVAL_TABLES, 0, 0, ks[ki], &want);

@@ -50,6 +50,21 @@ static void test_limits(ga_fixture_t *f)
     CHECK(r.evaluations >= 300 && r.evaluations < 300 + s.population);
     ga_result_free(&r);
 
+    /* local search's sweeps count towards the budget (ga/ga_stop.h): climbs
+     * every generation end the run before the unique evaluations alone reach it */
+    fixture_settings(&s);
+    s.generations = 100; /* bounded: sweeps uncounted, the run would climb on for long */
+    s.max_evaluations = 2000;
+    s.ls_every = 1;
+    r = run(f, &s, NULL);
+    printf("with local search: %llu evaluations + %llu of sweeps\n", (unsigned long long)r.evaluations,
+           (unsigned long long)r.ls_evaluations);
+    CHECK_EQ_I64(GA_STOP_MAX_EVALUATIONS, r.reason);
+    CHECK(r.ls_evaluations > 0);
+    CHECK(r.evaluations + r.ls_evaluations >= 2000);
+    CHECK(r.evaluations < 2000);
+    ga_result_free(&r);
+
     fixture_settings(&s);
     s.generations = 100000;
     s.stall_generations = 8;
@@ -65,6 +80,31 @@ static void test_limits(ga_fixture_t *f)
     CHECK_EQ_I64(GA_STOP_TIME_BUDGET, r.reason);
     CHECK_EQ_I64(1, r.generations);
     ga_result_free(&r);
+}
+
+/* ga_stop_check's budget: unique evaluations plus local search's, reached
+ * at the sum exactly, whichever part holds it. */
+static void test_budget_sum(void)
+{
+    ga_settings_t s;
+    ga_stop_input_t in;
+    fixture_settings(&s);
+    s.generations = 1000;
+    s.max_evaluations = 300;
+    memset(&in, 0, sizeof in);
+    in.generation = 3;
+    in.last_improvement = 3;
+    in.evaluations = 100;
+    in.ls_evaluations = 199;
+    CHECK_EQ_I64(GA_STOP_NONE, ga_stop_check(&s, &in));
+    in.ls_evaluations = 200;
+    CHECK_EQ_I64(GA_STOP_MAX_EVALUATIONS, ga_stop_check(&s, &in));
+    in.evaluations = 0;
+    in.ls_evaluations = 300;
+    CHECK_EQ_I64(GA_STOP_MAX_EVALUATIONS, ga_stop_check(&s, &in));
+    in.evaluations = 299;
+    in.ls_evaluations = 0;
+    CHECK_EQ_I64(GA_STOP_NONE, ga_stop_check(&s, &in));
 }
 
 /* 1 MiB holds 16384 genomes of one-word indices (32-byte slots, half full):
@@ -197,6 +237,7 @@ int main(void)
 {
     ga_fixture_t f;
     fixture_open(&f, 4, 12);
+    test_budget_sum();
     test_limits(&f);
     test_cache_full(&f);
     test_lattice_exhausted();

@@ -12,9 +12,15 @@ for a GA, a grid, a validate and a walk-forward run:
   (holdout, plateau, DSR, worst fold, folds+), the PBO and the fold table;
   the GA its convergence, the walk-forward run its windows and each test
   window's baselines;
+- every cell of the top-K table equals the JSON's value for its row under
+  the same header (the columns found by their header text, in any order; a
+  header the test cannot map to a JSON key fails it), and every cell of the
+  trader-statistics tables the JSON's in-sample or holdout statistics, and of
+  the baselines table the JSON's baseline of that name;
 - `evolve report` on the validate run prints the holdout, plateau, DSR and
   fold columns the JSON has, and the holdout statistics a total-return
-  column; Python's Result.top holds the same out-of-sample columns;
+  column; Python's Result.top (Result.grid_top for --validate) holds the
+  same out-of-sample columns;
 - daily.svg keeps every bar inside its frame and labels days by date;
 - `report --out FILE` refuses a file before printing anything, and a foreign
   index.html in the folder is refused and left as it was;
@@ -22,6 +28,7 @@ for a GA, a grid, a validate and a walk-forward run:
   still reads.
 """
 import html
+import math
 import os
 import re
 import shutil
@@ -60,6 +67,188 @@ class Page(HTMLParser):
 
     def handle_endtag(self, tag):
         self._in = None
+
+
+class Tables(HTMLParser):
+    """Every <table>: its header cells (the <th> of its first row) and its body rows' cell texts."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self._cell, self._row = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append({"head": None, "rows": []})
+        elif tag == "tr" and self.tables:
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = ""
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append((tag, self._cell.strip()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            t = self.tables[-1]
+            if t["head"] is None and all(k == "th" for k, _ in self._row):
+                t["head"] = [c for _, c in self._row]
+            else:
+                t["rows"].append([c for _, c in self._row])
+            self._row = None
+
+
+def top_columns(doc):
+    """The JSON value of each column the page's top-K table may show, by its header: a function of a
+    top entry (None: a header this test does not know)."""
+    stats = lambda t, k: (t.get("stats") or {}).get(k)  # noqa: E731
+    cols = {
+        "rank": lambda t: t["rank"],
+        doc["objective"]: lambda t: t["fitness"],
+        "trades": lambda t: t["trades"],
+        "win rate": lambda t: stats(t, "win_rate"),
+        "max drawdown": lambda t: stats(t, "max_drawdown"),
+        "holdout": lambda t: t["out_of_sample"]["fitness"],
+        "holdout trades": lambda t: t["out_of_sample"]["trades"],
+        "holdout total %": lambda t: t["out_of_sample_stats"]["total_return"],
+        "plateau": lambda t: t["plateau"]["mean"],
+        "DSR": lambda t: t["deflated_sharpe"],
+        "worst fold": lambda t: t["worst_fold"],
+        "folds+": lambda t: 100.0 * t["fold_profitable_share"],
+    }
+    for name in doc["top"][0]["values"]:
+        cols[name] = (lambda n: lambda t: t["values"][n])(name)
+    # "strategies": strategy k's item names its best genome's rank (and basin): that row's cells
+    best = {x["rank"]: (k + 1, x.get("basin")) for k, x in enumerate(doc.get("strategies", []))}
+    cols["strategy"] = lambda t: best[t["rank"]][0] if t["rank"] in best else SKIP
+    cols["basin"] = lambda t: best[t["rank"]][1] if t["rank"] in best and best[t["rank"]][1] else SKIP
+    return cols
+
+
+SKIP = object()  # a cell the JSON does not give
+
+
+def cell_value(text):
+    """A page cell as a number: %.6f (or %.9e), * when infeasible, % for folds+, #N for a number, - for none."""
+    t = text.rstrip("*").rstrip("%").lstrip("#")
+    if t == "-":
+        return None
+    return float(t)
+
+
+def same_cell(cell, want):
+    """A page cell shows the JSON value want (a number, null, or the text of an infinity), to the cell's
+    decimals (%.6f, %+.4f, %.9e...)."""
+    try:
+        got = cell_value(cell)
+    except ValueError:
+        return False
+    want = None if want is None else float(tv_num(want))
+    if got is None:
+        return want is None or want != want
+    m = re.search(r"\.(\d+)(e[-+]\d+)?", cell.rstrip("*%"))
+    half = 0.5 * 10.0 ** -len(m.group(1)) * (10.0 ** int(m.group(2)[1:]) if m and m.group(2) else 1.0) if m else 0.5
+    return want is not None and abs(got - want) <= half * (1 + 1e-9) + 1e-12 * abs(want)
+
+
+def rows_match(head, rows, entries, value):
+    """The cells of rows that differ from value(entry, header) ([] when all match), row by row."""
+    bad = []
+    for row, t in zip(rows, entries):
+        bad += [(t["rank"], h, cell, value(t, h)) for h, cell in zip(head, row)
+                if value(t, h) is not SKIP and not same_cell(cell, value(t, h))]
+    return bad
+
+
+def top_cells(mode, doc, text):
+    """Every cell of the page's top-K table (the first table headed rank, then every parameter) equals the
+    JSON's value for its row under the same header, whatever the columns' order; and every cell of each
+    trader-statistics table (headed rank, then statistics' names) equals the JSON's in-sample or holdout
+    statistics of its row. The page and the JSON are written from one run file by different code."""
+    tables = Tables()
+    tables.feed(text)
+    params = list(doc["top"][0]["values"])
+    top = [t for t in tables.tables if t["head"] and t["head"][0] == "rank" and set(params) <= set(t["head"])]
+    if not check(top, f"{mode}: no top-K table (headed rank, {', '.join(params)})"):
+        return
+    head, rows = top[0]["head"], top[0]["rows"]
+    cols = top_columns(doc)
+    unknown = [h for h in head if h not in cols]
+    check(not unknown, f"{mode}: top-K columns this test cannot match to the JSON: {unknown} (add them)")
+    check(len(rows) == len(doc["top"]), f"{mode}: {len(rows)} top-K rows, JSON {len(doc['top'])}")
+    known = [h for h in head if h in cols]
+    bad = rows_match(known, [[c for h, c in zip(head, r) if h in cols] for r in rows], doc["top"],
+                     lambda t, h: cols[h](t))
+    check(not bad, f"{mode}: top-K cells (rank, header, page, JSON) unlike the JSON's: {bad[:6]}")
+    print(f"{mode}: {len(rows)} x {len(head)} top-K cells equal the JSON's ({', '.join(head)})")
+    keys = set(doc["top"][0].get("stats") or {})
+    parts = {"in-sample": "stats", "holdout": "out_of_sample_stats"}
+    matched = set()
+    for t in tables.tables:
+        h = t["head"]
+        if not h or h[0] != "rank" or len(h) < 3 or not set(h[1:]) <= keys:
+            continue
+        fits = [name for name, key in parts.items() if key in doc["top"][0] and not rows_match(
+            h[1:], [r[1:] for r in t["rows"]], doc["top"], lambda e, col, key=key: e[key][col])]
+        check(fits and len(t["rows"]) == len(doc["top"]),
+              f"{mode}: a trader-statistics table ({', '.join(h)}) unlike the JSON's stats of its rows")
+        matched.update(fits)
+    want = {name for name, key in parts.items() if key in doc["top"][0]}
+    check(matched == want, f"{mode}: trader-statistics tables for {sorted(matched)}, JSON has {sorted(want)}")
+    baseline_cells(mode, doc, tables)
+
+
+def baseline_cells(mode, doc, tables):
+    """Every cell of the baselines table (headed baseline) equals the JSON baseline's of the same name under the
+    same header: its parameters (a parameter it leaves out: no number), fitness, trades, win rate, drawdown,
+    holdout and rank 1's differences (vs_best)."""
+    bases = {b["name"]: b for b in doc.get("baselines", [])}
+    found = [t for t in tables.tables if t["head"] and t["head"][0] == "baseline"]
+    if not bases:
+        check(not found, f"{mode}: a baselines table, the JSON has none")
+        return
+    if not check(found, f"{mode}: no baselines table"):
+        return
+    minus = "\u2212 "
+    cols = {"fitness": lambda b: b["fitness"], "trades": lambda b: b["trades"],
+            "win rate": lambda b: b["stats"]["win_rate"], "max drawdown": lambda b: b["stats"]["max_drawdown"],
+            "holdout": lambda b: b["out_of_sample"]["fitness"],
+            "holdout trades": lambda b: b["out_of_sample"]["trades"],
+            "rank 1 " + minus + "fitness": lambda b: b["vs_best"]["fitness"],
+            minus + "trades": lambda b: b["vs_best"]["trades"], minus + "win rate": lambda b: b["vs_best"]["win_rate"],
+            minus + "max drawdown": lambda b: b["vs_best"]["max_drawdown"]}
+    for name in doc["top"][0]["values"]:
+        cols[name] = (lambda n: lambda b: b["values"][n] if n in b["values"] else SKIP)(name)
+    results = [baseline_table(mode, t["head"], t["rows"], cols, bases) for t in found]
+    # --validate shows the grid's list and the GA's, each with its baselines: the JSON's (the grid's) is one
+    check(any(not bad for bad in results),
+          f"{mode}: baseline cells (name, header, page, JSON) unlike the JSON's: {[bad[:6] for bad in results]}")
+    for t in found:
+        print(f"{mode}: {len(t['rows'])} x {len(t['head'])} baseline cells ({', '.join(t['head'])})")
+
+
+def baseline_table(mode, head, rows, cols, bases):
+    """The cells of one baselines table unlike the JSON's (name, header, page, JSON)."""
+    unknown = [h for h in head[1:] if h not in cols]
+    check(not unknown, f"{mode}: baselines columns this test cannot match to the JSON: {unknown} (add them)")
+    check(sorted(r[0] for r in rows) == sorted(bases),
+          f"{mode}: baseline rows {[r[0] for r in rows]}, JSON {sorted(bases)}")
+    bad = []
+    for row in rows:
+        b = bases.get(row[0])
+        for h, cell in zip(head[1:], row[1:]):
+            want = cols[h](b) if b and h in cols else SKIP
+            if want is not SKIP and not same_cell(cell, want):
+                bad.append((row[0], h, cell, want))
+    return bad
+
+
+def tv_num(v):
+    """A JSON number, or the text it writes for infinities."""
+    return {"inf": math.inf, "-inf": -math.inf}.get(v, v) if isinstance(v, str) else v
 
 
 def self_contained(mode, text, page):
@@ -151,14 +340,16 @@ def report_columns(p):
 
 PY_TOP = """
 import sys, evolve
-t = evolve.load_run(sys.argv[1]).top
+r = evolve.load_run(sys.argv[1])
+t = r.grid_top if r.mode == "validate" else r.top  # the JSON's top of --validate is its grid's
 print(t.loc[1, "out_of_sample_fitness"], t.loc[1, "out_of_sample_trades"], t.loc[1, "plateau_mean"],
       t.loc[1, "deflated_sharpe"], t.loc[1, "fold_1_fitness"], t.loc[1, "oos_total_return"])
 """
 
 
 def python_top(evolve, p):
-    """Result.top's out-of-sample columns for rank 1 equal the JSON's."""
+    """Result.top's out-of-sample columns for rank 1 (Result.grid_top's for --validate, whose JSON top is the
+    grid's) equal the JSON's."""
     env = cli.python_env(evolve)
     r = subprocess.run([sys.executable, "-c", PY_TOP, p["run"]], capture_output=True, text=True, env=env,
                        timeout=120)
@@ -237,6 +428,8 @@ def main():
             page.feed(text)
             self_contained(mode, text, page)
             shows(mode, p, text, page)
+            if mode != "walk":
+                top_cells(mode, p["json"], text)
         if "validate" in pages:
             report_columns(pages["validate"])
             python_top(a.evolve, pages["validate"])

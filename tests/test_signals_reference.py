@@ -21,6 +21,10 @@ signal bar has every indicator defined and is at or after the first bar that
 can signal; no two positions overlap; each distinct indicator is computed once
 per run, so a genome's trades are the same alone as in a batch), and bad bars
 rows are errors naming the file, line and column.
+
+With --market (test_signals_reference_market) only the bars from market
+files (gen-data's and the real prices); without it (test_signals_reference)
+the rest, so that the two halves run side by side.
 """
 
 import math
@@ -46,7 +50,7 @@ GENOMES = 200
 REL = 1e-9
 FIELDS = ("entry", "exit", "stop", "tp", "risk", "pnl", "R")
 
-args = cli.parse_args()
+args = cli.parse_args(["--market"])
 check = cli.Checker()
 
 
@@ -301,6 +305,9 @@ def config_runs(work, bars_path):
 
 def main():
     with cli.scratch_dir("evolve-se-") as work:
+        if args.market:  # bars from market files, apart so that the two halves run side by side
+            market_sets(work)
+            return check.exit()
         bad_bars(work)
         # a random walk, epoch seconds
         walk = random_walk_bars(3000, 7)
@@ -313,22 +320,23 @@ def main():
         walk2 = random_walk_bars(2000, 8)
         write_bars(walk2, p2, iso=True, symbol="SE", other=random_walk_bars(1500, 9))
         compare("walk-iso-symbol", ref.read_bars_csv(p2, "SE"), ["--bars", p2, "--symbol", "SE"], work, 2)
-        # gen-data's market files
-        data = os.path.join(work, "gen")
-        r = cli.gen_data(args.evolve, data, ["--days", "2", "--tickers", "SOXL,NVDA", "--trades", "10",
-                                             "--bars", "5m"])
-        if check(r.returncode == 0, f"gen-data failed: {r.stderr}"):
-            compare_market_bars("gen-SOXL-1m", os.path.join(data, "market"), "SOXL", "1m", 60, work, 3)
-            compare_market_bars("gen-NVDA-15s", os.path.join(data, "market"), "NVDA", "15s", 15, work, 4)
-            gen_data_bars(data, ["SOXL", "NVDA"], "5m", 300)
-        # the real prices
-        real = os.path.join(args.shared_data or "", "real-hf", "market")
-        if os.path.isdir(real):
-            compare_market_bars("real-XXX-10s", real, "XXX", "10s", 10, work, 5)
-            compare_market_bars("real-ETF-30s", real, "ETF", "30s", 30, work, 6)
-        else:
-            print(f"note: {real} is absent: the real-price sets are skipped")
     return check.exit()
+
+
+def market_sets(work):
+    """Bars built from gen-data's market files and from the real prices, each against the reference."""
+    data = os.path.join(work, "gen")
+    r = cli.gen_data(args.evolve, data, ["--days", "2", "--tickers", "SOXL,NVDA", "--trades", "10", "--bars", "5m"])
+    if check(r.returncode == 0, f"gen-data failed: {r.stderr}"):
+        compare_market_bars("gen-SOXL-1m", os.path.join(data, "market"), "SOXL", "1m", 60, work, 3)
+        compare_market_bars("gen-NVDA-15s", os.path.join(data, "market"), "NVDA", "15s", 15, work, 4)
+        gen_data_bars(data, ["SOXL", "NVDA"], "5m", 300)
+    real = os.path.join(args.shared_data or "", "real-hf", "market")
+    if os.path.isdir(real):
+        compare_market_bars("real-XXX-10s", real, "XXX", "10s", 10, work, 5)
+        compare_market_bars("real-ETF-30s", real, "ETF", "30s", 30, work, 6)
+    else:
+        print(f"note: {real} is absent: the real-price sets are skipped")
 
 
 if __name__ == "__main__":

@@ -1114,56 +1114,72 @@ def check_ruin(evolve, root, data, tickers, stats, ds_cache):
     stats["points"] += orc.size
 
 
+def spec_1_5(a, root, stats, ds_cache):
+    """SPEC sec. 1-5: the synthetic datasets, gen-data's sample and the real data."""
+    # synthetic datasets
+    d1 = os.path.join(root, "syn1")
+    info1 = make_synthetic(d1, 11, 1)
+    d2 = os.path.join(root, "syn2")
+    info2 = make_synthetic(d2, 22, 2)
+    ds1 = so.load_dataset(os.path.join(d1, "market"), os.path.join(d1, "all_trade_logs.csv"),
+                          info1["tickers"])
+    print(f"syn1: {len(ds1.trades)} trades kept, drops {ds1.drops}, {ds1.other_ticker} of other tickers",
+          flush=True)
+    check(all(v > 0 for v in ds1.drops.values()), f"syn1 exercises every drop reason: {ds1.drops}")
+    hits = float32_only_hits(ds1)
+    check(hits >= 10, f"syn1 has {hits} trades that only a float32 level hits")
+    check_tiny_exits(a.evolve, root, d1, info1["tickers"], stats, ds_cache)
+    check_ruin(a.evolve, root, d1, info1["tickers"], stats, ds_cache)
+    run_dataset(a.evolve, root, "syn1", d1, info1["tickers"], 14, 1, stats, extra=("Entry Rsi",), ga=1,
+                loop_check=2, ds_cache=ds_cache)
+    run_dataset(a.evolve, root, "syn2", d2, info2["tickers"], 8, 2, stats, extra=("Entry Rsi",),
+                loop_check=1, ds_cache=ds_cache)
+    # gen-data's sample (SOXL, 2 days)
+    d3 = os.path.join(root, "gen")
+    r = cli.gen_data(a.evolve, d3, ["--days", "2", "--tickers", "SOXL", "--trades", "300", "--seed", "5"])
+    if check(r.returncode == 0, f"gen-data: {r.stderr}"):
+        run_dataset(a.evolve, root, "gen", d3, ["SOXL"], 6, 3, stats, max_points=4000, ds_cache=ds_cache)
+    # the real data
+    real = os.path.join(a.shared_data or "", "real-hf")
+    if a.shared_data and os.path.isdir(os.path.join(real, "market")):
+        run_dataset(a.evolve, root, "real", real, ["ETF", "AAA", "BBB", "XXX"], 12, 4, stats, ga=1,
+                    ds_cache=ds_cache)
+    else:
+        print(f"real-hf: {real} is absent: its part is skipped", flush=True)
+
+
+def spec_41(a, root, stats, ds_cache):
+    """SPEC sec. 4.1: the hand-computed path, syn3 and gen-data's sample under exit lattices."""
+    # SPEC sec. 4.1: a hand-computed path, then syn1's layout with planted trail and
+    # breakeven levels, under random lattices with the new roles
+    check_hand_cases(a.evolve, root, stats, ds_cache)
+    d4 = os.path.join(root, "syn3")
+    info4 = make_synthetic(d4, 33, 3)
+    ds4 = oracle_for(Config("syn3", d4, info4["tickers"], [], {}), ds_cache)
+    trail_hits, be_hits = exact_exit_hits(ds4)
+    print(f"syn3: {len(ds4.trades)} trades kept; {trail_hits} trail hits exactly on the level, "
+          f"{be_hits} breakeven exits exactly at float32(e)", flush=True)
+    check(trail_hits >= 10 and be_hits >= 8, f"syn3: planted exits {trail_hits}, {be_hits}")
+    run_dataset_exits(a.evolve, root, "syn3", d4, info4["tickers"], 12, 5, stats, extra=("Entry Rsi",), ga=2,
+                      loop_check=3, ds_cache=ds_cache)
+    # gen-data's sample (SOXL, 2 days)
+    d3 = os.path.join(root, "gen")
+    r = cli.gen_data(a.evolve, d3, ["--days", "2", "--tickers", "SOXL", "--trades", "300", "--seed", "5"])
+    if check(r.returncode == 0, f"gen-data: {r.stderr}"):
+        run_dataset_exits(a.evolve, root, "gen-exits", d3, ["SOXL"], 6, 6, stats, max_points=2000, ga=1,
+                          loop_check=1, ds_cache=ds_cache)
+
+
 def main():
-    a = cli.parse_args()
+    a = cli.parse_args(["--exits"])
     t0 = time.time()
     stats = {"configs": 0, "runs": 0, "genomes": 0, "points": 0}
     ds_cache = {}
     with cli.scratch_dir("evolve_oracle_") as root:
-        # synthetic datasets
-        d1 = os.path.join(root, "syn1")
-        info1 = make_synthetic(d1, 11, 1)
-        d2 = os.path.join(root, "syn2")
-        info2 = make_synthetic(d2, 22, 2)
-        ds1 = so.load_dataset(os.path.join(d1, "market"), os.path.join(d1, "all_trade_logs.csv"),
-                              info1["tickers"])
-        print(f"syn1: {len(ds1.trades)} trades kept, drops {ds1.drops}, {ds1.other_ticker} of other tickers",
-              flush=True)
-        check(all(v > 0 for v in ds1.drops.values()), f"syn1 exercises every drop reason: {ds1.drops}")
-        hits = float32_only_hits(ds1)
-        check(hits >= 10, f"syn1 has {hits} trades that only a float32 level hits")
-        check_tiny_exits(a.evolve, root, d1, info1["tickers"], stats, ds_cache)
-        check_ruin(a.evolve, root, d1, info1["tickers"], stats, ds_cache)
-        run_dataset(a.evolve, root, "syn1", d1, info1["tickers"], 14, 1, stats, extra=("Entry Rsi",), ga=1,
-                    loop_check=2, ds_cache=ds_cache)
-        run_dataset(a.evolve, root, "syn2", d2, info2["tickers"], 8, 2, stats, extra=("Entry Rsi",),
-                    loop_check=1, ds_cache=ds_cache)
-        # SPEC sec. 4.1: a hand-computed path, then syn1's layout with planted trail and
-        # breakeven levels, under random lattices with the new roles
-        check_hand_cases(a.evolve, root, stats, ds_cache)
-        d4 = os.path.join(root, "syn3")
-        info4 = make_synthetic(d4, 33, 3)
-        ds4 = oracle_for(Config("syn3", d4, info4["tickers"], [], {}), ds_cache)
-        trail_hits, be_hits = exact_exit_hits(ds4)
-        print(f"syn3: {len(ds4.trades)} trades kept; {trail_hits} trail hits exactly on the level, "
-              f"{be_hits} breakeven exits exactly at float32(e)", flush=True)
-        check(trail_hits >= 10 and be_hits >= 8, f"syn3: planted exits {trail_hits}, {be_hits}")
-        run_dataset_exits(a.evolve, root, "syn3", d4, info4["tickers"], 12, 5, stats, extra=("Entry Rsi",), ga=2,
-                          loop_check=3, ds_cache=ds_cache)
-        # gen-data's sample (SOXL, 2 days)
-        d3 = os.path.join(root, "gen")
-        r = cli.gen_data(a.evolve, d3, ["--days", "2", "--tickers", "SOXL", "--trades", "300", "--seed", "5"])
-        if check(r.returncode == 0, f"gen-data: {r.stderr}"):
-            run_dataset(a.evolve, root, "gen", d3, ["SOXL"], 6, 3, stats, max_points=4000, ds_cache=ds_cache)
-            run_dataset_exits(a.evolve, root, "gen-exits", d3, ["SOXL"], 6, 6, stats, max_points=2000, ga=1,
-                              loop_check=1, ds_cache=ds_cache)
-        # the real data
-        real = os.path.join(a.shared_data or "", "real-hf")
-        if a.shared_data and os.path.isdir(os.path.join(real, "market")):
-            run_dataset(a.evolve, root, "real", real, ["ETF", "AAA", "BBB", "XXX"], 12, 4, stats, ga=1,
-                        ds_cache=ds_cache)
+        if a.exits:  # SPEC sec. 4.1, apart so that the two halves run side by side
+            spec_41(a, root, stats, ds_cache)
         else:
-            print(f"real-hf: {real} is absent: its part is skipped", flush=True)
+            spec_1_5(a, root, stats, ds_cache)
     print(f"{stats['configs']} configs, {stats['points']} lattice points, {stats['runs']} evolve runs, "
           f"{stats['genomes']} reported genomes checked against the oracle in {time.time() - t0:.1f} s", flush=True)
     if KINDS:

@@ -32,7 +32,9 @@ With --gpu (label gpu): `--backend cuda` on the real device against
 `--backend cpu`, grid and GA (also a GA with local search, and a grid with
 flat_at_close), bit for bit, with
 the backtests whole and in slices of 37 rows per launch
-(EVOLVE_TEST_STRATEGY_SLICE); exit 77 where no GPU exists.
+(EVOLVE_TEST_STRATEGY_SLICE) in groups of at most 50 genomes
+(EVOLVE_TEST_STRATEGY_GROUP: the grid's jobs take several groups); exit 77
+where no GPU exists.
 Needs h5py (else skipped with 77)."""
 import json
 import os
@@ -217,11 +219,13 @@ def gpu_checks(work, cfg, name, modes=("grid", "ga")):
                 be, probe = provenance(out)
                 check(be == "cuda" and probe.startswith("passed: "), f"{name} {mode}: {be} {probe!r}")
         check(same_results(docs["cpu"], docs["cuda"]), f"{name} {mode}: the GPU's results differ from the CPU's")
-        # the backtests in slices of 37 rows (45 launches a group on these bars)
-        r, sliced, _ = run(work, cfg, f"{name}-gpu-sliced-{mode}", "cuda", mode, {"EVOLVE_TEST_STRATEGY_SLICE": "37"})
+        # the backtests in slices of 37 rows (dozens of launches a group on these bars), in groups of at most 50
+        # genomes (a job of more takes several groups, each group's run states from its first genome)
+        r, sliced, _ = run(work, cfg, f"{name}-gpu-sliced-{mode}", "cuda", mode,
+                           {"EVOLVE_TEST_STRATEGY_SLICE": "37", "EVOLVE_TEST_STRATEGY_GROUP": "50"})
         check(r.returncode == 0 and same_results(docs["cpu"], sliced),
-              f"{name} {mode}: the GPU's results in slices of 37 rows differ from the CPU's: {r.stderr}")
-        print(f"{name} {mode}: cuda == cpu bit for bit (whole backtests and slices of 37 rows)")
+              f"{name} {mode}: the GPU's results in slices of 37 rows, groups of 50, differ from the CPU's: {r.stderr}")
+        print(f"{name} {mode}: cuda == cpu bit for bit (whole backtests; slices of 37 rows in groups of 50 genomes)")
 
 
 def main():

@@ -44,6 +44,10 @@ random-walk bars.
 - Refusals: objective.aggregate without folds, bad holdout / folds and data: in a
   strategy config (the device backends: tests/test_strategy_backends.py).
 
+With --by-day (test_strategy_search_days) only the validation by day and the
+walk-forward; without it (test_strategy_search) the rest, so that the two
+halves run side by side.
+
 Needs numpy, pandas and h5py (else skipped with 77)."""
 import csv
 import datetime
@@ -69,7 +73,7 @@ from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
 import test_trade_stats as tts  # noqa: E402  (the trade-log test's statistics, docs/config.md)
 
-args = cli.parse_args()
+args = cli.parse_args(["--by-day"])
 check = cli.Checker()
 
 SMALL = [("ema_fast", [4, 8, 16]), ("ema_slow", [8, 24, 48]), ("z_window", [20, 40]), ("atr_window", [8, 16]),
@@ -727,6 +731,10 @@ def walk_forward(work):
 
 def main():
     with cli.scratch_dir("evolve-strategy-") as work:
+        if args.by_day:  # the parts by day, apart so that the two halves run side by side
+            validation_by_day(work)
+            walk_forward(work)
+            sys.exit(check.exit())
         write_bars(random_walk_bars(2500, 11), os.path.join(work, "walk.csv"))
         grid_equals_brute_force(work, "walk.csv")
         ga_finds_grid_best(work, "walk.csv")
@@ -735,8 +743,6 @@ def main():
         killed_and_resumed(work, "{population: 32, generations: 10, local_search: {every: 2, members: 2, depth: 2}}",
                            "kill_ls")
         refusals(work, "walk.csv")
-        validation_by_day(work)
-        walk_forward(work)
     sys.exit(check.exit())
 
 

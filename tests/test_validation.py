@@ -19,6 +19,10 @@
   while the broad combination stays positive in both.
 - Bad blocks are refused with messages naming the key.
 - Without a validation: block the JSON has none of these keys.
+With --figures (test_validation_figures) only the figures: objective.aggregate's
+fold statistics, the deflated Sharpe ratio and the PBO (CSCV), each against its
+paper's formula; without it (test_validation) everything else, so that the
+two halves run side by side.
 """
 
 import csv
@@ -746,7 +750,7 @@ def gpu_parity(evolve, root, data):
 
 
 def main():
-    a = cli.parse_args(["--gpu"])
+    a = cli.parse_args(["--gpu", "--figures"])
     with cli.scratch_dir("evolve-validation-") as root:
         data = os.path.join(root, "data")
         r = cli.gen_data(a.evolve, data, ["--days", "12", "--tickers", "SOXL", "--trades", "480"])
@@ -757,13 +761,15 @@ def main():
         if a.gpu:
             gpu_parity(a.evolve, root, data)
             return check.exit()
+        if a.figures:  # the figures of a validation, apart so that the two halves run side by side
+            aggregates(a.evolve, root, data, ds)
+            deflated(a.evolve, root, data, ds)
+            pbo(a.evolve, root, data, ds)
+            return check.exit()
         absent(a.evolve, root, data)
         bad(a.evolve, root, data)
         splits(a.evolve, root, data, ds)
         objectives(a.evolve, root, data, ds)
-        aggregates(a.evolve, root, data, ds)
-        deflated(a.evolve, root, data, ds)
-        pbo(a.evolve, root, data, ds)
         planted(a.evolve, root, data)
         r = cli.gen_data(a.evolve, os.path.join(root, "data7"), ["--days", "5", "--tickers", "SOXL", "--trades", "490"])
         if check(r.returncode == 0, f"gen-data: {r.stderr}"):

@@ -10,6 +10,8 @@ in-sample objective's min_trades.
   and the search is the same (the same genomes, fitness and trades, in the
   same order) as without the key; the terminal table then shows the
   feasible holdout values unmarked.
+- With validation.min_trades: 0 every holdout and fold is feasible (0 is
+  a count, not "unset"), the search again the same.
 - Refused, naming the key: a negative value, and the key beside
   objective.aggregate (whose fold statistic is the search's fitness).
 Standard library only."""
@@ -49,7 +51,7 @@ def parts_feasible_by(doc, name, n):
         ins, oos = t["in_sample"], t["out_of_sample"]
         check(feasible(ins) == (ins["trades"] >= OBJECTIVE_MIN), f"{name} rank {t['rank']}: in-sample {ins}")
         check(feasible(oos) == (oos["trades"] >= n), f"{name} rank {t['rank']}: holdout {oos} by min_trades {n}")
-        between += PART_MIN <= oos["trades"] < OBJECTIVE_MIN
+        between += n <= oos["trades"] < OBJECTIVE_MIN
         for k, f in enumerate(t["folds"]):
             check(feasible(f) == (f["trades"] >= n), f"{name} rank {t['rank']}: fold {k} {f} by min_trades {n}")
     return between
@@ -71,6 +73,11 @@ def main():
             between = parts_feasible_by(own, mode + " with validation.min_trades", PART_MIN)
             check(between > 0, f"{mode}: no holdout holds {PART_MIN} to {OBJECTIVE_MIN - 1} trades (the premise)")
             check(search(own) == search(plain), f"{mode}: the search changed with validation.min_trades")
+            # 0 is a count like any other (not "unset"): every holdout and fold feasible
+            zero, _ = run(E, root, mode + "_zero", args, "  min_trades: 0\n")
+            check(parts_feasible_by(zero, mode + " with validation.min_trades 0", 0) > 0,
+                  f"{mode}: no holdout holds fewer than {OBJECTIVE_MIN} trades (the premise)")
+            check(search(zero) == search(plain), f"{mode}: the search changed with validation.min_trades 0")
             shown = [line for line in stdout.splitlines() if line.strip()[:1].isdigit()]
             check(shown and any("*" not in line for line in shown), f"{mode}: the table marks every row: {stdout}")
         good = open(os.path.join(root, "grid_own.yaml")).read()

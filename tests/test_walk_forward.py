@@ -19,7 +19,9 @@
   (every trade of its days as logged), loosest and the config's `baseline:`,
   against the oracle on the test days alone.
 - validation.min_trades (issue 24) rules each test window's feasibility and
-  the chained result's, by their own trade counts, and changes nothing else.
+  the chained result's, by their own trade counts, and changes nothing else;
+  0 makes every window, the chained result and the windows' baselines
+  feasible under a larger objective.min_trades.
 - Bad blocks are refused naming the key, and --walk-forward without the block,
   with a holdout, or on too few days is refused.
 """
@@ -238,6 +240,22 @@ def min_trades(evolve, root, data, plain):
         c = doc["walk_forward"]["chained"]
         check(c.get("feasible", True) == (chained_n >= n) and c["trades"] == chained_n,
               f"min_trades {n}: chained {c}, {chained_n} trades")
+    # 0 is a count, not "unset": under objective.min_trades m (above some window's log baseline and winner),
+    # every test window, the chained result and each window's baselines are feasible
+    m = min(b["trades"] for x in wins for b in x["baselines"] if b["name"] == "log") + 1
+    cfg = config(root, "vmin0", data, objective=f"  name: total_return\n  min_trades: {m}\n",
+                 validation="  walk_forward: {train_days: 4, test_days: 2}\n  min_trades: 0\n")
+    doc = run_json(evolve, cfg, ["--walk-forward", "--grid"], check)
+    if doc is None:
+        return
+    got = doc["walk_forward"]["windows"]
+    check(any(x["test_trades"] < m for x in got), f"min_trades 0: no test window under {m} trades (the premise)")
+    check(all(x.get("test_feasible", True) for x in got),
+          f"min_trades 0: test feasibility {[(x['test_trades'], x.get('test_feasible', True)) for x in got]}")
+    check(doc["walk_forward"]["chained"].get("feasible", True), f"min_trades 0: chained {doc['walk_forward']}")
+    bases = [(x["window"], b["name"], b["trades"], b.get("feasible", True)) for x in got for b in x["baselines"]]
+    check(any(b[2] < m for b in bases), f"min_trades 0: no window baseline under {m} trades (the premise)")
+    check(bases and all(b[3] for b in bases), f"min_trades 0: window baselines {bases}")
 
 
 def bad(evolve, root, data):

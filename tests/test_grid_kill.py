@@ -39,20 +39,22 @@ class Case:
     def __init__(self, root, name, data, args):
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
-        self.out = os.path.join(self.dir, "run.h5")
+        self.args = ["--grid"] + args
+        # The config's output names the run; the grid writes its own file beside it (runs/run_name.h).
+        self.out = cli.mode_file(os.path.join(self.dir, "run.h5"), self.args)
+        self.name = os.path.basename(self.out)
         self.partial = self.out + ".partial"
         self.cfg = os.path.join(self.dir, "run.yaml")
-        self.args = ["--grid"] + args
-        cli.write_config(self.cfg, data, self.out, parameters=cli.EXIT_PARAMETERS,
+        cli.write_config(self.cfg, data, os.path.join(self.dir, "run.h5"), parameters=cli.EXIT_PARAMETERS,
                          extra="grid:\n  checkpoint_every_s: 0\n")
 
     def clean(self):
         for f in os.listdir(self.dir):
-            if f.startswith("run.h5"):
+            if f.startswith(self.name):
                 os.remove(os.path.join(self.dir, f))
 
     def leftovers(self):
-        return sorted(f for f in os.listdir(self.dir) if f.startswith("run.h5") and f != "run.h5.lock")
+        return sorted(f for f in os.listdir(self.dir) if f.startswith(self.name) and f != self.name + ".lock")
 
     def run(self, evolve, extra, env=None):
         return cli.run(evolve, [self.cfg] + self.args + extra, env, timeout=300)
@@ -96,7 +98,7 @@ def resume_to_end(evolve, case, ref, ref_json, what, argv=None):
     r = cli.run(evolve, argv + ["--json", got_json], timeout=300)
     if not check(r.returncode == 0, f"{what}: resume exited {r.returncode}: {r.stderr}"):
         return
-    check(case.leftovers() == ["run.h5"], f"{what}: files left after the resume: {case.leftovers()}")
+    check(case.leftovers() == [case.name], f"{what}: files left after the resume: {case.leftovers()}")
     last = sessions(case.out)[-1]
     if done is not None:
         check(re.search(rf"\bresumed at point {done} of 204120\b", last) is not None,

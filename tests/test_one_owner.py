@@ -143,7 +143,9 @@ def killed_writers(evolve, root, data, rng):
             planted = (out if args is grid else ds) + ".tmp.999999"
             with open(planted, "w") as f:
                 f.write("half")
-            r = cli.run(evolve, args)
+            # a grid killed after its first progress write is continued, not started over (runs/grid_resume.h)
+            resumable = args is grid and os.path.exists(out + ".partial")
+            r = cli.run(evolve, [cfg, "--grid", "--quiet", "--resume", out] if resumable else args)
             what = f"after a kill during {'grid' if args is grid else 'ingest'} ({t})"
             check(r.returncode == 0, f"{what}: exit {r.returncode}: {r.stderr}")
             check(not temps(d), f"{what}: temporary files left: {temps(d)}")

@@ -151,6 +151,7 @@ def main():
     mpiexec = os.environ.get("EVOLVE_MPIEXEC")
     with cli.scratch_dir("quick-tour-") as root:
         shutil.copytree(os.path.join(a.source_dir, "configs"), os.path.join(root, "configs"))
+        shutil.copytree(os.path.join(a.source_dir, "samples"), os.path.join(root, "samples"))  # configs/real.yaml's data
         os.makedirs(os.path.join(root, "kept"))
         kept, broken = {}, set()
         lines = tour_lines(readme)

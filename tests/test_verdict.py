@@ -160,11 +160,11 @@ def holdout_days(evolve, root, data):
         check_parts(f"grid h{i}", doc["verdict"], list_parts(doc))
         seen.add(headline_says(f"grid h{i}", doc, r.stdout))
         if i == 1:
-            rep = cli.run(evolve, ["report", cfg[:-5] + ".h5", "--out", os.path.join(root, f"h{i}_report")])
+            rep = cli.run(evolve, ["report", cli.mode_file(cfg[:-5] + ".h5", ["--grid"]), "--out", os.path.join(root, f"h{i}_report")])
             check(rep.returncode == 0 and rep.stdout.find("verdict: " + doc["verdict"]["headline"]) >= 0
                   and rep.stdout.find("verdict:") < rep.stdout.find("grid top-"),
                   f"report h{i}: the verdict is not printed first: {rep.stdout[:800]}")
-            python_verdict(evolve, f"grid h{i}", cfg[:-5] + ".h5", doc)
+            python_verdict(evolve, f"grid h{i}", cli.mode_file(cfg[:-5] + ".h5", ["--grid"]), doc)
         if seen == {"loses", "beats"} and i >= 2:
             break
     check(seen == {"loses", "beats"}, f"the holdout days never gave both a loss and a win against the log: {seen}")
@@ -178,7 +178,7 @@ def other_modes(evolve, root, data):
             continue
         check_parts(mode, doc["verdict"], list_parts(doc))
         headline_says(mode, doc, r.stdout)
-        python_verdict(evolve, mode, cfg[:-5] + ".h5", doc)
+        python_verdict(evolve, mode, cli.mode_file(cfg[:-5] + ".h5", args), doc)
         print(f"ok: {mode}: {doc['verdict']['headline']}")
     cfg = config(root, "folds", data, "  folds: 3\n")
     doc, r = run(evolve, cfg, ["--grid"])
@@ -203,7 +203,7 @@ def walk(evolve, root, data):
         want[f"window {w['window']}"] = (best, {b["name"]: b for b in w["baselines"]})
     check_parts("walk", doc["verdict"], want)
     check(f"verdict: {doc['verdict']['headline']}\n" in r.stdout, "walk: the terminal does not print the headline")
-    python_verdict(evolve, "walk", cfg[:-5] + ".h5", doc)
+    python_verdict(evolve, "walk", cli.mode_file(cfg[:-5] + ".h5", ["--walk-forward", "--grid"]), doc)
     print(f"ok: walk: {doc['verdict']['headline']}")
 
 

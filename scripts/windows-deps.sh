@@ -28,8 +28,17 @@ fi
 # a private deb-src list (the machine's own apt configuration is left alone).
 fetch() {
   mkdir -p "$W/src/lists/partial"
-  [ -f "$W/src/sources.list" ] ||
-    echo "deb-src http://deb.debian.org/debian bookworm main" >"$W/src/sources.list"
+  if [ ! -f "$W/src/sources.list" ]; then
+    # The machine's own Debian mirror and release (its first main archive), as a deb-src line.
+    local uri suite
+    uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -1)
+    suite=$(sed -n 's/^Suites: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+    if [ -z "$uri" ]; then
+      read -r uri suite < <(awk '$1 == "deb" && $0 !~ /security/ {print $2, $3; exit}' /etc/apt/sources.list)
+    fi
+    [ -n "$uri" ] && [ -n "$suite" ] || { echo "windows-deps: no Debian archive in the machine's apt sources" >&2; exit 1; }
+    echo "deb-src $uri $suite main" >"$W/src/sources.list"
+  fi
   local apt=(apt-get -qq -o Dir::Etc::SourceList="$W/src/sources.list" -o Dir::Etc::SourceParts=/dev/null
              -o Dir::State::Lists="$W/src/lists")
   if ! ls "$W/src"/*.dsc >/dev/null 2>&1; then

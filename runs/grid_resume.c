@@ -144,12 +144,13 @@ static ev_status on_block(void *ctx, uint64_t done, ev_error *err)
 
 ev_status grid_resume_bind(grid_resume_t *g, grid_opts_t *opts, topk_t *pool, const run_reporter_t *rep, ev_error *err)
 {
-    const grid_progress_t *w = &g->was;
+    const grid_progress_t *w;
     evaluator_kind ev;
     grid_heat_t *heat;
     ev_status st;
     if (!g || !g->keep)
         return EV_OK;
+    w = &g->was;
     if ((st = grid_pick_evaluator(g->s->ops, &g->s->prob, opts->evaluator, opts->dominance_budget, &ev, err)) != EV_OK)
         return st;
     heat = grid_heat_for(g->s->ops, opts, ev);

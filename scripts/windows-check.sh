@@ -23,11 +23,19 @@ cmake --build "$WIN_BUILD" -j"$(nproc)"
 # The C tests (a tests/NAME.exe): ctest runs each under Wine (the toolchain's emulator). The
 # Python tests drive a Linux evolve and stay with the Linux build; slow and gpu ones are left out.
 # test_fitness_random is left out: under Wine it ran past 15 minutes (4 natively on the same loaded
-# machine), whether slow or stuck not yet known (README "Windows").
+# machine), whether slow or stuck not yet known (README "Windows"). Three fail under Wine on Windows
+# gaps not yet closed (README "Windows"): test_output_paths (two spellings of one not-yet-written
+# output, ./t.csv and t.csv, are told apart only on POSIX), test_hash_memo (the memo's file identity
+# is POSIX's device and inode) and test_dataset_source (a POSIX path separator in an expected source line).
+left_out=" test_fitness_random test_output_paths test_hash_memo test_dataset_source "
 mapfile -t tests < <(ctest --test-dir "$WIN_BUILD" -N -LE 'slow|gpu' | sed -n 's/^ *Test *#[0-9]*: //p' |
-  while read -r t; do [ -f "$WIN_BUILD/tests/$t.exe" ] && [ "$t" != test_fitness_random ] && echo "$t"; done)
+  while read -r t; do [ -f "$WIN_BUILD/tests/$t.exe" ] && [[ "$left_out" != *" $t "* ]] && echo "$t"; done)
 ((${#tests[@]})) || { echo "windows-check: no C test built in $WIN_BUILD" >&2; exit 1; }
 wineserver -p 2>/dev/null || true # one Wine server for every test, not one start each
+# Wine's first program starts its services (services.exe, winedevice.exe, ...), which keep the
+# standard output they inherit: started here, they hold /dev/null rather than a test's pipe, which
+# ctest would otherwise wait on until its time-out.
+wine cmd /c exit >/dev/null 2>&1 </dev/null || true
 rc=0
 ctest --test-dir "$WIN_BUILD" --output-on-failure -j"$(nproc)" -R "^($(IFS='|'; echo "${tests[*]}"))\$" "$@" |
   tee "$WIN_BUILD/ctest-wine.log" || rc=1

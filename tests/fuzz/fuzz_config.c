@@ -92,7 +92,8 @@ static void check_config(const config_t *c, const uint8_t *data, size_t size)
             for (int32_t j = 0; j < i; j++)
                 FZ_ASSERT(strcmp(c->tickers[i], c->tickers[j]) != 0, "ticker %s twice", c->tickers[i]);
         }
-        FZ_ASSERT(strcmp(c->dataset_path, c->output) != 0, "the cache is the output %s", c->output);
+        /* no data.cache: the shared cache's file is named when the dataset is obtained (io/dataset_cache.h) */
+        FZ_ASSERT(!c->dataset_path || strcmp(c->dataset_path, c->output) != 0, "the cache is the output %s", c->output);
     } else {
         FZ_ASSERT(c->dataset_path && c->dataset_path[0], "no dataset path");
         FZ_ASSERT(!c->market_dir && !c->trades_path && !c->tickers && !c->n_tickers && !c->extra_features,

@@ -23,6 +23,15 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/evolve.h DESTINATION ${CMAKE_INSTALL
 # Paths relative to the .pc file's own folder, so that `cmake --install --prefix P` holds.
 file(RELATIVE_PATH EVOLVE_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 string(REGEX REPLACE "/$" "" EVOLVE_PC_TO_PREFIX "${EVOLVE_PC_TO_PREFIX}")
+# A build against .deps (scripts/deps-env.sh): libevolve's run path finds the packed libraries at
+# run time, but the linker of a program using it needs their folder for their own dependencies.
+set(EVOLVE_PC_DEPS_LINK "")
+if(EVOLVE_DEPS_RPATH)
+  string(REPLACE ":" ";" deps_dirs "${EVOLVE_DEPS_RPATH}")
+  foreach(d ${deps_dirs})
+    string(APPEND EVOLVE_PC_DEPS_LINK " -Wl,-rpath-link,${d}")
+  endforeach()
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/evolve.pc.in ${PROJECT_BINARY_DIR}/evolve.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/evolve.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

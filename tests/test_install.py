@@ -84,6 +84,8 @@ def same_grid(installed, built, root):
 def pkg_config_program(prefix, libdir, root, version):
     env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, libdir, "pkgconfig"))
     env.pop("LD_LIBRARY_PATH", None)
+    # scripts/deps-env.sh's sysroot (a build from .deps) is the packed libraries' root, not this prefix's
+    env.pop("PKG_CONFIG_SYSROOT_DIR", None)
     flags = sh(["pkg-config", "--cflags", "--libs", "evolve"], env=env)
     if not check(flags.returncode == 0, f"pkg-config evolve: {flags.stderr}"):
         return

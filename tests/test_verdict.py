@@ -189,6 +189,9 @@ def other_modes(evolve, root, data):
         check("holdout" not in top.split(), f"folds only: the top table has holdout columns: {top}")
         check("no holdout to test it out of sample" in doc["verdict"]["headline"],
               f"folds only: headline {doc['verdict']['headline']!r}")
+        # rank 1 keeps >= min_trades 5 trades and the config has a validation: block: both are computed
+        for k in ("dsr_reading", "pbo_reading"):
+            check("not computed" not in doc["verdict"][k], f"folds only: {k} {doc['verdict'][k]!r}")
 
 
 def walk(evolve, root, data):
@@ -201,8 +204,24 @@ def walk(evolve, root, data):
     for w in wins:
         best = {"fitness": w["test_fitness"], "trades": w["test_trades"], "feasible": w.get("test_feasible", True)}
         want[f"window {w['window']}"] = (best, {b["name"]: b for b in w["baselines"]})
+    ch = doc["walk_forward"]["chained"]
+    want["chained"] = ({"fitness": ch["fitness"], "trades": ch["trades"], "feasible": ch.get("feasible", True)},
+                       {b["name"]: b for b in ch["baselines"]})
     check_parts("walk", doc["verdict"], want)
+    # total_return adds up: each baseline over the chained test windows (one day each, none shared) is the
+    # sum of its windows, as the winners' chain is the sum of theirs
+    for name, cell in want["chained"][1].items():
+        per = [next(b for b in w["baselines"] if b["name"] == name) for w in wins]
+        check(abs(num(cell["fitness"]) - sum(num(b["fitness"]) for b in per)) <= 1e-9
+              and cell["trades"] == sum(b["trades"] for b in per),
+              f"walk: {name} over the chain {cell}, its windows sum to {sum(num(b['fitness']) for b in per)}")
+    h = doc["verdict"]["headline"]
+    log = want["chained"][1]["log"]
+    check(f"over the chained test windows ({f2(num(ch['fitness']))} vs {f2(num(log['fitness']))}" in h,
+          f"walk: the headline does not compare the chains: {h!r}")
     check(f"verdict: {doc['verdict']['headline']}\n" in r.stdout, "walk: the terminal does not print the headline")
+    for k, name in (("dsr_reading", "DSR"), ("pbo_reading", "PBO")):
+        check(doc["verdict"][k] == f"{name} -: not computed (a walk-forward has none)", f"walk: {k} {doc['verdict'][k]!r}")
     python_verdict(evolve, "walk", cli.mode_file(cfg[:-5] + ".h5", ["--walk-forward", "--grid"]), doc)
     print(f"ok: walk: {doc['verdict']['headline']}")
 

@@ -82,17 +82,11 @@ void verdict_dsr_cell(char *buf, size_t n, double dsr)
         verdict_dsr_format(buf, n, dsr, NAN);
 }
 
-/* The baseline the headline compares with: the trade log, else the
- * trader's own baseline, else the first there is. */
+/* The baseline the headline compares with (baseline_versus). */
 static uint32_t headline_base(const verdict_t *v)
 {
-    for (uint32_t j = 0; j < v->n_base; j++)
-        if (v->kind[j] == BASELINE_LOG)
-            return j;
-    for (uint32_t j = 0; j < v->n_base; j++)
-        if (v->kind[j] == BASELINE_TRADER)
-            return j;
-    return 0;
+    const int32_t j = baseline_versus(v->kind, v->n_base);
+    return j < 0 ? 0 : (uint32_t)j;
 }
 
 static int32_t find_part(const verdict_t *v, int32_t kind)

@@ -18,7 +18,9 @@ typedef struct {
     int64_t size;     /* bytes */
     int64_t mtime_ns; /* modification time, nanoseconds since the epoch */
     int is_dir;
-    uint64_t dev, ino; /* the file's identity; ino is 0 where the platform has none (Windows) */
+    /* the file's identity: device and inode (POSIX), volume serial and file
+     * index (Windows); ino is 0 where the file system gives none */
+    uint64_t dev, ino;
 } plat_stat_t;
 
 /* 0 on success; nonzero if the path does not exist or cannot be stat'ed. */
@@ -36,7 +38,8 @@ ev_status plat_check_input(const char *path, const char *expected, plat_stat_t *
 FILE *plat_open_input(const char *path, const char *expected, ev_error *err);
 
 /* 1 when a and b both exist and are the same file (the same identity, or,
- * where the platform gives none, the same path text). */
+ * where the file system gives none, the same path text): "d/./t.csv" and
+ * "d/t.csv", a folder and its link. */
 int plat_same_file(const char *a, const char *b);
 
 /* Regular-file and directory names in dir (no "." or ".."), sorted bytewise.
@@ -77,7 +80,7 @@ void plat_sleep_ms(unsigned ms);
  * the crash the run file's checkpoints are tested against. */
 void plat_kill_self(void);
 
-/* Path helpers. plat_path_join returns a malloc'ed string: `rel` itself when it
+/* Path helpers (common/plat_path.c). plat_path_join returns a malloc'ed string: `rel` itself when it
  * is absolute, else base_dir/rel. plat_dirname returns a malloc'ed directory
  * part ("." when there is none). */
 int plat_path_is_abs(const char *path);
@@ -85,12 +88,19 @@ char *plat_path_join(const char *base_dir, const char *rel);
 char *plat_dirname(const char *path);
 const char *plat_basename(const char *path);
 /* path made absolute (symbolic links resolved when it exists, else against
- * the working directory, "." and ".." dropped); NULL when out of memory or
- * the working directory is unknown. plat_path_relative: the path of `to`
- * seen from the directory from_dir, both absolute ("../data/x.h5"); NULL
- * when there is none (another drive). Caller frees both. */
+ * the working directory, "." and ".." dropped; on Windows from its drive,
+ * "C:", with the separators the file system gives); NULL when
+ * out of memory or the working directory is unknown. plat_path_relative: the
+ * path of `to` seen from the directory from_dir, both absolute, with '/'
+ * separators on every platform ("../data/x.h5"); NULL when there is none
+ * (another drive, a network share). Caller frees both. */
 char *plat_abs_path(const char *path);
 char *plat_path_relative(const char *from_dir, const char *to);
+
+/* 1 when the first n bytes of a and b name the same entry of one folder:
+ * bytewise on POSIX, ASCII letters in either case on Windows (NTFS's default,
+ * so T.CSV and t.csv are one file there). */
+int plat_name_equal(const char *a, const char *b, size_t n);
 
 /* "<path>.tmp.<pid>": the temporary name an output is written under before
  * plat_rename_replace moves it into place. Caller frees. */

@@ -1,4 +1,4 @@
-/* The path helpers of common/platform.h: joining, splitting, absolute and
+/* The path helpers of common/plat_path.h: joining, splitting, absolute and
  * relative paths. POSIX paths have one root, "/"; Windows paths a drive
  * ("C:\"), either separator, and names compared without case (NTFS's default),
  * and a link is resolved by the file system (GetFinalPathNameByHandle) rather
@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/platform.h"
+#include "common/plat_path.h"
+#include "common/platform.h" /* plat_pid */
 #include "common/strutil.h"
 
 #ifdef _WIN32

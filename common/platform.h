@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/plat_path.h" /* the path helpers, for every user of this layer */
 #include "common/status.h"
 
 #ifdef __cplusplus
@@ -79,32 +80,6 @@ void plat_sleep_ms(unsigned ms);
 /* Ends the process at once, as kill -9 would (no handlers, no flushing):
  * the crash the run file's checkpoints are tested against. */
 void plat_kill_self(void);
-
-/* Path helpers (common/plat_path.c). plat_path_join returns a malloc'ed string: `rel` itself when it
- * is absolute, else base_dir/rel. plat_dirname returns a malloc'ed directory
- * part ("." when there is none). */
-int plat_path_is_abs(const char *path);
-char *plat_path_join(const char *base_dir, const char *rel);
-char *plat_dirname(const char *path);
-const char *plat_basename(const char *path);
-/* path made absolute (symbolic links resolved when it exists, else against
- * the working directory, "." and ".." dropped; on Windows from its drive,
- * "C:", with the separators the file system gives); NULL when
- * out of memory or the working directory is unknown. plat_path_relative: the
- * path of `to` seen from the directory from_dir, both absolute, with '/'
- * separators on every platform ("../data/x.h5"); NULL when there is none
- * (another drive, a network share). Caller frees both. */
-char *plat_abs_path(const char *path);
-char *plat_path_relative(const char *from_dir, const char *to);
-
-/* 1 when the first n bytes of a and b name the same entry of one folder:
- * bytewise on POSIX, ASCII letters in either case on Windows (NTFS's default,
- * so T.CSV and t.csv are one file there). */
-int plat_name_equal(const char *a, const char *b, size_t n);
-
-/* "<path>.tmp.<pid>": the temporary name an output is written under before
- * plat_rename_replace moves it into place. Caller frees. */
-char *plat_temp_name(const char *final_path);
 
 /* Ctrl-C: the first SIGINT sets the flag (the run finishes its generation and
  * saves); the second one exits at once. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #ifdef _WIN32
-#include <sys/utime.h>
+#include <windows.h>
 #else
 #include <utime.h>
 #endif
@@ -38,7 +38,18 @@ char *plat_cache_dir(void)
 int plat_touch(const char *path)
 {
 #ifdef _WIN32
-    return _utime(path, NULL);
+    /* not _utime(path, NULL): it sets whole seconds, so a touch within the
+     * second of the last write would leave the time as it was */
+    FILETIME now;
+    BOOL ok;
+    HANDLE h = CreateFileA(path, FILE_WRITE_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE)
+        return -1;
+    GetSystemTimeAsFileTime(&now);
+    ok = SetFileTime(h, NULL, NULL, &now);
+    CloseHandle(h);
+    return ok ? 0 : -1;
 #else
     return utime(path, NULL);
 #endif

@@ -33,18 +33,48 @@ typedef struct stat stat_buf_t;
 #define IS_DIR(m) S_ISDIR(m)
 #endif
 
-static void from_stat(const stat_buf_t *s, plat_stat_t *st)
+#ifdef _WIN32
+/* The file's identity (its volume's serial number and its file index) and its
+ * modification time to 100 ns, which _stat64 gives neither of (st_ino is 0,
+ * st_mtime whole seconds: a file rewritten within the second would look
+ * unchanged to the hash memo). Left as _stat64 gave them when the file cannot
+ * be opened for its attributes. */
+static void win_identity(const char *path, plat_stat_t *st)
+{
+    BY_HANDLE_FILE_INFORMATION fi;
+    /* FILE_FLAG_BACKUP_SEMANTICS: a directory opens too (output_guard compares folders) */
+    HANDLE h = CreateFileA(path, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    BOOL ok;
+    if (h == INVALID_HANDLE_VALUE)
+        return;
+    ok = GetFileInformationByHandle(h, &fi);
+    CloseHandle(h);
+    if (!ok)
+        return;
+    st->dev = (uint64_t)fi.dwVolumeSerialNumber;
+    st->ino = (uint64_t)fi.nFileIndexHigh << 32 | fi.nFileIndexLow;
+    /* FILETIME: 100-ns ticks since 1601-01-01; 11644473600 s before the Unix epoch */
+    st->mtime_ns = ((int64_t)((uint64_t)fi.ftLastWriteTime.dwHighDateTime << 32 | fi.ftLastWriteTime.dwLowDateTime) -
+                    116444736000000000LL) *
+                   100;
+}
+#endif
+
+static void from_stat(const char *path, const stat_buf_t *s, plat_stat_t *st)
 {
     st->size = (int64_t)s->st_size;
+    st->dev = (uint64_t)s->st_dev;
+    st->is_dir = IS_DIR(s->st_mode);
 #ifdef _WIN32
     st->mtime_ns = (int64_t)s->st_mtime * 1000000000LL;
-    st->ino = 0; /* _stat64's st_ino is always 0 */
+    st->ino = 0;
+    win_identity(path, st);
 #else
+    (void)path;
     st->mtime_ns = (int64_t)s->st_mtim.tv_sec * 1000000000LL + s->st_mtim.tv_nsec;
     st->ino = (uint64_t)s->st_ino;
 #endif
-    st->dev = (uint64_t)s->st_dev;
-    st->is_dir = IS_DIR(s->st_mode);
 }
 
 static int stat_path(const char *path, stat_buf_t *s)
@@ -61,7 +91,7 @@ int plat_stat(const char *path, plat_stat_t *st)
     stat_buf_t s;
     if (stat_path(path, &s) != 0)
         return -1;
-    from_stat(&s, st);
+    from_stat(path, &s, st);
     return 0;
 }
 
@@ -118,7 +148,7 @@ ev_status plat_check_input(const char *path, const char *expected, plat_stat_t *
     if (!IS_REGULAR(s.st_mode))
         return ev_fail(err, EV_EIO, "%s: %s; expected %s", path, kind_of((unsigned)s.st_mode), expected);
     if (st)
-        from_stat(&s, st);
+        from_stat(path, &s, st);
     return EV_OK;
 }
 
@@ -376,153 +406,6 @@ void plat_setenv_default(const char *name, const char *value)
 #else
     (void)setenv(name, value, 0);
 #endif
-}
-
-int plat_path_is_abs(const char *path)
-{
-    if (path[0] == '/' || path[0] == '\\')
-        return 1;
-#ifdef _WIN32
-    if (path[0] && path[1] == ':')
-        return 1;
-#endif
-    return 0;
-}
-
-char *plat_path_join(const char *base_dir, const char *rel)
-{
-    size_t nb = base_dir ? strlen(base_dir) : 0;
-    size_t nr = strlen(rel);
-    char *out;
-    if (plat_path_is_abs(rel) || nb == 0 || (nb == 1 && base_dir[0] == '.')) {
-        out = (char *)malloc(nr + 1);
-        if (out)
-            memcpy(out, rel, nr + 1);
-        return out;
-    }
-    out = (char *)malloc(nb + nr + 2);
-    if (!out)
-        return NULL;
-    memcpy(out, base_dir, nb);
-    out[nb] = '/';
-    memcpy(out + nb + 1, rel, nr + 1);
-    return out;
-}
-
-#ifndef _WIN32 /* Windows' _fullpath normalises itself */
-/* Drops "." and "x/.." components of an absolute '/' path, in place. */
-static void normalize_abs(char *p)
-{
-    char *out = p + 1, *in = p + 1;
-    while (*in) {
-        size_t n = strcspn(in, "/");
-        const int more = in[n] == '/'; /* read before out may overwrite in[n] */
-        if ((n == 1 && in[0] == '.') || n == 0) {
-            /* skip */
-        } else if (n == 2 && in[0] == '.' && in[1] == '.') {
-            if (out > p + 1) {
-                out--; /* the '/' after the last kept component */
-                while (out > p + 1 && out[-1] != '/')
-                    out--;
-            }
-        } else {
-            memmove(out, in, n);
-            out += n;
-            *out++ = '/';
-        }
-        if (!more)
-            break;
-        in += n + 1;
-    }
-    if (out > p + 1)
-        out--;
-    *out = '\0';
-}
-#endif
-
-char *plat_abs_path(const char *path)
-{
-#ifdef _WIN32
-    return _fullpath(NULL, path, 0);
-#else
-    char *real = realpath(path, NULL), *cwd, *out;
-    if (real || plat_path_is_abs(path)) {
-        out = real ? real : ev_strdup(path);
-    } else {
-        if (!(cwd = getcwd(NULL, 0)))
-            return NULL;
-        out = plat_path_join(cwd, path);
-        free(cwd);
-    }
-    if (out && out[0] == '/')
-        normalize_abs(out);
-    return out;
-#endif
-}
-
-char *plat_path_relative(const char *from_dir, const char *to)
-{
-    size_t common = 0, i, ups = 0, nf = strlen(from_dir);
-    const char *rest;
-    char *out;
-    if (from_dir[0] != '/' || to[0] != '/')
-        return NULL; /* '/' paths only (a Windows drive letter: none) */
-    for (i = 0; from_dir[i] && from_dir[i] == to[i]; i++)
-        if (from_dir[i] == '/')
-            common = i + 1;
-    if (i == nf && (to[i] == '/' || !to[i]))
-        common = i + (to[i] == '/'); /* from_dir is to's folder, or to itself */
-    rest = from_dir + (common < nf ? common : nf);
-    for (i = 0; rest[i]; i++)
-        if (rest[i] != '/' && (i == 0 || rest[i - 1] == '/'))
-            ups++;
-    if (!(out = (char *)malloc(3 * ups + strlen(to + common) + 2)))
-        return NULL;
-    out[0] = '\0';
-    for (i = 0; i < ups; i++)
-        strcat(out, "../");
-    strcat(out, to + common);
-    if (!out[0])
-        strcpy(out, ".");
-    return out;
-}
-
-/* The last directory separator in path ('/', and '\\' on Windows), or NULL. */
-static const char *last_separator(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-    const char *bs = strrchr(path, '\\');
-    if (bs && (!slash || bs > slash))
-        slash = bs;
-#endif
-    return slash;
-}
-
-char *plat_dirname(const char *path)
-{
-    const char *slash = last_separator(path);
-    size_t n = slash ? (size_t)(slash - path) : 0;
-    if (!slash)
-        return ev_strdup(".");
-    if (n == 0)
-        n = 1; /* "/file" -> "/" */
-    return ev_strndup(path, n);
-}
-
-const char *plat_basename(const char *path)
-{
-    const char *slash = last_separator(path);
-    return slash ? slash + 1 : path;
-}
-
-char *plat_temp_name(const char *final_path)
-{
-    size_t n = strlen(final_path) + 32;
-    char *out = (char *)malloc(n);
-    if (out)
-        snprintf(out, n, "%s.tmp.%ld", final_path, plat_pid());
-    return out;
 }
 
 static volatile sig_atomic_t g_interrupted = 0;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/plat_path.h" /* the path helpers, for every user of this layer */
 #include "common/status.h"
 
 #ifdef __cplusplus
@@ -18,7 +19,9 @@ typedef struct {
     int64_t size;     /* bytes */
     int64_t mtime_ns; /* modification time, nanoseconds since the epoch */
     int is_dir;
-    uint64_t dev, ino; /* the file's identity; ino is 0 where the platform has none (Windows) */
+    /* the file's identity: device and inode (POSIX), volume serial and file
+     * index (Windows); ino is 0 where the file system gives none */
+    uint64_t dev, ino;
 } plat_stat_t;
 
 /* 0 on success; nonzero if the path does not exist or cannot be stat'ed. */
@@ -36,7 +39,8 @@ ev_status plat_check_input(const char *path, const char *expected, plat_stat_t *
 FILE *plat_open_input(const char *path, const char *expected, ev_error *err);
 
 /* 1 when a and b both exist and are the same file (the same identity, or,
- * where the platform gives none, the same path text). */
+ * where the file system gives none, the same path text): "d/./t.csv" and
+ * "d/t.csv", a folder and its link. */
 int plat_same_file(const char *a, const char *b);
 
 /* Regular-file and directory names in dir (no "." or ".."), sorted bytewise.
@@ -76,25 +80,6 @@ void plat_sleep_ms(unsigned ms);
 /* Ends the process at once, as kill -9 would (no handlers, no flushing):
  * the crash the run file's checkpoints are tested against. */
 void plat_kill_self(void);
-
-/* Path helpers. plat_path_join returns a malloc'ed string: `rel` itself when it
- * is absolute, else base_dir/rel. plat_dirname returns a malloc'ed directory
- * part ("." when there is none). */
-int plat_path_is_abs(const char *path);
-char *plat_path_join(const char *base_dir, const char *rel);
-char *plat_dirname(const char *path);
-const char *plat_basename(const char *path);
-/* path made absolute (symbolic links resolved when it exists, else against
- * the working directory, "." and ".." dropped); NULL when out of memory or
- * the working directory is unknown. plat_path_relative: the path of `to`
- * seen from the directory from_dir, both absolute ("../data/x.h5"); NULL
- * when there is none (another drive). Caller frees both. */
-char *plat_abs_path(const char *path);
-char *plat_path_relative(const char *from_dir, const char *to);
-
-/* "<path>.tmp.<pid>": the temporary name an output is written under before
- * plat_rename_replace moves it into place. Caller frees. */
-char *plat_temp_name(const char *final_path);
 
 /* Ctrl-C: the first SIGINT sets the flag (the run finishes its generation and
  * saves); the second one exits at once. */

@@ -135,14 +135,16 @@ ev_status output_check_text(const char *path, const char *what, const char *cons
 
 /* 1 when a and b name one file: the same text, the same file there (a link,
  * another spelling), or, for a file not written yet, the same name in the
- * same folder (./t.csv and t.csv, a linked folder). */
+ * same folder (./t.csv and t.csv, a linked folder; T.csv and t.csv on
+ * Windows). */
 static int same_place(const char *a, const char *b)
 {
+    const char *na = plat_basename(a), *nb = plat_basename(b);
     char *da, *db;
     int same;
     if (strcmp(a, b) == 0 || plat_same_file(a, b))
         return 1;
-    if (strcmp(plat_basename(a), plat_basename(b)) != 0)
+    if (strlen(na) != strlen(nb) || !plat_name_equal(na, nb, strlen(na)))
         return 0;
     da = plat_dirname(a);
     db = plat_dirname(b);

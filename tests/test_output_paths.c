@@ -3,8 +3,9 @@
  * - output_check_distinct (io/output_guard.c) refuses two paths of one file:
  *   the same text, ./t.csv and t.csv, dir/../t.csv, a symbolic link to the
  *   file, a name under a linked folder, whether the file is there yet or
- *   not; it lets two files of their own pass (another name, another folder,
- *   NULL);
+ *   not (on Windows also t.csv and T.CSV, and either separator); it lets two
+ *   files of their own pass (another name, another folder, NULL; T.csv on
+ *   POSIX);
  * - plat_lock_remove_temps (common/plat_lock.c) removes only the temporary
  *   files a killed evolve left, OUT.tmp.<pid>, and leaves every other file
  *   alone: the user's OUT.tmp.notes, OUT.tmp., OUT.tmp.12a, OUT.tmpx.5,
@@ -97,6 +98,12 @@ static void test_same_file(void)
     refused(DIR "/sub/../t.csv", DIR "/t.csv");
     distinct(DIR "/t.csv", DIR "/u.csv");
     distinct(DIR "/t.csv", DIR "/sub/t.csv");
+#ifdef _WIN32 /* one file there: either separator, names without case */
+    refused(DIR "\\t.csv", DIR "/t.csv");
+    refused(DIR "/sub\\..\\T.CSV", DIR "/t.csv");
+#else
+    distinct(DIR "/T.csv", DIR "/t.csv");
+#endif
     distinct(DIR "/t.csv", NULL);
     distinct(NULL, DIR "/t.csv");
     /* there */

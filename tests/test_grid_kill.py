@@ -62,24 +62,19 @@ class Case:
         return cli.run(evolve, [self.cfg] + self.args + extra, env, timeout=300)
 
 
+def progress_attr(case, name):
+    """An attribute of the progress file ("done": the points it holds, "seconds": the pass's wall seconds so
+    far), or None."""
+    import h5py
+    try:
+        with h5py.File(case.partial, "r") as f:
+            return f.attrs[name].item()
+    except (OSError, KeyError):
+        return None
+
+
 def progress_done(case):
-    """The points the progress file holds, or None."""
-    import h5py
-    try:
-        with h5py.File(case.partial, "r") as f:
-            return int(f.attrs["done"])
-    except (OSError, KeyError):
-        return None
-
-
-def progress_seconds(case):
-    """The wall seconds the progress file says the pass has taken, or None."""
-    import h5py
-    try:
-        with h5py.File(case.partial, "r") as f:
-            return float(f.attrs["seconds"])
-    except (OSError, KeyError):
-        return None
+    return progress_attr(case, "done")
 
 
 def summary(path):
@@ -133,9 +128,9 @@ def killed_inside(evolve, case, ref, ref_json, serial):
         check(r.returncode == 1 and "no run to resume" in r.stderr, f"nothing to resume: {r.returncode} {r.stderr}")
         return
     if serial == 7:  # the pass's seconds continue across a resume (results/README.md): killed again at once
-        before = progress_seconds(case)
+        before = progress_attr(case, "seconds")
         r = case.run(evolve, ["--resume", case.out, "--quiet"], {"EVOLVE_TEST_KILL": "grid_progress:1"})
-        after = progress_seconds(case)
+        after = progress_attr(case, "seconds")
         check(r.returncode == -signal.SIGKILL and before is not None and after is not None and after >= before,
               f"grid_progress:{serial}: the progress's seconds went from {before} to {after} over a resume")
     done = resume_to_end(evolve, case, ref, ref_json, f"killed at grid_progress:{serial}")

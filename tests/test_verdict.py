@@ -191,8 +191,12 @@ def want_headline(v):
     return head + tail
 
 
-def readings(where, v):
-    """The headline as promised, and the DSR and PBO read against their thresholds (0.95, 0.5)."""
+def readings(where, v, doc=None):
+    """The headline as promised, the DSR and PBO read against their thresholds (0.95, 0.5), and with a validation:
+    block the DSR's trials are the validation's (the top rows' own search)."""
+    if doc is not None and doc.get("validation"):
+        check(num(v["trials"]) == doc["validation"]["trials"],
+              f"{where}: the verdict's trials {v['trials']}, the validation's {doc['validation']['trials']}")
     if not v.get("parts") or not v["parts"][0]["baselines"]:
         return
     want = want_headline(v)
@@ -254,7 +258,7 @@ def holdout_days(evolve, root, data):
         if days is None:  # the first run lists the days; then one holdout day each
             days = sorted(doc["validation"]["holdout_days"] + doc["validation"]["in_sample_days"])
         check_parts(f"grid h{i}", doc["verdict"], list_parts(doc))
-        readings(f"grid h{i}", doc["verdict"])
+        readings(f"grid h{i}", doc["verdict"], doc)
         seen.add(headline_says(f"grid h{i}", doc, r.stdout))
         if i == 1:
             rep = cli.run(evolve, ["report", cli.mode_file(cfg[:-5] + ".h5", ["--grid"]), "--out", os.path.join(root, f"h{i}_report")])
@@ -274,7 +278,7 @@ def other_modes(evolve, root, data):
         if doc is None:
             continue
         check_parts(mode, doc["verdict"], list_parts(doc))
-        readings(mode, doc["verdict"])
+        readings(mode, doc["verdict"], doc)
         headline_says(mode, doc, r.stdout)
         python_verdict(evolve, mode, cli.mode_file(cfg[:-5] + ".h5", args), doc)
         print(f"ok: {mode}: {doc['verdict']['headline']}")
@@ -282,7 +286,7 @@ def other_modes(evolve, root, data):
     doc, r = run(evolve, cfg, ["--grid"])
     if doc is not None:
         check_parts("folds only", doc["verdict"], list_parts(doc))
-        readings("folds only", doc["verdict"])
+        readings("folds only", doc["verdict"], doc)
         head = r.stdout.splitlines()
         top = next(line for line in head if line.lstrip().startswith("rank "))
         check("holdout" not in top.split(), f"folds only: the top table has holdout columns: {top}")
@@ -299,14 +303,14 @@ def infeasible_and_ties(evolve, root, data):
     if doc is not None:
         v = doc["verdict"]
         check_parts("strict", v, list_parts(doc))
-        readings("strict", v)
+        readings("strict", v, doc)
         check(all(not p["rank1"]["feasible"] for p in v["parts"][1:]) and "too few (min_trades)" in v["headline"]
               and "beats it out of sample" not in v["headline"], f"strict: rank 1 feasible out of sample: {v}")
     cfg = config(root, "folds_strict", data, "  folds: 3\n  min_trades: 100000\n")
     doc, _ = run(evolve, cfg, ["--grid"])
     if doc is not None:
         check_parts("folds strict", doc["verdict"], list_parts(doc))
-        readings("folds strict", doc["verdict"])
+        readings("folds strict", doc["verdict"], doc)
         check("it beats it on 0 of 3 folds" in doc["verdict"]["headline"],
               f"folds strict: an infeasible rank 1 beats a fold: {doc['verdict']['headline']!r}")
     one = "parameters:\n  - {name: volatility, feature: Entry Volatility Percent, values: [0]}\n"
@@ -318,12 +322,22 @@ def infeasible_and_ties(evolve, root, data):
             continue
         v = doc["verdict"]
         check_parts(name, v, list_parts(doc))
-        readings(name, v)
+        readings(name, v, doc)
         check(all(num(p["baselines"]["log"]["difference"]) == 0 for p in v["parts"]),
               f"{name}: the one point is not the log on every part: {v['parts']}")
         check("does NOT beat your trade log even in sample" in v["headline"]
               and ("only TIES it out of sample" in v["headline"] or "beats it on 0 of 3 folds" in v["headline"]),
               f"{name}: headline {v['headline']!r}")
+    # one test window (7 days to train, the 8th to test) where the winner is the log: it beats it on none
+    cfg = small_lattice.config(root, "tie_walk", data, "  name: total_return\n  min_trades: 5\n",
+                               "  walk_forward: {train_days: 7, test_days: 1}\n", "population: 4\n  generations: 2",
+                               params_yaml=one)
+    doc, _ = run(evolve, cfg, ["--walk-forward", "--grid"])
+    if doc is not None:
+        v = doc["verdict"]
+        readings("tie_walk", v)
+        check(len(v["parts"]) == 1 and "they beat it on 0 of 1 test windows" in v["headline"],
+              f"tie_walk: one window, tied: headline {v['headline']!r}")
 
 
 def walk(evolve, root, data):

@@ -257,6 +257,7 @@ MUTANTS = [
     mutant("dsr-variance-n", "fitness/dsr.c", "m2 / (double)(n - 1)", "m2 / (double)n", ["test_dsr_min_trades"]),
     mutant("name-validate-grid", "runs/run_name.c", "    if (a->validate)\n        return \"validate\";",
            "    if (a->validate)\n        return \"grid\";", ["test_verdict"]),
+    mutant("name-py", "runs/run_name.c", "return a->on_generation ? \"py\" : NULL;", "return NULL;", ["test_python"]),
     mutant("resume-fresh-over", "runs/grid_resume.c",
            "return file_exists(g->paths.partial_path) ? run_refuse_fresh(a, g->paths.partial_path, NULL, err) : EV_OK;",
            "return EV_OK;", ["test_grid_kill"]),

@@ -36,13 +36,15 @@ static ev_status write_spans(run_file_t *rf, const wf_result_t *r, ev_error *err
     return st;
 }
 
-/* /walk_forward/baselines: names[B], fitness, trades, feasible [W, B]. */
+/* /walk_forward/baselines: names[B], fitness, trades, feasible [W, B] and
+ * over the chained test windows chained_fitness, chained_trades,
+ * chained_feasible [B]. */
 static ev_status write_baselines(run_file_t *rf, const wf_result_t *r, ev_error *err)
 {
     const size_t m = (size_t)r->n * (size_t)r->n_base;
     const char *names[BASELINE_KINDS];
-    int64_t *trades = (int64_t *)malloc((m + 1) * sizeof *trades);
-    uint8_t *feasible = (uint8_t *)malloc(m + 1);
+    int64_t *trades = (int64_t *)malloc((m + 1) * sizeof *trades), ch_trades[BASELINE_KINDS];
+    uint8_t *feasible = (uint8_t *)malloc(m + 1), ch_feasible[BASELINE_KINDS];
     hsize_t dims[2] = {(hsize_t)r->n, (hsize_t)r->n_base}, nb = (hsize_t)r->n_base;
     hid_t g = trades && feasible ? run_object_open(rf, "walk_forward/baselines", 1, err) : -1;
     ev_status st = EV_OK;
@@ -54,8 +56,11 @@ static ev_status write_baselines(run_file_t *rf, const wf_result_t *r, ev_error 
         trades[i] = r->base[i].trades;
         feasible[i] = (uint8_t)(r->base[i].feasible != 0);
     }
-    for (int32_t j = 0; j < r->n_base; j++)
+    for (int32_t j = 0; j < r->n_base; j++) {
         names[j] = baseline_name(r->base_kind[j]);
+        ch_trades[j] = r->base_chained[j].trades;
+        ch_feasible[j] = (uint8_t)(r->base_chained[j].feasible != 0);
+    }
     if (st == EV_OK)
         st = h5u_write_strings(rf->path, g, "names", 0, names, (size_t)nb, err);
     if (st == EV_OK)
@@ -64,9 +69,42 @@ static ev_status write_baselines(run_file_t *rf, const wf_result_t *r, ev_error 
         st = h5u_write_array(rf->path, g, "trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 2, dims, trades, err);
     if (st == EV_OK)
         st = h5u_write_array(rf->path, g, "feasible", H5T_NATIVE_UINT8, H5T_STD_U8LE, 2, dims, feasible, err);
+    if (st == EV_OK)
+        st = h5u_write_array(rf->path, g, "chained_fitness", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, 1, &nb,
+                             r->base_chained_value, err);
+    if (st == EV_OK)
+        st = h5u_write_array(rf->path, g, "chained_trades", H5T_NATIVE_INT64, H5T_STD_I64LE, 1, &nb, ch_trades, err);
+    if (st == EV_OK)
+        st = h5u_write_array(rf->path, g, "chained_feasible", H5T_NATIVE_UINT8, H5T_STD_U8LE, 1, &nb, ch_feasible, err);
     free(trades);
     free(feasible);
     h5u_close(g);
+    return st;
+}
+
+/* The baselines over the chained test windows, [n_base] each. */
+static ev_status read_chained(run_file_t *rf, hid_t g, run_walk_base_t *b, ev_error *err)
+{
+    hsize_t d[3] = {0, 0, 0};
+    int64_t *trades = NULL;
+    uint8_t *feasible = NULL;
+    ev_status st =
+        h5u_read_array(rf->path, g, "chained_fitness", H5T_NATIVE_DOUBLE, 1, &d[0], (void **)&b->chained_fitness, err);
+    if (st == EV_OK)
+        st = h5u_read_array(rf->path, g, "chained_trades", H5T_NATIVE_INT64, 1, &d[1], (void **)&trades, err);
+    if (st == EV_OK)
+        st = h5u_read_array(rf->path, g, "chained_feasible", H5T_NATIVE_UINT8, 1, &d[2], (void **)&feasible, err);
+    if (st == EV_OK && (d[0] != b->n_base || d[1] != b->n_base || d[2] != b->n_base))
+        st = ev_fail(err, EV_EDATA, "%s: /walk_forward/baselines: chained arrays of unlike shapes (a damaged run file)",
+                     rf->path);
+    if (st == EV_OK && !(b->chained = (eval_result_t *)calloc(b->n_base + 1, sizeof *b->chained)))
+        st = ev_fail(err, EV_ENOMEM, "out of memory");
+    for (size_t j = 0; st == EV_OK && j < b->n_base; j++) {
+        b->chained[j].trades = trades[j];
+        b->chained[j].feasible = feasible[j] != 0;
+    }
+    free(trades);
+    free(feasible);
     return st;
 }
 
@@ -104,6 +142,8 @@ ev_status run_file_read_walk_baselines(run_file_t *rf, run_walk_base_t *b, ev_er
     }
     free(trades);
     free(feasible);
+    if (st == EV_OK && h5u_exists(g, "chained_fitness", 0))
+        st = read_chained(rf, g, b, err);
     h5u_close(g);
     if (st != EV_OK)
         run_walk_base_free(b);
@@ -115,6 +155,8 @@ void run_walk_base_free(run_walk_base_t *b)
     run_file_free_strings(b->names, b->n_base);
     free(b->fitness);
     free(b->r);
+    free(b->chained_fitness);
+    free(b->chained);
     memset(b, 0, sizeof *b);
 }
 
@@ -141,8 +183,7 @@ ev_status run_file_write_walk_forward(run_file_t *rf, const wf_result_t *r, cons
         st = run_file_attr_u64(rf, "walk_forward", "chained_feasible", (uint64_t)(r->chained.feasible != 0), err);
     if (st == EV_OK) {
         verdict_t v;
-        if ((st = verdict_of_walk(&v, r->n, r->test_value, r->test, r->n_base, r->base_kind, r->base_value, r->base,
-                                  err)) == EV_OK)
+        if ((st = verdict_of_wf(&v, r, err)) == EV_OK)
             st = run_file_write_verdict(rf, "walk_forward", &v, err);
         verdict_free(&v);
     }

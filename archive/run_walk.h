@@ -18,6 +18,9 @@ typedef struct {
     char **names;     /* [n_base] */
     double *fitness;  /* as reported */
     eval_result_t *r; /* trades and feasible */
+    /* [n_base] over the chained test windows; NULL in a file written before they were stored */
+    double *chained_fitness;
+    eval_result_t *chained;
 } run_walk_base_t;
 
 /* search: "grid" or "ga". */

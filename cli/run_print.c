@@ -54,12 +54,10 @@ static void print_verdict(FILE *out, const run_table_t *t)
 {
     verdict_t v;
     ev_status st;
-    if (t->kind == RUN_TABLE_WALK) {
-        const wf_result_t *r = t->walk;
-        st = verdict_of_walk(&v, r->n, r->test_value, r->test, r->n_base, r->base_kind, r->base_value, r->base, NULL);
-    } else {
+    if (t->kind == RUN_TABLE_WALK)
+        st = verdict_of_wf(&v, t->walk, NULL);
+    else
         st = verdict_of_list(&v, t->top, t->top->val ? t->top->val->trials : 0.0, NULL);
-    }
     if (st != EV_OK)
         return; /* out of memory: the tables above say it all */
     fputc('\n', out);

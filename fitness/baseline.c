@@ -84,3 +84,13 @@ ev_status baseline_lattice(lattice_t *out, const lattice_t *lat, const baseline_
     out->size_fits = 1;
     return EV_OK;
 }
+
+int32_t baseline_versus(const int32_t *kind, uint32_t n)
+{
+    static const int32_t first[2] = {BASELINE_LOG, BASELINE_TRADER};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t j = 0; j < n; j++)
+            if (kind[j] == first[k])
+                return (int32_t)j;
+    return n ? 0 : -1;
+}

@@ -43,6 +43,10 @@ typedef struct {
 const char *baseline_name(int32_t kind);
 /* The kind of a name baseline_name gives; -1 for any other (a run file's). */
 int32_t baseline_kind_of(const char *name);
+/* Of n baselines of kinds kind[], the one rank 1 is set against first (the
+ * verdict's headline): the trade log, else the trader's own, else the first;
+ * -1 when n is 0. */
+int32_t baseline_versus(const int32_t *kind, uint32_t n);
 
 /* The point of kind (BASELINE_LOG or BASELINE_LOOSEST) on lat. */
 void baseline_point(const lattice_t *lat, int32_t kind, baseline_point_t *b);

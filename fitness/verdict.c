@@ -38,7 +38,7 @@ double verdict_diff(const verdict_t *v, uint32_t j, uint32_t p)
 
 void verdict_part_name(char *buf, size_t n, const verdict_part_t *p)
 {
-    static const char *const names[] = {"in sample", "holdout", "fold", "window"};
+    static const char *const names[] = {"in sample", "holdout", "fold", "window", "chained"};
     if (p->number)
         snprintf(buf, n, "%s %d", names[p->kind], p->number);
     else
@@ -82,17 +82,11 @@ void verdict_dsr_cell(char *buf, size_t n, double dsr)
         verdict_dsr_format(buf, n, dsr, NAN);
 }
 
-/* The baseline the headline compares with: the trade log, else the
- * trader's own baseline, else the first there is. */
+/* The baseline the headline compares with (baseline_versus). */
 static uint32_t headline_base(const verdict_t *v)
 {
-    for (uint32_t j = 0; j < v->n_base; j++)
-        if (v->kind[j] == BASELINE_LOG)
-            return j;
-    for (uint32_t j = 0; j < v->n_base; j++)
-        if (v->kind[j] == BASELINE_TRADER)
-            return j;
-    return 0;
+    const int32_t j = baseline_versus(v->kind, v->n_base);
+    return j < 0 ? 0 : (uint32_t)j;
 }
 
 static int32_t find_part(const verdict_t *v, int32_t kind)
@@ -170,12 +164,13 @@ static void list_headline(verdict_t *v)
     snprintf(v->headline + at, sizeof v->headline - at, "%s", tail);
 }
 
-static void readings(verdict_t *v)
+/* The plain readings of DSR and PBO; dsr_none and pbo_none say why one is not computed. */
+static void readings(verdict_t *v, const char *dsr_none, const char *pbo_none)
 {
     char d[64];
     verdict_dsr_format(d, sizeof d, v->dsr, v->dsr_z);
     if (v->dsr != v->dsr)
-        snprintf(v->dsr_text, sizeof v->dsr_text, "DSR -: not computed (rank 1 has fewer than 2 trades)");
+        snprintf(v->dsr_text, sizeof v->dsr_text, "DSR -: not computed (%s)", dsr_none);
     else if (v->dsr >= VERDICT_DSR_SIGNIFICANT)
         snprintf(v->dsr_text, sizeof v->dsr_text,
                  "DSR %s: significant (>= %.2f): rank 1's Sharpe ratio is unlikely to be the luck of %.0f trials", d,
@@ -185,7 +180,7 @@ static void readings(verdict_t *v)
                  "DSR %s: NOT significant (< %.2f): rank 1's Sharpe ratio could be the luck of trying %.0f genomes", d,
                  VERDICT_DSR_SIGNIFICANT, v->trials);
     if (v->pbo != v->pbo)
-        snprintf(v->pbo_text, sizeof v->pbo_text, "PBO -: not computed");
+        snprintf(v->pbo_text, sizeof v->pbo_text, "PBO -: not computed (%s)", pbo_none);
     else if (v->pbo > VERDICT_PBO_OVERFIT)
         snprintf(v->pbo_text, sizeof v->pbo_text,
                  "PBO %.2f: likely OVERFIT (> %.1f): in most splits of the days the in-sample best fell to the median "
@@ -261,50 +256,79 @@ ev_status verdict_of_list(verdict_t *v, const reported_t *top, double trials, ev
         list_headline(v);
     else
         snprintf(v->headline, sizeof v->headline, "Rank 1: no baseline to compare with");
-    readings(v);
+    if (!top->val)
+        readings(v, "no validation: block in the config", "no validation: block in the config");
+    else
+        readings(v,
+                 top->val->row[0].moments.n < 2 ? "rank 1 has fewer than 2 trades"
+                 : trials < 1.0                 ? "the number of trials is unknown"
+                                                : "rank 1's skewness and kurtosis give no standard error",
+                 "fewer than 2 candidates or 2 in-sample days (validation.pbo_blocks)");
     return EV_OK;
 }
 
-ev_status verdict_of_walk(verdict_t *v, int32_t n_windows, const double *test_value, const ranked_genome_t *test,
-                          int32_t n_base, const int32_t *base_kind, const double *base_value, const eval_result_t *base,
-                          ev_error *err)
+ev_status verdict_of_walk(verdict_t *v, const verdict_walk_t *w, ev_error *err)
 {
+    const int32_t nw = w->n_windows, nb = w->n_base, chain = nw > 0 && w->base_chained;
+    const uint32_t n_parts = (uint32_t)(nw + chain);
     uint32_t j, won = 0, worst = 0;
-    ev_status st = verdict_alloc(v, n_windows > 0 ? (uint32_t)n_base : 0, (uint32_t)n_windows, err);
+    char vs[128], on[200];
+    ev_status st = verdict_alloc(v, nw > 0 ? (uint32_t)nb : 0, n_parts, err);
     if (st != EV_OK)
         return st;
-    for (int32_t w = 0; w < n_windows; w++) {
-        v->part[w] = (verdict_part_t){VPART_WINDOW, w + 1};
-        side_of(&v->best[w], test_value[w], &test[w].r);
-        for (int32_t b = 0; b < n_base; b++)
-            side_of(&v->base[(size_t)b * (size_t)n_windows + (size_t)w], base_value[(size_t)w * n_base + b],
-                    &base[(size_t)w * n_base + b]);
+    for (int32_t p = 0; p < nw; p++) {
+        v->part[p] = (verdict_part_t){VPART_WINDOW, p + 1};
+        side_of(&v->best[p], w->test_value[p], &w->test[p].r);
+        for (int32_t b = 0; b < nb; b++)
+            side_of(&v->base[(size_t)b * n_parts + (size_t)p], w->base_value[(size_t)p * nb + b],
+                    &w->base[(size_t)p * nb + b]);
     }
-    for (int32_t b = 0; b < n_base; b++)
-        v->kind[b] = base_kind[b];
-    readings(v);
-    snprintf(v->dsr_text, sizeof v->dsr_text, "DSR -: not computed for a walk-forward");
-    if (!v->n_base || !n_windows) {
+    if (chain) {
+        v->part[nw] = (verdict_part_t){VPART_CHAIN, 0};
+        side_of(&v->best[nw], w->chained_value, &w->chained);
+        for (int32_t b = 0; b < nb; b++)
+            side_of(&v->base[(size_t)b * n_parts + (size_t)nw], w->base_chained_value[b], &w->base_chained[b]);
+    }
+    for (int32_t b = 0; b < nb; b++)
+        v->kind[b] = w->base_kind[b];
+    readings(v, "a walk-forward has none", "a walk-forward has none");
+    if (!v->n_base || !nw) {
         snprintf(v->headline, sizeof v->headline, "The walk-forward winners: no baseline to compare with");
         return EV_OK;
     }
     j = headline_base(v);
-    for (uint32_t p = 0; p < v->n_parts; p++) {
+    for (uint32_t p = 0; p < (uint32_t)nw; p++) {
         won += outcome(v, j, p) > 0;
         if (!(verdict_diff(v, j, p) >= verdict_diff(v, j, worst)))
             worst = p;
     }
-    if (won == v->n_parts) {
-        snprintf(v->headline, sizeof v->headline,
-                 "The walk-forward winners beat %s out of sample on every test window (%u of %u)",
-                 verdict_base_words(v->kind[j]), won, v->n_parts);
-    } else {
-        char vs[128];
+    if (won == (uint32_t)nw)
+        snprintf(on, sizeof on, "on every test window (%u of %u)", won, (uint32_t)nw);
+    else {
         versus(vs, sizeof vs, v, j, worst);
+        snprintf(on, sizeof on, "on %u of %u test windows (window %u: %s)", won, (uint32_t)nw, worst + 1, vs);
+    }
+    if (!chain) /* a run file without the baselines' chains */
+        snprintf(v->headline, sizeof v->headline, "The walk-forward winners %s %s out of sample%s %s",
+                 won == (uint32_t)nw ? "beat" : "do NOT beat", verdict_base_words(v->kind[j]),
+                 won == (uint32_t)nw ? "" : ": they beat it", on);
+    else {
+        const int out = outcome(v, j, (uint32_t)nw);
+        versus(vs, sizeof vs, v, j, (uint32_t)nw);
         snprintf(v->headline, sizeof v->headline,
-                 "The walk-forward winners do NOT beat %s out of sample: they beat it on %u of %u test windows "
-                 "(window %u: %s)",
-                 verdict_base_words(v->kind[j]), won, v->n_parts, worst + 1, vs);
+                 "The walk-forward winners %s %s out of sample over the chained test windows (%s); they beat it %s",
+                 out > 0    ? "beat"
+                 : out == 0 ? "only TIE"
+                            : "do NOT beat",
+                 verdict_base_words(v->kind[j]), vs, on);
     }
     return EV_OK;
+}
+
+ev_status verdict_of_wf(verdict_t *v, const wf_result_t *r, ev_error *err)
+{
+    const verdict_walk_t w = {r->n,           r->n_base, r->test_value,    r->test,    r->base_kind,
+                              r->base_value,  r->base,   r->chained_value, r->chained, r->base_chained_value,
+                              r->base_chained};
+    return verdict_of_walk(v, &w, err);
 }

@@ -14,6 +14,7 @@
 #include "common/status.h"
 #include "fitness/baseline.h"
 #include "fitness/reported.h"
+#include "fitness/walk_forward.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,8 +26,9 @@ extern "C" {
 /* A DSR below this prints as "< 1e-6" with its z-score, never as 0.000. */
 #define VERDICT_DSR_FLOOR 1e-6
 
-/* The kinds of part; a fold or a test window also carries its number. */
-typedef enum { VPART_IN_SAMPLE = 0, VPART_HOLDOUT, VPART_FOLD, VPART_WINDOW } verdict_part_kind;
+/* The kinds of part; a fold or a test window also carries its number; the
+ * chain is a walk-forward's test windows one after another. */
+typedef enum { VPART_IN_SAMPLE = 0, VPART_HOLDOUT, VPART_FOLD, VPART_WINDOW, VPART_CHAIN } verdict_part_kind;
 
 /* One side of a comparison on one part. */
 typedef struct {
@@ -57,16 +59,32 @@ typedef struct {
  * top table's DSR). An empty verdict (n_base 0) says so in its headline. */
 ev_status verdict_of_list(verdict_t *v, const reported_t *top, double trials, ev_error *err);
 
-/* A walk-forward's: each test window's winner against each baseline there
- * (test_value[w], test[w].r; base_value / base at w * n_base + j). */
-ev_status verdict_of_walk(verdict_t *v, int32_t n_windows, const double *test_value, const ranked_genome_t *test,
-                          int32_t n_base, const int32_t *base_kind, const double *base_value, const eval_result_t *base,
-                          ev_error *err);
+/* What a walk-forward's verdict is made of: each test window's winner
+ * (test_value[w], test[w].r) and each baseline there (base_value / base at
+ * w * n_base + j), and the chain of the test windows, the winners' and each
+ * baseline's (base_chained NULL: not known, a run file written before). */
+typedef struct {
+    int32_t n_windows, n_base;
+    const double *test_value;
+    const ranked_genome_t *test;
+    const int32_t *base_kind;
+    const double *base_value;
+    const eval_result_t *base;
+    double chained_value;
+    eval_result_t chained;
+    const double *base_chained_value; /* [n_base] */
+    const eval_result_t *base_chained;
+} verdict_walk_t;
+
+/* A walk-forward's: each test window and the chain, winners against baselines. */
+ev_status verdict_of_walk(verdict_t *v, const verdict_walk_t *w, ev_error *err);
+/* The same of a walk-forward's outcome. */
+ev_status verdict_of_wf(verdict_t *v, const wf_result_t *r, ev_error *err);
 void verdict_free(verdict_t *v);
 
 /* Rank 1 less baseline j on part p (NaN when both are the same infinity). */
 double verdict_diff(const verdict_t *v, uint32_t j, uint32_t p);
-/* "in sample", "holdout", "fold 3", "window 2". */
+/* "in sample", "holdout", "fold 3", "window 2", "chained". */
 void verdict_part_name(char *buf, size_t n, const verdict_part_t *p);
 /* "your trade log", "the loosest point", "your baseline". */
 const char *verdict_base_words(int32_t kind);

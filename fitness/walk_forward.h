@@ -50,6 +50,9 @@ typedef struct {
     int32_t base_kind[BASELINE_KINDS];
     eval_result_t *base; /* feasible as a test window is (validation.min_trades) */
     double *base_value;  /* as reported */
+    /* Baseline j over the chained test windows (as the winners' chain). */
+    eval_result_t base_chained[BASELINE_KINDS];
+    double base_chained_value[BASELINE_KINDS];
 } wf_result_t;
 
 /* The arrays for n windows and r->n_base baselines (zeroed); wf_result_free. */

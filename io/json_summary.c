@@ -195,13 +195,12 @@ static void jspan(jctx *c, cJSON *obj, const char *key, const int64_t *days, int
         jnum(c, o, "trading_days", (double)(end - begin));
 }
 
-/* A test window's "baselines": [{"name", "fitness", "trades", "feasible"}]
- * (runs/mode_walk.c). */
-static void window_baselines(jctx *c, cJSON *item, const wf_result_t *r, int32_t w)
+/* A test window's or the chain's "baselines": [{"name", "fitness", "trades",
+ * "feasible"}] from value[j] and res[j] (runs/mode_walk.c). */
+static void walk_baselines(jctx *c, cJSON *item, const wf_result_t *r, const double *value, const eval_result_t *res)
 {
     cJSON *arr = r->n_base ? jchild(c, item, "baselines", 1) : NULL;
     for (int32_t j = 0; arr && j < r->n_base; j++) {
-        const size_t at = (size_t)w * (size_t)r->n_base + (size_t)j;
         cJSON *b = cJSON_CreateObject();
         if (!b || !cJSON_AddItemToArray(arr, b)) {
             cJSON_Delete(b);
@@ -209,12 +208,12 @@ static void window_baselines(jctx *c, cJSON *item, const wf_result_t *r, int32_t
             break;
         }
         jstr(c, b, "name", baseline_name(r->base_kind[j]));
-        jfitness(c, b, "fitness", r->base_value[at]);
-        jcount(c, b, "trades", (uint64_t)r->base[at].trades);
-        if (r->base[at].feasible)
+        jfitness(c, b, "fitness", value[j]);
+        jcount(c, b, "trades", (uint64_t)res[j].trades);
+        if (res[j].feasible)
             c->failed |= cJSON_AddBoolToObject(b, "feasible", 1) == NULL;
         else
-            jinfeasible(c, b, "feasible", r->base[at]);
+            jinfeasible(c, b, "feasible", res[j]);
     }
 }
 
@@ -254,7 +253,8 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         if (!r->test[w].r.feasible)
             jinfeasible(&c, item, "test_feasible", r->test[w].r);
         row_stats(&c, item, "test_stats", &r->test_stats[w]);
-        window_baselines(&c, item, r, w);
+        walk_baselines(&c, item, r, &r->base_value[(size_t)w * (size_t)r->n_base],
+                       &r->base[(size_t)w * (size_t)r->n_base]);
     }
     ch = o ? jchild(&c, o, "chained", 0) : NULL;
     if (ch) {
@@ -264,12 +264,11 @@ void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *s
         if (!r->chained.feasible)
             jinfeasible(&c, ch, "feasible", r->chained);
         row_stats(&c, ch, "stats", &r->chained_stats);
+        walk_baselines(&c, ch, r, r->base_chained_value, r->base_chained);
     }
     if (root) {
         verdict_t v;
-        add_verdict(
-            &c, root, &v,
-            verdict_of_walk(&v, r->n, r->test_value, r->test, r->n_base, r->base_kind, r->base_value, r->base, NULL));
+        add_verdict(&c, root, &v, verdict_of_wf(&v, r, NULL));
     }
     if (c.failed) {
         cJSON_Delete(root);

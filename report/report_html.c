@@ -128,19 +128,27 @@ static void param_heads(FILE *f, const lattice_t *lat)
 }
 
 /* The top-K: parameters, fitness, trades, win rate, drawdown and, with a
- * validation: block, every out-of-sample column. */
+ * validation: block, every out-of-sample column; each genome less the
+ * verdict's baseline (baseline_versus) in sample and on the holdout. */
 static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
 {
     const val_rows_t *v = l->val;
     int folds = v && l->split && l->split->has_folds, marked = 0;
     const int holdout = v && l->split && l->split->n_holdout > 0;
+    const int32_t jb = l->base ? baseline_versus(l->base->kind, l->base->n) : -1;
+    const reported_t *x = jb >= 0 ? &l->base->rep[jb] : NULL;
+    const val_cell_t *xo = x && holdout && x->val ? &x->val->row[0].out_of_sample : NULL;
     fputs("<div class=\"wide\"><table class=\"sortable top\"><thead><tr><th>rank</th>", f);
     param_heads(f, &r->lat);
     html_th(f, objective_name((objective_kind)r->obj.kind));
     /* win rate, drawdown and the holdout's total are in the statistics below: one number, one column */
     fputs("<th>trades</th>", f);
+    if (x)
+        fprintf(f, "<th>&minus; %s</th>", baseline_name(l->base->kind[jb]));
     if (holdout)
         fputs("<th>holdout</th><th>holdout trades</th>", f);
+    if (xo)
+        fprintf(f, "<th>holdout &minus; %s</th>", baseline_name(l->base->kind[jb]));
     if (v)
         fputs("<th>plateau</th><th>DSR</th>", f);
     if (folds)
@@ -159,6 +167,8 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
         }
         html_td_num(f, l->value[i], !l->e[i].r.feasible);
         html_td_count(f, l->e[i].r.trades);
+        if (x)
+            html_td_num(f, l->value[i] - x->value[0], 0);
         if (v) {
             const val_row_t *w = &v->row[i];
             if (holdout) {
@@ -166,6 +176,8 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
                 html_td_num(f, w->out_of_sample.value, !w->out_of_sample.r.feasible);
                 html_td_count(f, w->out_of_sample.r.trades);
             }
+            if (xo)
+                html_td_num(f, w->out_of_sample.value - xo->value, 0);
             html_td_num(f, w->plateau.mean, 0);
             html_td_dsr(f, v->trials >= 1 ? deflated_sharpe(&w->moments, v->trials, v->var_sr) : NAN);
         }

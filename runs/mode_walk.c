@@ -95,7 +95,7 @@ static ev_status window_baselines(walk_side_t *w, const session_t *s, wf_result_
             b = s->cfg.baseline;
         else
             baseline_point(&s->cfg.lattice, kind, &b);
-        if ((st = w->ops->baseline(w, s, &b, &r->base[at], &r->base_value[at], err)) != EV_OK)
+        if ((st = w->ops->baseline(w, s, &b, j, &r->base[at], &r->base_value[at], err)) != EV_OK)
             ev_error_prefix(err, "baseline %s: ", baseline_name(kind));
     }
     return st;
@@ -121,8 +121,11 @@ static void drop_loosest(wf_result_t *r)
             r->base[to] = r->base[from];
             r->base_value[to] = r->base_value[from];
         }
-    for (int32_t j = 1; j < n - 1; j++)
+    for (int32_t j = 1; j < n - 1; j++) {
         r->base_kind[j] = r->base_kind[j + 1];
+        r->base_chained[j] = r->base_chained[j + 1];
+        r->base_chained_value[j] = r->base_chained_value[j + 1];
+    }
     r->n_base = n - 1;
 }
 
@@ -162,10 +165,8 @@ static ev_status walk(session_t *s, const run_args_t *a, wf_result_t *r, ev_erro
             run_note(a->report, "walk-forward: window %d of %d done\n", i + 1, r->n);
         }
     }
-    if (st == EV_OK) {
-        drop_loosest(r);
-        st = walk_side_chained(&w, s, r, err);
-    }
+    if (st == EV_OK && (st = walk_side_chained(&w, s, r, err)) == EV_OK)
+        drop_loosest(r); /* after the chains: they are held by the kinds before the drop */
     walk_side_free(&w);
     fst = w.ops->finish(&w, s, st == EV_OK ? err : &ignored);
     return st == EV_OK ? fst : st;

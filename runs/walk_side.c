@@ -12,6 +12,22 @@ void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops)
     accum_init(&w->acc);
     accum_init(&w->win);
     w->prod = 1.0;
+    for (int32_t j = 0; j < BASELINE_KINDS; j++) {
+        accum_init(&w->base_acc[j]);
+        w->base_prod[j] = 1.0;
+    }
+}
+
+/* q onto a chain: its sums and its compound product (0 on ruin). */
+static void chain_add(accum_t *acc, double *prod, const session_t *s, int64_t q)
+{
+    accum_add(acc, &s->prob.obj, q, s->prob.obj.need_log ? outcome_log_factor(q) : 0);
+    *prod = q <= EV_RUIN_Q ? 0.0 : *prod * (1.0 + (double)q / 1e8);
+}
+
+void walk_side_push_base(walk_side_t *w, const session_t *s, int32_t j, const kept_trade_t *k)
+{
+    chain_add(&w->base_acc[j], &w->base_prod[j], s, k->q);
 }
 
 void walk_side_free(walk_side_t *w)
@@ -33,10 +49,8 @@ ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t 
         w->cap_k = cap;
     }
     w->k[w->n_k++] = *k;
-    const int64_t lf = s->prob.obj.need_log ? outcome_log_factor(q) : 0;
-    accum_add(&w->acc, &s->prob.obj, q, lf);
-    accum_add(&w->win, &s->prob.obj, q, lf);
-    w->prod = q <= EV_RUIN_Q ? 0.0 : w->prod * (1.0 + (double)q / 1e8);
+    chain_add(&w->acc, &w->prod, s, q);
+    accum_add(&w->win, &s->prob.obj, q, s->prob.obj.need_log ? outcome_log_factor(q) : 0);
     return EV_OK;
 }
 
@@ -64,13 +78,21 @@ void walk_side_window_done(walk_side_t *w, const session_t *s, eval_result_t *r)
     accum_init(&w->win);
 }
 
-ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err)
+/* A chain's result and its value as reported (compound: the product's). */
+static double chain_finish(const accum_t *acc, double prod, const session_t *s, eval_result_t *r)
 {
     const objective_prep_t o = out_of_sample(s);
-    r->chained = accum_finish(&w->acc, &o);
-    r->chained_value = objective_display(&s->cfg.objective, r->chained.fitness);
-    if (s->cfg.objective.kind == OBJ_COMPOUND && r->chained.feasible)
-        r->chained_value = w->prod == 0.0 ? -100.0 : (w->prod - 1.0) * 100.0;
+    *r = accum_finish(acc, &o);
+    if (s->cfg.objective.kind == OBJ_COMPOUND && r->feasible)
+        return prod == 0.0 ? -100.0 : (prod - 1.0) * 100.0;
+    return objective_display(&s->cfg.objective, r->fitness);
+}
+
+ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err)
+{
+    r->chained_value = chain_finish(&w->acc, w->prod, s, &r->chained);
+    for (int32_t j = 0; j < r->n_base; j++)
+        r->base_chained_value[j] = chain_finish(&w->base_acc[j], w->base_prod[j], s, &r->base_chained[j]);
     ev_status st = trade_stats_of(w->k, w->n_k, &r->chained_stats, err);
     r->chained_stats.more_exits = lattice_has_more_exits(&s->cfg.lattice);
     return st;

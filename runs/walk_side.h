@@ -27,9 +27,10 @@ typedef struct {
     /* The open days' kept trades under genes onto the chain (walk_side_push). */
     ev_status (*chain)(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err);
     /* The baseline point b on the open days: its result (feasible as a test
-     * window is, walk_side_window_done) and value as reported. A strategy's
-     * side scores only the config's baseline: (its pinned strategy). */
-    ev_status (*baseline)(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
+     * window is, walk_side_window_done) and value as reported, and its kept
+     * trades onto baseline chain j (walk_side_push_base). A strategy's side
+     * scores only the config's baseline: (its pinned strategy). */
+    ev_status (*baseline)(walk_side_t *w, const session_t *s, const baseline_point_t *b, int32_t j, eval_result_t *r,
                           double *value, ev_error *err);
     void (*close)(walk_side_t *w, session_t *s);
     /* After the last window or a failure: the session as before. */
@@ -46,6 +47,8 @@ struct walk_side {
     double prod;                /* compound: prod(1 + q / 1e8), 0 on ruin */
     kept_trade_t *k;            /* the chain's trades [n_k] (cap_k), for its trader statistics */
     int64_t n_k, cap_k;
+    accum_t base_acc[BASELINE_KINDS]; /* baseline j's chain over the same test windows */
+    double base_prod[BASELINE_KINDS];
     void *own; /* the side's own state */
 };
 
@@ -59,6 +62,8 @@ void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops);
 void walk_side_free(walk_side_t *w);
 /* One kept test trade onto the chain, by the session's objective. */
 ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t *k, ev_error *err);
+/* One kept test trade of baseline j onto its chain. */
+void walk_side_push_base(walk_side_t *w, const session_t *s, int32_t j, const kept_trade_t *k);
 /* The open test window's feasibility into *r by its chained trades, out of
  * sample (validation.min_trades where set, as for a holdout); the next window
  * starts afresh. */
@@ -66,7 +71,7 @@ void walk_side_window_done(walk_side_t *w, const session_t *s, eval_result_t *r)
 /* The objective out of sample: s's with validation.min_trades where set. */
 objective_cfg_t walk_side_out_of_sample(const session_t *s);
 /* The chain's result (feasible as a test window is), reported value and
- * trader statistics into r. */
+ * trader statistics into r, and each baseline's chain's result and value. */
 ev_status walk_side_chained(const walk_side_t *w, const session_t *s, wf_result_t *r, ev_error *err);
 
 #ifdef __cplusplus

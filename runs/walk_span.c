@@ -90,8 +90,8 @@ static ev_status span_score(walk_side_t *w, const session_t *s, ranked_genome_t 
 
 /* Baseline point b on the span: a lattice of that one point on the span's
  * trades, by the objective out of sample. */
-static ev_status span_baseline(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
-                               double *value, ev_error *err)
+static ev_status span_baseline(walk_side_t *w, const session_t *s, const baseline_point_t *b, int32_t j,
+                               eval_result_t *r, double *value, ev_error *err)
 {
     static const uint16_t genes[EV_MAX_PARAMS] = {0};
     const span_t *sp = (span_t *)w->own;
@@ -116,6 +116,12 @@ static ev_status span_baseline(walk_side_t *w, const session_t *s, const baselin
             *value = rep.value[0];
             reported_free(&rep);
         }
+        kept_trade_t *k = NULL;
+        int64_t n = 0;
+        if (st == EV_OK && (st = kept_trades(&p, &t.view, genes, &k, &n, err)) == EV_OK)
+            for (int64_t i = 0; i < n; i++)
+                walk_side_push_base(w, s, j, &k[i]);
+        free(k);
     }
     tables_free(&t);
     problem_free(&p);

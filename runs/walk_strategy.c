@@ -47,11 +47,32 @@ static ev_status strategy_side_score(walk_side_t *w, const session_t *s, ranked_
     return st == EV_OK ? session_strategy_values(s, g, 1, value, err) : st;
 }
 
+/* The open days' kept trades of strategy st under genes onto the winners'
+ * chain (j < 0) or baseline j's. */
+static ev_status strategy_side_kept(walk_side_t *w, const session_t *s, strategy_t *st_, const uint16_t *genes,
+                                    int32_t j, ev_error *err)
+{
+    kept_trade_t *k;
+    int32_t *part;
+    int64_t n;
+    ev_status st = strategy_genome_kept(st_, genes, &k, &part, &n, err);
+    for (int64_t i = 0; st == EV_OK && i < n; i++)
+        if (part[i] != VAL_HOLDOUT) {
+            if (j < 0)
+                st = walk_side_push(w, s, &k[i], err);
+            else
+                walk_side_push_base(w, s, j, &k[i]);
+        }
+    free(k);
+    free(part);
+    return st;
+}
+
 /* The config's baseline: on the open days: the session's pinned strategy
  * (s->base_strategy, its split the window's) scored by the objective out of
  * sample; b is that point. */
-static ev_status strategy_side_baseline(walk_side_t *w, const session_t *s, const baseline_point_t *b, eval_result_t *r,
-                                        double *value, ev_error *err)
+static ev_status strategy_side_baseline(walk_side_t *w, const session_t *s, const baseline_point_t *b, int32_t j,
+                                        eval_result_t *r, double *value, ev_error *err)
 {
     const objective_cfg_t obj = walk_side_out_of_sample(s);
     objective_prep_t prep;
@@ -59,7 +80,6 @@ static ev_status strategy_side_baseline(walk_side_t *w, const session_t *s, cons
     session_t v = *s;
     ranked_genome_t e;
     ev_status st;
-    (void)w;
     (void)b;
     if (!s->base_strategy)
         return ev_fail(err, EV_EINTERNAL, "a strategy's baseline without its pinned strategy");
@@ -71,21 +91,12 @@ static ev_status strategy_side_baseline(walk_side_t *w, const session_t *s, cons
     if ((st = strategy_evaluate_as(v.strategy, e.genes, 1, &sc, &e.r, err)) == EV_OK)
         st = session_strategy_values(&v, &e, 1, value, err);
     *r = e.r;
-    return st;
+    return st == EV_OK ? strategy_side_kept(w, s, s->base_strategy, e.genes, j, err) : st;
 }
 
 static ev_status strategy_side_chain(walk_side_t *w, const session_t *s, const uint16_t *genes, ev_error *err)
 {
-    kept_trade_t *k;
-    int32_t *part;
-    int64_t n;
-    ev_status st = strategy_genome_kept(s->strategy, genes, &k, &part, &n, err);
-    for (int64_t j = 0; st == EV_OK && j < n; j++)
-        if (part[j] != VAL_HOLDOUT)
-            st = walk_side_push(w, s, &k[j], err);
-    free(k);
-    free(part);
-    return st;
+    return strategy_side_kept(w, s, s->strategy, genes, -1, err);
 }
 
 static void strategy_side_close(walk_side_t *w, session_t *s)

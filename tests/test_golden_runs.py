@@ -26,7 +26,8 @@ local_search.random 8 changed them again: the grid runs are unchanged;
 then SPEC sec. 5's zero-variance sharpe became infeasible (NaN): the sharpe
 GA runs' per-individual ga/fitness and ga/fitness_raw changed, their lists
 did not; and the JSON's infeasible rows name why, "infeasible"; then issue 32 added the verdict, and nothing else: the JSON's "verdict", the
-run files' GROUP/verdict and the verdict's lines under each printed table);
+run files' GROUP/verdict and the verdict's lines under each printed table; then the DSR and
+PBO readings say why one is not computed: "no validation: block in the config");
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.

@@ -121,6 +121,11 @@ def top_columns(doc):
     }
     for name in doc["top"][0]["values"]:
         cols[name] = (lambda n: lambda t: t["values"][n])(name)
+    # each genome less the verdict's baseline (the log, else the trader's), in sample and on the holdout
+    for b in doc.get("baselines", []):
+        cols["\u2212 " + b["name"]] = (lambda b: lambda t: tv_num(t["fitness"]) - tv_num(b["fitness"]))(b)
+        cols["holdout \u2212 " + b["name"]] = (
+            lambda b: lambda t: tv_num(t["out_of_sample"]["fitness"]) - tv_num(b["out_of_sample"]["fitness"]))(b)
     # "strategies": strategy k's item names its best genome's rank (and basin): that row's cells
     best = {x["rank"]: (k + 1, x.get("basin")) for k, x in enumerate(doc.get("strategies", []))}
     cols["strategy"] = lambda t: best[t["rank"]][0] if t["rank"] in best else SKIP

@@ -18,7 +18,8 @@ baseline in sample and out of sample, the same in every place.
 - every headline is the one docs/report.md promises, rebuilt here from the
   verdict's table: in sample, then the holdout (beats / only TIES / LOSES,
   joined by "and" or "but"), or on how many folds rank 1 wins; a
-  walk-forward's on how many test windows, naming the worst; an infeasible
+  walk-forward's over the chained test windows, then on how many test
+  windows, naming the worst; an infeasible
   rank 1 beats nothing (validation.min_trades above every part's trades),
   and a lattice of one point that is the log ties every part; the DSR and
   PBO readings follow their thresholds, and Result.verdict's dsr and pbo
@@ -156,17 +157,26 @@ def want_headline(v):
         return (f"{vnum(p['rank1']['fitness'])} vs {vnum(p['baselines'][who]['fitness'])}, "
                 f"{vnum(p['baselines'][who]['difference'], True)}")
 
-    if parts[0]["part"].startswith("window"):
-        won = sum(outcome(p) > 0 for p in parts)
-        if won == len(parts):
-            return (f"The walk-forward winners beat {WHO[who]} out of sample on every test window "
-                    f"({won} of {len(parts)})")
-        worst = 0
-        for k, p in enumerate(parts):  # the lowest difference, the first of equals
-            if not num(p["baselines"][who]["difference"]) >= num(parts[worst]["baselines"][who]["difference"]):
-                worst = k
-        return (f"The walk-forward winners do NOT beat {WHO[who]} out of sample: they beat it on {won} of "
-                f"{len(parts)} test windows (window {worst + 1}: {versus(parts[worst])})")
+    if parts[0]["part"].startswith("window"):  # the test windows, then their chain (a run file that has it)
+        wins = [p for p in parts if p["part"].startswith("window")]
+        chain = [p for p in parts if p["part"] == "chained"]
+        won = sum(outcome(p) > 0 for p in wins)
+        if won == len(wins):
+            on = f"on every test window ({won} of {len(wins)})"
+        else:
+            worst = 0
+            for k, p in enumerate(wins):  # the lowest difference, the first of equals
+                if not num(p["baselines"][who]["difference"]) >= num(wins[worst]["baselines"][who]["difference"]):
+                    worst = k
+            on = f"on {won} of {len(wins)} test windows (window {worst + 1}: {versus(wins[worst])})"
+        if not chain:
+            beat = won == len(wins)
+            return (f"The walk-forward winners {'beat' if beat else 'do NOT beat'} {WHO[who]} out of sample"
+                    f"{'' if beat else ': they beat it'} {on}")
+        out = outcome(chain[0])
+        verb = "beat" if out > 0 else "only TIE" if out == 0 else "do NOT beat"
+        return (f"The walk-forward winners {verb} {WHO[who]} out of sample over the chained test windows "
+                f"({versus(chain[0])}); they beat it {on}")
     ins = parts[0]
     beat_in = outcome(ins) > 0
     head = (f"Rank 1 beats {WHO[who]} in sample ({vnum(ins['baselines'][who]['difference'], True)})" if beat_in
@@ -292,6 +302,9 @@ def other_modes(evolve, root, data):
         check("holdout" not in top.split(), f"folds only: the top table has holdout columns: {top}")
         check("no holdout to test it out of sample" in doc["verdict"]["headline"],
               f"folds only: headline {doc['verdict']['headline']!r}")
+        # rank 1 keeps >= min_trades 5 trades and the config has a validation: block: both are computed
+        for k in ("dsr_reading", "pbo_reading"):
+            check("not computed" not in doc["verdict"][k], f"folds only: {k} {doc['verdict'][k]!r}")
 
 
 def infeasible_and_ties(evolve, root, data):
@@ -336,7 +349,8 @@ def infeasible_and_ties(evolve, root, data):
     if doc is not None:
         v = doc["verdict"]
         readings("tie_walk", v)
-        check(len(v["parts"]) == 1 and "they beat it on 0 of 1 test windows" in v["headline"],
+        check([p["part"] for p in v["parts"]] == ["window 1", "chained"]
+              and "only TIE your trade log" in v["headline"] and "they beat it on 0 of 1 test windows" in v["headline"],
               f"tie_walk: one window, tied: headline {v['headline']!r}")
 
 
@@ -350,9 +364,25 @@ def walk(evolve, root, data):
     for w in wins:
         best = {"fitness": w["test_fitness"], "trades": w["test_trades"], "feasible": w.get("test_feasible", True)}
         want[f"window {w['window']}"] = (best, {b["name"]: b for b in w["baselines"]})
+    ch = doc["walk_forward"]["chained"]
+    want["chained"] = ({"fitness": ch["fitness"], "trades": ch["trades"], "feasible": ch.get("feasible", True)},
+                       {b["name"]: b for b in ch["baselines"]})
     check_parts("walk", doc["verdict"], want)
+    # total_return adds up: each baseline over the chained test windows (one day each, none shared) is the
+    # sum of its windows, as the winners' chain is the sum of theirs
+    for name, cell in want["chained"][1].items():
+        per = [next(b for b in w["baselines"] if b["name"] == name) for w in wins]
+        check(abs(num(cell["fitness"]) - sum(num(b["fitness"]) for b in per)) <= 1e-9
+              and cell["trades"] == sum(b["trades"] for b in per),
+              f"walk: {name} over the chain {cell}, its windows sum to {sum(num(b['fitness']) for b in per)}")
+    h = doc["verdict"]["headline"]
+    log = want["chained"][1]["log"]
+    check(f"over the chained test windows ({f2(num(ch['fitness']))} vs {f2(num(log['fitness']))}" in h,
+          f"walk: the headline does not compare the chains: {h!r}")
     readings("walk", doc["verdict"])
     check(f"verdict: {doc['verdict']['headline']}\n" in r.stdout, "walk: the terminal does not print the headline")
+    for k, name in (("dsr_reading", "DSR"), ("pbo_reading", "PBO")):
+        check(doc["verdict"][k] == f"{name} -: not computed (a walk-forward has none)", f"walk: {k} {doc['verdict'][k]!r}")
     python_verdict(evolve, "walk", cli.mode_file(cfg[:-5] + ".h5", ["--walk-forward", "--grid"]), doc)
     print(f"ok: walk: {doc['verdict']['headline']}")
 

@@ -66,6 +66,7 @@ int main(void)
     part_is(VPART_HOLDOUT, 0, "holdout");
     part_is(VPART_FOLD, 3, "fold 3");
     part_is(VPART_WINDOW, 12, "window 12");
+    part_is(VPART_CHAIN, 0, "chained");
     CHECK_STR("your trade log", verdict_base_words(BASELINE_LOG));
     CHECK_STR("the loosest point", verdict_base_words(BASELINE_LOOSEST));
     CHECK_STR("your baseline", verdict_base_words(BASELINE_TRADER));

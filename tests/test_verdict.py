@@ -223,7 +223,8 @@ def readings(where, v, doc=None):
 PY_VERDICT = """import json, sys, evolve
 v = evolve.load_run(sys.argv[1]).verdict
 t = v.table
-print(json.dumps({"headline": v.headline, "parts": list(t.index), "dsr": v.dsr, "pbo": v.pbo,
+print(json.dumps({"headline": v.headline, "parts": list(t.index), "dsr": v.dsr, "pbo": v.pbo, "dsr_z": v.dsr_z,
+                  "trials": v.trials, "dsr_reading": v.dsr_reading, "pbo_reading": v.pbo_reading,
                   "rank1": [float(x) for x in t["rank1"]], "log": [float(x) for x in t["log"]],
                   "diff": [float(x) for x in t["rank1-log"]], "trades": [int(x) for x in t["rank1_trades"]]}))
 """
@@ -249,10 +250,12 @@ def python_verdict(evolve, where, run_file, doc):
           and near(py["log"], [num(p["baselines"]["log"]["fitness"]) for p in v["parts"]])
           and near(py["diff"], [num(p["baselines"]["log"]["difference"]) for p in v["parts"]]),
           f"{where}: Result.verdict's table {py}, the JSON {v['parts']}")
-    for key in ("dsr", "pbo"):  # the run file's readings' numbers: NaN where the JSON has null
+    for key in ("dsr", "dsr_z", "pbo", "trials"):  # the run file's numbers: NaN where the JSON has null
         want, got = v.get(key), py[key]
         same = (got != got) if want is None else abs(got - num(want)) <= 4e-16 * max(1.0, abs(num(want)))
         check(same, f"{where}: Result.verdict.{key} {got}, the JSON {want}")
+    for key in ("dsr_reading", "pbo_reading"):
+        check(py[key] == v[key], f"{where}: Result.verdict.{key} {py[key]!r}, the JSON {v[key]!r}")
 
 
 def holdout_days(evolve, root, data):

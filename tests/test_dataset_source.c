@@ -211,6 +211,8 @@ static void test_cap_order(void)
     FILE *f = tmpfile();
     if (!f || dataset_cache_dir(&dir, &err) != EV_OK || fx_clean_dir(dir) != 0) {
         CHECK(!"the shared cache folder");
+        if (f)
+            fclose(f);
         free(dir);
         return;
     }

@@ -586,9 +586,8 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
     if (top->base)
         add_baselines(c, root, cfg, top);
     if (strcmp(s->mode, "walk_forward") != 0) { /* a walk's is in its extra (json_walk_forward) */
-        verdict_t v;
-        const double trials = (double)(s->has_ga ? s->unique_evaluations : s->evaluated);
-        add_verdict(c, root, &v, verdict_of_list(&v, top, trials, NULL));
+        verdict_t v; /* deflated by the top rows' own trials, as their DSR column and the run file's verdict */
+        add_verdict(c, root, &v, verdict_of_list(&v, top, top_trials(s, top), NULL));
     }
     o = jchild(c, root, "seconds", 0);
     if (o) {

@@ -3,7 +3,12 @@
  * file is not a change, one changed byte is), rebuilt when they change or
  * never over a file that is not an evolve dataset; a dataset file alone is
  * read as is. Without data.cache, configs on the same data share one file of
- * the shared cache (EVOLVE_CACHE_DIR, which tests/CMakeLists.txt sets per test). */
+ * the shared cache (EVOLVE_CACHE_DIR, which tests/CMakeLists.txt sets per test).
+ * Over the cap (EVOLVE_CACHE_MAX_MB, whole megabytes; another text is the
+ * default) the least recently used cache files go first, each with its
+ * .inputs, only until the folder fits, never the file just built, and a
+ * file of the folder not named as a cache file stays. */
+#define _POSIX_C_SOURCE 200809L /* setenv: the cap changed between builds */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +172,89 @@ static void test_shared(void)
     free(b.dataset_path);
 }
 
+static void set_env(const char *name, const char *value)
+{
+#ifdef _WIN32
+    (void)_putenv_s(name, value);
+#else
+    (void)setenv(name, value, 1);
+#endif
+}
+
+/* name in the shared cache folder, bytes long, its last use now (malloc'ed path). */
+static char *cache_entry(const char *dir, const char *name, size_t bytes)
+{
+    char *path = plat_path_join(dir, name);
+    FILE *f = path ? fopen(path, "wb") : NULL;
+    for (size_t i = 0; f && i < bytes; i++)
+        fputc(0, f);
+    if (f)
+        fclose(f);
+    plat_sleep_ms(20); /* the next one is used later */
+    return path;
+}
+
+static int there(const char *path)
+{
+    plat_stat_t ps;
+    return plat_stat(path, &ps) == 0;
+}
+
+/* Three cache files of 0.6 MB, used one after the other, a foreign file and
+ * the file just built: a cap of 1 MB removes the two least recently used
+ * and their .inputs, not the most recent, the new one or the foreign one;
+ * "1MB" is no cap; a cap of 0 leaves the file just built alone. */
+static void test_cap_order(void)
+{
+    static const char *const names[] = {"00000000000000a1.h5", "00000000000000b2.h5", "00000000000000c3.h5"};
+    enum { SIZE = 600 * 1024 };
+    char *dir = NULL, *path[3], *inputs[3], *foreign, *built, *log;
+    ingest_opts_t o;
+    ev_error err;
+    FILE *f = tmpfile();
+    if (!f || dataset_cache_dir(&dir, &err) != EV_OK || fx_clean_dir(dir) != 0) {
+        CHECK(!"the shared cache folder");
+        if (f)
+            fclose(f);
+        free(dir);
+        return;
+    }
+    memset(&o, 0, sizeof o);
+    o.market_dir = DIR "/market";
+    o.trades_path = DIR "/trades.csv";
+    foreign = cache_entry(dir, "my-own-notes-xyz.h5", 3 * SIZE); /* the oldest, and the largest */
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%.16s.inputs", names[i]);
+        inputs[i] = cache_entry(dir, name, 10);
+        path[i] = cache_entry(dir, names[i], SIZE);
+    }
+    built = cache_entry(dir, "00000000000000d4.h5", 1024);
+    set_env("EVOLVE_CACHE_MAX_MB", "1MB");
+    dataset_cache_built(built, &o, f);
+    CHECK(there(path[0]) && there(path[1]) && there(path[2]));
+    set_env("EVOLVE_CACHE_MAX_MB", "1");
+    dataset_cache_built(built, &o, f);
+    log = fx_slurp(f);
+    CHECK(!there(path[0]) && !there(path[1]) && !there(inputs[0]) && !there(inputs[1]));
+    CHECK(there(path[2]) && there(inputs[2]) && there(built) && there(foreign));
+    CHECK_CONTAINS(log, names[0]);
+    CHECK_CONTAINS(log, names[1]);
+    CHECK(!strstr(log, names[2]) && !strstr(log, "my-own-notes"));
+    set_env("EVOLVE_CACHE_MAX_MB", "0");
+    dataset_cache_built(built, &o, f);
+    CHECK(!there(path[2]) && there(built) && there(foreign));
+    fclose(f);
+    free(log);
+    for (int i = 0; i < 3; i++) {
+        free(path[i]);
+        free(inputs[i]);
+    }
+    free(foreign);
+    free(built);
+    free(dir);
+}
+
 int main(void)
 {
     config_t cfg;
@@ -288,5 +376,6 @@ int main(void)
     cfg.dataset_path = NULL;
     plat_setenv_default("EVOLVE_CACHE_DIR", DIR "/shared"); /* when run outside ctest */
     test_shared();
+    test_cap_order();
     return check_exit();
 }

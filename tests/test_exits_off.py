@@ -11,7 +11,8 @@ last in a list and as a range's `off: true`.
 - The GA's top-10 equals the grid's (index, fitness, trades).
 - off is printed as off: the JSON's values, the top table, the loosest
   baseline (which uses off, the loosest value; its value the oracle's), a
-  config's `baseline:` with exits off, and never a lattice edge.
+  config's `baseline:` with exits off (in the JSON and the terminal's
+  baselines table), and never a lattice edge.
 - A config puts off only where it belongs: a filter's off, off in the middle
   of a list and off twice are refused naming the parameter and the place.
 - --gpu: the CUDA backend (emulated in CI) gives the CPU's lists bit for bit;
@@ -133,6 +134,16 @@ def check_printing(doc, stdout, orc):
     for e in doc.get("lattice_edges", []):
         check(not (e["parameter"] in OFF_ROLES and e["value"] == "off"), f"off reported as an edge: {e}")
     check(" off " in stdout or " off\n" in stdout, "the top table does not print off")
+    # the terminal's baselines table: the loosest's exits and the config's trail read off (columns by header)
+    lines = stdout.splitlines()
+    head = next((ln.split() for ln in lines if ln.split()[:1] == ["baseline"] and "trail" in ln.split()), None)
+    table = {ln.split()[0]: ln.split() for ln in lines if head and ln.split()[:1] in (["loosest"], ["baseline"])
+             and len(ln.split()) >= len(head)}
+    if check(head and "loosest" in table and "baseline" in table, f"no baselines table with both rows: {stdout}"):
+        got = {r: table["loosest"][head.index(r)] for r in OFF_ROLES}
+        check(all(v == "off" for v in got.values()), f"the baselines table prints the loosest's exits as {got}")
+        check(table["baseline"][head.index("trail")] == "off",
+              f"the baselines table prints the baseline's trail as {table['baseline'][head.index('trail')]}")
 
 
 def check_refused(evolve, root, data):

@@ -13,7 +13,9 @@ over (the file would be identical either way): the finished file's session
 says "resumed at point N", N the points the progress file held. Also:
 a fresh grid over an interrupted one is refused with the command that
 resumes it, a GA --resume of a grid and a resume with another evaluator are
-refused, and a damaged progress file starts the grid over to the same end.
+refused, and a damaged progress file (truncated, or a pool entry past the
+lattice) starts the grid over to the same end. The progress's seconds
+continue across a resume.
 
 Needs h5py (else skipped with 77)."""
 import json
@@ -60,14 +62,19 @@ class Case:
         return cli.run(evolve, [self.cfg] + self.args + extra, env, timeout=300)
 
 
-def progress_done(case):
-    """The points the progress file holds, or None."""
+def progress_attr(case, name):
+    """An attribute of the progress file ("done": the points it holds, "seconds": the pass's wall seconds so
+    far), or None."""
     import h5py
     try:
         with h5py.File(case.partial, "r") as f:
-            return int(f.attrs["done"])
+            return f.attrs[name].item()
     except (OSError, KeyError):
         return None
+
+
+def progress_done(case):
+    return progress_attr(case, "done")
 
 
 def summary(path):
@@ -120,6 +127,12 @@ def killed_inside(evolve, case, ref, ref_json, serial):
         r = case.run(evolve, ["--resume", case.out])
         check(r.returncode == 1 and "no run to resume" in r.stderr, f"nothing to resume: {r.returncode} {r.stderr}")
         return
+    if serial == 7:  # the pass's seconds continue across a resume (results/README.md): killed again at once
+        before = progress_attr(case, "seconds")
+        r = case.run(evolve, ["--resume", case.out, "--quiet"], {"EVOLVE_TEST_KILL": "grid_progress:1"})
+        after = progress_attr(case, "seconds")
+        check(r.returncode == -signal.SIGKILL and before is not None and after is not None and after >= before,
+              f"grid_progress:{serial}: the progress's seconds went from {before} to {after} over a resume")
     done = resume_to_end(evolve, case, ref, ref_json, f"killed at grid_progress:{serial}")
     check(done is not None and 0 < done < 204120, f"grid_progress:{serial}: the progress held {done} points")
 
@@ -191,18 +204,34 @@ def refusals(evolve, case):
     check(open(case.partial, "rb").read() == before, "a refused resume changed the progress file")
 
 
-def damaged(evolve, case, ref, ref_json):
-    """A truncated progress file: the grid says so and starts over, to the same end."""
-    case.clean()
-    case.run(evolve, ["--quiet"], {"EVOLVE_TEST_KILL": "grid_progress:3"})
+def truncate(case):
     size = os.path.getsize(case.partial)
     with open(case.partial, "r+b") as f:
         f.truncate(size // 2)
-    got_json = os.path.join(case.dir, "got.json")
-    r = case.run(evolve, ["--resume", case.out, "--quiet", "--json", got_json])
-    check(r.returncode == 0 and "starts again from its first point" in r.stderr, f"damaged: {r.returncode} {r.stderr}")
-    check("started again" in sessions(case.out)[-1], f"damaged: session {sessions(case.out)[-1]!r}")
-    same_as(case, ref, ref_json, got_json, "damaged progress file")
+
+
+def pool_past_lattice(case):
+    """A pool entry's index set to the lattice's size: one past its last point."""
+    import h5py
+    with h5py.File(case.partial, "r+") as f:
+        rows = f["pool"][...]
+        rows[0][1] = f.attrs["points"]
+        f["pool"][...] = rows
+
+
+def damaged(evolve, case, ref, ref_json):
+    """A truncated progress file, or one whose pool names a point past the lattice: the grid says so and starts
+    over, to the same end."""
+    for how, spoil in (("truncated", truncate), ("a pool entry past the lattice", pool_past_lattice)):
+        case.clean()
+        case.run(evolve, ["--quiet"], {"EVOLVE_TEST_KILL": "grid_progress:3"})
+        spoil(case)
+        got_json = os.path.join(case.dir, "got.json")
+        r = case.run(evolve, ["--resume", case.out, "--quiet", "--json", got_json])
+        check(r.returncode == 0 and "starts again from its first point" in r.stderr,
+              f"damaged ({how}): {r.returncode} {r.stderr}")
+        check("started again" in sessions(case.out)[-1], f"damaged ({how}): session {sessions(case.out)[-1]!r}")
+        same_as(case, ref, ref_json, got_json, f"damaged progress file ({how})")
 
 
 def main():

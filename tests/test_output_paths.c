@@ -10,7 +10,11 @@
  *   files a killed evolve left, OUT.tmp.<pid>, and leaves every other file
  *   alone: the user's OUT.tmp.notes, OUT.tmp., OUT.tmp.12a, OUT.tmpx.5,
  *   OUTX.tmp.7, OUT.bak.1, OUT.old.20, OUT itself, and another output's
- *   big.h5.tmp.77 (a name of OUT's length).
+ *   big.h5.tmp.77 (a name of OUT's length);
+ * - output_check_text replaces an empty file or one that begins with a mark
+ *   of the command, never another; output_check_json a JSON object with
+ *   both "mode" and "lattice_size", not one with only one of them, nor a new
+ *   file in a folder that is not there (io/output_guard.h).
  * The files of an earlier run are removed first. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,10 +180,55 @@ static void test_temps(void)
     fclose(log);
 }
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* status of a check on a file holding text (NULL: no file). */
+static ev_status kind_of(const char *text, int json)
+{
+    static const char *const marks[] = {"trade_id,", NULL};
+    const char *path = json ? DIR "/kinds/out.json" : DIR "/kinds/out.csv";
+    ev_error err;
+    ev_status st;
+    remove(path);
+    if (text)
+        write_text(path, text);
+    st = json ? output_check_json(path, "--json output", &err) : output_check_text(path, "--csv output", marks, &err);
+    if (st != EV_OK)
+        CHECK_CONTAINS(err.msg, path);
+    return st;
+}
+
+static void test_kinds(void)
+{
+    ev_error err;
+    CHECK(plat_mkdirs(DIR "/kinds", &err) == EV_OK);
+    CHECK_EQ_I64(EV_OK, kind_of(NULL, 0));
+    CHECK_EQ_I64(EV_OK, kind_of("", 0));
+    CHECK_EQ_I64(EV_OK, kind_of("trade_id,part\n1,in_sample\n", 0));
+    CHECK_EQ_I64(EV_EIO, kind_of("my notes\n", 0));
+    CHECK_EQ_I64(EV_EIO, kind_of("trade_i", 0));
+    CHECK_EQ_I64(EV_OK, kind_of(NULL, 1));
+    CHECK_EQ_I64(EV_OK, kind_of("{\"mode\": \"ga\", \"lattice_size\": 81}", 1));
+    CHECK_EQ_I64(EV_EIO, kind_of("{\"mode\": \"ga\"}", 1));
+    CHECK_EQ_I64(EV_EIO, kind_of("{\"lattice_size\": 81}", 1));
+    CHECK_EQ_I64(EV_EIO, kind_of("[\"mode\", \"lattice_size\"]", 1));
+    CHECK_EQ_I64(EV_EIO, output_check_json(DIR "/kinds/none/out.json", "--json output", &err));
+    CHECK_CONTAINS(err.msg, "is not there");
+}
+
 int main(void)
 {
     clean();
     test_same_file();
     test_temps();
+    test_kinds();
     return check_exit();
 }

@@ -9,8 +9,10 @@ trader's own settings' trades.
   their summed outcome are the run's `baseline` row (total_return: the sum);
 - no setting at all is the log: every trade, exited as logged, its outcome
   the log's Trade Percent Change less cost_pct (read from the CSV here);
-- a misspelt name, a value its role refuses, and --list baseline without a
-  baseline: block are refused naming them.
+- a misspelt name (or only its first letters), a value its role refuses, an
+  infinite value, --list baseline without a baseline: block, and a --csv
+  onto the dataset the config is about to build (data.cache) are refused
+  naming them.
 Standard library only."""
 import csv
 import json
@@ -100,10 +102,20 @@ def main():
         for what, args, code, words in (
                 ("a misspelt name", ["--set", "volatilty=0.3"], 2, ["volatilty", "no parameter"]),
                 ("a stop >= 0", ["--set", "stop=0.4"], 2, ["stop=0.4"]),
-                ("not a number", ["--set", "ratio=high"], 2, ["ratio", "number"])):
+                ("not a number", ["--set", "ratio=high"], 2, ["ratio", "number"]),
+                ("a name's first letters", ["--set", "vol=0.3"], 2, ["vol", "no parameter"]),
+                ("an infinite value", ["--set", "target=inf"], 2, ["target", "finite"])):
             r = cli.run(E, ["trades", cfg] + args + ["--csv", os.path.join(root, "x.csv")])
             check(r.returncode == code and all(w in r.stderr for w in words),
                   f"{what}: exit {r.returncode}, {r.stderr!r}")
+        # --csv onto the dataset the config is about to build (data.cache, not there yet): refused, nothing written
+        os.makedirs(os.path.join(root, "fresh"))
+        fresh = os.path.join(root, "fresh", "fresh.yaml")
+        cli.write_config(fresh, data, os.path.join(root, "fresh", "fresh.h5"), extra=EXTRA)
+        cache = os.path.join(root, "fresh", "dataset.h5")
+        r = cli.run(E, ["trades", fresh, "--csv", cache])
+        check(r.returncode != 0 and "dataset" in r.stderr and cache in r.stderr and not os.path.exists(cache),
+              f"--csv onto data.cache: exit {r.returncode}, {r.stderr!r}, written: {os.path.exists(cache)}")
         plain = os.path.join(root, "plain.yaml")
         cli.write_config(plain, data, os.path.join(root, "plain.h5"))
         r = cli.run(E, ["trades", plain, "--list", "baseline"])

@@ -41,21 +41,48 @@ def write(path, text):
         f.write(text)
 
 
+def journal():
+    """The journal a runner keeps while a file is mutated ({file, text, pid}), or None."""
+    try:
+        with open(JOURNAL, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def restore_journal():
-    """Puts back the file a runner killed mid-mutant left mutated."""
-    if not os.path.exists(JOURNAL):
+    """Puts back the file a runner killed mid-mutant left mutated; refuses while that runner is still at work
+    (two runners on one tree would restore each other's files)."""
+    j = journal()
+    if j is None:
         return
-    with open(JOURNAL, encoding="utf-8") as f:
-        j = json.load(f)
+    if j.get("pid") and j["pid"] != os.getpid() and alive(j["pid"]):
+        raise SystemExit(f"mutation: runner {j['pid']} is mutating {j['file']} in this tree: wait for it to end")
     write(j["file"], j["text"])
     os.remove(JOURNAL)
     print(f"mutation: restored {j['file']} (a runner stopped while it was mutated)", flush=True)
 
 
+def original(path):
+    """A file's text as the tree holds it, unmutated: a running runner's journal has it while it is mutated."""
+    j = journal()
+    return j["text"] if j and j["file"] == path else read(path)
+
+
 def stale(m):
     """Why mutant m cannot be applied to the tree, or None."""
     try:
-        n = read(m["file"]).count(m["original"])
+        n = original(m["file"]).count(m["original"])
     except OSError as e:
         return f"{m['file']}: {e.strerror}"
     return None if n == 1 else f"{m['file']}: its original text occurs {n} times, not once"
@@ -100,7 +127,7 @@ def one(m, args, log):
     t0 = time.time()
     text = read(m["file"])
     with open(JOURNAL, "w", encoding="utf-8") as f:
-        json.dump({"file": m["file"], "text": text}, f)
+        json.dump({"file": m["file"], "text": text, "pid": os.getpid()}, f)
     try:
         write(m["file"], text.replace(m["original"], m["replacement"], 1))
         log.write(f"\n===== {m['id']}: {m['file']}\n")
@@ -128,7 +155,8 @@ def main():
     # Ctrl-C and kill: the file restored on the way out (a background job starts with SIGINT ignored)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    restore_journal()
+    if not args.list:  # --list only reads: it may run beside a campaign
+        restore_journal()
     ids = [m["id"] for m in M.MUTANTS]
     if len(set(ids)) != len(ids):
         raise SystemExit("mutation: two mutants share an id")

@@ -41,6 +41,14 @@ def test_callback_stops_ga(sample, soxl, binary):
         assert a.equals(b)
 
 
+def test_callback_run_names_its_own_file(sample, soxl):
+    """docs/config.md `output`: a GA given on_generation (which its caller may stop) writes <output stem>.py.h5,
+    never the GA's own <output stem>.h5."""
+    res = evolve.run(soxl, on_generation=lambda g: g["generation"] >= 1, backend="cpu", seed=7)
+    assert os.path.basename(res.run_file) == "soxl.py.h5"
+    assert os.path.dirname(os.path.abspath(res.run_file)) == os.path.abspath(sample / "results")
+
+
 def test_callback_exception_propagates(sample, soxl):
     class Boom(Exception):
         pass

@@ -31,6 +31,7 @@ enum { DOM_THREADS = 256 };
 typedef struct {
     uint16_t g[EV_MAX_PARAMS];
 } dom_lead_t;
+KERNEL_ARG_PLAIN(dom_lead_t)
 
 /* cell x += a, atomically per word. The 128-bit add carries exactly: the
  * thread whose low-word add wrapped (old + lo < old) adds the carry to the
@@ -116,6 +117,7 @@ struct dom_source {
         return shape_encode(&shape, g);
     }
 };
+KERNEL_ARG_POINTERS(dom_source, c, t)
 
 /* Bytes per lattice cell: every field once per sum set. */
 extern "C" uint64_t cuda_dominance_cell_bytes(const fit_tables_t *t)

@@ -153,6 +153,7 @@ struct lattice_source {
         return first + x;
     }
 };
+KERNEL_ARG_POINTERS(lattice_source, results)
 
 extern "C" ev_status cuda_eval_open(cuda_eval_t **out, const cuda_tables_t *t, const lattice_shape_t *shape,
                                     const cuda_eval_sizes_t *sizes, ev_error *err)

@@ -70,6 +70,7 @@ static __global__ void unique_kernel(const uint32_t *order, const uint64_t *inde
 typedef struct {
     uint32_t at[GA_MAX_GENES];
 } gene_offsets_t;
+KERNEL_ARG_PLAIN(gene_offsets_t)
 
 static __global__ void histogram_kernel(const uint16_t *genes, uint32_t pop, int32_t n_genes,
                                         const __grid_constant__ gene_offsets_t off, uint32_t *counts)

@@ -6,6 +6,7 @@
 #include <curand_philox4x32_x.h>
 
 #include "kernels/cuda_check.h"
+#include "kernels/kernel_args.cuh"
 #include "operators/breed.h"
 
 static __global__ void philox_kernel(const uint4 *ctr, uint2 key, uint32_t n, uint4 *out_curand, uint4 *out_hd)

@@ -26,6 +26,7 @@
 
 #include "operators/dedup_table.h"
 #include "kernels/ga_device.cuh"
+#include "kernels/kernel_args.cuh"
 
 /* What a kernel needs of the table, by value. */
 typedef struct {
@@ -34,6 +35,7 @@ typedef struct {
     uint64_t mask;   /* slots - 1 */
     int32_t words;
 } ga_table_view_t;
+KERNEL_ARG_POINTERS(ga_table_view_t, keys, vals)
 
 static inline ga_table_view_t ga_table_view(const ga_table_t *t)
 {

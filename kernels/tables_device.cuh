@@ -8,6 +8,7 @@
 #include "fitness/tables.h"
 #include "fitness/tables_layout.h"
 #include "kernels/cuda_api.h"
+#include "kernels/kernel_args.cuh"
 
 struct cuda_tables {
     fit_tables_t view;        /* layout + device pointers into mem; kernels take it by value */

@@ -21,6 +21,7 @@
 #include "fitness/accum.h"
 #include "fitness/topk.h"
 #include "kernels/cuda_check.h"
+#include "kernels/kernel_args.cuh"
 #include "kernels/launch.cuh"
 
 /* Candidate buffers of one evaluator. */

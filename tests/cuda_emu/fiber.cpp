@@ -108,9 +108,7 @@ void fiber_create(Fiber *f, size_t stack_bytes, void (*entry)(void))
         f->sp = uc;
     }
 #endif
-#if defined(EMU_TSAN)
-    f->tsan = __tsan_create_fiber(0);
-#endif
+    fiber_identity(f, 0);
 }
 
 void fiber_destroy(Fiber *f)
@@ -118,7 +116,9 @@ void fiber_destroy(Fiber *f)
     if (!f->stack)
         return;
 #if defined(EMU_TSAN)
-    __tsan_destroy_fiber(f->tsan);
+    for (void *id : f->tsan_ids)
+        if (id)
+            __tsan_destroy_fiber(id);
 #endif
 #if !defined(__x86_64__)
     delete static_cast<ucontext_t *>(f->sp);
@@ -161,6 +161,62 @@ void fiber_started(Fiber *from)
     }
 #endif
     (void)from;
+}
+
+void fiber_identity(Fiber *f, unsigned k)
+{
+#if defined(EMU_TSAN)
+    if (!f->tsan_ids[k])
+        f->tsan_ids[k] = __tsan_create_fiber(0);
+    f->tsan = f->tsan_ids[k];
+#else
+    (void)f, (void)k;
+#endif
+}
+
+#if defined(EMU_TSAN)
+namespace
+{
+
+/* A sync object no earlier meeting used: 8-byte cells of an arena, which
+ * is freed (TSan then forgets its objects) and made anew when used up. */
+void *fresh_sync_object()
+{
+    enum { ARENA = 64 * 1024 };
+    static char *arena;
+    static size_t used = ARENA;
+    if (used == ARENA) {
+        free(arena);
+        arena = static_cast<char *>(malloc(ARENA));
+        if (!arena) {
+            fprintf(stderr, "emu: out of host memory\n");
+            abort();
+        }
+        used = 0;
+    }
+    used += 8;
+    return arena + used - 8;
+}
+
+} // namespace
+#endif
+
+void fiber_meet(Fiber *const *f, size_t n)
+{
+#if defined(EMU_TSAN)
+    void *self = __tsan_get_current_fiber(), *sync = fresh_sync_object();
+    for (size_t i = 0; i < n; i++) {
+        __tsan_switch_to_fiber(f[i]->tsan, __tsan_switch_to_fiber_no_sync);
+        __tsan_release(sync);
+    }
+    for (size_t i = 0; i < n; i++) {
+        __tsan_switch_to_fiber(f[i]->tsan, __tsan_switch_to_fiber_no_sync);
+        __tsan_acquire(sync);
+    }
+    __tsan_switch_to_fiber(self, __tsan_switch_to_fiber_no_sync);
+#else
+    (void)f, (void)n;
+#endif
 }
 
 } // namespace emu

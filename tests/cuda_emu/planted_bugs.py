@@ -1,46 +1,71 @@
 #!/usr/bin/env python3
-"""Planted bugs the emulation layer must catch (issue 23's acceptance list).
+"""Planted bugs the emulation layer must catch (issues 23 and 35).
 
     planted_bugs.py --source-dir DIR --work-dir DIR [--cmake-arg ARG]... [--jobs N]
-                    [--only TEXT --expect TEXT]
+                    [--stage asan|tsan] [--only TEXT]
 
 Copies the sources into WORK/src, configures an emulated build there
 (EVOLVE_CUDA_EMU=ON plus the given arguments; CI passes its ASan+UBSan
-ones), builds the emu tests once, then for each bug below: plants it (the
-original text must occur exactly once, so a changed source fails this test
-rather than passing it), rebuilds, and runs `ctest -L emu` on the test that
-exercises that code, which must fail, with the report the layer gives. The
-missing barrier has no report of its own here: the forward schedule makes
-the reduction read poison, and the test fails on what follows (a wrong
-summary, or an index out of range); the TSan build names it (CI runs
---only __syncthreads --expect "ThreadSanitizer: data race" there: --only
-keeps the bugs whose name contains TEXT, --expect replaces what their
-output must contain). Exit 0 when every bug was caught."""
+ones, or its TSan ones with --stage tsan), builds the emu tests once, then
+for each bug of the stage: plants it (the original text must occur exactly
+once, so a changed source fails this test rather than passing it),
+rebuilds, and runs `ctest -L emu` on the test that exercises that code,
+which must fail, with the report the layer gives. Each bug names the stage
+that must catch it: ASan (test_emu_planted) for what the layer checks itself
+and for memory errors, TSan (test_emu_planted_tsan) for races. A missing
+barrier or atomic has no report of its own under ASan: the first barrier of
+block_sum makes the forward schedule read poison and the test fails on what
+follows (a wrong summary, or an index out of range); TSan names each race.
+--only keeps the bugs whose name contains TEXT. Exit 0 when every bug was
+caught."""
 import argparse
 import os
 import shutil
 import subprocess
 import sys
 
-# (name, file, original, planted, the test, what its output must contain)
+TSAN_RACE = "ThreadSanitizer: data race"
+
+# (name, file, original, planted, the test, {stage: what its output must contain})
 BUGS = [
     ("missing __syncthreads in block_sum", "kernels/ga_rank.cu",
      "    sh[threadIdx.x] = v;\n    __syncthreads();\n", "    sh[threadIdx.x] = v;\n",
-     "test_ga_cuda", ""),
+     "test_ga_cuda", {"asan": "", "tsan": TSAN_RACE}),
+    # a later phase: barriers before and after it, so only a barrier model with an edge per barrier sees it
+    ("missing __syncthreads inside block_sum's loop", "kernels/ga_rank.cu",
+     "            sh[threadIdx.x] += sh[threadIdx.x + s];\n        __syncthreads();\n",
+     "            sh[threadIdx.x] += sh[threadIdx.x + s];\n",
+     "test_ga_cuda", {"tsan": TSAN_RACE}),
+    ("topk slot counter without atomicAdd", "kernels/topk_device.cuh",
+     "        slot = atomicAdd(count, 1ull);", "        slot = (*count)++;",
+     "test_cuda_parity", {"tsan": TSAN_RACE}),
+    ("ga_table slot claimed by check-then-set", "kernels/ga_table.cuh",
+     "    while (atomicCAS(&t.vals[s].used, 0u, 1u) != 0u)\n        s = (s + 1) & t.mask;\n",
+     "    while (t.vals[s].used != 0u)\n        s = (s + 1) & t.mask;\n    t.vals[s].used = 1u;\n",
+     "test_ga_cuda", {"tsan": TSAN_RACE}),
     ("full mask to __match_any_sync", "kernels/ga_rank.cu",
      "unsigned peers = __match_any_sync(active, bin);", "unsigned peers = __match_any_sync(0xFFFFFFFFu, bin);",
-     "test_ga_cuda", "which have exited"),
+     "test_ga_cuda", {"asan": "which have exited"}),
     ("bounds check widened by one", "kernels/ga_rank.cu",
      "    if (j >= n)\n        return;\n    vals[j] = sorted[j];", "    if (j > n)\n        return;\n    vals[j] = sorted[j];",
-     "test_ga_cuda", "AddressSanitizer: heap-buffer-overflow"),
+     "test_ga_cuda", {"asan": "AddressSanitizer: heap-buffer-overflow"}),
     ("cudaMemcpy one element too long", "kernels/ga_state.cu",
      "cudaMemcpy(results, g->results, (uint64_t)g->pop * sizeof *results,",
      "cudaMemcpy(results, g->results, ((uint64_t)g->pop + 1) * sizeof *results,",
-     "test_ga_cuda", "past the end"),
+     "test_ga_cuda", {"asan": "past the end"}),
     ("CUB scratch size query skipped", "kernels/grid_topk.cu",
      "    CUDA_TRY(cub::DeviceMergeSort::SortKeys(NULL, d->sort_temp_bytes, (topk_entry_t *)NULL, (int64_t)d->cap,\n"
      "                                            entry_before()));\n", "",
-     "test_cuda_parity", "ask CUB for the size"),
+     "test_cuda_parity", {"asan": "ask CUB for the size"}),
+    # max_hold's arrays keep the layout's host pointers: a kernel argument's struct field, not the argument
+    ("bind_view skips max_hold (host pointers in fit_tables_t)", "kernels/tables_device.cu",
+     "    for (int r = 0; r < MORE_EXITS; r++) {\n        v->more[r].hit",
+     "    for (int r = 0; r < MORE_EXITS - 1; r++) {\n        v->more[r].hit",
+     "test_cuda_parity", {"asan": "field more[2].hit"}),
+    ("host code reads the topk counter in device memory", "kernels/topk_device.cuh",
+     "        CUDA_TRY(cudaMemcpy(&found, d->count, sizeof found, cudaMemcpyDeviceToHost));",
+     "        found = *d->count;",
+     "test_cuda_parity", {"asan": "AddressSanitizer: use-after-poison"}),
 ]
 
 def ignore(source_dir):
@@ -66,12 +91,10 @@ def main():
     ap.add_argument("--work-dir", required=True)
     ap.add_argument("--cmake-arg", action="append", default=[])
     ap.add_argument("--jobs", default="2")
+    ap.add_argument("--stage", choices=("asan", "tsan"), default="asan")
     ap.add_argument("--only")
-    ap.add_argument("--expect")
     a = ap.parse_args()
-    bugs = [b for b in BUGS if not a.only or a.only in b[0]]
-    if a.expect:
-        bugs = [b[:5] + (a.expect,) for b in bugs]
+    bugs = [b[:5] + (b[5][a.stage],) for b in BUGS if a.stage in b[5] and (not a.only or a.only in b[0])]
     src = os.path.join(a.work_dir, "src")
     build = os.path.join(a.work_dir, "build")
     if os.path.exists(src):

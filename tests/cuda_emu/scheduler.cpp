@@ -15,8 +15,12 @@
 
 /* ThreadSanitizer sees the fibers as threads and, switches being unsynchronised,
  * only CUDA's happens-before edges: launch -> every thread, every thread ->
- * the launch's end, barrier arrivals -> the threads leaving it, a warp's
- * collective -> its lanes. This file itself is not instrumented (emu.cmake). */
+ * the launch's end, and each barrier or warp collective, as it completes, from
+ * its members' arrivals to their leaving it (fiber_meet: a sync object of its
+ * own, so one barrier does not order what lies between two others). Blocks
+ * alternate between two identities of the fibers (fiber_identity), so two
+ * blocks run one after the other are distinct threads. This file itself is
+ * not instrumented (emu.cmake). */
 #if defined(EVOLVE_EMU_TSAN)
 #include <sanitizer/tsan_interface.h>
 #define EMU_RELEASE(addr) __tsan_release((void *)(addr))
@@ -65,6 +69,7 @@ struct Block {
 Fiber g_sched;
 char g_launch_start, g_launch_end; /* ThreadSanitizer's sync objects of a launch */
 std::deque<Fiber> g_fibers;        /* fiber t runs thread t of every block; a deque keeps them in place */
+std::vector<Fiber *> g_members;    /* a meeting's fibers (fiber_meet) */
 Block *g_block;
 
 const char *op_name(Op op)
@@ -211,9 +216,14 @@ bool resolve_collectives(void)
             if (elsewhere)
                 continue; /* they may come once a barrier is released; else a deadlock */
             uint32_t ballot = 0;
-            for (unsigned k = 0; k < n; k++)
+            g_members.clear();
+            for (unsigned k = 0; k < n; k++) {
                 if ((a.mask >> k & 1) && b->th[w0 + k].value)
                     ballot |= 1u << k;
+                if (a.mask >> k & 1)
+                    g_members.push_back(&g_fibers[w0 + k]);
+            }
+            fiber_meet(g_members.data(), g_members.size());
             for (unsigned k = 0; k < n; k++) {
                 Thread &o = b->th[w0 + k];
                 if (!(a.mask >> k & 1))
@@ -272,8 +282,12 @@ bool resolve_barrier(void)
         return false;
     if (done)
         block_fail(("__syncthreads reached by part of the block (the others have exited):" + waiting()).c_str());
-    for (unsigned t = 0; t < b->n; t++)
+    g_members.clear();
+    for (unsigned t = 0; t < b->n; t++) {
         b->th[t].state = State::runnable;
+        g_members.push_back(&g_fibers[t]);
+    }
+    fiber_meet(g_members.data(), g_members.size());
     return true;
 }
 
@@ -340,9 +354,7 @@ void syncthreads(const char *file, int line)
     a.state = State::barrier;
     a.file = file;
     a.line = line;
-    EMU_RELEASE(g_block);
-    yield();
-    EMU_ACQUIRE(g_block);
+    yield(); /* the scheduler's fiber_meet is the barrier's edge */
 }
 
 static Thread &arrive(Op op, uint32_t mask, uint64_t value, unsigned delta, const char *file, int line);
@@ -385,9 +397,7 @@ static Thread &arrive(Op op, uint32_t mask, uint64_t value, unsigned delta, cons
     a.delta = delta;
     a.file = file;
     a.line = line;
-    EMU_RELEASE(&b->th[w0]);
-    yield();
-    EMU_ACQUIRE(&b->th[w0]);
+    yield(); /* the scheduler's fiber_meet is the collective's edge */
     return b->th[t];
 }
 
@@ -442,6 +452,8 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
         g_block_idx.x = (unsigned)(k % grid.x);
         g_block_idx.y = (unsigned)(k / grid.x % grid.y);
         g_block_idx.z = (unsigned)(k / ((uint64_t)grid.x * grid.y));
+        for (unsigned t = 0; t < b.n; t++)
+            fiber_identity(&g_fibers[t], (unsigned)(i % 2));
         run_block(order);
     }
     EMU_ACQUIRE(&g_launch_end);
@@ -449,11 +461,11 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
     return true;
 }
 
-void check_device_pointer(const LaunchSite &site, int arg, const void *p)
+void check_device_pointer(const LaunchSite &site, int arg, const char *field, const void *p)
 {
     if (p && !is_device_pointer(p))
-        fail("kernel %s launched at %s:%d: argument %d (%p) is not device memory (no live cudaMalloc holds it)",
-             site.kernel, site.file, site.line, arg + 1, p);
+        fail("kernel %s launched at %s:%d: argument %d%s%s (%p) is not device memory (no live cudaMalloc holds it)",
+             site.kernel, site.file, site.line, arg + 1, field ? ", field " : "", field ? field : "", p);
 }
 
 } // namespace emu

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -63,14 +64,56 @@ struct LaunchSite {
  * set) when the configuration is refused as a GPU would refuse it. */
 bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *), void *ctx);
 
-/* A kernel's pointer argument must be null or point into a live device allocation. */
-void check_device_pointer(const LaunchSite &site, int arg, const void *p);
-template <class T> void check_arg(const LaunchSite &, int, const T &)
+/* A kernel's pointer argument, or a pointer in a by-value struct argument
+ * (field: its path, e.g. "more[2].hit"; nullptr at the top level), must be
+ * null or point into a live device allocation. */
+void check_device_pointer(const LaunchSite &site, int arg, const char *field, const void *p);
+
+/* By-value struct arguments: each type declares the fields that hold device
+ * pointers (EMU_ARG_POINTERS, through KERNEL_ARG_POINTERS of
+ * kernels/kernel_args.cuh) or that it holds none (EMU_ARG_PLAIN); a struct
+ * argument declared neither way fails the build, so no pointer goes unchecked
+ * by oversight. The declarations make emu_arg_fields / emu_arg_plain, found by
+ * argument-dependent lookup. */
+struct AnyVisit {
+    template <class F> void operator()(const char *, const F &) const
+    {
+    }
+};
+template <class T, class = void> struct has_fields : std::false_type {
+};
+template <class T>
+struct has_fields<T, std::void_t<decltype(emu_arg_fields(std::declval<const T &>(), AnyVisit()))>> : std::true_type {
+};
+template <class T, class = void> struct is_plain : std::is_arithmetic<T> {
+};
+template <class T> struct is_plain<T, std::enable_if_t<std::is_enum_v<T>>> : std::true_type {
+};
+template <class T>
+struct is_plain<T, std::void_t<decltype(emu_arg_plain(static_cast<const T *>(nullptr)))>> : std::true_type {
+};
+
+template <class T> void check_value(const LaunchSite &site, int arg, const std::string &path, const T &v)
 {
+    if constexpr (std::is_pointer_v<T>) {
+        check_device_pointer(site, arg, path.empty() ? nullptr : path.c_str(), (const void *)v);
+    } else if constexpr (std::is_array_v<T>) {
+        for (size_t i = 0; i < std::extent_v<T>; i++)
+            check_value(site, arg, path + "[" + std::to_string(i) + "]", v[i]);
+    } else if constexpr (has_fields<T>::value) {
+        emu_arg_fields(v, [&](const char *name, const auto &f) {
+            check_value(site, arg, path.empty() ? std::string(name) : path + "." + name, f);
+        });
+    } else {
+        static_assert(is_plain<T>::value,
+                      "a by-value kernel argument of a struct type the emulation does not know: declare its device "
+                      "pointer fields with KERNEL_ARG_POINTERS, or KERNEL_ARG_PLAIN when it has none "
+                      "(kernels/kernel_args.cuh)");
+    }
 }
-template <class T> void check_arg(const LaunchSite &site, int arg, T *p)
+template <class T> void check_arg(const LaunchSite &site, int arg, const T &v)
 {
-    check_device_pointer(site, arg, (const void *)p);
+    check_value(site, arg, std::string(), v);
 }
 
 /* k<<<grid, block>>>(args) is rewritten (tests/cuda_emu/rewrite.py) into
@@ -124,6 +167,45 @@ template <class T> T atomic_cas(T *p, T expected, T desired)
 }
 
 } // namespace emu
+
+/* EMU_ARG_POINTERS(T, f1, f2, ...): T's fields that hold device pointers (a
+ * pointer, an array of them, or a struct or array of structs declared in turn);
+ * EMU_ARG_PLAIN(T): T holds none. Up to 16 fields. */
+#define EMU_ARG_POINTERS(T, ...)                                         \
+    template <class V> inline void emu_arg_fields(const T &s, V &&visit) \
+    {                                                                    \
+        EMU_FOR_EACH(EMU_VISIT_FIELD, __VA_ARGS__)                       \
+    }
+#define EMU_ARG_PLAIN(T)                           \
+    inline constexpr bool emu_arg_plain(const T *) \
+    {                                              \
+        return true;                               \
+    }
+#define EMU_VISIT_FIELD(f) visit(#f, s.f);
+#define EMU_FE_1(m, a) m(a)
+#define EMU_FE_2(m, a, ...) m(a) EMU_FE_1(m, __VA_ARGS__)
+#define EMU_FE_3(m, a, ...) m(a) EMU_FE_2(m, __VA_ARGS__)
+#define EMU_FE_4(m, a, ...) m(a) EMU_FE_3(m, __VA_ARGS__)
+#define EMU_FE_5(m, a, ...) m(a) EMU_FE_4(m, __VA_ARGS__)
+#define EMU_FE_6(m, a, ...) m(a) EMU_FE_5(m, __VA_ARGS__)
+#define EMU_FE_7(m, a, ...) m(a) EMU_FE_6(m, __VA_ARGS__)
+#define EMU_FE_8(m, a, ...) m(a) EMU_FE_7(m, __VA_ARGS__)
+#define EMU_FE_9(m, a, ...) m(a) EMU_FE_8(m, __VA_ARGS__)
+#define EMU_FE_10(m, a, ...) m(a) EMU_FE_9(m, __VA_ARGS__)
+#define EMU_FE_11(m, a, ...) m(a) EMU_FE_10(m, __VA_ARGS__)
+#define EMU_FE_12(m, a, ...) m(a) EMU_FE_11(m, __VA_ARGS__)
+#define EMU_FE_13(m, a, ...) m(a) EMU_FE_12(m, __VA_ARGS__)
+#define EMU_FE_14(m, a, ...) m(a) EMU_FE_13(m, __VA_ARGS__)
+#define EMU_FE_15(m, a, ...) m(a) EMU_FE_14(m, __VA_ARGS__)
+#define EMU_FE_16(m, a, ...) m(a) EMU_FE_15(m, __VA_ARGS__)
+#define EMU_FE_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) EMU_FE_##N
+#define EMU_FOR_EACH(m, ...) \
+    EMU_FE_PICK(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)(m, __VA_ARGS__)
+
+/* CUDA's vector types hold no pointers. */
+EMU_ARG_PLAIN(uint2)
+EMU_ARG_PLAIN(uint3)
+EMU_ARG_PLAIN(uint4)
 
 #define threadIdx ((const uint3)::emu::g_thread_idx)
 #define blockIdx ((const uint3)::emu::g_block_idx)

@@ -108,7 +108,9 @@ void fiber_create(Fiber *f, size_t stack_bytes, void (*entry)(void))
         f->sp = uc;
     }
 #endif
-    fiber_identity(f, 0);
+#if defined(EMU_TSAN)
+    f->tsan = __tsan_create_fiber(0);
+#endif
 }
 
 void fiber_destroy(Fiber *f)
@@ -116,9 +118,7 @@ void fiber_destroy(Fiber *f)
     if (!f->stack)
         return;
 #if defined(EMU_TSAN)
-    for (void *id : f->tsan_ids)
-        if (id)
-            __tsan_destroy_fiber(id);
+    __tsan_destroy_fiber(f->tsan);
 #endif
 #if !defined(__x86_64__)
     delete static_cast<ucontext_t *>(f->sp);
@@ -161,17 +161,6 @@ void fiber_started(Fiber *from)
     }
 #endif
     (void)from;
-}
-
-void fiber_identity(Fiber *f, unsigned k)
-{
-#if defined(EMU_TSAN)
-    if (!f->tsan_ids[k])
-        f->tsan_ids[k] = __tsan_create_fiber(0);
-    f->tsan = f->tsan_ids[k];
-#else
-    (void)f, (void)k;
-#endif
 }
 
 #if defined(EMU_TSAN)

@@ -17,8 +17,7 @@ struct Fiber {
     const void *bottom = nullptr; /* the usable stack (for the scheduler's: learnt at the first switch) */
     size_t size = 0;
     void *asan_fake = nullptr; /* AddressSanitizer's fake stack while switched out */
-    void *tsan = nullptr;      /* ThreadSanitizer's fiber: the identity in use */
-    void *tsan_ids[2] = {};    /* its identities (fiber_identity), made when first used */
+    void *tsan = nullptr;      /* ThreadSanitizer's fiber */
 };
 
 /* A new fiber whose first switch-in calls entry() (which must never return). */
@@ -31,12 +30,6 @@ void fiber_switch(Fiber *from, Fiber *to);
 /* Called first thing by every entry(): completes the switch from `from`
  * that started it (and learns where from's stack is). */
 void fiber_started(Fiber *from);
-
-/* ThreadSanitizer: fiber f runs as its identity k (0 or 1), a thread of its
- * own to TSan. The scheduler alternates them between blocks, so that two
- * blocks run one after the other are distinct threads (a race between them
- * on the same threadIdx is seen). Nothing without TSan. */
-void fiber_identity(Fiber *f, unsigned k);
 
 /* ThreadSanitizer: the n fibers meet (a barrier or a warp collective
  * completes): each one's clock is released into a sync object that no other

@@ -18,9 +18,9 @@
  * the launch's end, and each barrier or warp collective, as it completes, from
  * its members' arrivals to their leaving it (fiber_meet: a sync object of its
  * own, so one barrier does not order what lies between two others). Blocks
- * alternate between two identities of the fibers (fiber_identity), so two
- * blocks run one after the other are distinct threads. This file itself is
- * not instrumented (emu.cmake). */
+ * alternate between two sets of fibers, so two blocks run one after the
+ * other are distinct threads. This file itself is not instrumented
+ * (emu.cmake). */
 #if defined(EVOLVE_EMU_TSAN)
 #include <sanitizer/tsan_interface.h>
 #define EMU_RELEASE(addr) __tsan_release((void *)(addr))
@@ -68,8 +68,17 @@ struct Block {
 
 Fiber g_sched;
 char g_launch_start, g_launch_end; /* ThreadSanitizer's sync objects of a launch */
-std::deque<Fiber> g_fibers;        /* fiber t runs thread t of every block; a deque keeps them in place */
-std::vector<Fiber *> g_members;    /* a meeting's fibers (fiber_meet) */
+/* Fiber t of a set runs thread t of a block; a deque keeps them in place. Under TSan blocks alternate
+ * between two sets: each fiber is a thread and a stack of its own to TSan, so two blocks run one after
+ * the other are distinct threads, and their stacks are not shared. */
+#if defined(EVOLVE_EMU_TSAN)
+constexpr unsigned FIBER_SETS = 2;
+#else
+constexpr unsigned FIBER_SETS = 1;
+#endif
+std::deque<Fiber> g_sets[FIBER_SETS];
+std::deque<Fiber> *g_fibers = &g_sets[0]; /* the running block's set */
+std::vector<Fiber *> g_members;           /* a meeting's fibers (fiber_meet) */
 Block *g_block;
 
 const char *op_name(Op op)
@@ -149,7 +158,7 @@ void set_indices(unsigned t)
 void yield(void)
 {
     unsigned t = g_block->cur;
-    fiber_switch(&g_fibers[t], &g_sched);
+    fiber_switch(&(*g_fibers)[t], &g_sched);
 }
 
 void fiber_main(void)
@@ -170,7 +179,7 @@ void resume(unsigned t)
 {
     g_block->cur = t;
     set_indices(t);
-    fiber_switch(&g_sched, &g_fibers[t]);
+    fiber_switch(&g_sched, &(*g_fibers)[t]);
 }
 
 /* Completes the collectives whose named lanes have all arrived; true when one did. */
@@ -221,7 +230,7 @@ bool resolve_collectives(void)
                 if ((a.mask >> k & 1) && b->th[w0 + k].value)
                     ballot |= 1u << k;
                 if (a.mask >> k & 1)
-                    g_members.push_back(&g_fibers[w0 + k]);
+                    g_members.push_back(&(*g_fibers)[w0 + k]);
             }
             fiber_meet(g_members.data(), g_members.size());
             for (unsigned k = 0; k < n; k++) {
@@ -285,7 +294,7 @@ bool resolve_barrier(void)
     g_members.clear();
     for (unsigned t = 0; t < b->n; t++) {
         b->th[t].state = State::runnable;
-        g_members.push_back(&g_fibers[t]);
+        g_members.push_back(&(*g_fibers)[t]);
     }
     fiber_meet(g_members.data(), g_members.size());
     return true;
@@ -435,10 +444,12 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
         return false;
     static const size_t stack = stack_bytes();
     Block b{&site, body, ctx, block.x * block.y * block.z, 0, {}, {}, 0};
-    while (g_fibers.size() < b.n) {
-        g_fibers.emplace_back();
-        fiber_create(&g_fibers.back(), stack, fiber_main);
-    }
+    /* every set the launch uses made before its first block: TSan gives a new fiber its maker's clock */
+    for (unsigned k = 0; k < FIBER_SETS; k++)
+        while (g_sets[k].size() < b.n) {
+            g_sets[k].emplace_back();
+            fiber_create(&g_sets[k].back(), stack, fiber_main);
+        }
     DeviceScope scope;
     std::vector<uint64_t> blocks, order;
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
@@ -452,8 +463,7 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
         g_block_idx.x = (unsigned)(k % grid.x);
         g_block_idx.y = (unsigned)(k / grid.x % grid.y);
         g_block_idx.z = (unsigned)(k / ((uint64_t)grid.x * grid.y));
-        for (unsigned t = 0; t < b.n; t++)
-            fiber_identity(&g_fibers[t], (unsigned)(i % 2));
+        g_fibers = &g_sets[i % FIBER_SETS];
         run_block(order);
     }
     EMU_ACQUIRE(&g_launch_end);

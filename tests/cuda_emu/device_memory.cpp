@@ -9,16 +9,17 @@
  * (EVOLVE_EMU_DEVICE_MIB, default 1024) is full. */
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <unistd.h>
 
 #include "internal.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(EVOLVE_EMU_ASAN) /* the ASan build (emu.cmake); this file is not instrumented */
 #include <sanitizer/asan_interface.h>
-#define EMU_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define EMU_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#define EMU_POISON(p, n) __asan_poison_memory_region(p, n)
+#define EMU_UNPOISON(p, n) __asan_unpoison_memory_region(p, n)
 #else
 #define EMU_POISON(p, n) ((void)(p), (void)(n))
 #define EMU_UNPOISON(p, n) ((void)(p), (void)(n))
@@ -34,6 +35,7 @@ struct Alloc {
     size_t bytes;
     const char *file;
     int line;
+    int open; /* the scopes holding it: unpoisoned while > 0 */
 };
 
 struct Table {
@@ -42,7 +44,6 @@ struct Table {
     size_t total;
     unsigned long calls = 0, fail_at = 0;
     bool fail_after = false;
-    int scopes = 0;
     Table()
     {
         const char *mib = getenv("EVOLVE_EMU_DEVICE_MIB");
@@ -63,7 +64,7 @@ Table &table()
 }
 
 /* The allocation holding p (p may be one past its end); nullptr when none. */
-const std::pair<const uintptr_t, Alloc> *find(const void *p)
+std::pair<const uintptr_t, Alloc> *find(const void *p)
 {
     auto &live = table().live;
     auto it = live.upper_bound((uintptr_t)p);
@@ -102,18 +103,26 @@ void check_host_range(const void *p, size_t bytes, const char *what, const char 
 
 } // namespace
 
-DeviceScope::DeviceScope()
+DeviceScope::DeviceScope(const void *const *ptrs, size_t n)
 {
-    if (table().scopes++ == 0)
-        for (auto &a : table().live)
-            EMU_UNPOISON((void *)a.first, a.second.bytes);
+    for (size_t i = 0; i < n; i++) {
+        auto *a = ptrs[i] ? find(ptrs[i]) : nullptr;
+        if (!a || std::find(held_.begin(), held_.end(), a->first) != held_.end())
+            continue;
+        held_.push_back(a->first);
+        if (a->second.open++ == 0)
+            EMU_UNPOISON((void *)a->first, a->second.bytes);
+    }
 }
 
 DeviceScope::~DeviceScope()
 {
-    if (--table().scopes == 0)
-        for (auto &a : table().live)
-            EMU_POISON((void *)a.first, a.second.bytes);
+    auto &live = table().live;
+    for (uintptr_t at : held_) {
+        auto it = live.find(at); /* (freed meanwhile: cudaFree unpoisoned it) */
+        if (it != live.end() && it->second.open > 0 && --it->second.open == 0)
+            EMU_POISON((void *)at, it->second.bytes);
+    }
 }
 
 bool is_device_pointer(const void *p)
@@ -159,10 +168,9 @@ cudaError_t emu_cudaMalloc(const char *file, int line, void **p, size_t bytes)
     if (!m)
         return set_last_error(cudaErrorMemoryAllocation);
     memset(m, POISON, bytes);
-    t.live[(uintptr_t)m] = Alloc{bytes, file, line};
+    t.live[(uintptr_t)m] = Alloc{bytes, file, line, 0};
     t.used += bytes;
-    if (!t.scopes)
-        EMU_POISON(m, bytes);
+    EMU_POISON(m, bytes);
     *p = m;
     return cudaSuccess;
 }
@@ -203,7 +211,7 @@ cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *sr
         check_device_range(src, bytes, "cudaMemcpy source", file, line);
     else
         check_host_range(src, bytes, "cudaMemcpy source", file, line);
-    DeviceScope scope;
+    DeviceScope scope{dst_dev ? dst : nullptr, src_dev ? src : nullptr};
     memmove(dst, src, bytes);
     return cudaSuccess;
 }
@@ -213,7 +221,7 @@ cudaError_t emu_cudaMemset(const char *file, int line, void *dst, int value, siz
     if (bytes == 0)
         return cudaSuccess;
     check_device_range(dst, bytes, "cudaMemset", file, line);
-    DeviceScope scope;
+    DeviceScope scope{dst};
     memset(dst, value, bytes);
     return cudaSuccess;
 }

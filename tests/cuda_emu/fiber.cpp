@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(EVOLVE_EMU_ASAN) /* the ASan build (emu.cmake); this file is not instrumented */
 #define EMU_ASAN 1
 #include <sanitizer/common_interface_defs.h>
 #endif

@@ -436,7 +436,8 @@ void *shared_alloc(SharedSlot *slot, size_t bytes, const char *file, int line)
     return p;
 }
 
-bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *), void *ctx)
+bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *), void *ctx, const void *const *ptrs,
+             size_t n)
 {
     if (g_block)
         fail("kernel %s launched at %s:%d from device code", site.kernel, site.file, site.line);
@@ -450,7 +451,7 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
             g_sets[k].emplace_back();
             fiber_create(&g_sets[k].back(), stack, fiber_main);
         }
-    DeviceScope scope;
+    DeviceScope scope(ptrs, n);
     std::vector<uint64_t> blocks, order;
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
     schedule_order(nblocks, blocks);

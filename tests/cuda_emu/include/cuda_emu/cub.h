@@ -70,7 +70,7 @@ cudaError_t radix_sort_pairs(const char *call, bool descending, void *temp, size
     check_items(call, kout, n, file, line);
     check_items(call, vin, n, file, line);
     check_items(call, vout, n, file, line);
-    DeviceScope scope;
+    DeviceScope scope{temp, kin, kout, vin, vout};
     std::vector<std::pair<K, V>> items((size_t)n);
     for (long long i = 0; i < n; i++)
         items[(size_t)i] = {kin[i], vin[i]};
@@ -95,7 +95,7 @@ cudaError_t inclusive_scan(const char *call, void *temp, size_t &bytes, const I 
         return cudaSuccess;
     check_items(call, in, n, file, line);
     check_items(call, out, n, file, line);
-    DeviceScope scope;
+    DeviceScope scope{temp, in, out};
     std::vector<O> acc((size_t)n);
     for (long long i = 0; i < n; i++)
         acc[(size_t)i] = i ? (O)op(acc[(size_t)i - 1], in[i]) : (O)in[i];
@@ -112,7 +112,7 @@ cudaError_t merge_sort_keys(const char *call, void *temp, size_t &bytes, K *keys
     if (!scratch_ok(call, temp, bytes, need, n, file, line))
         return cudaSuccess;
     check_items(call, keys, n, file, line);
-    DeviceScope scope;
+    DeviceScope scope{temp, keys};
     std::vector<K> v(keys, keys + n);
     std::stable_sort(v.begin(), v.end(), less);
     for (size_t i = 0; i < v.size();) { /* not stable: shuffle each run of equal keys */

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace emu
 {
@@ -60,9 +61,12 @@ struct LaunchSite {
     unsigned bounds; /* __launch_bounds__ maximum threads, 0 when none */
 };
 
-/* Runs body(ctx) as every thread of every block; false (and the last error
- * set) when the configuration is refused as a GPU would refuse it. */
-bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *), void *ctx);
+/* Runs body(ctx) as every thread of every block, with the device
+ * allocations the arguments point into (ptrs[0..n), DeviceScope) open;
+ * false (and the last error set) when the configuration is refused as a GPU
+ * would refuse it. */
+bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *), void *ctx, const void *const *ptrs,
+             size_t n);
 
 /* A kernel's pointer argument, or a pointer in a by-value struct argument
  * (field: its path, e.g. "more[2].hit"; nullptr at the top level), must be
@@ -93,16 +97,20 @@ template <class T>
 struct is_plain<T, std::void_t<decltype(emu_arg_plain(static_cast<const T *>(nullptr)))>> : std::true_type {
 };
 
-template <class T> void check_value(const LaunchSite &site, int arg, const std::string &path, const T &v)
+/* Checks v (argument arg; path: where in it) and adds each device pointer found to ptrs. */
+template <class T>
+void check_value(const LaunchSite &site, int arg, const std::string &path, const T &v, std::vector<const void *> &ptrs)
 {
     if constexpr (std::is_pointer_v<T>) {
         check_device_pointer(site, arg, path.empty() ? nullptr : path.c_str(), (const void *)v);
+        if (v)
+            ptrs.push_back((const void *)v);
     } else if constexpr (std::is_array_v<T>) {
         for (size_t i = 0; i < std::extent_v<T>; i++)
-            check_value(site, arg, path + "[" + std::to_string(i) + "]", v[i]);
+            check_value(site, arg, path + "[" + std::to_string(i) + "]", v[i], ptrs);
     } else if constexpr (has_fields<T>::value) {
         emu_arg_fields(v, [&](const char *name, const auto &f) {
-            check_value(site, arg, path.empty() ? std::string(name) : path + "." + name, f);
+            check_value(site, arg, path.empty() ? std::string(name) : path + "." + name, f, ptrs);
         });
     } else {
         static_assert(is_plain<T>::value,
@@ -111,9 +119,9 @@ template <class T> void check_value(const LaunchSite &site, int arg, const std::
                       "(kernels/kernel_args.cuh)");
     }
 }
-template <class T> void check_arg(const LaunchSite &site, int arg, const T &v)
+template <class T> void check_arg(const LaunchSite &site, int arg, const T &v, std::vector<const void *> &ptrs)
 {
-    check_value(site, arg, std::string(), v);
+    check_value(site, arg, std::string(), v, ptrs);
 }
 
 /* k<<<grid, block>>>(args) is rewritten (tests/cuda_emu/rewrite.py) into
@@ -134,7 +142,8 @@ class Launcher
             Params params;
         } call{k, Params(std::forward<A>(args)...)};
         int i = 0;
-        std::apply([&](const auto &...p) { (check_arg(site_, i++, p), ...); }, call.params);
+        std::vector<const void *> ptrs;
+        std::apply([&](const auto &...p) { (check_arg(site_, i++, p, ptrs), ...); }, call.params);
         execute(
             site_, grid_, block_,
             [](void *c) {
@@ -142,7 +151,7 @@ class Launcher
                 Params copy = cl->params; /* every thread gets its own copy of the arguments */
                 std::apply(cl->k, copy);
             },
-            &call);
+            &call, ptrs.data(), ptrs.size());
     }
 
   private:

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 namespace emu
 {
@@ -16,15 +18,26 @@ namespace emu
 /* Sets the error cudaGetLastError returns next, and returns e. */
 cudaError_t set_last_error(cudaError_t e);
 
-/* While one exists, device memory may be touched by this process (kernels,
- * the CUB twins, copies); outside, AddressSanitizer reports any host access. */
+/* While one exists, the device allocations holding the given pointers may
+ * be touched by this process (a kernel: those its arguments point into; a
+ * copy, a set, a CUB twin: those of its ranges); any other access of device
+ * memory, by host code or by a kernel through a pointer it was not given,
+ * is reported by AddressSanitizer. Only the named allocations are
+ * unpoisoned: poisoning all of them at every launch cost more than the
+ * kernels. Null pointers and host pointers are skipped. */
 class DeviceScope
 {
   public:
-    DeviceScope();
+    DeviceScope(const void *const *ptrs, size_t n);
+    DeviceScope(std::initializer_list<const void *> ptrs) : DeviceScope(ptrs.begin(), ptrs.size())
+    {
+    }
     ~DeviceScope();
     DeviceScope(const DeviceScope &) = delete;
     DeviceScope &operator=(const DeviceScope &) = delete;
+
+  private:
+    std::vector<uintptr_t> held_; /* the allocations this scope opened (their start) */
 };
 
 /* [p, p + bytes) lies in one live device allocation; else fail() naming what, where. */

@@ -17,10 +17,10 @@
  * only CUDA's happens-before edges: launch -> every thread, every thread ->
  * the launch's end, and each barrier or warp collective, as it completes, from
  * its members' arrivals to their leaving it (fiber_meet: a sync object of its
- * own, so one barrier does not order what lies between two others). Blocks
- * alternate between two sets of fibers, so two blocks run one after the
- * other are distinct threads. This file itself is not instrumented
- * (emu.cmake). */
+ * own, so one barrier does not order what lies between two others). The
+ * i-th block run gives thread t fiber (t + i) mod n, so the same threadIdx of
+ * two blocks fewer than n apart in the run are distinct threads. This file
+ * itself is not instrumented (emu.cmake). */
 #if defined(EVOLVE_EMU_TSAN)
 #include <sanitizer/tsan_interface.h>
 #define EMU_RELEASE(addr) __tsan_release((void *)(addr))
@@ -61,6 +61,7 @@ struct Block {
     void *ctx;
     unsigned n;   /* threads */
     unsigned cur; /* the running thread */
+    unsigned rot; /* thread t runs on fiber (t + rot) % n */
     std::vector<Thread> th;
     std::map<SharedSlot *, void *> shared;
     size_t shared_bytes;
@@ -68,17 +69,17 @@ struct Block {
 
 Fiber g_sched;
 char g_launch_start, g_launch_end; /* ThreadSanitizer's sync objects of a launch */
-/* Fiber t of a set runs thread t of a block; a deque keeps them in place. Under TSan blocks alternate
- * between two sets: each fiber is a thread and a stack of its own to TSan, so two blocks run one after
- * the other are distinct threads, and their stacks are not shared. */
+/* The fibers that run a block's threads; a deque keeps them in place. Under TSan each fiber is a thread,
+ * so the i-th block of a launch turns the mapping by i (Block::rot): a race between two blocks on the same
+ * threadIdx is then one between two threads. (Two sets of fibers, alternating, did so for adjacent blocks
+ * only, and doubled TSan's vector clocks and with them the time of its every barrier.) */
 #if defined(EVOLVE_EMU_TSAN)
-constexpr unsigned FIBER_SETS = 2;
+constexpr bool ROTATE = true;
 #else
-constexpr unsigned FIBER_SETS = 1;
+constexpr bool ROTATE = false;
 #endif
-std::deque<Fiber> g_sets[FIBER_SETS];
-std::deque<Fiber> *g_fibers = &g_sets[0]; /* the running block's set */
-std::vector<Fiber *> g_members;           /* a meeting's fibers (fiber_meet) */
+std::deque<Fiber> g_fibers;
+std::vector<Fiber *> g_members; /* a meeting's fibers (fiber_meet) */
 Block *g_block;
 
 const char *op_name(Op op)
@@ -147,6 +148,11 @@ std::string waiting(void)
     return out;
 }
 
+Fiber *fiber_of(unsigned t)
+{
+    return &g_fibers[(t + g_block->rot) % g_block->n];
+}
+
 void set_indices(unsigned t)
 {
     g_thread_idx.x = t % g_block_dim.x;
@@ -157,8 +163,7 @@ void set_indices(unsigned t)
 /* The running thread gives the CPU back to the scheduler. */
 void yield(void)
 {
-    unsigned t = g_block->cur;
-    fiber_switch(&(*g_fibers)[t], &g_sched);
+    fiber_switch(fiber_of(g_block->cur), &g_sched);
 }
 
 void fiber_main(void)
@@ -179,7 +184,7 @@ void resume(unsigned t)
 {
     g_block->cur = t;
     set_indices(t);
-    fiber_switch(&g_sched, &(*g_fibers)[t]);
+    fiber_switch(&g_sched, fiber_of(t));
 }
 
 /* Completes the collectives whose named lanes have all arrived; true when one did. */
@@ -230,7 +235,7 @@ bool resolve_collectives(void)
                 if ((a.mask >> k & 1) && b->th[w0 + k].value)
                     ballot |= 1u << k;
                 if (a.mask >> k & 1)
-                    g_members.push_back(&(*g_fibers)[w0 + k]);
+                    g_members.push_back(fiber_of(w0 + k));
             }
             fiber_meet(g_members.data(), g_members.size());
             for (unsigned k = 0; k < n; k++) {
@@ -294,7 +299,7 @@ bool resolve_barrier(void)
     g_members.clear();
     for (unsigned t = 0; t < b->n; t++) {
         b->th[t].state = State::runnable;
-        g_members.push_back(&(*g_fibers)[t]);
+        g_members.push_back(fiber_of(t));
     }
     fiber_meet(g_members.data(), g_members.size());
     return true;
@@ -444,13 +449,11 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
     if (!geometry_ok(site, grid, block))
         return false;
     static const size_t stack = stack_bytes();
-    Block b{&site, body, ctx, block.x * block.y * block.z, 0, {}, {}, 0};
-    /* every set the launch uses made before its first block: TSan gives a new fiber its maker's clock */
-    for (unsigned k = 0; k < FIBER_SETS; k++)
-        while (g_sets[k].size() < b.n) {
-            g_sets[k].emplace_back();
-            fiber_create(&g_sets[k].back(), stack, fiber_main);
-        }
+    Block b{&site, body, ctx, block.x * block.y * block.z, 0, 0, {}, {}, 0};
+    while (g_fibers.size() < b.n) {
+        g_fibers.emplace_back();
+        fiber_create(&g_fibers.back(), stack, fiber_main);
+    }
     DeviceScope scope(ptrs, n);
     std::vector<uint64_t> blocks, order;
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
@@ -464,7 +467,7 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
         g_block_idx.x = (unsigned)(k % grid.x);
         g_block_idx.y = (unsigned)(k / grid.x % grid.y);
         g_block_idx.z = (unsigned)(k / ((uint64_t)grid.x * grid.y));
-        g_fibers = &g_sets[i % FIBER_SETS];
+        b.rot = ROTATE ? (unsigned)(i % b.n) : 0;
         run_block(order);
     }
     EMU_ACQUIRE(&g_launch_end);

@@ -7,12 +7,13 @@
  * exit reports the number of calls instead of leaks, since a test stopped by
  * the failure may exit holding memory) and when the emulated device
  * (EVOLVE_EMU_DEVICE_MIB, default 1024) is full. */
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <map>
 #include <unistd.h>
+#include <vector>
 
 #include "internal.h"
 
@@ -35,11 +36,14 @@ struct Alloc {
     size_t bytes;
     const char *file;
     int line;
-    int open; /* the scopes holding it: unpoisoned while > 0 */
+    int open;     /* the scopes holding it: unpoisoned while > 0 */
+    bool pointed; /* a copy to device memory carried a pointer into it */
 };
 
 struct Table {
     std::map<uintptr_t, Alloc> live;
+    std::vector<uintptr_t> pointed;     /* the allocations marked pointed */
+    uintptr_t lo = UINTPTR_MAX, hi = 0; /* every allocation ever made lies in [lo, hi] */
     size_t used = 0;
     size_t total;
     unsigned long calls = 0, fail_at = 0;
@@ -101,7 +105,31 @@ void check_host_range(const void *p, size_t bytes, const char *what, const char 
         fail("%s at %s:%d: the host side (%p) is device memory: wrong cudaMemcpyKind", what, file, line, p);
 }
 
+/* Marks the allocations that 8-byte words of a copy to device memory (at
+ * dst, from host memory at src) point into: a kernel may follow them. */
+void note_pointers(const void *dst, const void *src, size_t bytes)
+{
+    Table &t = table();
+    for (size_t k = (8 - (uintptr_t)dst % 8) % 8; k + 8 <= bytes; k += 8) {
+        uintptr_t w;
+        memcpy(&w, (const char *)src + k, sizeof w);
+        if (w < t.lo || w > t.hi)
+            continue; /* (most words: data, not addresses) */
+        auto *a = find((const void *)w);
+        if (a && !a->second.pointed) {
+            a->second.pointed = true;
+            t.pointed.push_back(a->first);
+        }
+    }
+}
+
 } // namespace
+
+void add_pointed_allocations(std::vector<const void *> &ptrs)
+{
+    for (uintptr_t at : table().pointed)
+        ptrs.push_back((const void *)at);
+}
 
 DeviceScope::DeviceScope(const void *const *ptrs, size_t n)
 {
@@ -168,7 +196,9 @@ cudaError_t emu_cudaMalloc(const char *file, int line, void **p, size_t bytes)
     if (!m)
         return set_last_error(cudaErrorMemoryAllocation);
     memset(m, POISON, bytes);
-    t.live[(uintptr_t)m] = Alloc{bytes, file, line, 0};
+    t.live[(uintptr_t)m] = Alloc{bytes, file, line, 0, false};
+    t.lo = std::min(t.lo, (uintptr_t)m);
+    t.hi = std::max(t.hi, (uintptr_t)m + bytes);
     t.used += bytes;
     EMU_POISON(m, bytes);
     *p = m;
@@ -184,6 +214,8 @@ cudaError_t emu_cudaFree(const char *file, int line, void *p)
     if (it == t.live.end())
         fail("cudaFree at %s:%d of %p, which is not the start of a live device allocation", file, line, p);
     EMU_UNPOISON(p, it->second.bytes);
+    if (it->second.pointed)
+        t.pointed.erase(std::find(t.pointed.begin(), t.pointed.end(), it->first));
     t.used -= it->second.bytes;
     t.live.erase(it);
     free(p);
@@ -212,6 +244,8 @@ cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *sr
     else
         check_host_range(src, bytes, "cudaMemcpy source", file, line);
     DeviceScope scope{dst_dev ? dst : nullptr, src_dev ? src : nullptr};
+    if (dst_dev && !src_dev)
+        note_pointers(dst, src, bytes);
     memmove(dst, src, bytes);
     return cudaSuccess;
 }

@@ -454,7 +454,9 @@ bool execute(const LaunchSite &site, dim3 grid, dim3 block, void (*body)(void *)
         g_fibers.emplace_back();
         fiber_create(&g_fibers.back(), stack, fiber_main);
     }
-    DeviceScope scope(ptrs, n);
+    std::vector<const void *> reach(ptrs, ptrs + n); /* and what device structs may point to */
+    add_pointed_allocations(reach);
+    DeviceScope scope(reach.data(), reach.size());
     std::vector<uint64_t> blocks, order;
     uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
     schedule_order(nblocks, blocks);

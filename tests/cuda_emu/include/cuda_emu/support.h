@@ -19,10 +19,10 @@ namespace emu
 cudaError_t set_last_error(cudaError_t e);
 
 /* While one exists, the device allocations holding the given pointers may
- * be touched by this process (a kernel: those its arguments point into; a
- * copy, a set, a CUB twin: those of its ranges); any other access of device
- * memory, by host code or by a kernel through a pointer it was not given,
- * is reported by AddressSanitizer. Only the named allocations are
+ * be touched by this process (a kernel: those its arguments point into and
+ * those add_pointed_allocations names; a copy, a set, a CUB twin: those of
+ * its ranges); any other access of device memory, by host code or by a
+ * kernel, is reported by AddressSanitizer. Only the named allocations are
  * unpoisoned: poisoning all of them at every launch cost more than the
  * kernels. Null pointers and host pointers are skipped. */
 class DeviceScope
@@ -39,6 +39,10 @@ class DeviceScope
   private:
     std::vector<uintptr_t> held_; /* the allocations this scope opened (their start) */
 };
+
+/* Adds to ptrs the allocations a copy from host memory carried a pointer
+ * into (device structs holding device pointers: a kernel may follow them). */
+void add_pointed_allocations(std::vector<const void *> &ptrs);
 
 /* [p, p + bytes) lies in one live device allocation; else fail() naming what, where. */
 void check_device_range(const void *p, size_t bytes, const char *what, const char *file, int line);

@@ -92,7 +92,7 @@ if(EVOLVE_EMU_TSAN)
 elseif(EVOLVE_SANITIZE AND NOT MSVC)
   # Under ASan the layer poisons device memory and annotates its fiber switches (calls into the ASan runtime
   # the tests link), but its own bookkeeping is not instrumented: the scheduler's every switch checked made
-  # the emu tests nearly twice as slow.
+  # test_cuda_parity 1.35 times slower.
   target_compile_options(evolve_cuda_emu PRIVATE -fno-sanitize=address,undefined)
   target_compile_definitions(evolve_cuda_emu PRIVATE EVOLVE_EMU_ASAN=1)
 endif()

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "common/parallel.h"
-#include "fitness/kept_sets.h"
+#include "fitness/slices_eval.h"
 #include "ga/backend.h"
 #include "ga/cpu_ga.h"
 #include "ga/grid.h"
@@ -17,15 +17,20 @@ struct backend {
     const fit_problem_t *p;
     const fit_tables_t *t;
     kept_sets_t ks; /* the fast path; ks.bits == NULL: tables_eval */
+    slices_t sl;    /* its bit planes (sl.combo NULL: the walk only) */
+    slices_eval_t ev;
 };
 
 /* Bitsets above this size would not stay in cache: plain tables_eval then. */
 #define CPU_KEPT_SETS_MAX_BYTES ((uint64_t)256 << 20)
+/* The bit planes' budget (fitness/slices_build.h): combinations past it walk. */
+#define CPU_SLICES_MAX_BYTES ((uint64_t)512 << 20)
 
-/* One thread's evaluator: the bitset path with its scratch, or tables_eval. */
+/* One thread's evaluator: the kept sets (walk or slices) with their scratch,
+ * or tables_eval. */
 typedef struct {
     const backend_t *b;
-    kept_scratch_t s;
+    slices_scratch_t s;
     int fast;
 } cpu_eval_t;
 
@@ -33,38 +38,45 @@ static void cpu_eval_init(cpu_eval_t *e, const backend_t *b)
 {
     e->b = b;
     e->fast = b->ks.bits != NULL;
-    if (e->fast && kept_scratch_init(&e->s, &b->ks, NULL) != EV_OK)
+    if (e->fast && slices_scratch_init(&e->s, &b->ev, NULL) != EV_OK)
         e->fast = 0; /* no memory for the scratch: the slower path still works */
 }
 
 static eval_result_t cpu_eval_one(cpu_eval_t *e, const uint16_t *genes)
 {
-    return e->fast ? kept_sets_eval(&e->b->ks, &e->s, genes) : tables_eval(e->b->t, genes);
+    return e->fast ? slices_eval(&e->b->ev, &e->s, genes) : tables_eval(e->b->t, genes);
 }
 
 static void cpu_eval_free(cpu_eval_t *e)
 {
     if (e->fast)
-        kept_scratch_free(&e->s);
+        slices_scratch_free(&e->s);
 }
 
 static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_host_t *tables, ev_error *err)
 {
     backend_t *b = (backend_t *)calloc(1, sizeof *b);
+    slices_mode mode;
+    ev_status st;
     if (!b)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     b->p = p;
     b->t = &tables->view;
-    if (kept_sets_build(&b->ks, b->t, CPU_KEPT_SETS_MAX_BYTES, err) != EV_OK) {
+    if ((st = slices_mode_from_env(&mode, err)) != EV_OK ||
+        (st = kept_sets_build(&b->ks, b->t, CPU_KEPT_SETS_MAX_BYTES, err)) != EV_OK ||
+        (mode != SLICES_MODE_WALK && (st = slices_build(&b->sl, &b->ks, CPU_SLICES_MAX_BYTES, err)) != EV_OK)) {
+        kept_sets_free(&b->ks);
         free(b);
-        return EV_ENOMEM;
+        return st;
     }
+    slices_eval_init(&b->ev, &b->ks, &b->sl, mode);
     *out = b;
     return EV_OK;
 }
 
 static void cpu_close(backend_t *b)
 {
+    slices_free(&b->sl);
     kept_sets_free(&b->ks);
     free(b);
 }

@@ -3,10 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One plane word (AND, popcount, add) in units of one walked kept trade
- * (ctz, outcome lookup, accumulate), per kernel: measured with bench_ga
- * --evaluator (bench/RESULTS.md, "Bit-sliced evaluator"). */
-static const double plane_cost_of[SLICES_KERNELS] = {1.0, 0.25, 0.2, 0.05};
+/* The cost model, in units of one kept trade of a dense walk (ctz, outcome
+ * lookup, accumulate; about 5 ns here): a walk costs one per kept trade plus
+ * WALK_SPARSE per word that holds one (a mispredicted branch and a cache
+ * line: sparse kept sets walk at 30-50 ns a trade), the slices one plane
+ * word (AND, popcount, add) each at the kernel's cost. Measured per genome,
+ * random genomes at 50,000 trades, 2-core AMD EPYC without AVX-512
+ * (bench/RESULTS.md, "Bit-sliced evaluator"); AVX-512's from the issue's
+ * study (8 words an instruction), not measured here. */
+#define WALK_SPARSE 8.0
+static const double plane_cost_of[SLICES_KERNELS] = {0.3, 0.08, 0.08, 0.03};
 
 int slices_mode_parse(const char *s, slices_mode *m)
 {
@@ -29,12 +35,12 @@ ev_status slices_mode_from_env(slices_mode *m, ev_error *err)
                    v);
 }
 
-void slices_eval_init(slices_eval_t *e, const kept_sets_t *ks, const slices_t *sl, slices_mode mode)
+void slices_eval_init(slices_eval_t *e, const kept_sets_t *ks, const slices_t *sl, slices_mode mode, slices_kernel kern)
 {
     e->ks = ks;
     e->sl = sl;
     e->mode = mode;
-    e->kern = slices_kernel_best();
+    e->kern = kern;
     e->plane_cost = plane_cost_of[e->kern];
     if (!ks->pair_q)
         e->plane_cost /= 3.0; /* the walk resolves each kept trade's race of exits itself */
@@ -94,9 +100,10 @@ eval_result_t slices_eval(const slices_eval_t *e, slices_scratch_t *s, const uin
         const uint64_t c = tables_exit_combo_of(e->ks->t, &g.x);
         if (slices_planes(e->sl, c)) {
             const uint64_t n = slices_count(e->kern, k, e->ks->n_words);
-            const double folds = e->ks->t->agg == AGG_ALL ? 1.0 : (double)e->ks->t->n_folds;
-            const double cost = (double)e->sl->combo[c].planes * (double)e->ks->n_words * folds * e->plane_cost;
-            if (e->mode == SLICES_MODE_SLICES || (double)n > cost) {
+            const double folds = e->ks->t->agg == AGG_ALL ? 1.0 : (double)e->ks->t->n_folds + 0.1;
+            const double nw = (double)e->ks->n_words;
+            const double walk = (double)n + WALK_SPARSE * ((double)n < nw ? (double)n : nw);
+            if (e->mode == SLICES_MODE_SLICES || walk > (double)e->sl->combo[c].planes * nw * folds * e->plane_cost) {
                 s->slices++;
                 return sliced(e, s, c, k, n);
             }

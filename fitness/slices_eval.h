@@ -46,7 +46,8 @@ int slices_mode_parse(const char *s, slices_mode *m);
  * an error naming the variable and the values it takes. */
 ev_status slices_mode_from_env(slices_mode *m, ev_error *err);
 
-void slices_eval_init(slices_eval_t *e, const kept_sets_t *ks, const slices_t *sl, slices_mode mode);
+void slices_eval_init(slices_eval_t *e, const kept_sets_t *ks, const slices_t *sl, slices_mode mode,
+                      slices_kernel kern);
 ev_status slices_scratch_init(slices_scratch_t *s, const slices_eval_t *e, ev_error *err);
 void slices_scratch_free(slices_scratch_t *s);
 

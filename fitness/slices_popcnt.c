@@ -1,5 +1,8 @@
 #include "fitness/slices_popcnt.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "fitness/slices.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -99,6 +102,25 @@ const char *slices_kernel_name(slices_kernel k)
 {
     static const char *names[SLICES_KERNELS] = {"plain", "popcnt", "avx2", "avx512-vpopcntdq"};
     return (unsigned)k < SLICES_KERNELS ? names[k] : "?";
+}
+
+ev_status slices_kernel_from_env(slices_kernel *k, ev_error *err)
+{
+    const char *v = getenv(SLICES_KERNEL_ENV);
+    *k = slices_kernel_best();
+    if (!v || !*v)
+        return EV_OK;
+    for (int i = 0; i < SLICES_KERNELS; i++)
+        if (strcmp(v, slices_kernel_name((slices_kernel)i)) == 0) {
+            if (!slices_kernel_available((slices_kernel)i))
+                return ev_fail(err, EV_EUSAGE, "environment variable %s is \"%s\": this CPU cannot run it (best: %s)",
+                               SLICES_KERNEL_ENV, v, slices_kernel_name(*k));
+            *k = (slices_kernel)i;
+            return EV_OK;
+        }
+    return ev_fail(err, EV_EUSAGE,
+                   "environment variable %s is \"%s\": expected plain, popcnt, avx2 or avx512-vpopcntdq",
+                   SLICES_KERNEL_ENV, v);
 }
 
 static uint64_t and_count(slices_kernel kern, const uint64_t *a, const uint64_t *b, int64_t n)

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "common/status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,6 +26,14 @@ int slices_kernel_available(slices_kernel k);
 /* The fastest kernel this CPU runs. */
 slices_kernel slices_kernel_best(void);
 const char *slices_kernel_name(slices_kernel k);
+
+/* The environment variable that forces a kernel: plain, popcnt, avx2 or
+ * avx512-vpopcntdq (benches, and tests of a path slower than this CPU's best). */
+#define SLICES_KERNEL_ENV "EVOLVE_SLICES_KERNEL"
+
+/* The kernel SLICES_KERNEL_ENV asks for, else the best; an unknown name or
+ * one this CPU cannot run is an error naming the variable. */
+ev_status slices_kernel_from_env(slices_kernel *k, ev_error *err);
 
 /* cnt[p] += popcount(k[w] & planes[p * nw + w]) summed over w < nw, p < n_planes. */
 void slices_counts(slices_kernel kern, const uint64_t *k, const uint64_t *planes, int64_t nw, int32_t n_planes,

@@ -57,19 +57,20 @@ static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_
 {
     backend_t *b = (backend_t *)calloc(1, sizeof *b);
     slices_mode mode;
+    slices_kernel kern;
     ev_status st;
     if (!b)
         return ev_fail(err, EV_ENOMEM, "out of memory");
     b->p = p;
     b->t = &tables->view;
-    if ((st = slices_mode_from_env(&mode, err)) != EV_OK ||
+    if ((st = slices_mode_from_env(&mode, err)) != EV_OK || (st = slices_kernel_from_env(&kern, err)) != EV_OK ||
         (st = kept_sets_build(&b->ks, b->t, CPU_KEPT_SETS_MAX_BYTES, err)) != EV_OK ||
         (mode != SLICES_MODE_WALK && (st = slices_build(&b->sl, &b->ks, CPU_SLICES_MAX_BYTES, err)) != EV_OK)) {
         kept_sets_free(&b->ks);
         free(b);
         return st;
     }
-    slices_eval_init(&b->ev, &b->ks, &b->sl, mode);
+    slices_eval_init(&b->ev, &b->ks, &b->sl, mode, kern);
     *out = b;
     return EV_OK;
 }

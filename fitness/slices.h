@@ -33,9 +33,13 @@ enum {
 
 #define SLICE_MAX_BITS 127
 
-/* One combination's planes: widths[s] planes of set s, sets in enum order. */
+/* One combination's planes: width[s] planes of set s, sets in enum order,
+ * holding its values shifted right by shift[s] (the low bits every value of
+ * the set has zero: outcomes on a grid, such as levels or two-decimal logs,
+ * need no planes for them). */
 typedef struct {
     uint8_t width[SLICE_SETS];
+    uint8_t shift[SLICE_SETS];
     uint16_t planes; /* sum of the widths */
     int64_t base_q;  /* qmin of SLICE_U */
     int64_t base_lf; /* lfmin of SLICE_LF */
@@ -70,14 +74,16 @@ EV_HD uint64_t slices_popc64(uint64_t x)
 #endif
 }
 
-/* sum_b cnt[b] << b for b < width: a set's sum, exact in 128 bits. */
-EV_HD ev_i128 slices_weigh(const uint64_t *cnt, int width)
+/* sum_b cnt[b] << (b + shift) for b < width: a set's sum, exact in 128 bits
+ * (width + shift <= SLICE_MAX_BITS). */
+EV_HD ev_i128 slices_weigh(const uint64_t *cnt, int width, int shift)
 {
     ev_i128 s = i128_zero();
-    for (int b = 0; b < width; b++) {
+    for (int i = 0; i < width; i++) {
+        const int b = i + shift;
         ev_i128 x;
-        x.lo = b < 64 ? cnt[b] << b : 0;
-        x.hi = b == 0 ? 0 : b < 64 ? cnt[b] >> (64 - b) : cnt[b] << (b - 64);
+        x.lo = b < 64 ? cnt[i] << b : 0;
+        x.hi = b == 0 ? 0 : b < 64 ? cnt[i] >> (64 - b) : cnt[i] << (b - 64);
         s = i128_add(s, x);
     }
     return s;
@@ -92,7 +98,7 @@ EV_HD void slices_accum(const slices_combo_t *c, const objective_prep_t *o, int6
     int p = 0;
     accum_init(a);
     for (int k = 0; k < SLICE_SETS; k++) {
-        s[k] = slices_weigh(cnt + p, c->width[k]);
+        s[k] = slices_weigh(cnt + p, c->width[k], c->shift[k]);
         p += c->width[k];
     }
     a->n = n;

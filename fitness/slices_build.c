@@ -51,42 +51,51 @@ static void combo_outcomes(const kept_sets_t *ks, uint64_t c, int64_t *q, int64_
     }
 }
 
-/* The widths and offsets of a combination from its outcomes. */
+/* Trailing zero bits of a non-zero x. */
+static int zeros_of128(ev_i128 x)
+{
+    int z = 0;
+    uint64_t w = x.lo ? x.lo : x.hi;
+    while (!(w & 1u)) {
+        w >>= 1;
+        z++;
+    }
+    return x.lo ? z : 64 + z;
+}
+
+/* The widths, shifts and offsets of a combination from its outcomes. */
 static slices_combo_t combo_layout(uint32_t sets, int64_t n, const int64_t *q, const int64_t *lf)
 {
     slices_combo_t c;
-    int64_t qmin = 0, qmax = 0, lmin = 0, lmax = 0;
-    int have_lf = 0, any_ruin = 0;
+    int64_t qmin = 0, lmin = 0;
+    int have_lf = 0;
     memset(&c, 0, sizeof c);
     for (int64_t j = 0; j < n; j++) {
         qmin = j == 0 || q[j] < qmin ? q[j] : qmin;
-        qmax = j == 0 || q[j] > qmax ? q[j] : qmax;
-        if (q[j] <= EV_RUIN_Q) {
-            any_ruin = 1;
-            continue;
+        if (q[j] > EV_RUIN_Q) {
+            lmin = !have_lf || lf[j] < lmin ? lf[j] : lmin;
+            have_lf = 1;
         }
-        lmin = !have_lf || lf[j] < lmin ? lf[j] : lmin;
-        lmax = !have_lf || lf[j] > lmax ? lf[j] : lmax;
-        have_lf = 1;
     }
     c.base_q = qmin;
     c.base_lf = lmin;
-    if (sets & (1u << SLICE_U))
-        c.width[SLICE_U] = (uint8_t)bits_of((uint64_t)qmax - (uint64_t)qmin);
-    if (sets & (1u << SLICE_POS))
-        c.width[SLICE_POS] = (uint8_t)bits_of(qmax > 0 ? (uint64_t)qmax : 0);
-    if (sets & (1u << SLICE_NEG))
-        c.width[SLICE_NEG] = (uint8_t)bits_of(qmin < 0 ? i64_abs_u(qmin) : 0);
-    if (sets & (1u << SLICE_SQ)) {
-        const uint64_t m = i64_abs_u(qmin) > i64_abs_u(qmax) ? i64_abs_u(qmin) : i64_abs_u(qmax);
-        c.width[SLICE_SQ] = (uint8_t)bits_of128(u128_mul_u64(m, m));
-    }
-    if (sets & (1u << SLICE_LF))
-        c.width[SLICE_LF] = (uint8_t)bits_of((uint64_t)lmax - (uint64_t)lmin);
-    if (sets & (1u << SLICE_RUIN))
-        c.width[SLICE_RUIN] = (uint8_t)any_ruin;
-    for (int s = 0; s < SLICE_SETS; s++)
+    for (int s = 0; s < SLICE_SETS; s++) {
+        ev_i128 any = i128_zero(), top = i128_zero(); /* OR of the values; the largest */
+        if (!(sets & (1u << s)))
+            continue;
+        for (int64_t j = 0; j < n; j++) {
+            const ev_i128 v = set_value(&c, s, q[j], lf[j]);
+            any.lo |= v.lo;
+            any.hi |= v.hi;
+            if (v.hi > top.hi || (v.hi == top.hi && v.lo > top.lo))
+                top = v;
+        }
+        if (i128_is_zero(any))
+            continue; /* every value 0: no planes */
+        c.shift[s] = (uint8_t)zeros_of128(any);
+        c.width[s] = (uint8_t)(bits_of128(top) - c.shift[s]);
         c.planes = (uint16_t)(c.planes + c.width[s]);
+    }
     return c;
 }
 
@@ -99,9 +108,11 @@ static void combo_fill(const slices_combo_t *c, int64_t n, int64_t nw, const int
         int p0 = 0;
         for (int s = 0; s < SLICE_SETS; s++) {
             const ev_i128 v = set_value(c, s, q[j], lf[j]);
-            for (int b = 0; b < c->width[s]; b++)
+            for (int i = 0; i < c->width[s]; i++) {
+                const int b = i + c->shift[s];
                 if ((b < 64 ? v.lo >> b : v.hi >> (b - 64)) & 1u)
-                    planes[(int64_t)(p0 + b) * nw + (j >> 6)] |= bit;
+                    planes[(int64_t)(p0 + i) * nw + (j >> 6)] |= bit;
+            }
             p0 += c->width[s];
         }
     }

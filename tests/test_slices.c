@@ -161,10 +161,13 @@ static void test_weigh(void)
     cnt[64] = 5;          /* 5 * 2^64 */
     cnt[126] = 1;         /* 2^126 */
     cnt[10] = UINT64_MAX; /* (2^64 - 1) 2^10 = 2^74 - 2^10 */
-    s = slices_weigh(cnt, SLICE_MAX_BITS);
+    s = slices_weigh(cnt, SLICE_MAX_BITS, 0);
     /* 3 - 2^10 + 2^64 (1 + 5 + 2^10) + 2^126 */
     CHECK_EQ_I64((int64_t)s.lo, (int64_t)(UINT64_C(3) - UINT64_C(1024)));
     CHECK_EQ_I64((int64_t)s.hi, (int64_t)((UINT64_C(1) << 62) + 6u + 1024u - 1u)); /* the borrow of -2^10 */
+    s = slices_weigh(cnt + 3, 61, 3); /* planes 3..63 of the same values, shifted: the bits below 3 dropped */
+    CHECK_EQ_I64((int64_t)s.lo, (int64_t)(UINT64_C(0) - UINT64_C(1024)));
+    CHECK_EQ_I64((int64_t)s.hi, (int64_t)(1u + 1023u));
 }
 
 static void test_env(void)

@@ -92,9 +92,39 @@ static void cpu_describe(backend_t *b, char *buf, size_t n)
     snprintf(buf, n, "CPU, %d thread%s", threads, threads == 1 ? "" : "s");
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+    const uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+    return (a > c) - (a < c);
+}
+
+/* The genomes in order of their exit combination (SoA genes), so that one
+ * combination's bit planes or outcomes stay in cache across its genomes (the
+ * walk 1.3-2x, the slices 1.2-1.5x faster at 50,000 trades); NULL (the given
+ * order) without either, or without memory. Keys: combination << 32 | genome. */
+static uint64_t *combo_order(const backend_t *b, const uint16_t *genes, uint64_t n)
+{
+    const fit_tables_t *t = b->t;
+    uint64_t *key;
+    if ((!b->sl.combo && !b->ks.pair_q) || n < 2 || n > UINT32_MAX || b->sl.n_combos > UINT32_MAX ||
+        !(key = (uint64_t *)malloc(n * sizeof *key)))
+        return NULL;
+    for (uint64_t i = 0; i < n; i++) {
+        tables_exits_t x;
+        x.ti = t->target_param >= 0 ? (int32_t)genes[(uint64_t)t->target_param * n + i] : -1;
+        x.si = t->stop_param >= 0 ? (int32_t)genes[(uint64_t)t->stop_param * n + i] : -1;
+        for (int r = 0; r < MORE_EXITS; r++)
+            x.mi[r] = t->more[r].param >= 0 ? (int32_t)genes[(uint64_t)t->more[r].param * n + i] : -1;
+        key[i] = tables_exit_combo_of(t, &x) << 32 | i;
+    }
+    qsort(key, (size_t)n, sizeof *key, cmp_u64);
+    return key;
+}
+
 static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
     int32_t np = b->p->shape.n_params;
+    uint64_t *order = combo_order(b, genes, n);
     (void)err;
 #pragma omp parallel if ((double)n * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
     {
@@ -103,12 +133,14 @@ static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, e
 #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < (int64_t)n; i++) {
             uint16_t g[EV_MAX_PARAMS];
+            const uint64_t at = order ? order[i] & UINT32_MAX : (uint64_t)i;
             for (int32_t k = 0; k < np; k++)
-                g[k] = genes[(uint64_t)k * n + (uint64_t)i];
-            out[i] = cpu_eval_one(&e, g);
+                g[k] = genes[(uint64_t)k * n + at];
+            out[at] = cpu_eval_one(&e, g);
         }
         cpu_eval_free(&e);
     }
+    free(order);
     return EV_OK;
 }
 

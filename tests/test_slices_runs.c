@@ -61,16 +61,6 @@ static void run_both(ga_fixture_t *f, runs_t *r)
     }
 }
 
-static int same_top(const topk_t *a, const topk_t *b)
-{
-    if (a->n != b->n)
-        return 0;
-    for (uint32_t i = 0; i < a->n; i++)
-        if (memcmp(&a->e[i], &b->e[i], sizeof a->e[i]) != 0)
-            return 0;
-    return 1;
-}
-
 int main(void)
 {
     static const char *const modes[] = {"walk", "slices", "auto"};
@@ -86,10 +76,10 @@ int main(void)
             int same_gens = r[m].trace.n == r[0].trace.n &&
                             memcmp(r[m].trace.hash, r[0].trace.hash, r[0].trace.n * sizeof r[0].trace.hash[0]) == 0;
             CHECK(same_gens);
-            CHECK(same_top(&r[m].ga.hof, &r[0].ga.hof));
+            CHECK(fixture_same_top(&r[m].ga.hof, &r[0].ga.hof));
             CHECK_EQ_I64(r[m].ga.evaluations, r[0].ga.evaluations);
-            CHECK(same_top(&r[m].grid, &r[0].grid));
-            if (!same_gens || !same_top(&r[m].grid, &r[0].grid))
+            CHECK(fixture_same_top(&r[m].grid, &r[0].grid));
+            if (!same_gens || !fixture_same_top(&r[m].grid, &r[0].grid))
                 fprintf(stderr, "objective %s: %s differs from walk\n", objective_name((objective_kind)k), modes[m]);
         }
         CHECK(r[0].grid.n == 50 && r[0].ga.hof.n > 0);

@@ -175,7 +175,7 @@ ev_status slices_build(slices_t *sl, const kept_sets_t *ks, uint64_t max_bytes, 
     sl->n_combos = tables_exit_combos(t);
     /* the per-combination tables alone must stay well inside the budget */
     if (!ks->bits || !slices_objective_ok(&t->obj) || t->n_trades == 0 ||
-        sl->n_combos * (sizeof *sl->combo + sizeof *sl->planes) > max_bytes / 4)
+        sl->n_combos > max_bytes / 4 / (sizeof *sl->combo + sizeof *sl->planes))
         return EV_OK;
     sl->combo = (slices_combo_t *)calloc((size_t)sl->n_combos, sizeof *sl->combo);
     sl->planes = (uint64_t **)calloc((size_t)sl->n_combos, sizeof *sl->planes);

@@ -19,6 +19,7 @@
 
 typedef struct {
     uint64_t genomes, sliced, problems, partial, additive, offs;
+    uint64_t wide, ruin; /* combinations with sums of squares past 64 bits; with ruined outcomes */
 } tally_t;
 
 static int same(eval_result_t a, eval_result_t b)
@@ -55,6 +56,10 @@ static int check_points(const fit_problem_t *p, const fit_tables_t *t, uint64_t 
         CHECK(sl.combo != NULL || budget < (uint64_t)1 << 20); /* a large budget holds every combination */
         CHECK(sl.combos_built == sl.n_combos || budget < (uint64_t)1 << 20);
         tl->partial += sl.combo && sl.combos_built < sl.n_combos;
+        for (uint64_t c = 0; c < sl.combos_built; c++) { /* built in order */
+            tl->wide += sl.combo[c].width[SLICE_SQ] + sl.combo[c].shift[SLICE_SQ] > 64;
+            tl->ruin += sl.combo[c].width[SLICE_RUIN] > 0;
+        }
     } else {
         CHECK(sl.combo == NULL); /* drawdown: the walk only */
     }
@@ -115,11 +120,11 @@ static int round_once(uint64_t *rng, int round_no, tally_t *tl)
     ev_error err;
     uint8_t *fold;
     int bad;
-    const int32_t agg = aggs[round_no % 4], n_folds = 2 + (int32_t)(tb_rand(rng) % 5);
+    const int32_t agg = aggs[tb_rand(rng) % 4], n_folds = 2 + (int32_t)(tb_rand(rng) % 5);
     /* budgets: every combination, or a few kilobytes (some combinations walk) */
-    const uint64_t budget = round_no % 3 == 2 ? 4096u + tb_rand(rng) % 8192u : (uint64_t)64 << 20;
+    const uint64_t budget = tb_rand(rng) % 3 == 0 ? 4096u + tb_rand(rng) % 8192u : (uint64_t)64 << 20;
     random_dataset(&ds, rng, &sizes);
-    if (round_no % 3 == 0)
+    if (tb_rand(rng) % 3 == 0)
         extremes(&ds, rng);
     random_lattice_off(&lat, &ds, rng);
     random_objective(&obj, rng);
@@ -193,13 +198,16 @@ int main(void)
         bad += round_once(&rng, r, &tl);
     CHECK_EQ_I64(0, bad);
     printf(
-        "%llu problems (%llu additive, %llu with some combinations walking, %llu exit roles with off), %llu "
-        "lattice points, %llu through the slices; kernels here: best %s\n",
+        "%llu problems (%llu additive, %llu with some combinations walking, %llu exit roles with off, %llu / %llu "
+        "combinations with squares past 64 bits / ruin), %llu lattice points, %llu through the slices; kernels "
+        "here: best %s\n",
         (unsigned long long)tl.problems, (unsigned long long)tl.additive, (unsigned long long)tl.partial,
-        (unsigned long long)tl.offs, (unsigned long long)tl.genomes, (unsigned long long)tl.sliced,
-        slices_kernel_name(slices_kernel_best()));
+        (unsigned long long)tl.offs, (unsigned long long)tl.wide, (unsigned long long)tl.ruin,
+        (unsigned long long)tl.genomes, (unsigned long long)tl.sliced, slices_kernel_name(slices_kernel_best()));
     CHECK(tl.sliced > 20000);
     CHECK(tl.partial > 5);
+    CHECK(tl.wide > 0);
+    CHECK(tl.ruin > 0);
     CHECK(tl.offs > 20);
     return check_exit();
 }

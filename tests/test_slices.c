@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/platform.h"
 #include "fitness/eval_reference.h"
 #include "fitness/slices_eval.h"
 #include "fitness/tables.h"
@@ -186,6 +187,31 @@ static void test_env(void)
     CHECK(slices_kernel_available(slices_kernel_best()));
 }
 
+/* A wrong value of either environment variable is an error naming it. */
+static void test_env_errors(void)
+{
+    slices_mode m;
+    slices_kernel k;
+    ev_error err;
+    plat_setenv(SLICES_MODE_ENV, "fast");
+    CHECK_EQ_I64(EV_EUSAGE, slices_mode_from_env(&m, &err));
+    CHECK(strstr(err.msg, "EVOLVE_EVALUATOR is \"fast\": expected auto, walk or slices") != NULL);
+    plat_setenv(SLICES_MODE_ENV, "walk");
+    CHECK(slices_mode_from_env(&m, &err) == EV_OK && m == SLICES_MODE_WALK);
+    plat_setenv(SLICES_KERNEL_ENV, "sse9");
+    CHECK_EQ_I64(EV_EUSAGE, slices_kernel_from_env(&k, &err));
+    CHECK(strstr(err.msg, "EVOLVE_SLICES_KERNEL is \"sse9\": expected plain, popcnt, avx2 or avx512") != NULL);
+    plat_setenv(SLICES_KERNEL_ENV, "plain");
+    CHECK(slices_kernel_from_env(&k, &err) == EV_OK && k == SLICES_KERNEL_PLAIN);
+    if (!slices_kernel_available(SLICES_KERNEL_AVX512)) {
+        plat_setenv(SLICES_KERNEL_ENV, "avx512-vpopcntdq");
+        CHECK_EQ_I64(EV_EUSAGE, slices_kernel_from_env(&k, &err));
+        CHECK(strstr(err.msg, "this CPU cannot run it") != NULL);
+    }
+    plat_setenv(SLICES_KERNEL_ENV, "");
+    plat_setenv(SLICES_MODE_ENV, "");
+}
+
 int main(void)
 {
     uint64_t rng = 3434;
@@ -194,6 +220,7 @@ int main(void)
     memset(&tl, 0, sizeof tl);
     test_weigh();
     test_env();
+    test_env_errors();
     for (int r = 0; r < 160 && !bad; r++)
         bad += round_once(&rng, r, &tl);
     CHECK_EQ_I64(0, bad);

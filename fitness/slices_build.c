@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
+
 /* Significant bits of x (0 for 0). */
 static int bits_of(uint64_t x)
 {
@@ -99,22 +101,28 @@ static slices_combo_t combo_layout(uint32_t sets, int64_t n, const int64_t *q, c
     return c;
 }
 
-/* Sets bit j of plane p0 + b for every bit b of every trade's value. */
+/* Sets bit j of plane p0 + i for every bit i of every trade's value shifted
+ * right by its set's shift (set bits only: a ctz loop). */
 static void combo_fill(const slices_combo_t *c, int64_t n, int64_t nw, const int64_t *q, const int64_t *lf,
                        uint64_t *planes)
 {
-    for (int64_t j = 0; j < n; j++) {
-        const uint64_t bit = UINT64_C(1) << (j & 63);
-        int p0 = 0;
-        for (int s = 0; s < SLICE_SETS; s++) {
+    int p0 = 0;
+    for (int s = 0; s < SLICE_SETS; s++) {
+        const int sh = c->shift[s];
+        if (!c->width[s])
+            continue;
+        for (int64_t j = 0; j < n; j++) {
             const ev_i128 v = set_value(c, s, q[j], lf[j]);
-            for (int i = 0; i < c->width[s]; i++) {
-                const int b = i + c->shift[s];
-                if ((b < 64 ? v.lo >> b : v.hi >> (b - 64)) & 1u)
-                    planes[(int64_t)(p0 + i) * nw + (j >> 6)] |= bit;
-            }
-            p0 += c->width[s];
+            const uint64_t bit = UINT64_C(1) << (j & 63);
+            uint64_t *col = planes + (int64_t)p0 * nw + (j >> 6);
+            uint64_t lo = sh == 0 ? v.lo : sh < 64 ? (v.lo >> sh) | (v.hi << (64 - sh)) : v.hi >> (sh - 64);
+            uint64_t hi = sh < 64 ? v.hi >> sh : 0;
+            for (; lo; lo &= lo - 1)
+                col[(int64_t)bits_ctz64(lo) * nw] |= bit;
+            for (; hi; hi &= hi - 1)
+                col[(int64_t)(64 + bits_ctz64(hi)) * nw] |= bit;
         }
+        p0 += c->width[s];
     }
 }
 
@@ -132,63 +140,73 @@ static ev_status build_folds(slices_t *sl, ev_error *err)
     return EV_OK;
 }
 
-static ev_status build_combos(slices_t *sl, const kept_sets_t *ks, uint64_t max_bytes, ev_error *err)
+ev_status slices_build_combo(slices_t *sl, uint64_t c, ev_error *err)
 {
     const fit_tables_t *t = sl->t;
-    const uint32_t sets = slices_sets_of(&t->obj);
-    int64_t *q = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *q);
-    int64_t *lf = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *lf);
-    ev_status st = EV_OK;
-    if (!q || !lf)
-        st = ev_fail(err, EV_ENOMEM, "out of memory for the bit planes' outcomes");
-    for (uint64_t c = 0; st == EV_OK && c < sl->n_combos; c++) {
-        uint64_t size;
-        combo_outcomes(ks, c, q, lf);
-        sl->combo[c] = combo_layout(sets, t->n_trades, q, lf);
-        size = (uint64_t)sl->combo[c].planes * (uint64_t)sl->n_words * 8u;
-        if (sl->bytes + size > max_bytes)
-            break; /* this one and the rest take the walk */
-        sl->planes[c] = (uint64_t *)calloc((size_t)sl->combo[c].planes * (size_t)sl->n_words + 1, 8u);
-        if (!sl->planes[c]) {
-            st = ev_fail(err, EV_ENOMEM, "out of memory for the bit planes of exit combination %llu",
-                         (unsigned long long)c);
-            break;
-        }
+    int64_t *q, *lf;
+    uint64_t size;
+    if (!sl->combo || c >= sl->n_combos || sl->state[c] != SLICES_UNBUILT)
+        return EV_OK;
+    q = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *q);
+    lf = (int64_t *)malloc(((size_t)t->n_trades + 1) * sizeof *lf);
+    sl->state[c] = SLICES_REFUSED;
+    if (!q || !lf) {
+        free(q);
+        free(lf);
+        return ev_fail(err, EV_ENOMEM, "out of memory for the bit planes' outcomes");
+    }
+    combo_outcomes(sl->ks, c, q, lf);
+    sl->combo[c] = combo_layout(slices_sets_of(&t->obj), t->n_trades, q, lf);
+    size = (uint64_t)sl->combo[c].planes * (uint64_t)sl->n_words * 8u;
+    if (sl->bytes + size <= sl->max_bytes &&
+        (sl->planes[c] = (uint64_t *)calloc((size_t)sl->combo[c].planes * (size_t)sl->n_words + 1, 8u)) != NULL) {
         combo_fill(&sl->combo[c], t->n_trades, sl->n_words, q, lf, sl->planes[c]);
         sl->bytes += size;
         sl->combos_built++;
+        sl->state[c] = SLICES_BUILT;
         if (sl->combo[c].planes > sl->max_planes)
             sl->max_planes = sl->combo[c].planes;
     }
     free(q);
     free(lf);
-    return st;
+    return EV_OK;
 }
 
-ev_status slices_build(slices_t *sl, const kept_sets_t *ks, uint64_t max_bytes, ev_error *err)
+ev_status slices_open(slices_t *sl, const kept_sets_t *ks, uint64_t max_bytes, ev_error *err)
 {
     const fit_tables_t *t = ks->t;
     ev_status st;
     memset(sl, 0, sizeof *sl);
     sl->t = t;
+    sl->ks = ks;
+    sl->max_bytes = max_bytes;
     sl->n_words = ks->n_words;
     sl->n_combos = tables_exit_combos(t);
     /* the per-combination tables alone must stay well inside the budget */
     if (!ks->bits || !slices_objective_ok(&t->obj) || t->n_trades == 0 ||
-        sl->n_combos > max_bytes / 4 / (sizeof *sl->combo + sizeof *sl->planes))
+        sl->n_combos > max_bytes / 4 / (sizeof *sl->combo + sizeof *sl->planes + 1))
         return EV_OK;
     sl->combo = (slices_combo_t *)calloc((size_t)sl->n_combos, sizeof *sl->combo);
     sl->planes = (uint64_t **)calloc((size_t)sl->n_combos, sizeof *sl->planes);
-    if (!sl->combo || !sl->planes) {
+    sl->state = (uint8_t *)calloc((size_t)sl->n_combos, 1);
+    if (!sl->combo || !sl->planes || !sl->state) {
         slices_free(sl);
         return ev_fail(err, EV_ENOMEM, "out of memory for the bit planes' table");
     }
-    if ((st = build_folds(sl, err)) != EV_OK || (st = build_combos(sl, ks, max_bytes, err)) != EV_OK ||
-        sl->combos_built == 0) {
+    if ((st = build_folds(sl, err)) != EV_OK)
         slices_free(sl);
-        return st;
-    }
-    return EV_OK;
+    return st;
+}
+
+ev_status slices_build(slices_t *sl, const kept_sets_t *ks, uint64_t max_bytes, ev_error *err)
+{
+    ev_status st = slices_open(sl, ks, max_bytes, err);
+    for (uint64_t c = 0; st == EV_OK && sl->combo && c < sl->n_combos; c++)
+        if ((st = slices_build_combo(sl, c, err)) == EV_OK && sl->state[c] == SLICES_REFUSED)
+            break; /* this one and the rest take the walk */
+    if (st != EV_OK || sl->combos_built == 0)
+        slices_free(sl);
+    return st;
 }
 
 void slices_free(slices_t *sl)
@@ -198,6 +216,7 @@ void slices_free(slices_t *sl)
     free(sl->planes);
     free(sl->combo);
     free(sl->fold_bits);
+    free(sl->state);
     memset(sl, 0, sizeof *sl);
 }
 

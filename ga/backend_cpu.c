@@ -18,6 +18,7 @@ struct backend {
     const fit_tables_t *t;
     kept_sets_t ks; /* the fast path; ks.bits == NULL: tables_eval */
     slices_t sl;    /* its bit planes (sl.combo NULL: the walk only) */
+    uint64_t *uses; /* [sl.n_combos]: genomes evaluated per combination */
     slices_eval_t ev;
 };
 
@@ -25,6 +26,12 @@ struct backend {
 #define CPU_KEPT_SETS_MAX_BYTES ((uint64_t)256 << 20)
 /* The bit planes' budget (fitness/slices_build.h): combinations past it walk. */
 #define CPU_SLICES_MAX_BYTES ((uint64_t)512 << 20)
+/* A combination's planes cost about 100 ns a trade to build, 25-100 walks
+ * of a genome: like renting skis before buying, its genomes walk until this
+ * many were evaluated (any number when the slices are forced), then its
+ * planes are built, so an exit-heavy lattice whose genomes spread over
+ * thousands of combinations never pays more than about twice the walk. */
+#define CPU_SLICES_BUILD_AFTER 64
 
 /* One thread's evaluator: the kept sets (walk or slices) with their scratch,
  * or tables_eval. */
@@ -65,11 +72,13 @@ static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_
     b->t = &tables->view;
     if ((st = slices_mode_from_env(&mode, err)) != EV_OK || (st = slices_kernel_from_env(&kern, err)) != EV_OK ||
         (st = kept_sets_build(&b->ks, b->t, CPU_KEPT_SETS_MAX_BYTES, err)) != EV_OK ||
-        (mode != SLICES_MODE_WALK && (st = slices_build(&b->sl, &b->ks, CPU_SLICES_MAX_BYTES, err)) != EV_OK)) {
+        (mode != SLICES_MODE_WALK && (st = slices_open(&b->sl, &b->ks, CPU_SLICES_MAX_BYTES, err)) != EV_OK)) {
         kept_sets_free(&b->ks);
         free(b);
         return st;
     }
+    if (b->sl.combo && !(b->uses = (uint64_t *)calloc((size_t)b->sl.n_combos, sizeof *b->uses)))
+        slices_free(&b->sl); /* the walk still works */
     slices_eval_init(&b->ev, &b->ks, &b->sl, mode, kern);
     *out = b;
     return EV_OK;
@@ -77,6 +86,7 @@ static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_
 
 static void cpu_close(backend_t *b)
 {
+    free(b->uses);
     slices_free(&b->sl);
     kept_sets_free(&b->ks);
     free(b);
@@ -121,11 +131,30 @@ static uint64_t *combo_order(const backend_t *b, const uint16_t *genes, uint64_t
     return key;
 }
 
+/* Counts the genomes of each combination that order (combo_order's keys)
+ * holds, and builds the planes of those past CPU_SLICES_BUILD_AFTER; one
+ * that cannot be built walks. */
+static void build_used(backend_t *b, const uint64_t *order, uint64_t n)
+{
+    const uint64_t after = b->ev.mode == SLICES_MODE_SLICES ? 1 : CPU_SLICES_BUILD_AFTER;
+    ev_error ignored;
+    for (uint64_t i = 0, j; b->uses && i < n; i = j) {
+        const uint64_t c = order[i] >> 32;
+        for (j = i + 1; j < n && order[j] >> 32 == c;)
+            j++;
+        b->uses[c] += j - i;
+        if (b->uses[c] >= after)
+            (void)slices_build_combo(&b->sl, c, &ignored);
+    }
+}
+
 static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
     int32_t np = b->p->shape.n_params;
     uint64_t *order = combo_order(b, genes, n);
     (void)err;
+    if (order)
+        build_used(b, order, n);
 #pragma omp parallel if ((double)n * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
     {
         cpu_eval_t e;
@@ -149,6 +178,10 @@ static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, e
 static ev_status cpu_grid_pass(backend_t *b, uint64_t first, uint64_t count, grid_sink_t *sink, ev_error *err)
 {
     ev_status st = EV_OK;
+    ev_error ignored;
+    /* a grid visits every combination: all of them, in order, within the budget */
+    for (uint64_t c = 0; b->sl.combo && c < b->sl.n_combos; c++)
+        (void)slices_build_combo(&b->sl, c, &ignored);
 #pragma omp parallel if ((double)count * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
     {
         grid_sink_t local;

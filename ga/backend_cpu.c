@@ -179,8 +179,11 @@ static ev_status cpu_grid_pass(backend_t *b, uint64_t first, uint64_t count, gri
 {
     ev_status st = EV_OK;
     ev_error ignored;
-    /* a grid visits every combination: all of them, in order, within the budget */
-    for (uint64_t c = 0; b->sl.combo && c < b->sl.n_combos; c++)
+    /* a grid visits every combination equally: all of them, in order, within
+     * the budget, when each has enough lattice points to pay for its planes */
+    const int worth =
+        b->sl.combo && (b->ev.mode == SLICES_MODE_SLICES || b->p->lat->size / b->sl.n_combos >= CPU_SLICES_BUILD_AFTER);
+    for (uint64_t c = 0; worth && c < b->sl.n_combos; c++)
         (void)slices_build_combo(&b->sl, c, &ignored);
 #pragma omp parallel if ((double)count * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
     {

@@ -215,8 +215,8 @@ void slices_free(slices_t *sl)
         free(sl->planes[c]);
     free(sl->planes);
     free(sl->combo);
-    free(sl->fold_bits);
     free(sl->state);
+    free(sl->fold_bits);
     memset(sl, 0, sizeof *sl);
 }
 

@@ -5,7 +5,8 @@
  * popcount of the kept set away), by per-kernel costs measured in
  * bench/RESULTS.md; `walk` and `slices` force one path (tests, benches). The
  * slices serve the additive objectives only; calmar and max_drawdown_pct,
- * and combinations whose planes did not fit the budget, always walk. */
+ * and combinations whose planes are not built (not yet, or past the budget:
+ * fitness/slices_build.h), always walk. */
 #ifndef EVOLVE_SLICES_EVAL_H
 #define EVOLVE_SLICES_EVAL_H
 

@@ -3,19 +3,24 @@
  * --csv FILE, appends one CSV row per measurement.
  *
  *   bench_ga [--backend cpu|cuda|auto|all] [--pop 1024,4096,...] [--trades 5000,...]
- *            [--gens N] [--csv FILE]
- *       time per generation and unique evaluations/s per (population, trades),
- *       every backend side by side (all, the default: cpu, and cuda where a
- *       device exists; the CUDA backend runs the GA on the device)
+ *            [--gens N] [--objective total_return,sharpe,...] [--evaluator walk,slices,auto]
+ *            [--csv FILE]
+ *       time per generation and unique evaluations/s per (objective,
+ *       population, trades), every backend side by side (all, the default:
+ *       cpu, and cuda where a device exists; the CUDA backend runs the GA on
+ *       the device); --evaluator opens the CPU backend once per evaluator
+ *       (EVOLVE_EVALUATOR, fitness/slices_eval.h) and runs them side by side
  *   bench_ga --quality [--seeds 20] [--lattice F,V,L] [--backend ...] [--csv FILE]
  *       success rate and unique evaluations to reach the grid optimum over
  *       seeds, against random search with the same budget per seed */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runs/backend_registry.h"
 #include "common/platform.h"
+#include "fitness/slices_eval.h"
 #include "fitness/tables.h"
 #include "ga/dedup_cache.h"
 #include "ga/ga_run.h"
@@ -26,6 +31,8 @@
 #include "tests/support/planted.h"
 
 #define MAX_LIST 16
+#define MAX_EVALUATORS 3
+#define MAX_RUNS (MAX_EVALUATORS + 1)
 
 typedef struct {
     const char *backend, *csv;
@@ -33,6 +40,9 @@ typedef struct {
     uint32_t pops[MAX_LIST], n_pops;
     uint32_t trades[MAX_LIST], n_trades;
     uint32_t gens, seeds;
+    int32_t objectives[OBJ_COUNT], n_objectives;
+    char evaluators[MAX_EVALUATORS + 1][16];
+    uint32_t n_evaluators;
     int32_t filters;
     uint32_t values, levels;
 } bench_opts_t;
@@ -44,8 +54,9 @@ typedef struct {
     fit_problem_t p;
     tables_host_t t;
     uint32_t n_backends;
-    const backend_ops_t *ops[2]; /* cpu first */
-    backend_t *b[2];
+    const backend_ops_t *ops[MAX_RUNS]; /* cpu first (once per evaluator) */
+    backend_t *b[MAX_RUNS];
+    char label[MAX_RUNS][32];
     uint16_t optimum[EV_MAX_PARAMS];
 } bench_problem_t;
 
@@ -68,6 +79,48 @@ static uint32_t parse_list(const char *s, uint32_t *out)
     return n;
 }
 
+static void usage_die(const char *what, const char *v)
+{
+    fprintf(stderr, "bench_ga: %s \"%s\" is not one\n", what, v);
+    exit(2);
+}
+
+/* Item i of comma list v into buf (empty past the end). */
+static const char *list_item(const char *v, int i, char *buf, size_t n)
+{
+    for (; i > 0 && v; i--)
+        v = (v = strchr(v, ',')) ? v + 1 : NULL;
+    snprintf(buf, n, "%.*s", v ? (int)strcspn(v, ",") : 0, v ? v : "");
+    return buf;
+}
+
+/* A comma list of objective names. */
+static void parse_objectives(const char *v, bench_opts_t *o)
+{
+    char buf[64];
+    o->n_objectives = 0;
+    for (int i = 0; *list_item(v, i, buf, sizeof buf) && o->n_objectives < OBJ_COUNT; i++) {
+        int k = objective_from_name(buf);
+        if (k < 0)
+            usage_die("--objective: an objective name such as total_return or sharpe;", buf);
+        o->objectives[o->n_objectives++] = k;
+    }
+}
+
+/* A comma list of walk, slices, auto. */
+static void parse_evaluators(const char *v, bench_opts_t *o)
+{
+    o->n_evaluators = 0;
+    for (int i = 0;
+         *list_item(v, i, o->evaluators[o->n_evaluators], sizeof o->evaluators[0]) && o->n_evaluators < MAX_EVALUATORS;
+         i++) {
+        slices_mode m;
+        if (!slices_mode_parse(o->evaluators[o->n_evaluators], &m))
+            usage_die("--evaluator: walk, slices or auto;", o->evaluators[o->n_evaluators]);
+        o->n_evaluators++;
+    }
+}
+
 static void parse_args(int argc, char **argv, bench_opts_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -79,6 +132,8 @@ static void parse_args(int argc, char **argv, bench_opts_t *o)
     o->filters = 5;
     o->values = 10;
     o->levels = 6;
+    o->objectives[0] = OBJ_TOTAL_RETURN;
+    o->n_objectives = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quality"))
@@ -95,36 +150,63 @@ static void parse_args(int argc, char **argv, bench_opts_t *o)
             o->gens = (uint32_t)atoi(v);
         else if (!strcmp(a, "--seeds") && v && ++i)
             o->seeds = (uint32_t)atoi(v);
+        else if (!strcmp(a, "--objective") && v && ++i)
+            parse_objectives(v, o);
+        else if (!strcmp(a, "--evaluator") && v && ++i)
+            parse_evaluators(v, o);
         else if (!strcmp(a, "--lattice") && v && ++i)
             sscanf(v, "%d,%u,%u", &o->filters, &o->values, &o->levels);
         else {
             fprintf(stderr,
                     "usage: bench_ga [--quality] [--backend cpu|cuda|auto|all] [--pop LIST] [--trades LIST]\n"
-                    "                [--gens N] [--seeds N] [--lattice FILTERS,VALUES,LEVELS] [--csv FILE]\n");
+                    "                [--gens N] [--seeds N] [--lattice FILTERS,VALUES,LEVELS] [--csv FILE]\n"
+                    "                [--objective total_return,sharpe,...] [--evaluator walk,slices,auto]\n");
             exit(2);
         }
     }
 }
 
-/* The backends to measure: "all" is cpu and, where a device exists, cuda. */
-static void find_backends(bench_problem_t *bp, const char *name)
+/* The backends to measure: "all" is cpu and, where a device exists, cuda;
+ * the CPU backend once per --evaluator. */
+static void find_backends(bench_problem_t *bp, const bench_opts_t *o)
 {
     ev_error err;
-    const backend_ops_t *cuda;
+    const backend_ops_t *ops[2];
+    uint32_t n = 0;
     bp->n_backends = 0;
-    if (strcmp(name, "all") != 0) {
-        if (backend_find(name, &bp->ops[0], &err))
+    if (strcmp(o->backend, "all") != 0) {
+        if (backend_find(o->backend, &ops[0], &err))
             die("backend", &err);
-        bp->n_backends = 1;
-        return;
+        n = 1;
+    } else {
+        ops[n++] = &backend_cpu_ops;
+        if (backend_find("cuda", &ops[n], &err) == EV_OK)
+            n++;
     }
-    bp->ops[bp->n_backends++] = &backend_cpu_ops;
-    if (backend_find("cuda", &cuda, &err) == EV_OK)
-        bp->ops[bp->n_backends++] = cuda;
+    for (uint32_t k = 0; k < n; k++) {
+        const int per_evaluator = ops[k] == &backend_cpu_ops && o->n_evaluators > 0;
+        for (uint32_t e = 0; e < (per_evaluator ? o->n_evaluators : 1); e++) {
+            bp->ops[bp->n_backends] = ops[k];
+            snprintf(bp->label[bp->n_backends], sizeof bp->label[0], "%s%s%s", ops[k]->name, per_evaluator ? "/" : "",
+                     per_evaluator ? o->evaluators[e] : "");
+            bp->n_backends++;
+        }
+    }
+}
+
+/* Opens run k: the CPU backend reads its evaluator from the environment. */
+static void open_run(bench_problem_t *bp, uint32_t k)
+{
+    ev_error err;
+    const char *slash = strchr(bp->label[k], '/');
+    if (slash)
+        plat_setenv(SLICES_MODE_ENV, slash + 1);
+    if (bp->ops[k]->open(&bp->b[k], &bp->p, &bp->t, &err))
+        die("setup", &err);
 }
 
 /* A planted problem with about `trades` trades (0: the default counts). */
-static void problem_open(bench_problem_t *bp, const bench_opts_t *o, uint32_t trades)
+static void problem_open(bench_problem_t *bp, const bench_opts_t *o, uint32_t trades, int32_t objective)
 {
     objective_cfg_t obj;
     ev_error err;
@@ -142,13 +224,12 @@ static void problem_open(bench_problem_t *bp, const bench_opts_t *o, uint32_t tr
         bp->po.noise = (int64_t)trades - planted_trades(&bp->po) + bp->po.noise;
     }
     planted_build(&bp->po, &bp->ds, &bp->lat, bp->optimum);
-    harness_objective(&obj, OBJ_TOTAL_RETURN);
-    find_backends(bp, o->backend);
+    harness_objective(&obj, (objective_kind)objective);
+    find_backends(bp, o);
     if (problem_init(&bp->p, &bp->ds, &bp->lat, &obj, &err) || tables_build(&bp->t, &bp->p, &err))
         die("setup", &err);
     for (uint32_t k = 0; k < bp->n_backends; k++)
-        if (bp->ops[k]->open(&bp->b[k], &bp->p, &bp->t, &err))
-            die("setup", &err);
+        open_run(bp, k);
 }
 
 static void problem_close(bench_problem_t *bp)
@@ -178,53 +259,72 @@ static FILE *csv_open(const char *path, const char *header)
 
 /* ---- throughput ---- */
 
+/* One GA run of population pop on run k; returns its CPU seconds (all
+ * threads, steadier than wall time on a shared machine) per unique
+ * evaluation, and compares them with the first run's (first). */
+static double speed_row(bench_problem_t *bp, uint32_t k, uint32_t pop, const bench_opts_t *o, const char *device,
+                        int32_t objective, double first, FILE *csv)
+{
+    ga_settings_t s;
+    ga_run_opts_t ro;
+    ga_result_t res;
+    ev_error err;
+    double per_gen, rate, cpu;
+    clock_t c0;
+    ga_settings_default(&s);
+    s.population = pop;
+    s.islands = pop >= 4096 ? 4 : 1;
+    s.generations = o->gens;
+    memset(&ro, 0, sizeof ro);
+    ro.seed = 1;
+    ro.top = 10;
+    c0 = clock();
+    if (ga_run(bp->ops[k], bp->b[k], &bp->p, &s, &ro, &res, &err))
+        die("ga_run", &err);
+    cpu = (double)(clock() - c0) / CLOCKS_PER_SEC / (double)(res.evaluations ? res.evaluations : 1);
+    per_gen = res.seconds / res.generations;
+    rate = (double)res.evaluations / res.seconds;
+    printf("%-14s %-14s %8u %8lld %12.4f %14.4g %16.4g %12.2f %8.2fx\n", bp->label[k],
+           objective_name((objective_kind)objective), s.population, (long long)bp->ds.n_trades, per_gen, rate,
+           rate * (double)bp->ds.n_trades, cpu * 1e6, cpu > 0.0 && first > 0.0 ? first / cpu : 1.0);
+    fflush(stdout);
+    if (csv)
+        fprintf(csv, "%s,\"%s\",%u,%lld,%u,%.6f,%llu,%.6g,%.6g,%d,%s,%.6g\n", bp->label[k], device, s.population,
+                (long long)bp->ds.n_trades, res.generations, per_gen, (unsigned long long)res.evaluations, rate,
+                rate * (double)bp->ds.n_trades, res.host_ga, objective_name((objective_kind)objective), cpu);
+    ga_result_free(&res);
+    return cpu;
+}
+
 static void bench_speed(const bench_opts_t *o)
 {
     FILE *csv = csv_open(o->csv,
                          "backend,device,population,trades,generations,sec_per_gen,unique_evals,evals_per_s,"
-                         "genome_trades_per_s,host_ga");
-    printf("%-8s %8s %8s %12s %14s %16s %9s\n", "backend", "pop", "trades", "s/gen", "unique eval/s", "genome-trades/s",
-           "vs first");
-    for (uint32_t ti = 0; ti < o->n_trades; ti++) {
-        bench_problem_t bp;
-        char device[2][256];
-        problem_open(&bp, o, o->trades[ti]);
-        for (uint32_t k = 0; k < bp.n_backends; k++)
-            bp.ops[k]->describe(bp.b[k], device[k], sizeof device[k]);
-        for (uint32_t pi = 0; pi < o->n_pops; pi++) {
-            double first_per_gen = 0.0;
-            for (uint32_t k = 0; k < bp.n_backends; k++) {
-                ga_settings_t s;
-                ga_run_opts_t ro;
-                ga_result_t res;
-                ev_error err;
-                double per_gen, rate;
-                ga_settings_default(&s);
-                s.population = o->pops[pi];
-                s.islands = o->pops[pi] >= 4096 ? 4 : 1;
-                s.generations = o->gens;
-                memset(&ro, 0, sizeof ro);
-                ro.seed = 1;
-                ro.top = 10;
-                if (ga_run(bp.ops[k], bp.b[k], &bp.p, &s, &ro, &res, &err))
-                    die("ga_run", &err);
-                per_gen = res.seconds / res.generations;
-                rate = (double)res.evaluations / res.seconds;
-                if (k == 0)
-                    first_per_gen = per_gen;
-                printf("%-8s %8u %8lld %12.4f %14.4g %16.4g %8.1fx\n", bp.ops[k]->name, s.population,
-                       (long long)bp.ds.n_trades, per_gen, rate, rate * (double)bp.ds.n_trades,
-                       per_gen > 0.0 ? first_per_gen / per_gen : 0.0);
-                fflush(stdout);
-                if (csv)
-                    fprintf(csv, "%s,\"%s\",%u,%lld,%u,%.6f,%llu,%.6g,%.6g,%d\n", bp.ops[k]->name, device[k],
-                            s.population, (long long)bp.ds.n_trades, res.generations, per_gen,
-                            (unsigned long long)res.evaluations, rate, rate * (double)bp.ds.n_trades, res.host_ga);
-                ga_result_free(&res);
+                         "genome_trades_per_s,host_ga,objective,cpu_sec_per_eval");
+    slices_kernel kern;
+    ev_error err;
+    if (slices_kernel_from_env(&kern, &err) != EV_OK)
+        die("kernel", &err);
+    if (o->n_evaluators)
+        printf("CPU bit-sliced popcount kernel: %s\n", slices_kernel_name(kern));
+    printf("%-14s %-14s %8s %8s %12s %14s %16s %12s %9s\n", "backend", "objective", "pop", "trades", "s/gen",
+           "unique eval/s", "genome-trades/s", "CPU us/eval", "vs first");
+    for (int32_t oi = 0; oi < o->n_objectives; oi++)
+        for (uint32_t ti = 0; ti < o->n_trades; ti++) {
+            bench_problem_t bp;
+            char device[MAX_RUNS][256];
+            problem_open(&bp, o, o->trades[ti], o->objectives[oi]);
+            for (uint32_t k = 0; k < bp.n_backends; k++)
+                bp.ops[k]->describe(bp.b[k], device[k], sizeof device[k]);
+            for (uint32_t pi = 0; pi < o->n_pops; pi++) {
+                double first = 0.0;
+                for (uint32_t k = 0; k < bp.n_backends; k++) {
+                    double cpu = speed_row(&bp, k, o->pops[pi], o, device[k], o->objectives[oi], first, csv);
+                    first = k == 0 ? cpu : first;
+                }
             }
+            problem_close(&bp);
         }
-        problem_close(&bp);
-    }
     if (csv)
         fclose(csv);
 }
@@ -290,7 +390,7 @@ static void bench_quality(const bench_opts_t *o)
                          "random_evals_to_hit");
     const backend_ops_t *ops;
     backend_t *b;
-    problem_open(&bp, o, 0);
+    problem_open(&bp, o, 0, o->objectives[0]);
     /* results are the same on every backend: the last (cuda where it exists) is the fastest */
     ops = bp.ops[bp.n_backends - 1];
     b = bp.b[bp.n_backends - 1];

@@ -11,7 +11,8 @@
 #   5. CPU and CUDA runs print the same results; the GPU probe's line and cost;
 #      the same for the strategies (seller_exhaustion, atc: grid and GA), their
 #      backtest kernels under memcheck, and the probe stopping a corrupted one
-#   6. the GPU benchmarks (grid evaluators, GA generation time)
+#   6. the GPU benchmarks (grid evaluators, GA generation time), and the CPU's
+#      walk and bit-sliced evaluators side by side
 # Everything is built and run in a scratch folder ($GPU_CHECK_SCRATCH, else a
 # new one under ${TMPDIR:-/tmp}, removed at the end unless KEEP=1). Results go
 # to $OUT (default bench/gpu-check-out): at most 8 files, at most 2 folders
@@ -279,8 +280,14 @@ step "bench_grid (seed, 1e8, 1.2e9 lattices; 50,000 synthetic trades)" bench_gri
 step "bench_ga (population 1k..64k x trades 5k..50k)" bench_ga.log \
   "$BUILD/bench/bench_ga" --backend cuda --pop 1024,4096,16384,65536 --trades 5000,50000 --gens 5 \
   --csv "$LOGS/bench_ga.csv"
+# the CPU's walk and bit-sliced evaluator side by side (a GPU host's CPU often has AVX-512
+# VPOPCNTDQ, which the development machine lacks: bench/RESULTS.md "Bit-sliced evaluator")
+step "bench_ga CPU evaluators (walk, slices, auto; 50,000 trades, 1 thread)" bench_ga_cpu.log \
+  env OMP_NUM_THREADS=1 "$BUILD/bench/bench_ga" --backend cpu --pop 4096 --trades 50000 --gens 2 \
+  --objective total_return,profit_factor,sharpe,compound --evaluator walk,slices,auto --csv "$LOGS/bench_ga_cpu.csv"
 tail -n 12 "$LOGS/bench_grid.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 tail -n 10 "$LOGS/bench_ga.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
+tail -n 14 "$LOGS/bench_ga_cpu.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 
 note "total $((SECONDS - T0)) s"
 if ((${#FAILED[@]})); then

@@ -397,6 +397,15 @@ long plat_pid(void)
 #endif
 }
 
+void plat_setenv(const char *name, const char *value)
+{
+#ifdef _WIN32
+    (void)_putenv_s(name, value);
+#else
+    (void)setenv(name, value, 1);
+#endif
+}
+
 void plat_setenv_default(const char *name, const char *value)
 {
     if (getenv(name))

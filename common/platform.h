@@ -71,6 +71,8 @@ void plat_utc_timestamp(char *buf, size_t n);
 int plat_stderr_is_tty(void);
 long plat_pid(void);
 
+/* Sets environment variable name to value (tests and benches). */
+void plat_setenv(const char *name, const char *value);
 /* Sets environment variable name to value unless it is set already. */
 void plat_setenv_default(const char *name, const char *value);
 

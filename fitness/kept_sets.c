@@ -136,19 +136,24 @@ static eval_result_t kept_sets_eval_folds(const kept_sets_t *ks, const kept_scra
     return fold_aggregate(a, t->n_folds, t->agg, &t->obj);
 }
 
-eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes)
+const uint64_t *kept_sets_genome(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes, tables_genome_t *g)
 {
     const fit_tables_t *t = ks->t;
-    tables_genome_t g;
+    tables_genome(t, genes, g);
+    if (!s->valid || memcmp(s->gf, g->gf, (size_t)t->n_filters * sizeof g->gf[0]) != 0)
+        kept_compute(ks, s, g);
+    return s->words;
+}
+
+eval_result_t kept_sets_walk(const kept_sets_t *ks, const kept_scratch_t *s, const tables_genome_t *g)
+{
+    const fit_tables_t *t = ks->t;
     accum_t a;
-    tables_genome(t, genes, &g);
-    if (!s->valid || memcmp(s->gf, g.gf, (size_t)t->n_filters * sizeof g.gf[0]) != 0)
-        kept_compute(ks, s, &g);
     if (t->agg != AGG_ALL)
-        return kept_sets_eval_folds(ks, s, &g);
+        return kept_sets_eval_folds(ks, s, g);
     accum_init(&a);
     if (ks->pair_q) {
-        uint64_t base = tables_exit_combo_of(t, &g.x) * (uint64_t)t->n_trades;
+        uint64_t base = tables_exit_combo_of(t, &g->x) * (uint64_t)t->n_trades;
         const int64_t *pq = ks->pair_q + base, *pl = ks->pair_lf ? ks->pair_lf + base : NULL;
         for (int64_t w = 0; w < ks->n_words; w++)
             for (uint64_t x = s->words[w]; x; x &= x - 1) {
@@ -161,8 +166,15 @@ eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uin
         for (uint64_t x = s->words[w]; x; x &= x - 1) {
             int64_t j = (w << 6) + bits_ctz64(x);
             int64_t q, lf;
-            tables_outcome(t, j, &g.x, &q, &lf);
+            tables_outcome(t, j, &g->x, &q, &lf);
             accum_add(&a, &t->obj, q, lf);
         }
     return accum_finish(&a, &t->obj);
+}
+
+eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes)
+{
+    tables_genome_t g;
+    (void)kept_sets_genome(ks, s, genes, &g);
+    return kept_sets_walk(ks, s, &g);
 }

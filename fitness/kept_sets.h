@@ -48,8 +48,15 @@ void kept_sets_free(kept_sets_t *ks);
 ev_status kept_scratch_init(kept_scratch_t *s, const kept_sets_t *ks, ev_error *err);
 void kept_scratch_free(kept_scratch_t *s);
 
-/* == tables_eval(ks->t, genes), bit for bit. */
+/* == tables_eval(ks->t, genes), bit for bit: kept_sets_genome, then the walk. */
 eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes);
+
+/* The genome as the tables see it (*g) and its kept set (s->words, reused
+ * when its filter genes are the last ones'). */
+const uint64_t *kept_sets_genome(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes, tables_genome_t *g);
+
+/* The walk: the kept trades of s (kept_sets_genome's) in equity order. */
+eval_result_t kept_sets_walk(const kept_sets_t *ks, const kept_scratch_t *s, const tables_genome_t *g);
 
 #ifdef __cplusplus
 }

@@ -14,16 +14,6 @@
 #include "tests/check.h"
 #include "tests/support/ga_fixture.h"
 
-static int same_hof(const topk_t *a, const topk_t *b)
-{
-    if (a->n != b->n)
-        return 0;
-    for (uint32_t i = 0; i < a->n; i++)
-        if (memcmp(&a->e[i], &b->e[i], sizeof a->e[i]) != 0)
-            return 0;
-    return 1;
-}
-
 static int same_trace(const trace_t *a, const trace_t *b)
 {
     return a->n == b->n && memcmp(a->hash, b->hash, a->n * sizeof a->hash[0]) == 0;
@@ -50,7 +40,7 @@ static void test_determinism(ga_fixture_t *f)
     run_or_die(f, NULL, &s, 5, &t2, &r2);
     CHECK_EQ_I64(s.generations, t1.n);
     CHECK(same_trace(&t1, &t2));
-    CHECK(same_hof(&r1.hof, &r2.hof));
+    CHECK(fixture_same_top(&r1.hof, &r2.hof));
     CHECK_EQ_I64(r1.evaluations, r2.evaluations);
     ga_result_free(&r2);
 
@@ -65,7 +55,7 @@ static void test_determinism(ga_fixture_t *f)
         run_or_die(f, NULL, &s, 5, &t2, &r2);
         omp_set_num_threads(threads);
         CHECK(same_trace(&t1, &t2));
-        CHECK(same_hof(&r1.hof, &r2.hof));
+        CHECK(fixture_same_top(&r1.hof, &r2.hof));
         ga_result_free(&r2);
     }
 #endif
@@ -75,7 +65,7 @@ static void test_determinism(ga_fixture_t *f)
     run_or_die(f, &no_ga, &s, 5, &t2, &r2);
     CHECK(r2.host_ga && !r1.host_ga);
     CHECK(same_trace(&t1, &t2));
-    CHECK(same_hof(&r1.hof, &r2.hof));
+    CHECK(fixture_same_top(&r1.hof, &r2.hof));
     ga_result_free(&r2);
     ga_result_free(&r1);
 }

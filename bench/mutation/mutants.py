@@ -300,4 +300,16 @@ MUTANTS = [
            ["test_strategy_backends_gpu"], emu=True),
     mutant("strategy-group-store", "kernels/strategy_device.cu", "        runs[g - first] = r;",
            "        runs[g % STRAT_THREADS] = r;", ["test_strategy_backends_gpu"], emu=True),
+    # fitness/slices.h, fitness/slices_build.c: the bit-sliced sums (issue 34)
+    mutant("slices-plane-dropped", "fitness/slices.h", "    for (int i = 0; i < width; i++) {",
+           "    for (int i = 1; i < width; i++) {", ["test_slices", "test_slices_runs"], ci=True),
+    mutant("slices-shift-ignored", "fitness/slices.h", "s[k] = slices_weigh(cnt + p, c->width[k], c->shift[k]);",
+           "s[k] = slices_weigh(cnt + p, c->width[k], 0);", ["test_slices", "test_slices_runs"]),
+    mutant("slices-pf-sum", "fitness/slices.h", "a->sum = (int64_t)(s[SLICE_POS].lo - s[SLICE_NEG].lo);",
+           "a->sum = (int64_t)s[SLICE_POS].lo;", ["test_slices"]),
+    mutant("slices-sum-base", "fitness/slices.h", "(uint64_t)n * (uint64_t)c->base_q",
+           "(uint64_t)c->base_q", ["test_slices", "test_slices_runs"]),
+    mutant("slices-square-high", "fitness/slices.h",
+           "x.hi = b == 0 ? 0 : b < 64 ? cnt[i] >> (64 - b) : cnt[i] << (b - 64);",
+           "x.hi = b == 0 ? 0 : b < 64 ? cnt[i] >> (64 - b) : 0;", ["test_slices"]),
 ]

@@ -105,3 +105,13 @@ ev_status fixture_run(ga_fixture_t *f, const backend_ops_t *ops, const ga_settin
     o.observer = &obs;
     return ga_run(ops ? ops : &backend_cpu_ops, f->b, &f->p, s, &o, res, err);
 }
+
+int fixture_same_top(const topk_t *a, const topk_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (memcmp(&a->e[i], &b->e[i], sizeof a->e[i]) != 0)
+            return 0;
+    return 1;
+}

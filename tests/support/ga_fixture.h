@@ -46,4 +46,7 @@ ev_status fixture_run(ga_fixture_t *f, const backend_ops_t *ops, const ga_settin
 
 uint64_t fnv1a(uint64_t h, const void *data, size_t n);
 
+/* 1 when two top-K lists hold the same entries, bit for bit, in the same order. */
+int fixture_same_top(const topk_t *a, const topk_t *b);
+
 #endif

@@ -81,7 +81,30 @@ void random_lattice_more(lattice_t *lat, const dataset_t *ds, uint64_t *rng)
     lattice_of(lat, ds, rng, 1);
 }
 
-/* more: also, each with chance 1/2, a trail, a breakeven and a max_hold. */
+void random_lattice_off(lattice_t *lat, const dataset_t *ds, uint64_t *rng)
+{
+    lattice_of(lat, ds, rng, 2);
+}
+
+/* The values of an exit role, `off` (SPEC sec. 4.1) last half the time when
+ * more is 2. */
+static void more_param(lattice_t *lat, const char *name, param_role role, double *v, uint32_t n, int more,
+                       uint64_t *rng)
+{
+    if (more == 2 && tb_rand(rng) % 2)
+        v[n++] = HUGE_VAL;
+    tb_param(lat, name, role, FILTER_MIN, NULL, v, n);
+    if (v[n - 1] == HUGE_VAL) { /* as a config spells it */
+        char **text = &lat->params[lat->n_params - 1].value_text[n - 1];
+        free(*text);
+        if ((*text = (char *)malloc(4)) == NULL)
+            abort();
+        memcpy(*text, "off", 4);
+    }
+}
+
+/* more: also, each with chance 1/2, a trail, a breakeven and a max_hold
+ * (more 2: each holding `off` half the time). */
 static void lattice_of(lattice_t *lat, const dataset_t *ds, uint64_t *rng, int more)
 {
     static const double trpool[] = {0.02, 0.05, 0.1, 0.2, 0.5, 1.0};
@@ -104,11 +127,11 @@ static void lattice_of(lattice_t *lat, const dataset_t *ds, uint64_t *rng, int m
     if (tb_rand(rng) % 7)
         tb_param(lat, "stop", PARAM_STOP, FILTER_MIN, NULL, v, random_subset(rng, spool, 6, v));
     if (more && tb_rand(rng) % 2)
-        tb_param(lat, "trail", PARAM_TRAIL, FILTER_MIN, NULL, v, random_subset(rng, trpool, 6, v));
+        more_param(lat, "trail", PARAM_TRAIL, v, random_subset(rng, trpool, 6, v), more, rng);
     if (more && tb_rand(rng) % 2)
-        tb_param(lat, "breakeven", PARAM_BREAKEVEN, FILTER_MIN, NULL, v, random_subset(rng, bepool, 6, v));
+        more_param(lat, "breakeven", PARAM_BREAKEVEN, v, random_subset(rng, bepool, 6, v), more, rng);
     if (more && tb_rand(rng) % 2)
-        tb_param(lat, "hold", PARAM_MAX_HOLD, FILTER_MIN, NULL, v, random_subset(rng, hpool, 6, v));
+        more_param(lat, "hold", PARAM_MAX_HOLD, v, random_subset(rng, hpool, 6, v), more, rng);
     tb_lattice_done(lat, ds);
 }
 

@@ -30,6 +30,8 @@ void random_dataset(dataset_t *ds, uint64_t *rng, const random_dataset_opts_t *o
 void random_lattice(lattice_t *lat, const dataset_t *ds, uint64_t *rng);
 /* The same, with SPEC sec. 4.1's exits too, each present half the time. */
 void random_lattice_more(lattice_t *lat, const dataset_t *ds, uint64_t *rng);
+/* random_lattice_more whose exit roles hold `off` (last) half the time. */
+void random_lattice_off(lattice_t *lat, const dataset_t *ds, uint64_t *rng);
 
 /* Any objective, fill, cost, min_trades and, sometimes, a drawdown limit. */
 void random_objective(objective_cfg_t *obj, uint64_t *rng);

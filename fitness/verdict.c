@@ -327,8 +327,16 @@ ev_status verdict_of_walk(verdict_t *v, const verdict_walk_t *w, ev_error *err)
 
 ev_status verdict_of_wf(verdict_t *v, const wf_result_t *r, ev_error *err)
 {
-    const verdict_walk_t w = {r->n,           r->n_base, r->test_value,    r->test,    r->base_kind,
-                              r->base_value,  r->base,   r->chained_value, r->chained, r->base_chained_value,
-                              r->base_chained};
+    const verdict_walk_t w = {.n_windows = r->n,
+                              .n_base = r->n_base,
+                              .test_value = r->test_value,
+                              .test = r->test,
+                              .base_kind = r->base_kind,
+                              .base_value = r->base_value,
+                              .base = r->base,
+                              .chained_value = r->chained_value,
+                              .chained = r->chained,
+                              .base_chained_value = r->base_chained_value,
+                              .base_chained = r->base_chained};
     return verdict_of_walk(v, &w, err);
 }

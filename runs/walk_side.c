@@ -18,16 +18,21 @@ void walk_side_init(walk_side_t *w, const walk_side_ops_t *ops)
     }
 }
 
-/* q onto a chain: its sums and its compound product (0 on ruin). */
-static void chain_add(accum_t *acc, double *prod, const session_t *s, int64_t q)
+/* q (its log factor lf) onto a chain: its sums and its compound product (0 on ruin). */
+static void chain_add(accum_t *acc, double *prod, const session_t *s, int64_t q, int64_t lf)
 {
-    accum_add(acc, &s->prob.obj, q, s->prob.obj.need_log ? outcome_log_factor(q) : 0);
+    accum_add(acc, &s->prob.obj, q, lf);
     *prod = q <= EV_RUIN_Q ? 0.0 : *prod * (1.0 + (double)q / 1e8);
+}
+
+static int64_t log_factor(const session_t *s, int64_t q)
+{
+    return s->prob.obj.need_log ? outcome_log_factor(q) : 0;
 }
 
 void walk_side_push_base(walk_side_t *w, const session_t *s, int32_t j, const kept_trade_t *k)
 {
-    chain_add(&w->base_acc[j], &w->base_prod[j], s, k->q);
+    chain_add(&w->base_acc[j], &w->base_prod[j], s, k->q, log_factor(s, k->q));
 }
 
 void walk_side_free(walk_side_t *w)
@@ -39,7 +44,7 @@ void walk_side_free(walk_side_t *w)
 
 ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t *k, ev_error *err)
 {
-    const int64_t q = k->q;
+    const int64_t q = k->q, lf = log_factor(s, q);
     if (w->n_k == w->cap_k) {
         const int64_t cap = w->cap_k ? 2 * w->cap_k : 256;
         kept_trade_t *grown = (kept_trade_t *)realloc(w->k, (size_t)cap * sizeof *grown);
@@ -49,8 +54,8 @@ ev_status walk_side_push(walk_side_t *w, const session_t *s, const kept_trade_t 
         w->cap_k = cap;
     }
     w->k[w->n_k++] = *k;
-    chain_add(&w->acc, &w->prod, s, q);
-    accum_add(&w->win, &s->prob.obj, q, s->prob.obj.need_log ? outcome_log_factor(q) : 0);
+    chain_add(&w->acc, &w->prod, s, q, lf);
+    accum_add(&w->win, &s->prob.obj, q, lf);
     return EV_OK;
 }
 

@@ -47,15 +47,15 @@ static ev_status strategy_side_score(walk_side_t *w, const session_t *s, ranked_
     return st == EV_OK ? session_strategy_values(s, g, 1, value, err) : st;
 }
 
-/* The open days' kept trades of strategy st under genes onto the winners'
+/* The open days' kept trades of strategy strat under genes onto the winners'
  * chain (j < 0) or baseline j's. */
-static ev_status strategy_side_kept(walk_side_t *w, const session_t *s, strategy_t *st_, const uint16_t *genes,
+static ev_status strategy_side_kept(walk_side_t *w, const session_t *s, strategy_t *strat, const uint16_t *genes,
                                     int32_t j, ev_error *err)
 {
     kept_trade_t *k;
     int32_t *part;
     int64_t n;
-    ev_status st = strategy_genome_kept(st_, genes, &k, &part, &n, err);
+    ev_status st = strategy_genome_kept(strat, genes, &k, &part, &n, err);
     for (int64_t i = 0; st == EV_OK && i < n; i++)
         if (part[i] != VAL_HOLDOUT) {
             if (j < 0)

@@ -58,13 +58,13 @@ MUTANTS = [
            ["test_walk_forward"]),
     # io/output_guard.c: one file by two paths
     mutant("guard-text-only", "io/output_guard.c",
-           "    if (strcmp(a, b) == 0 || plat_same_file(a, b))\n        return 1;\n    if (strcmp(plat_basename",
-           "    if (a != b)\n        return strcmp(a, b) == 0;\n    if (strcmp(plat_basename", ["test_output_paths"],
+           "    if (strcmp(a, b) == 0 || plat_same_file(a, b))\n        return 1;\n    if (strlen(na)",
+           "    if (a != b)\n        return strcmp(a, b) == 0;\n    if (strlen(na)", ["test_output_paths"],
            ci=True),
     mutant("guard-no-folder", "io/output_guard.c", "(strcmp(da, db) == 0 || plat_same_file(da, db))",
            "strcmp(da, db) == 0", ["test_output_paths"]),
     mutant("guard-no-name", "io/output_guard.c",
-           "    if (strcmp(plat_basename(a), plat_basename(b)) != 0)\n        return 0;\n", "", ["test_output_paths"]),
+           "    if (strlen(na) != strlen(nb) || !plat_name_equal(na, nb, strlen(na)))\n        return 0;\n", "", ["test_output_paths"]),
     # common/plat_lock.c: only OUT.tmp.<pid> is evolve's
     mutant("temps-any-suffix", "common/plat_lock.c",
            '!*pid ||\n            strspn(pid, "0123456789") != strlen(pid)', "!*pid", ["test_output_paths"], ci=True),

@@ -48,8 +48,9 @@ static void print_walk(FILE *out, const config_t *cfg, const wf_result_t *r, con
             r->chained.feasible ? "" : ")");
 }
 
-/* The verdict last, where the eye lands when the run ends (fitness/verdict.h):
- * the list's rank 1 (the grid's for --validate), or the walk's windows. */
+/* The verdict first, the answer before the evidence, as evolve report prints
+ * it (fitness/verdict.h): the list's rank 1 (the grid's for --validate), or
+ * the walk's windows. */
 static void print_verdict(FILE *out, const run_table_t *t)
 {
     verdict_t v;
@@ -59,28 +60,30 @@ static void print_verdict(FILE *out, const run_table_t *t)
     else
         st = verdict_of_list(&v, t->top, t->top->val ? t->top->val->trials : 0.0, NULL);
     if (st != EV_OK)
-        return; /* out of memory: the tables above say it all */
-    fputc('\n', out);
+        return; /* out of memory: the tables below say it all */
     verdict_print_text(out, &v);
     verdict_free(&v);
+    fputc('\n', out);
 }
 
+/* The verdict, then the list as one table of strategies (report/top_table.h). */
 static void print_table(void *user, const run_table_t *t)
 {
     FILE *out = stdout;
+    const char *run_file = t->run_file ? t->run_file : t->cfg->output;
     (void)user;
+    print_verdict(out, t);
     switch (t->kind) {
-    case RUN_TABLE_TOP: top_table_print(out, t->cfg, t->top); break;
+    case RUN_TABLE_TOP: top_table_print(out, t->cfg, t->top, run_file); break;
     case RUN_TABLE_VALIDATE:
         fprintf(out, "grid top-%u:\n", t->cfg->top);
-        top_table_print(out, t->cfg, t->top);
+        top_table_print(out, t->cfg, t->top, run_file);
         fprintf(out, "GA hall of fame:\n");
-        top_table_print(out, t->cfg, t->hof);
+        top_table_print(out, t->cfg, t->hof, run_file);
         validate_print(out, t->validate);
         break;
     case RUN_TABLE_WALK: print_walk(out, t->cfg, t->walk, t->search); break;
     }
-    print_verdict(out, t);
 }
 
 static void print_line(void *user, const char *line)

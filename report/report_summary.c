@@ -23,7 +23,7 @@ static void print_list(FILE *out, const report_run_t *r, const reported_t *list)
     memset(&view, 0, sizeof view);
     view.lattice = r->lat;
     view.objective = r->obj;
-    top_table_print(out, &view, list);
+    top_table_print(out, &view, list, NULL);
 }
 
 static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t *e, double *value, uint32_t n)
@@ -36,18 +36,23 @@ static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t 
     print_list(out, r, &list);
 }
 
-/* The trader statistics of a list (fitness/trade_stats.h), a row per rank. */
-static void print_stats(FILE *out, const char *title, const trade_stats_t *st, uint32_t n)
+/* The trader statistics of a list (fitness/trade_stats.h), a row per rank;
+ * strat (NULL: every rank): a row per strategy, its best genome's rank (its
+ * other genomes keep the same trades, so the same statistics). */
+static void print_stats(FILE *out, const char *title, const trade_stats_t *st, uint32_t n, const strat_entry_t *strat)
 {
     if (!st || !n)
         return;
-    fprintf(out, "%s (per trade, not annualised; docs/config.md):\n", title);
+    fprintf(out, "%s (%sper trade, not annualised; docs/config.md):\n", title,
+            strat ? "a row per strategy of the list, by its best genome's rank; " : "");
     fprintf(out,
             "rank  trades   total %%   win %%  profit f.  expectancy  max drawdown   sharpe  sortino   avg hold s  "
             "target  stop  logged%s\n",
             st[0].more_exits ? "  breakeven  trail  time" : "");
     for (uint32_t i = 0; i < n; i++) {
         const trade_stats_t *s = &st[i];
+        if (strat && !strat[i].first)
+            continue;
         fprintf(out, "%4u  %6lld  %9.4f  %6.2f  %9.4g  %10.6f  %12.6f  %7.4f  %7.4g  %11.1f  %6lld  %4lld  %6lld",
                 i + 1, (long long)s->trades, s->total_return, 100.0 * s->win_rate, s->profit_factor, s->expectancy,
                 s->max_drawdown, s->sharpe, s->sortino, s->avg_hold_s, (long long)s->exits[EXIT_TARGET],
@@ -63,12 +68,12 @@ static void print_stats(FILE *out, const char *title, const trade_stats_t *st, u
 static void print_list_stats(FILE *out, const reported_t *l)
 {
     trade_stats_t *oos;
-    print_stats(out, "trader statistics", l->stats, l->n);
+    print_stats(out, "trader statistics", l->stats, l->n, l->strat);
     if (!l->val || !l->split || !l->split->n_holdout || !(oos = (trade_stats_t *)malloc((l->n + 1) * sizeof *oos)))
         return;
     for (uint32_t i = 0; i < l->n; i++)
         oos[i] = l->val->row[i].oos_stats;
-    print_stats(out, "trader statistics on the holdout days", oos, l->n);
+    print_stats(out, "trader statistics on the holdout days", oos, l->n, l->strat);
     free(oos);
 }
 
@@ -147,9 +152,10 @@ static void print_walk_stats(FILE *out, report_run_t *r, uint32_t windows)
 {
     trade_stats_t *test = NULL, *chained = NULL;
     if (run_file_read_stats(&r->rf, "walk_forward/test/trader_stats", windows, &test, NULL) == EV_OK)
-        print_stats(out, "the winners' trader statistics on their test days (rank = window)", test, test ? windows : 0);
+        print_stats(out, "the winners' trader statistics on their test days (rank = window)", test, test ? windows : 0,
+                    NULL);
     if (run_file_read_stats(&r->rf, "walk_forward/chained_trader_stats", 1, &chained, NULL) == EV_OK)
-        print_stats(out, "trader statistics of the chained test windows", chained, chained ? 1 : 0);
+        print_stats(out, "trader statistics of the chained test windows", chained, chained ? 1 : 0, NULL);
     free(test);
     free(chained);
 }

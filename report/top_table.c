@@ -4,9 +4,18 @@
 #include "fitness/verdict.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fitness/objective_prep.h"
+
+/* One printed row: entry j of list l, the reported list or the strategies
+ * below it (top->more, which have no validation rows), at rank `rank` of the
+ * ranking; strategy: its number from 1, 0 in a table of genomes. */
+typedef struct {
+    const reported_t *l;
+    uint32_t j, rank, strategy;
+} row_t;
 
 static int column_width(const param_t *p)
 {
@@ -41,6 +50,18 @@ static void print_validation_head(FILE *out, const reported_t *top, int worst)
         fprintf(out, "  %16s", "worst_fold");
     if (top->split->has_folds)
         fprintf(out, "  %7s", "folds+");
+}
+
+/* A strategy below the list was not validated (its cells read "-"). */
+static void print_validation_none(FILE *out, const reported_t *top, int worst)
+{
+    if (top->split->n_holdout > 0)
+        fprintf(out, "  %16s  %8s", "-", "-");
+    fprintf(out, "  %14s  %7s", "-", "-");
+    if (top->split->has_folds && worst)
+        fprintf(out, "  %16s", "-");
+    if (top->split->has_folds)
+        fprintf(out, "  %7s", "-");
 }
 
 /* A part's value, always shown: an infeasible part's (too few trades, too
@@ -97,12 +118,15 @@ static int print_validation_row(FILE *out, const reported_t *top, uint32_t i, in
     return marked;
 }
 
-/* Under the table: what '*' means, and the PBO. */
+/* Under the table: what '*' and '-' mean, and the PBO. */
 static void print_validation_notes(FILE *out, const config_t *cfg, const reported_t *top, int marked)
 {
     const val_rows_t *v = top->val;
     char rules[160];
     objective_infeasible_rules(rules, sizeof rules, &cfg->objective);
+    if (top->strat && top->more && top->more->n)
+        fprintf(out, "-: not validated (the run validates its top %u genomes; that strategy's best is below them)\n",
+                top->n);
     if (marked)
         fprintf(out,
                 "* infeasible on that part (%s): its value is shown, but it would not count as a feasible result\n",
@@ -114,183 +138,155 @@ static void print_validation_notes(FILE *out, const config_t *cfg, const reporte
                 v->pbo, (unsigned long long)v->pbo_combos, v->pbo_genomes, v->pbo_blocks);
 }
 
-/* "1-4,7": the ranks of strategy cls in the list, runs joined. */
-static void format_ranks(char *buf, size_t n, const reported_t *top, uint32_t cls)
+/* The rows: each strategy once (fitness/strategy_class.h), by its best
+ * genome, the list's then those below it; else every genome of the list.
+ * rows has room for top->n plus the strategies below. */
+static uint32_t rows_of(row_t *rows, const reported_t *top)
 {
-    size_t at = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < top->n && at + 24 < n; i++) {
-        uint32_t j = i;
-        if (top->strat[i].cls != cls)
-            continue;
-        while (j + 1 < top->n && top->strat[j + 1].cls == cls)
-            j++;
-        at += (size_t)snprintf(buf + at, n - at, j > i ? "%s%u-%u" : "%s%u", at ? "," : "", i + 1, j + 1);
-        i = j;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < top->n; i++)
+        if (!top->strat || top->strat[i].first)
+            rows[n++] = (row_t){top, i, i + 1, top->strat ? top->strat[i].cls + 1 : 0};
+    for (uint32_t j = 0; top->strat && top->more && j < top->more->n; j++)
+        rows[n++] = (row_t){top->more, j, top->more_rank[j], top->n_strat + j + 1};
+    return n;
+}
+
+/* A strategy's genomes among the candidates grouped; 0: not counted. */
+static uint32_t row_genomes(const row_t *r)
+{
+    return r->l->strat[r->j].genomes;
+}
+
+/* The columns a table of strategies adds: genomes where counted, basin
+ * where climbed (report.diverse). */
+static void strategy_columns(const row_t *rows, uint32_t n, int *genomes, int *basin)
+{
+    *genomes = 0;
+    *basin = rows[0].l->basin != NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        *genomes |= row_genomes(&rows[i]) != 0;
+        *basin &= rows[i].l->basin != NULL;
     }
 }
 
-static void format_range(char *buf, size_t n, const param_t *p, uint16_t lo, uint16_t hi)
+static void print_head(FILE *out, const config_t *cfg, const reported_t *top, const int *width, int genomes, int basin)
 {
-    if (lo == hi)
-        snprintf(buf, n, "%.70s", p->value_text[lo]);
+    const lattice_t *lat = &cfg->lattice;
+    if (top->strat)
+        fprintf(out, "%8s  %6s", "strategy", "rank");
     else
-        snprintf(buf, n, "%.70s..%.70s", p->value_text[lo], p->value_text[hi]);
-}
-
-/* The strategies below the list (reported_more), numbered on from n_strat:
- * the rank of each one's best genome in the whole ranking. */
-static void print_more(FILE *out, const lattice_t *lat, const reported_t *top, const int *w)
-{
-    const reported_t *more = top->more;
-    char ranks[32], range[160], fit[64];
-    if (!more || !more->n)
-        return;
-    fprintf(out, "the next %u strategies, below the top %u (rank: among every genome evaluated):\n", more->n, top->n);
-    for (uint32_t i = 0; i < more->n; i++) {
-        snprintf(fit, sizeof fit, "#%u", top->n_strat + i + 1);
-        snprintf(ranks, sizeof ranks, "%u", top->more_rank[i]);
-        fprintf(out, "%8s  %-10s", fit, ranks);
-        for (int32_t k = 0; k < lat->n_params; k++) {
-            format_range(range, sizeof range, &lat->params[k], more->strat[i].lo[k], more->strat[i].hi[k]);
-            fprintf(out, "  %*s", w[k], range);
-        }
-        format_fitness(fit, sizeof fit, more->value[i]);
-        fprintf(out, "  %16s  %8lld\n", fit, (long long)more->e[i].r.trades);
-    }
-}
-
-/* The list once per strategy (fitness/strategy_class.h), numbered in the
- * order of their first genomes: its ranks in the list, each gene's equal range `low..high`, the
- * value and trades. */
-static void print_strategies(FILE *out, const config_t *cfg, const reported_t *top)
-{
-    const lattice_t *lat = &cfg->lattice;
-    int w[EV_MAX_PARAMS];
-    char ranks[128], range[160], fit[64];
-    fprintf(out,
-            "strategies: %u in the top %u (genomes keeping the same trades with the same exits are one; each value "
-            "range keeps them, the other genes as shown):\n",
-            top->n_strat, top->n);
-    fprintf(out, "%8s  %-10s", "strategy", "ranks");
-    for (int32_t k = 0; k < lat->n_params; k++) {
-        w[k] = (int)strlen(lat->params[k].name);
-        for (uint32_t i = 0; i < top->n; i++) {
-            int l;
-            format_range(range, sizeof range, &lat->params[k], top->strat[i].lo[k], top->strat[i].hi[k]);
-            l = (int)strlen(range);
-            w[k] = top->strat[i].first && l > w[k] ? l : w[k];
-        }
-        for (uint32_t i = 0; top->more && i < top->more->n; i++) {
-            int l;
-            format_range(range, sizeof range, &lat->params[k], top->more->strat[i].lo[k], top->more->strat[i].hi[k]);
-            l = (int)strlen(range);
-            w[k] = l > w[k] ? l : w[k];
-        }
-        fprintf(out, "  %*s", w[k], lat->params[k].name);
-    }
-    fprintf(out, "  %16s  %8s\n", "value", "trades");
-    for (uint32_t i = 0; i < top->n; i++) {
-        const strat_entry_t *st = &top->strat[i];
-        if (!st->first)
-            continue;
-        format_ranks(ranks, sizeof ranks, top, st->cls);
-        snprintf(fit, sizeof fit, "#%u", st->cls + 1); /* not a rank: rows of ranks start with a digit */
-        fprintf(out, "%8s  %-10s", fit, ranks);
-        for (int32_t k = 0; k < lat->n_params; k++) {
-            format_range(range, sizeof range, &lat->params[k], st->lo[k], st->hi[k]);
-            fprintf(out, "  %*s", w[k], range);
-        }
-        format_fitness(fit, sizeof fit, top->value[i]);
-        fprintf(out, "  %16s  %8lld\n", fit, (long long)top->e[i].r.trades);
-    }
-    print_more(out, lat, top, w);
-}
-
-/* The rank of entry i of the list followed by more: in the list, or in the
- * whole ranking (more_rank). */
-static uint32_t entry_rank(const reported_t *top, uint32_t i)
-{
-    return i < top->n ? i + 1 : top->more_rank[i - top->n];
-}
-
-/* report.diverse (docs/ga.md "Basins"): the best genome of each basin the
- * list and the strategies below it reach, best first, with its peak. */
-static void print_basins(FILE *out, const lattice_t *lat, const reported_t *top)
-{
-    const reported_t *pk = top->peaks;
-    uint32_t n_all = top->n + (top->more ? top->more->n : 0), b = 0;
-    char num[32], fit[64];
-    fprintf(
-        out,
-        "basins: %u among the genomes above (a genome's basin is the peak its steepest improving 1-gene moves reach; "
-        "docs/ga.md \"Basins\"); each basin's best genome:\n",
-        pk->n);
-    fprintf(out, "%8s  %6s", "basin", "rank");
+        fprintf(out, "%4s", "rank");
     for (int32_t k = 0; k < lat->n_params; k++)
-        fprintf(out, "  %*s", column_width(&lat->params[k]), lat->params[k].name);
-    fprintf(out, "  %16s  %8s  %16s\n", "value", "trades", "peak value");
-    for (uint32_t i = 0; i < n_all && b < pk->n; i++) {
-        const reported_t *r = i < top->n ? top : top->more;
-        uint32_t j = i < top->n ? i : i - top->n;
-        if (r->basin[j] != b)
-            continue; /* basins are numbered as their best genomes appear */
-        snprintf(num, sizeof num, "#%u", b + 1);
-        fprintf(out, "%8s  %6u", num, entry_rank(top, i));
-        for (int32_t k = 0; k < lat->n_params; k++)
-            fprintf(out, "  %*s", column_width(&lat->params[k]), lat->params[k].value_text[r->e[j].genes[k]]);
-        format_fitness(fit, sizeof fit, r->value[j]);
-        fprintf(out, "  %16s  %8lld", fit, (long long)r->e[j].r.trades);
-        format_fitness(fit, sizeof fit, pk->value[b]);
-        fprintf(out, "  %16s\n", fit);
-        b++;
-    }
-}
-
-void top_table_print(FILE *out, const config_t *cfg, const reported_t *top)
-{
-    const ranked_genome_t *e = top->e;
-    uint32_t n = top->n;
-    const lattice_t *lat = &cfg->lattice;
-    int width[EV_MAX_PARAMS];
-    int marked = 0;
-    /* ranked by the worst fold, the fitness column is that number: one column, one name */
-    const int worst = cfg->objective.aggregate != AGG_WORST_FOLD;
-    if (n == 0) {
-        fprintf(out, "No feasible genome: every evaluated genome breaks min_trades or max_drawdown_pct.\n");
-        baseline_table_print(out, cfg, top);
-        return;
-    }
-    fprintf(out, "%4s", "rank");
-    for (int32_t k = 0; k < lat->n_params; k++) {
-        width[k] = column_width(&lat->params[k]);
         fprintf(out, "  %*s", width[k], lat->params[k].name);
-    }
     if (cfg->objective.aggregate != AGG_ALL) { /* the search ranks by a fold statistic */
         static const char *const agg[] = {"all", "mean_fold", "median_fold", "worst_fold"};
         fprintf(out, "  %16s  %8s", agg[cfg->objective.aggregate], "trades");
     } else {
         fprintf(out, "  %16s  %8s", objective_name((objective_kind)cfg->objective.kind), "trades");
     }
+    /* ranked by the worst fold, the fitness column is that number: one column, one name */
     if (top->val)
-        print_validation_head(out, top, worst);
+        print_validation_head(out, top, cfg->objective.aggregate != AGG_WORST_FOLD);
+    if (genomes)
+        fprintf(out, "  %8s", "genomes");
+    if (basin)
+        fprintf(out, "  %5s", "basin");
     fputc('\n', out);
-    for (uint32_t i = 0; i < n; i++) {
-        char fit[64];
-        fprintf(out, "%4u", i + 1);
-        for (int32_t k = 0; k < lat->n_params; k++)
-            fprintf(out, "  %*s", width[k], lat->params[k].value_text[e[i].genes[k]]);
-        format_fitness(fit, sizeof fit, top->value[i]);
-        fprintf(out, "  %16s  %8lld", fit, (long long)e[i].r.trades);
-        if (top->val)
-            marked |= print_validation_row(out, top, i, worst);
-        fputc('\n', out);
+}
+
+/* One row; 1 when a value was marked infeasible. */
+static int print_row(FILE *out, const config_t *cfg, const reported_t *top, const row_t *r, const int *width,
+                     int genomes, int basin)
+{
+    const lattice_t *lat = &cfg->lattice;
+    const ranked_genome_t *e = &r->l->e[r->j];
+    const int worst = cfg->objective.aggregate != AGG_WORST_FOLD;
+    char fit[64];
+    int marked = 0;
+    if (r->strategy) {
+        snprintf(fit, sizeof fit, "#%u", r->strategy); /* not a rank: a row of ranks starts with a digit */
+        fprintf(out, "%8s  %6u", fit, r->rank);
+    } else {
+        fprintf(out, "%4u", r->rank);
     }
+    for (int32_t k = 0; k < lat->n_params; k++)
+        fprintf(out, "  %*s", width[k], lat->params[k].value_text[e->genes[k]]);
+    format_fitness(fit, sizeof fit, r->l->value[r->j]);
+    fprintf(out, "  %16s  %8lld", fit, (long long)e->r.trades);
+    if (top->val && r->l == top)
+        marked = print_validation_row(out, top, r->j, worst);
+    else if (top->val)
+        print_validation_none(out, top, worst);
+    if (genomes)
+        fprintf(out, "  %8u", row_genomes(r));
+    if (basin) {
+        snprintf(fit, sizeof fit, "#%u", r->l->basin[r->j] + 1);
+        fprintf(out, "  %5s", fit);
+    }
+    fputc('\n', out);
+    return marked;
+}
+
+/* The title of a table of strategies: how many, and what a row is. */
+static void print_title(FILE *out, const reported_t *top)
+{
+    uint32_t below = top->more ? top->more->n : 0;
+    fprintf(out, "strategies: %u in the top %u genomes", top->n_strat, top->n);
+    if (below)
+        fprintf(out, ", then the next %u below them", below);
+    fprintf(out,
+            " (genomes that keep the same trades with the same exits are one strategy; a row is its best genome, "
+            "rank: that genome's among every genome evaluated; the words: docs/report.md \"Glossary\"):\n");
+}
+
+/* Where what the table of strategies leaves out is: the genomes one by one
+ * (a strategy's others), each strategy's value ranges, the basins' peaks. */
+static void print_elsewhere(FILE *out, const reported_t *top, const char *run_file)
+{
+    const char *peaks = top->peaks ? " and the basins' peaks" : "";
+    if (run_file)
+        fprintf(out,
+                "the top %u genomes one by one, each strategy's value ranges%s: the run file %s (its page: evolve "
+                "report %s; --json: \"top\", \"strategies\")\n",
+                top->n, peaks, run_file, run_file);
+    else
+        fprintf(out,
+                "the top %u genomes one by one: the page (index.html in --out DIR); each strategy's value ranges%s: "
+                "the run file (results/README.md)\n",
+                top->n, peaks);
+}
+
+void top_table_print(FILE *out, const config_t *cfg, const reported_t *top, const char *run_file)
+{
+    const lattice_t *lat = &cfg->lattice;
+    row_t *rows;
+    int width[EV_MAX_PARAMS], genomes = 0, basin = 0, marked = 0;
+    uint32_t n;
+    if (top->n == 0) {
+        fprintf(out, "No feasible genome: every evaluated genome breaks min_trades or max_drawdown_pct.\n");
+        baseline_table_print(out, cfg, top);
+        return;
+    }
+    rows = (row_t *)malloc(((size_t)top->n + (top->more ? top->more->n : 0)) * sizeof *rows);
+    if (!rows) {
+        fprintf(out, "(out of memory printing the list: the run file holds it)\n");
+        return;
+    }
+    n = rows_of(rows, top);
+    if (top->strat) {
+        strategy_columns(rows, n, &genomes, &basin);
+        print_title(out, top);
+    }
+    for (int32_t k = 0; k < lat->n_params; k++)
+        width[k] = column_width(&lat->params[k]);
+    print_head(out, cfg, top, width, genomes, basin);
+    for (uint32_t i = 0; i < n; i++)
+        marked |= print_row(out, cfg, top, &rows[i], width, genomes, basin);
     if (top->val)
         print_validation_notes(out, cfg, top, marked);
     if (top->strat)
-        print_strategies(out, cfg, top);
-    if (top->peaks && top->basin)
-        print_basins(out, lat, top);
+        print_elsewhere(out, top, run_file);
+    free(rows);
     baseline_table_print(out, cfg, top);
 }

@@ -1,5 +1,9 @@
-/* The top-K table on the terminal: rank, each parameter's value, fitness,
- * trades kept. */
+/* The reported list on the terminal, one table: each strategy once
+ * (fitness/strategy_class.h) by its best genome, the list's and those below
+ * it: its number, that genome's rank, each parameter's value, fitness, trades
+ * kept, the validation columns, its genomes and basin; a list not grouped (a
+ * strategy config's) genome by genome. The genomes one by one, the value
+ * ranges and the basins' peaks stay in the run file, its page and --json. */
 #ifndef EVOLVE_TOP_TABLE_H
 #define EVOLVE_TOP_TABLE_H
 
@@ -12,8 +16,10 @@
 extern "C" {
 #endif
 
-/* top: best first, with the values to show */
-void top_table_print(FILE *out, const config_t *cfg, const reported_t *top);
+/* top: best first, with the values to show; then its baselines. run_file:
+ * the run's file, named where the table says what it leaves out; NULL: the
+ * run file being reported (evolve report). */
+void top_table_print(FILE *out, const config_t *cfg, const reported_t *top, const char *run_file);
 
 #ifdef __cplusplus
 }

@@ -32,7 +32,8 @@ typedef struct {
     const reported_t *hof;
     const validate_figures_t *validate;
     const wf_result_t *walk;
-    const char *search; /* "grid" or "ga" */
+    const char *search;   /* "grid" or "ga" */
+    const char *run_file; /* where the run file is, when not cfg->output (an interrupted run's .partial) */
 } run_table_t;
 
 typedef struct {

@@ -88,10 +88,9 @@ def one(evolve, root, name, cfg_text, ds, params, min_trades, so):
     line = next((x for x in r.stdout.splitlines() if x.strip().startswith("DSR ")), "")
     shown = "< 1e-6 (z = %.2f)" % z if want < 1e-6 else ("%.1e" % want if want < 1e-3 else "%.3f" % want)
     check(line.strip().startswith("DSR " + shown + ":"), f"{name}: the verdict prints {line!r}, want 'DSR {shown}'")
-    head = next(x for x in r.stdout.splitlines() if x.lstrip().startswith("rank "))
-    col = head.split().index("DSR")
-    row = next(x for x in r.stdout.splitlines() if x.lstrip().startswith("1 "))
-    cell = row.split()[col]
+    table = cli.list_tables(r.stdout)[0]
+    col, rank = table["head"].index("DSR"), table["head"].index("rank")
+    cell = next(row[col] for row in table["rows"] if row[rank] == "1")
     check(cell != "0.000" and not re.fullmatch(r"-?0\.0+", cell), f"{name}: rank 1's DSR column prints {cell}")
     check(cell == ("<1e-6" if want < 1e-6 else shown), f"{name}: rank 1's DSR column {cell}, want {shown}")
     print(f"ok: {name}: V {var:.6g} over {n_pts} points (all points: {var_all:.6g} over {n_all}); DSR {got:.6g} "

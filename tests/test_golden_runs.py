@@ -27,7 +27,9 @@ then SPEC sec. 5's zero-variance sharpe became infeasible (NaN): the sharpe
 GA runs' per-individual ga/fitness and ga/fitness_raw changed, their lists
 did not; and the JSON's infeasible rows name why, "infeasible"; then issue 32 added the verdict, and nothing else: the JSON's "verdict", the
 run files' GROUP/verdict and the verdict's lines under each printed table; then the DSR and
-PBO readings say why one is not computed: "no validation: block in the config");
+PBO readings say why one is not computed: "no validation: block in the config"; then the
+printed tables became the verdict first and one table of strategies, in place of the genomes',
+the strategies' and the basins' tables, and "table" holds every printed line);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.
@@ -112,9 +114,9 @@ def json_kept(path):
 
 
 def printed_table(stdout):
-    """The top-K table(s): the lines from a 'rank' header on."""
-    lines = stdout.splitlines()
-    return [ln for i, ln in enumerate(lines) if any(h.lstrip().startswith("rank") for h in lines[:i + 1])]
+    """What a quiet run prints: the verdict, then the table of strategies and the baselines (the validate runs:
+    the grid's and the GA's, then the figures); the scratch run file's path as RUN."""
+    return stdout.splitlines()
 
 
 def run_case(evolve, root, data, objective, mode):
@@ -139,7 +141,7 @@ def run_case(evolve, root, data, objective, mode):
     if not check(r.returncode == 0, f"{objective}-{mode}: exit {r.returncode}: {r.stderr}"):
         return None
     run = cli.mode_file(out, args)  # a grid's or validate's own run file
-    return {"run_file": run_file_digest(run), "json": json_kept(js), "table": printed_table(r.stdout)}
+    return {"run_file": run_file_digest(run), "json": json_kept(js), "table": printed_table(r.stdout.replace(run, "RUN"))}
 
 
 def diff(expected, got, what):

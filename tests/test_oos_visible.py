@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The out-of-sample answer is always on the terminal: with a min_trades no
-holdout or fold reaches, the grid's and the GA's top-K tables print each
+holdout or fold reaches, the grid's and the GA's tables of strategies print each
 part's value (the JSON's out_of_sample fitness, the lowest fold fitness)
 marked '*' with a footnote, never only 'infeasible' or '-inf'; and the PBO
 the JSON holds is printed under the table. Standard library only."""
@@ -16,17 +16,9 @@ VALIDATION = "validation:\n  holdout: {share: 0.3}\n  folds: 3\n"
 
 
 def table_rows(stdout):
-    """The top-K rows: header names -> cell text, per rank."""
-    lines = stdout.splitlines()
-    head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("rank"))
-    names = lines[head].split()
-    rows = []
-    for line in lines[head + 1:]:
-        cells = line.split()
-        if not cells or not cells[0].isdigit():
-            break
-        rows.append(cells)
-    return names, rows, lines
+    """The list's table (a row per strategy): header names, rows (cells), all lines."""
+    table = cli.list_tables(stdout)[0]
+    return table["head"], table["rows"], stdout.splitlines()
 
 
 def check_mode(evolve, root, cfg, mode, args):
@@ -38,15 +30,21 @@ def check_mode(evolve, root, cfg, mode, args):
     names, rows, lines = table_rows(r.stdout)
     hold = names.index("holdout")
     worst = names.index("worst_fold")
-    check(len(rows) == len(doc["top"]) and rows, f"{mode}: {len(rows)} rows, the JSON {len(doc['top'])}")
-    for cells, t in zip(rows, doc["top"]):
+    rank = names.index("rank")
+    strategies = doc["strategies"]
+    check(len(rows) == len(strategies) and rows, f"{mode}: {len(rows)} rows, the JSON {len(strategies)} strategies")
+    for cells in rows:
+        if int(cells[rank]) > len(doc["top"]):  # a strategy below the list: not validated
+            check(cells[hold] == "-" and cells[worst] == "-", f"{mode} rank {cells[rank]}: {cells}")
+            continue
+        t = doc["top"][int(cells[rank]) - 1]
         oos = t["out_of_sample"]
         check(not oos["feasible"], f"{mode}: the holdout is infeasible with min_trades 60 (the test's premise)")
         check(cells[hold] == f"{oos['fitness']:.6f}*",
-              f"{mode} rank {cells[0]}: holdout shows {cells[hold]}, the JSON {oos['fitness']} (infeasible)")
+              f"{mode} rank {cells[rank]}: holdout shows {cells[hold]}, the JSON {oos['fitness']} (infeasible)")
         low = min(f["fitness"] for f in t["folds"])
-        check(cells[worst] == f"{low:.6f}*", f"{mode} rank {cells[0]}: worst_fold shows {cells[worst]}, want {low}*")
-        check("infeasible" not in cells and "-inf" not in cells, f"{mode} rank {cells[0]}: {cells}")
+        check(cells[worst] == f"{low:.6f}*", f"{mode} rank {cells[rank]}: worst_fold shows {cells[worst]}, want {low}*")
+        check("infeasible" not in cells and "-inf" not in cells, f"{mode} rank {cells[rank]}: {cells}")
     check(any(line.startswith("* infeasible on that part") for line in lines), f"{mode}: no footnote for '*'")
     pbo = doc["validation"].get("pbo")
     if isinstance(pbo, float):

@@ -50,14 +50,14 @@ def main():
         _, cfg = cli.data_and_config(a.evolve, root, ga, population=64, generations=15)
         r = run(a.evolve, [cfg, "--quiet"])
         check(r.returncode == 0, f"GA: {r.stderr}")
-        hof_rows = [ln for ln in r.stdout.splitlines() if ln.strip()[:1].isdigit()]
+        hof_rows = [ln for ln in r.stdout.splitlines() if ln.strip()[:1] == "#"]  # a row per strategy
 
         rep = run(a.evolve, ["report", ga])
         check(rep.returncode == 0, f"report: {rep.stderr}")
         s = rep.stdout
         check("(ga, complete)" in s and "stopped: generations" in s, f"summary: mode/stop reason: {s[:300]}")
-        check("hall of fame" in s and all(row in s for row in hof_rows) and len(hof_rows) == 10,
-              "summary: the hall of fame rows the run printed")
+        check("hall of fame" in s and all(row in s for row in hof_rows) and len(hof_rows) >= 1,
+              f"summary: the hall of fame's strategies the run printed ({len(hof_rows)})")
         out = os.path.join(root, "ga_report")
         obj = "total_return"
         check_svgs(out, ["fitness.svg", "diversity.svg", "heatmap.svg"],
@@ -72,11 +72,11 @@ def main():
 
         grid = os.path.join(root, "grid.h5")
         r = run(a.evolve, [cfg, "--grid", "--quiet", "--output", grid])
-        top_rows = [ln for ln in r.stdout.splitlines() if ln.strip()[:1].isdigit()]
+        top_rows = [ln for ln in r.stdout.splitlines() if ln.strip()[:1] == "#"]
         rep = run(a.evolve, ["report", grid, "--out", os.path.join(root, "grid_out")])
         check(rep.returncode == 0 and "(grid, complete)" in rep.stdout, f"grid report: {rep.stderr}")
-        check(all(row in rep.stdout for row in top_rows) and "grid top-10 (exact)" in rep.stdout,
-              "grid report: the top-K rows")
+        check(top_rows and all(row in rep.stdout for row in top_rows) and "grid top-10 (exact)" in rep.stdout,
+              "grid report: the strategies' rows")
         check_svgs(os.path.join(root, "grid_out"), ["heatmap.svg"],
                    {"heatmap.svg": ["the grid's 11340 points", "total_return"]})
         check(not os.path.exists(os.path.join(root, "grid_out", "fitness.svg")), "a grid run has no fitness chart")

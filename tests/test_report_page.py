@@ -330,12 +330,12 @@ def shows(mode, p, text, page):
 def report_columns(p):
     """The validate run's terminal report: the JSON's validation columns and a holdout total return."""
     out, doc = p["stdout"], p["json"]
-    head = next((ln for ln in out.splitlines() if ln.startswith("rank") and "holdout" in ln), "")
+    table = next((t for t in cli.list_tables(out) if "holdout" in t["head"]), {"head": [], "rows": []})
+    head = table["head"]
     for col in ("holdout", "plateau", "DSR", "worst_fold", "folds+"):
         check(col in head, f"report: no '{col}' column in {head!r}")
     t = doc["top"][0]
-    row = next((ln for ln in out.splitlines()
-                if ln.split()[:1] == ["1"] and "holdout" not in ln and "searches" not in ln), "")
+    row = next((r for r in table["rows"] if "rank" in head and r[head.index("rank")] == "1"), [])
     for v in (t["out_of_sample"]["fitness"], t["plateau"]["mean"]):
         check(f"{float(v):.6f}" in row, f"report: rank 1 row {row!r} lacks {v}")
     check("trader statistics on the holdout days" in out and "total %" in out, "report: holdout total return")

@@ -300,9 +300,8 @@ def other_modes(evolve, root, data):
     if doc is not None:
         check_parts("folds only", doc["verdict"], list_parts(doc))
         readings("folds only", doc["verdict"], doc)
-        head = r.stdout.splitlines()
-        top = next(line for line in head if line.lstrip().startswith("rank "))
-        check("holdout" not in top.split(), f"folds only: the top table has holdout columns: {top}")
+        top = cli.list_tables(r.stdout)[0]["head"]
+        check("holdout" not in top, f"folds only: the table of strategies has holdout columns: {top}")
         check("no holdout to test it out of sample" in doc["verdict"]["headline"],
               f"folds only: headline {doc['verdict']['headline']!r}")
         # rank 1 keeps >= min_trades 5 trades and the config has a validation: block: both are computed

@@ -51,6 +51,27 @@ def python_env(evolve):
     return env
 
 
+def list_tables(stdout):
+    """The reported lists as the terminal prints them (report/top_table.c), in order: each a dict of "head" (the
+    header's names) and "rows" (each row's cells). A list grouped into strategies is headed `strategy rank ...`, a
+    row per strategy (`#N RANK ...`); a list that is not (a strategy config's, a walk-forward's windows in `evolve
+    report`) `rank ...`, a row per genome. The trader-statistics tables (`rank trades ...`) are not lists."""
+    lines = stdout.splitlines()
+    tables = []
+    for i, line in enumerate(lines):
+        names = line.split()
+        if names[:2] != ["strategy", "rank"] and (names[:1] != ["rank"] or names[1:2] == ["trades"]):
+            continue
+        rows = []
+        for row in lines[i + 1:]:
+            cells = row.split()
+            if not cells or not cells[0].lstrip("#").isdigit():
+                break
+            rows.append(cells)
+        tables.append({"head": names, "rows": rows})
+    return tables
+
+
 def is_shortest(text):
     """Whether a number's text in an evolve CSV is as it should be: it reads
     back as a double v with no text of fewer significant digits doing so

@@ -2,8 +2,10 @@
 """The run file's ranked tables (/ga/hall_of_fame, /grid/top) hold the
 rows evolve reports: for a compound objective, a GA run and a grid run
 must have, row by row, the genome, index, trades and `fitness` (the
-reported percent, results/README.md) of the top-K table printed on stdout
-and of the --json summary; `fitness_raw` is the log sum that ranks.
+reported percent, results/README.md) of the --json summary, and each
+strategy's row of the table printed on stdout (its best genome) those of
+GROUP/strategies and of its genome's row; `fitness_raw` is the log sum
+that ranks.
 
 Why: with total_return the displayed and the raw fitness are the same
 number, so a table written with the raw value passes every other test;
@@ -22,20 +24,16 @@ check = cli.Checker()
 
 
 def printed_rows(stdout, names):
-    """The top-K table on stdout: [(rank, values, fitness text, trades)]."""
-    lines = stdout.splitlines()
-    head = [i for i, ln in enumerate(lines) if ln.split()[:1] == ["rank"]]
-    if not check(len(head) == 1, f"one top-K table header expected on stdout: {stdout[:400]}"):
+    """The table of strategies on stdout: [(rank, values, fitness text, trades)], a row per strategy."""
+    tables = cli.list_tables(stdout)
+    if not check(len(tables) == 1, f"one table expected on stdout: {stdout[:400]}"):
         return []
-    check(lines[head[0]].split() == ["rank"] + names + ["compound", "trades"],
-          f"table header: {lines[head[0]]}")
-    rows = []
-    for ln in lines[head[0] + 1:]:
-        cols = ln.split()
-        if len(cols) != len(names) + 3:
-            break
-        rows.append((int(cols[0]), [float(x) for x in cols[1:-2]], cols[-2], int(cols[-1])))
-    return rows
+    head = tables[0]["head"]
+    check(head == ["strategy", "rank"] + names + ["compound", "trades", "genomes"] + (["basin"] if "basin" in head
+                                                                                       else []),
+          f"table header: {head}")
+    at = head.index("compound")
+    return [(int(c[1]), [float(x) for x in c[2:at]], c[at], int(c[at + 1])) for c in tables[0]["rows"]]
 
 
 def check_ranked(path, group, stdout, json_path, what):
@@ -48,20 +46,26 @@ def check_ranked(path, group, stdout, json_path, what):
         t = f[group]
         fitness, raw = t["fitness"][:], t["fitness_raw"][:]
         genes, index, trades = t["genes"][:], t["index"][:], t["trades"][:]
+        s = f[group.split("/")[0] + "/strategies"]
+        strat = [(int(s["rank"][i]), [float(vals[off[k] + s["genes"][i][k]]) for k in range(len(names))],
+                  f"{s['fitness'][i]:.6f}", int(s["trades"][i])) for i in range(len(s["rank"]))]
     rows = printed_rows(stdout, names)
     n = len(fitness)
-    check(n == 10 and len(top) == n and len(rows) == n,
-          f"{what}: {n} rows in {group}, {len(top)} in the JSON, {len(rows)} printed")
-    for i in range(min(n, len(top), len(rows))):
+    check(n == 10 and len(top) == n, f"{what}: {n} rows in {group}, {len(top)} in the JSON")
+    # the terminal: a row per strategy, its best genome's rank, values, percent and trades as the run file has them
+    check(rows == strat and rows, f"{what}: printed strategies {rows[:3]}..., the run file's {strat[:3]}...")
+    for i in range(min(n, len(top))):
         values = [float(vals[off[k] + genes[i][k]]) for k in range(len(names))]
         j = top[i]
-        check(j["rank"] == i + 1 and rows[i][0] == i + 1, f"{what} row {i}: rank")
+        check(j["rank"] == i + 1, f"{what} row {i}: rank")
         check(fitness[i] == j["fitness"], f"{what} row {i}: {group}/fitness {fitness[i]!r} != JSON {j['fitness']!r}")
-        check(f"{fitness[i]:.6f}" == rows[i][2], f"{what} row {i}: {group}/fitness {fitness[i]!r} printed {rows[i][2]}")
         check(int(index[i]) == j["index"], f"{what} row {i}: index {index[i]} != JSON {j['index']}")
-        check(int(trades[i]) == j["trades"] == rows[i][3], f"{what} row {i}: trades")
-        check([j["values"][nm] for nm in names] == values and rows[i][1] == values,
-              f"{what} row {i}: genes {values} vs JSON {j['values']} vs printed {rows[i][1]}")
+        check(int(trades[i]) == j["trades"], f"{what} row {i}: trades")
+        check([j["values"][nm] for nm in names] == values, f"{what} row {i}: genes {values} vs JSON {j['values']}")
+        if i + 1 in [r[0] for r in rows]:  # a strategy's best genome: its row is this one
+            row = next(r for r in rows if r[0] == i + 1)
+            check(row[1:] == (values, f"{fitness[i]:.6f}", int(trades[i])),
+                  f"{what} row {i}: printed {row}, {group} {values} {fitness[i]!r} {trades[i]}")
         # the raw column is the log sum the displayed percent comes from
         check(math.isclose(math.expm1(raw[i] * 1e-12) * 100, fitness[i], rel_tol=1e-9, abs_tol=1e-9),
               f"{what} row {i}: fitness {fitness[i]!r} is not the display of fitness_raw {raw[i]!r}")

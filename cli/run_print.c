@@ -70,16 +70,15 @@ static void print_verdict(FILE *out, const run_table_t *t)
 static void print_table(void *user, const run_table_t *t)
 {
     FILE *out = stdout;
-    const char *run_file = t->run_file ? t->run_file : t->cfg->output;
     (void)user;
     print_verdict(out, t);
     switch (t->kind) {
-    case RUN_TABLE_TOP: top_table_print(out, t->cfg, t->top, run_file); break;
+    case RUN_TABLE_TOP: top_table_print(out, t->cfg, t->top, 1); break;
     case RUN_TABLE_VALIDATE:
         fprintf(out, "grid top-%u:\n", t->cfg->top);
-        top_table_print(out, t->cfg, t->top, run_file);
+        top_table_print(out, t->cfg, t->top, 1);
         fprintf(out, "GA hall of fame:\n");
-        top_table_print(out, t->cfg, t->hof, run_file);
+        top_table_print(out, t->cfg, t->hof, 1);
         validate_print(out, t->validate);
         break;
     case RUN_TABLE_WALK: print_walk(out, t->cfg, t->walk, t->search); break;

@@ -23,7 +23,7 @@ static void print_list(FILE *out, const report_run_t *r, const reported_t *list)
     memset(&view, 0, sizeof view);
     view.lattice = r->lat;
     view.objective = r->obj;
-    top_table_print(out, &view, list, NULL);
+    top_table_print(out, &view, list, 0);
 }
 
 static void print_table(FILE *out, const report_run_t *r, const ranked_genome_t *e, double *value, uint32_t n)

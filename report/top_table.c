@@ -241,15 +241,16 @@ static void print_title(FILE *out, const reported_t *top)
 }
 
 /* Where what the table of strategies leaves out is: the genomes one by one
- * (a strategy's others), each strategy's value ranges, the basins' peaks. */
-static void print_elsewhere(FILE *out, const reported_t *top, const char *run_file)
+ * (a strategy's others), each strategy's value ranges, the basins' peaks.
+ * No path: a run prints the same text wherever its file goes. */
+static void print_elsewhere(FILE *out, const reported_t *top, int from_run)
 {
     const char *peaks = top->peaks ? " and the basins' peaks" : "";
-    if (run_file)
+    if (from_run)
         fprintf(out,
-                "the top %u genomes one by one, each strategy's value ranges%s: the run file %s (its page: evolve "
-                "report %s; --json: \"top\", \"strategies\")\n",
-                top->n, peaks, run_file, run_file);
+                "the top %u genomes one by one, each strategy's value ranges%s: the run file (evolve report RUN "
+                "writes its page) and --json (\"top\", \"strategies\")\n",
+                top->n, peaks);
     else
         fprintf(out,
                 "the top %u genomes one by one: the page (index.html in --out DIR); each strategy's value ranges%s: "
@@ -257,7 +258,7 @@ static void print_elsewhere(FILE *out, const reported_t *top, const char *run_fi
                 top->n, peaks);
 }
 
-void top_table_print(FILE *out, const config_t *cfg, const reported_t *top, const char *run_file)
+void top_table_print(FILE *out, const config_t *cfg, const reported_t *top, int from_run)
 {
     const lattice_t *lat = &cfg->lattice;
     row_t *rows;
@@ -286,7 +287,7 @@ void top_table_print(FILE *out, const config_t *cfg, const reported_t *top, cons
     if (top->val)
         print_validation_notes(out, cfg, top, marked);
     if (top->strat)
-        print_elsewhere(out, top, run_file);
+        print_elsewhere(out, top, from_run);
     free(rows);
     baseline_table_print(out, cfg, top);
 }

@@ -16,10 +16,10 @@
 extern "C" {
 #endif
 
-/* top: best first, with the values to show; then its baselines. run_file:
- * the run's file, named where the table says what it leaves out; NULL: the
- * run file being reported (evolve report). */
-void top_table_print(FILE *out, const config_t *cfg, const reported_t *top, const char *run_file);
+/* top: best first, with the values to show; then its baselines. from_run:
+ * printed at the end of a run (1) or by evolve report (0), which says where
+ * what the table leaves out is. */
+void top_table_print(FILE *out, const config_t *cfg, const reported_t *top, int from_run);
 
 #ifdef __cplusplus
 }

@@ -316,8 +316,7 @@ ev_status run_mode_ga(session_t *s, const run_args_t *a, double t0, ev_error *er
             *err = rerr;
             st = rst;
         } else {
-            run_table_t t = {RUN_TABLE_TOP, &s->cfg, &hof, NULL, NULL, NULL, NULL, NULL};
-            t.run_file = st == EV_EINTR ? f.paths.partial_path : NULL;
+            run_table_t t = {RUN_TABLE_TOP, &s->cfg, &hof, NULL, NULL, NULL, NULL};
             note_summary(a->report, s, &res);
             run_note(a->report, "ga: run file %s%s\n", s->cfg.output,
                      st == EV_EINTR ? RUN_PARTIAL_SUFFIX " (interrupted: --resume continues it)" : "");

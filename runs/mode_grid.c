@@ -47,7 +47,7 @@ ev_status run_mode_grid(session_t *s, const run_args_t *a, double t0, ev_error *
     if (st == EV_OK) {
         if (rep.val)
             rep.val->trials = (double)gs.evaluated;
-        run_table_t t = {RUN_TABLE_TOP, &s->cfg, &rep, NULL, NULL, NULL, NULL, NULL};
+        run_table_t t = {RUN_TABLE_TOP, &s->cfg, &rep, NULL, NULL, NULL, NULL};
         run_table(a->report, &t);
         run_note(a->report, "grid: run file %s\n", s->cfg.output);
     }

@@ -136,7 +136,7 @@ ev_status run_mode_validate(session_t *s, const run_args_t *a, double t0, ev_err
             hof_rep.val->trials = (double)res.evaluations;
     }
     if (st == EV_OK) {
-        run_table_t t = {RUN_TABLE_VALIDATE, &s->cfg, &grid_rep, &hof_rep, &v, NULL, NULL, NULL};
+        run_table_t t = {RUN_TABLE_VALIDATE, &s->cfg, &grid_rep, &hof_rep, &v, NULL, NULL};
         run_table(a->report, &t);
         run_note(a->report, "validate: run file %s\n", s->cfg.output);
     }

@@ -236,7 +236,7 @@ ev_status run_mode_walk_forward(session_t *s, const run_args_t *a, double t0, ev
     else
         run_output_discard(&rf);
     if (st == EV_OK) {
-        run_table_t t = {RUN_TABLE_WALK, &s->cfg, NULL, NULL, NULL, &r, search_name, NULL};
+        run_table_t t = {RUN_TABLE_WALK, &s->cfg, NULL, NULL, NULL, &r, search_name};
         run_table(a->report, &t);
     }
     if (st == EV_OK && a->json) {

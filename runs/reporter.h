@@ -32,8 +32,7 @@ typedef struct {
     const reported_t *hof;
     const validate_figures_t *validate;
     const wf_result_t *walk;
-    const char *search;   /* "grid" or "ga" */
-    const char *run_file; /* where the run file is, when not cfg->output (an interrupted run's .partial) */
+    const char *search; /* "grid" or "ga" */
 } run_table_t;
 
 typedef struct {

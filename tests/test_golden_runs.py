@@ -115,7 +115,7 @@ def json_kept(path):
 
 def printed_table(stdout):
     """What a quiet run prints: the verdict, then the table of strategies and the baselines (the validate runs:
-    the grid's and the GA's, then the figures); the scratch run file's path as RUN."""
+    the grid's and the GA's, then the figures)."""
     return stdout.splitlines()
 
 
@@ -141,7 +141,7 @@ def run_case(evolve, root, data, objective, mode):
     if not check(r.returncode == 0, f"{objective}-{mode}: exit {r.returncode}: {r.stderr}"):
         return None
     run = cli.mode_file(out, args)  # a grid's or validate's own run file
-    return {"run_file": run_file_digest(run), "json": json_kept(js), "table": printed_table(r.stdout.replace(run, "RUN"))}
+    return {"run_file": run_file_digest(run), "json": json_kept(js), "table": printed_table(r.stdout)}
 
 
 def diff(expected, got, what):

@@ -13,7 +13,7 @@ the same table:
   trades as the JSON's top has them, those below the list "-";
 - the premise that makes a genome table tell itself apart: the hall of fame
   holds fewer strategies than genomes (hall_of_fame/strategy);
-- the table says where the genomes one by one are (the run file's path);
+- the table says where the genomes one by one are (the run file);
 - `evolve report RUN` prints the same rows, once.
 
 Needs h5py and numpy (else skipped with 77)."""
@@ -105,7 +105,8 @@ def main():
               f"one table of strategies (and the baselines') expected, the headers: {heads}")
         check(r.stdout.count("strategies:") == 1 and "basins:" not in r.stdout, f"a second list: {r.stdout}")
         check(0 <= r.stdout.find("verdict: ") < r.stdout.find("strategies:"), "the verdict is not printed first")
-        check(f"the run file {out} " in r.stdout, f"the table does not say where the genomes are: {r.stdout}")
+        check(f"the top {len(top)} genomes one by one, each strategy's value ranges and the basins' peaks: the run "
+              "file" in r.stdout, f"the table does not say where the genomes are: {r.stdout}")
         tables = cli.list_tables(r.stdout)
         if check(len(tables) == 1, f"{len(tables)} list tables"):
             check_rows("run", tables[0], names, want, top)

@@ -40,28 +40,21 @@ static void format_fitness(char *buf, size_t n, double v)
 
 /* With a validation: block the fitness and trades columns are in-sample;
  * then out-of-sample (holdout) fitness and trades, and with folds the worst
- * fold and the share of profitable folds. */
-static void print_validation_head(FILE *out, const reported_t *top, int worst)
+ * fold and the share of profitable folds: their names (head), or "-" for a
+ * strategy below the list, which the run did not validate. */
+static void print_validation_texts(FILE *out, const reported_t *top, int worst, int head)
 {
+    const char *const name[] = {"holdout", "trades", "plateau", "DSR", "worst_fold", "folds+"};
+    const char *t[6];
+    for (int i = 0; i < 6; i++)
+        t[i] = head ? name[i] : "-";
     if (top->split->n_holdout > 0) /* a folds-only run has no holdout to show */
-        fprintf(out, "  %16s  %8s", "holdout", "trades");
-    fprintf(out, "  %14s  %7s", "plateau", "DSR");
+        fprintf(out, "  %16s  %8s", t[0], t[1]);
+    fprintf(out, "  %14s  %7s", t[2], t[3]);
     if (top->split->has_folds && worst)
-        fprintf(out, "  %16s", "worst_fold");
+        fprintf(out, "  %16s", t[4]);
     if (top->split->has_folds)
-        fprintf(out, "  %7s", "folds+");
-}
-
-/* A strategy below the list was not validated (its cells read "-"). */
-static void print_validation_none(FILE *out, const reported_t *top, int worst)
-{
-    if (top->split->n_holdout > 0)
-        fprintf(out, "  %16s  %8s", "-", "-");
-    fprintf(out, "  %14s  %7s", "-", "-");
-    if (top->split->has_folds && worst)
-        fprintf(out, "  %16s", "-");
-    if (top->split->has_folds)
-        fprintf(out, "  %7s", "-");
+        fprintf(out, "  %7s", t[5]);
 }
 
 /* A part's value, always shown: an infeasible part's (too few trades, too
@@ -187,7 +180,7 @@ static void print_head(FILE *out, const config_t *cfg, const reported_t *top, co
     }
     /* ranked by the worst fold, the fitness column is that number: one column, one name */
     if (top->val)
-        print_validation_head(out, top, cfg->objective.aggregate != AGG_WORST_FOLD);
+        print_validation_texts(out, top, cfg->objective.aggregate != AGG_WORST_FOLD, 1);
     if (genomes)
         fprintf(out, "  %8s", "genomes");
     if (basin)
@@ -217,7 +210,7 @@ static int print_row(FILE *out, const config_t *cfg, const reported_t *top, cons
     if (top->val && r->l == top)
         marked = print_validation_row(out, top, r->j, worst);
     else if (top->val)
-        print_validation_none(out, top, worst);
+        print_validation_texts(out, top, worst, 0);
     if (genomes)
         fprintf(out, "  %8u", row_genomes(r));
     if (basin) {

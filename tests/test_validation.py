@@ -681,9 +681,9 @@ def planted(evolve, root, src):
         check(doc["top"][0]["values"] == {"only": 0, "skip": 0},
               f"planted: aggregate worst_fold does not rank the broad combination first: {doc['top'][0]}")
     r = cli.run(evolve, [path, "--grid"], timeout=300)
-    lines = r.stdout.splitlines()
-    check(r.returncode == 0 and all(c in lines[0] for c in ("holdout", "plateau", "DSR", "worst_fold", "folds+")),
-          f"planted: the terminal table lacks the validation columns: {lines[:2]}")
+    head = (cli.list_tables(r.stdout) or [{"head": []}])[0]["head"]
+    check(r.returncode == 0 and all(c in head for c in ("holdout", "plateau", "DSR", "worst_fold", "folds+")),
+          f"planted: the terminal table lacks the validation columns: {head}")
 
 
 def bad(evolve, root, data):

@@ -9,102 +9,7 @@
 
 #include "common/platform.h"
 #include "fitness/accum.h"
-#include "fitness/objective_prep.h"
-#include "io/json_verdict.h"
-#include "io/timeparse.h"
-
-/* cJSON returns NULL on allocation failure; one flag collects them all. */
-typedef struct {
-    int failed;
-    const objective_cfg_t *obj; /* for the reasons of infeasible results */
-} jctx;
-
-static cJSON *jnum(jctx *c, cJSON *obj, const char *key, double v)
-{
-    cJSON *n = cJSON_AddNumberToObject(obj, key, v);
-    c->failed |= n == NULL;
-    return n;
-}
-
-static void jstr(jctx *c, cJSON *obj, const char *key, const char *v)
-{
-    c->failed |= cJSON_AddStringToObject(obj, key, v ? v : "") == NULL;
-}
-
-/* JSON numbers are doubles: 64-bit counts above 2^53 would lose digits, so
- * those are written as strings. */
-static void jcount(jctx *c, cJSON *obj, const char *key, uint64_t v)
-{
-    if (v <= (UINT64_C(1) << 53)) {
-        jnum(c, obj, key, (double)v);
-    } else {
-        char buf[32];
-        snprintf(buf, sizeof buf, "%" PRIu64, v);
-        jstr(c, obj, key, buf);
-    }
-}
-
-static void jfitness(jctx *c, cJSON *obj, const char *key, double v)
-{
-    if (isfinite(v))
-        jnum(c, obj, key, v);
-    else
-        jstr(c, obj, key, v > 0 ? "inf" : v < 0 ? "-inf" : "nan");
-}
-
-/* A lattice value: a number, or "off" for an exit's off (SPEC sec. 4.1). */
-static void jvalue(jctx *c, cJSON *obj, const param_t *p, double v)
-{
-    if (v == HUGE_VAL && param_role_can_off(p->role))
-        jstr(c, obj, p->name, "off");
-    else
-        jnum(c, obj, p->name, v);
-}
-
-/* key: false and, beside it, why (key "feasible": "infeasible": "zero
- * variance"; "test_feasible": "test_infeasible"). */
-static void jinfeasible(jctx *c, cJSON *obj, const char *key, eval_result_t r)
-{
-    const char *why = c->obj ? objective_infeasible_why(c->obj, r) : NULL;
-    char name[64];
-    const size_t stem = strlen(key) - strlen("feasible"); /* every key ends in "feasible" */
-    c->failed |= cJSON_AddBoolToObject(obj, key, 0) == NULL;
-    snprintf(name, sizeof name, "%.*sinfeasible", (int)stem, key);
-    if (why)
-        jstr(c, obj, name, why);
-}
-
-static cJSON *jchild(jctx *c, cJSON *obj, const char *key, int array)
-{
-    cJSON *o = array ? cJSON_AddArrayToObject(obj, key) : cJSON_AddObjectToObject(obj, key);
-    c->failed |= o == NULL;
-    return o;
-}
-
-static void jcell(jctx *c, cJSON *obj, const char *key, const val_cell_t *v)
-{
-    cJSON *o = key ? jchild(c, obj, key, 0) : obj;
-    if (!o)
-        return;
-    jfitness(c, o, "fitness", v->value);
-    jcount(c, o, "trades", (uint64_t)v->r.trades);
-    if (!v->r.feasible)
-        jinfeasible(c, o, "feasible", v->r);
-}
-
-/* "verdict" (io/json_verdict.h) of v, as verdict_of_* made it (made: its status). */
-static void add_verdict(jctx *c, cJSON *root, verdict_t *v, ev_status made)
-{
-    cJSON *o = made == EV_OK ? (cJSON *)json_verdict(v) : NULL;
-    if (!o || !cJSON_AddItemToObject(root, "verdict", o)) {
-        cJSON_Delete(o);
-        c->failed = 1;
-    }
-    if (made == EV_OK)
-        verdict_free(v);
-}
-
-static void row_stats(jctx *c, cJSON *item, const char *key, const trade_stats_t *st);
+#include "io/json_cells.h"
 
 /* A top row's validation (fitness/validation.h): in and out of sample, the
  * folds, the worst fold and the share of profitable folds. */
@@ -115,7 +20,7 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
     jcell(c, item, "in_sample", &r->in_sample);
     jcell(c, item, "out_of_sample", &r->out_of_sample);
     if (top->split->n_holdout > 0)
-        row_stats(c, item, "out_of_sample_stats", &r->oos_stats);
+        jstats(c, item, "out_of_sample_stats", &r->oos_stats);
     {
         double d = trials >= 1.0 ? deflated_sharpe(&r->moments, trials, top->val->var_sr) : NAN;
         cJSON *m;
@@ -142,12 +47,9 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
         return;
     arr = jchild(c, item, "folds", 1);
     for (int32_t f = 0; arr && f < top->val->n_folds; f++) {
-        cJSON *o = cJSON_CreateObject();
-        if (!o || !cJSON_AddItemToArray(arr, o)) {
-            cJSON_Delete(o);
-            c->failed = 1;
+        cJSON *o = jpush(c, arr);
+        if (!o)
             break;
-        }
         jcell(c, o, NULL, &r->fold[f]);
     }
     jfitness(c, item, "worst_fold", r->worst_fold);
@@ -157,139 +59,6 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
             break;
         }
     jnum(c, item, "fold_profitable_share", r->fold_profitable);
-}
-
-/* A top row's trader statistics (fitness/trade_stats.h): counts as numbers,
- * infinities as "inf" / "-inf", undefined figures (no trade) as null. */
-static void row_stats(jctx *c, cJSON *item, const char *key, const trade_stats_t *st)
-{
-    cJSON *o = jchild(c, item, key, 0);
-    for (int f = 0; o && f < TRADE_STAT_FIELDS; f++) {
-        double v = trade_stat_get(st, f);
-        if (!trade_stat_shown(st, f))
-            continue;
-        if (v == v)
-            jfitness(c, o, trade_stat_fields[f].name, v);
-        else
-            c->failed |= cJSON_AddNullToObject(o, trade_stat_fields[f].name) == NULL;
-    }
-}
-
-static void jday(jctx *c, cJSON *arr, int64_t day);
-
-/* A window's span of days: {"first", "last" (YYYY-MM-DD), "trading_days"}. */
-static void jspan(jctx *c, cJSON *obj, const char *key, const int64_t *days, int32_t begin, int32_t end)
-{
-    cJSON *o = jchild(c, obj, key, 0);
-    const char *names[2] = {"first", "last"};
-    int64_t at[2] = {days[begin], days[end - 1]};
-    for (int i = 0; o && i < 2; i++) {
-        char buf[32];
-        int64_t y;
-        int m, d;
-        time_civil_from_days(at[i], &y, &m, &d);
-        snprintf(buf, sizeof buf, "%04lld-%02d-%02d", (long long)y, m, d);
-        jstr(c, o, names[i], buf);
-    }
-    if (o)
-        jnum(c, o, "trading_days", (double)(end - begin));
-}
-
-/* A test window's or the chain's "baselines": [{"name", "fitness", "trades",
- * "feasible"}] from value[j] and res[j] (runs/mode_walk.c). */
-static void walk_baselines(jctx *c, cJSON *item, const wf_result_t *r, const double *value, const eval_result_t *res)
-{
-    cJSON *arr = r->n_base ? jchild(c, item, "baselines", 1) : NULL;
-    for (int32_t j = 0; arr && j < r->n_base; j++) {
-        cJSON *b = cJSON_CreateObject();
-        if (!b || !cJSON_AddItemToArray(arr, b)) {
-            cJSON_Delete(b);
-            c->failed = 1;
-            break;
-        }
-        jstr(c, b, "name", baseline_name(r->base_kind[j]));
-        jfitness(c, b, "fitness", value[j]);
-        jcount(c, b, "trades", (uint64_t)res[j].trades);
-        if (res[j].feasible)
-            c->failed |= cJSON_AddBoolToObject(b, "feasible", 1) == NULL;
-        else
-            jinfeasible(c, b, "feasible", res[j]);
-    }
-}
-
-void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *search)
-{
-    jctx c = {0, &cfg->objective};
-    cJSON *root = cJSON_CreateObject(), *o = root ? jchild(&c, root, "walk_forward", 0) : NULL;
-    cJSON *arr = o ? jchild(&c, o, "windows", 1) : NULL, *ch;
-    c.failed |= root == NULL;
-    if (o) {
-        jstr(&c, o, "search", search);
-        jnum(&c, o, "train_days", r->train_days);
-        jnum(&c, o, "test_days", r->test_days);
-        jnum(&c, o, "step_days", r->step_days);
-        jcount(&c, o, "evaluated", r->evaluated);
-    }
-    for (int32_t w = 0; arr && w < r->n; w++) {
-        const wf_window_t *win = &r->win[w];
-        cJSON *item = cJSON_CreateObject(), *values;
-        if (!item || !cJSON_AddItemToArray(arr, item)) {
-            cJSON_Delete(item);
-            c.failed = 1;
-            break;
-        }
-        jnum(&c, item, "window", (double)(w + 1));
-        jspan(&c, item, "train", r->days, win->train_begin, win->train_end);
-        jspan(&c, item, "test", r->days, win->test_begin, win->test_end);
-        if (r->winner[w].index != UINT64_MAX)
-            jcount(&c, item, "index", r->winner[w].index);
-        values = jchild(&c, item, "values", 0);
-        for (int32_t k = 0; values && k < cfg->lattice.n_params; k++)
-            jvalue(&c, values, &cfg->lattice.params[k], cfg->lattice.params[k].values[r->winner[w].genes[k]]);
-        jfitness(&c, item, "train_fitness", r->train_value[w]);
-        jcount(&c, item, "train_trades", (uint64_t)r->winner[w].r.trades);
-        jfitness(&c, item, "test_fitness", r->test_value[w]);
-        jcount(&c, item, "test_trades", (uint64_t)r->test[w].r.trades);
-        if (!r->test[w].r.feasible)
-            jinfeasible(&c, item, "test_feasible", r->test[w].r);
-        row_stats(&c, item, "test_stats", &r->test_stats[w]);
-        walk_baselines(&c, item, r, &r->base_value[(size_t)w * (size_t)r->n_base],
-                       &r->base[(size_t)w * (size_t)r->n_base]);
-    }
-    ch = o ? jchild(&c, o, "chained", 0) : NULL;
-    if (ch) {
-        jspan(&c, ch, "test", r->days, r->win[0].test_begin, r->win[r->n - 1].test_end);
-        jfitness(&c, ch, "fitness", r->chained_value);
-        jcount(&c, ch, "trades", (uint64_t)r->chained.trades);
-        if (!r->chained.feasible)
-            jinfeasible(&c, ch, "feasible", r->chained);
-        row_stats(&c, ch, "stats", &r->chained_stats);
-        walk_baselines(&c, ch, r, r->base_chained_value, r->base_chained);
-    }
-    if (root) {
-        verdict_t v;
-        add_verdict(&c, root, &v, verdict_of_wf(&v, r, NULL));
-    }
-    if (c.failed) {
-        cJSON_Delete(root);
-        return NULL;
-    }
-    return root;
-}
-
-static void jday(jctx *c, cJSON *arr, int64_t day)
-{
-    char buf[32];
-    int64_t y;
-    int m, d;
-    cJSON *str;
-    time_civil_from_days(day, &y, &m, &d);
-    snprintf(buf, sizeof buf, "%04lld-%02d-%02d", (long long)y, m, d);
-    str = cJSON_CreateString(buf);
-    if (!str || !cJSON_AddItemToArray(arr, str)) {
-        cJSON_Delete(str);
-        c->failed = 1;
-    }
 }
 
 /* The deflated Sharpe ratio's N for the top rows: the count their search
@@ -351,12 +120,9 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top, dou
     c->failed |= arr == NULL;
     for (uint32_t i = 0; arr && i < top->n; i++) {
         const ranked_genome_t *e = &top->e[i];
-        cJSON *item = cJSON_CreateObject(), *values;
-        if (!item || !cJSON_AddItemToArray(arr, item)) {
-            cJSON_Delete(item);
-            c->failed = 1;
+        cJSON *item = jpush(c, arr), *values;
+        if (!item)
             break;
-        }
         jnum(c, item, "rank", (double)(i + 1));
         if (e->index != UINT64_MAX)
             jcount(c, item, "index", e->index);
@@ -366,7 +132,7 @@ static cJSON *top_array(jctx *c, const config_t *cfg, const reported_t *top, dou
         jfitness(c, item, "fitness", top->value[i]);
         jcount(c, item, "trades", (uint64_t)e->r.trades);
         if (top->stats)
-            row_stats(c, item, "stats", &top->stats[i]);
+            jstats(c, item, "stats", &top->stats[i]);
         if (top->val)
             row_validation(c, item, top, i, trials);
     }
@@ -397,11 +163,8 @@ static void add_edges(jctx *c, cJSON *root, const config_t *cfg, const reported_
         cJSON *o;
         if (!edge || (!arr && !(arr = jchild(c, root, "lattice_edges", 1))))
             continue;
-        if (!(o = cJSON_CreateObject()) || !cJSON_AddItemToArray(arr, o)) {
-            cJSON_Delete(o);
-            c->failed = 1;
+        if (!(o = jpush(c, arr)))
             return;
-        }
         jstr(c, o, "parameter", p->name);
         jnum(c, o, "value", p->values[g]);
         jstr(c, o, "edge", edge < 0 ? "lowest" : "highest");
@@ -426,12 +189,9 @@ static void add_strategy(jctx *c, cJSON *arr, const config_t *cfg, const reporte
                          int in_list)
 {
     const strat_entry_t *st = &r->strat[i];
-    cJSON *item = cJSON_CreateObject(), *o, *ranks;
-    if (!item || !cJSON_AddItemToArray(arr, item)) {
-        cJSON_Delete(item);
-        c->failed = 1;
+    cJSON *item = jpush(c, arr), *o, *ranks;
+    if (!item)
         return;
-    }
     jnum(c, item, "rank", (double)rank);
     ranks = jchild(c, item, "ranks", 1);
     for (uint32_t j = i; in_list && ranks && j < r->n; j++) {
@@ -489,12 +249,9 @@ static void add_baselines(jctx *c, cJSON *root, const config_t *cfg, const repor
     cJSON *arr = jchild(c, root, "baselines", 1);
     for (uint32_t i = 0; arr && i < b->n; i++) {
         const reported_t *r = &b->rep[i];
-        cJSON *item = cJSON_CreateObject(), *o;
-        if (!item || !cJSON_AddItemToArray(arr, item)) {
-            cJSON_Delete(item);
-            c->failed = 1;
+        cJSON *item = jpush(c, arr), *o;
+        if (!item)
             break;
-        }
         jstr(c, item, "name", baseline_name(b->kind[i]));
         o = jchild(c, item, "values", 0);
         for (int32_t k = 0; o && k < cfg->lattice.n_params; k++)
@@ -506,7 +263,7 @@ static void add_baselines(jctx *c, cJSON *root, const config_t *cfg, const repor
             c->failed |= cJSON_AddBoolToObject(item, "feasible", 1) == NULL;
         else
             jinfeasible(c, item, "feasible", r->e[0].r);
-        row_stats(c, item, "stats", &r->stats[0]);
+        jstats(c, item, "stats", &r->stats[0]);
         if (r->val)
             row_validation(c, item, r, 0, 0.0);
         if (top->n && (o = jchild(c, item, "vs_best", 0)) != NULL) {
@@ -587,7 +344,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
         add_baselines(c, root, cfg, top);
     if (strcmp(s->mode, "walk_forward") != 0) { /* a walk's is in its extra (json_walk_forward) */
         verdict_t v; /* deflated by the top rows' own trials, as their DSR column and the run file's verdict */
-        add_verdict(c, root, &v, verdict_of_list(&v, top, top_trials(s, top), NULL));
+        jverdict(c, root, &v, verdict_of_list(&v, top, top_trials(s, top), NULL));
     }
     o = jchild(c, root, "seconds", 0);
     if (o) {

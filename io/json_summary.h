@@ -12,7 +12,6 @@
 #include "common/status.h"
 #include "fitness/dataset.h"
 #include "fitness/reported.h"
-#include "fitness/walk_forward.h"
 #include "io/config.h"
 
 #ifdef __cplusplus
@@ -41,11 +40,6 @@ typedef struct {
 /* A top-K list as the "top" array holds it (a cJSON array, or NULL when
  * out of memory), for a mode's extra object (validate: the GA's top-K). */
 void *json_summary_top(const config_t *cfg, const reported_t *top);
-
-/* {"walk_forward": {"search", "train_days", "test_days", "step_days",
- * "evaluated", "windows": [...], "chained": {...}}} for run_summary_t.extra
- * (a cJSON object; NULL when out of memory). search: "grid" or "ga". */
-void *json_walk_forward(const config_t *cfg, const wf_result_t *r, const char *search);
 
 /* Writes atomically (temporary name, then rename). */
 ev_status json_summary_write(const char *path, const run_summary_t *s, const config_t *cfg, const dataset_t *ds,

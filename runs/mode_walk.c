@@ -10,6 +10,7 @@
 #include "common/platform.h"
 #include "fitness/validation.h"
 #include "io/json_summary.h"
+#include "io/json_walk.h"
 #include "io/timeparse.h"
 
 /* The configured search on w's open days: its top-1 into *best (found: 0

@@ -228,7 +228,7 @@ MUTANTS = [
     # off exits (SPEC sec. 4.1), zero-variance sharpe and +inf ranks (SPEC sec. 5), DSR over min_trades points
     mutant("off-no-hold", "fitness/lattice.c", "r == PARAM_TRAIL || r == PARAM_BREAKEVEN || r == PARAM_MAX_HOLD",
            "r == PARAM_TRAIL || r == PARAM_BREAKEVEN", ["test_exits_off"]),
-    mutant("off-json-number", "io/json_summary.c",
+    mutant("off-json-number", "io/json_cells.c",
            "        jstr(c, obj, p->name, \"off\");", "        jnum(c, obj, p->name, v);",
            ["test_exits_off"]),
     mutant("sharpe-zero-var-feasible", "fitness/accum.h",

@@ -10,7 +10,10 @@
  *
  * Two entry points: genomes as host SoA genes (GA populations) and lattice
  * ranges [first, first + count) decoded from their 64-bit linear index
- * (grid), whose results go through the device top-K (topk_device.cuh). */
+ * (grid), whose results go through the device top-K (topk_device.cuh).
+ * Genes (host or the device GA's) go first through the bit-sliced evaluator
+ * when it has planes (slices_device.cuh), which takes the genomes it pays
+ * for and leaves the rest to the walk here. */
 #include <cstdlib>
 #include <cstring>
 

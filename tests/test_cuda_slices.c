@@ -112,13 +112,13 @@ static int check_mode(const slices_problem_t *sp, slices_mode mode, uint64_t *rn
     info = cuda_eval_slices_info(e);
     CHECK_EQ_I64((int64_t)n, info.combos ? (int64_t)(info.sliced + info.walked) : (int64_t)n);
     CHECK(mode != SLICES_MODE_SLICES || info.combos < info.n_combos || info.walked == 0);
+    free(genes);
+    free(out);
+    cuda_eval_close(e);
+    cuda_tables_free(d);
     tl->genomes += n;
     tl->sliced += info.sliced;
     tl->tiled += info.blocks_tiled;
-    cuda_eval_close(e);
-    cuda_tables_free(d);
-    free(genes);
-    free(out);
     return bad;
 }
 

@@ -17,14 +17,14 @@
 #include "fitness/tables.h"
 
 typedef struct {
-    dataset_t ds;
-    lattice_t lat;
-    objective_cfg_t obj;
-    fit_problem_t p;
-    tables_host_t t;
-    uint8_t *fold;
-    int32_t agg;     /* AGG_ALL or the fold statistic */
-    uint64_t budget; /* bytes of planes: every combination's, or a few kilobytes */
+    fit_problem_t p;     /* over ds, lat and obj */
+    tables_host_t t;     /* p's tables */
+    int32_t agg;         /* AGG_ALL or the fold statistic */
+    uint8_t *fold;       /* each trade's fold (p's when agg != AGG_ALL) */
+    uint64_t budget;     /* bytes of planes: every combination's, or a few kilobytes */
+    dataset_t ds;        /* random_dataset's, with extremes a third of the time */
+    lattice_t lat;       /* random_lattice_off's */
+    objective_cfg_t obj; /* random_objective's, of the kind asked for */
 } slices_problem_t;
 
 /* A problem whose objective is kind, with random_objective's drawdown limit

@@ -109,18 +109,6 @@ static __global__ void slices_scatter_kernel(const uint32_t *perm, const eval_re
         out[perm[j]] = res[j];
 }
 
-/* Adds popcount(kw[i] & src[p * stride + i]) over i < tw to cnt[p0 + p] for p < pc. */
-static __device__ void count_tile(const uint64_t *kw, int tw, const uint64_t *src, int64_t stride, int pc,
-                                  uint64_t *cnt)
-{
-    for (int p = 0; p < pc; p++) {
-        uint64_t s = 0;
-        for (int i = 0; i < tw; i++)
-            s += slices_popc64(kw[i] & src[p * stride + i]);
-        cnt[p] += s;
-    }
-}
-
 /* Sorted genomes [first, first + count) of genes (stride n): thread = genome.
  * Every thread of a block reaches each barrier: the tiled path is taken by
  * whole blocks (one combination, so the same planes, words and folds), and
@@ -183,9 +171,9 @@ __global__ void __launch_bounds__(SL_THREADS)
                         }
                         __syncthreads();
                         if (active)
-                            count_tile(kw, tw, tile, SL_TILE, pc, cnt + p0);
+                            slices_count_words(kw, tw, tile, SL_TILE, pc, cnt + p0);
                     } else {
-                        count_tile(kw, tw, planes + (int64_t)p0 * nw + w0, nw, pc, cnt + p0);
+                        slices_count_words(kw, tw, planes + (int64_t)p0 * nw + w0, nw, pc, cnt + p0);
                     }
                 }
             }

@@ -70,8 +70,11 @@ static ev_status open_slices(backend_t *b, uint64_t budget, ev_error *err)
     if (st != EV_OK)
         return st;
     if (info.walk_why)
-        fprintf(stderr, "cuda backend: bit planes for %llu of %llu exit combinations (%s); the others take the walk\n",
-                (unsigned long long)info.combos, (unsigned long long)info.n_combos, info.walk_why);
+        fprintf(stderr,
+                "cuda backend: bit planes for %llu of %llu exit combinations (%s; allowed: %.1f MiB, a quarter of the "
+                "free device memory); the others take the walk, with the same results\n",
+                (unsigned long long)info.combos, (unsigned long long)info.n_combos, info.walk_why,
+                (double)info.max_bytes / 1048576.0);
     if (info.combos)
         snprintf(b->planes, sizeof b->planes, "; bit planes of %llu exit combination%s (%.1f MiB)",
                  (unsigned long long)info.combos, info.combos == 1 ? "" : "s", (double)info.bytes / 1048576.0);

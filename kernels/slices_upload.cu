@@ -29,7 +29,7 @@ static ev_status host_build(slices_t *sl, const kept_sets_t *ks, uint64_t budget
     if (st != EV_OK)
         return st;
     if (!sl->combo) {
-        *why = "the planes' tables do not fit in the budget";
+        *why = "their tables do not fit in the device memory allowed for them";
         return EV_OK;
     }
     for (uint64_t c = 0; c < sl->n_combos; c++) {
@@ -40,7 +40,7 @@ static ev_status host_build(slices_t *sl, const kept_sets_t *ks, uint64_t budget
         if ((st = slices_build_combo(sl, c, err)) != EV_OK)
             return st;
         if (sl->state[c] == SLICES_REFUSED) {
-            *why = "the rest do not fit in a quarter of the free device memory";
+            *why = "the rest do not fit in the device memory allowed for them";
             break;
         }
     }

@@ -96,6 +96,7 @@ static int check_mode(const slices_problem_t *sp, slices_mode mode, uint64_t *rn
     CHECK(info.combos > 0 || sp->budget < (uint64_t)1 << 20); /* a large budget holds every combination */
     CHECK(info.combos == info.n_combos || sp->budget < (uint64_t)1 << 20);
     tl->partial += info.combos < info.n_combos;
+    CHECK(info.combos == info.n_combos || info.walk_why != NULL); /* the backend's note says why */
     if (cuda_eval_genes(e, genes, n, out, &err) != EV_OK)
         die("evaluate", &err);
     for (uint64_t i = 0; i < n; i++) {

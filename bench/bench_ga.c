@@ -8,8 +8,9 @@
  *       time per generation and unique evaluations/s per (objective,
  *       population, trades), every backend side by side (all, the default:
  *       cpu, and cuda where a device exists; the CUDA backend runs the GA on
- *       the device); --evaluator opens the CPU backend once per evaluator
- *       (EVOLVE_EVALUATOR, fitness/slices_eval.h) and runs them side by side
+ *       the device); --evaluator opens each backend once per evaluator
+ *       (EVOLVE_EVALUATOR: fitness/slices_eval.h on the CPU,
+ *       kernels/slices_device.cu on the device) and runs them side by side
  *   bench_ga --quality [--seeds 20] [--lattice F,V,L] [--backend ...] [--csv FILE]
  *       success rate and unique evaluations to reach the grid optimum over
  *       seeds, against random search with the same budget per seed */
@@ -32,7 +33,7 @@
 
 #define MAX_LIST 16
 #define MAX_EVALUATORS 3
-#define MAX_RUNS (MAX_EVALUATORS + 1)
+#define MAX_RUNS (2 * MAX_EVALUATORS)
 
 typedef struct {
     const char *backend, *csv;
@@ -54,7 +55,7 @@ typedef struct {
     fit_problem_t p;
     tables_host_t t;
     uint32_t n_backends;
-    const backend_ops_t *ops[MAX_RUNS]; /* cpu first (once per evaluator) */
+    const backend_ops_t *ops[MAX_RUNS]; /* cpu first (each once per evaluator) */
     backend_t *b[MAX_RUNS];
     char label[MAX_RUNS][32];
     uint16_t optimum[EV_MAX_PARAMS];
@@ -167,7 +168,7 @@ static void parse_args(int argc, char **argv, bench_opts_t *o)
 }
 
 /* The backends to measure: "all" is cpu and, where a device exists, cuda;
- * the CPU backend once per --evaluator. */
+ * each backend once per --evaluator. */
 static void find_backends(bench_problem_t *bp, const bench_opts_t *o)
 {
     ev_error err;
@@ -184,7 +185,7 @@ static void find_backends(bench_problem_t *bp, const bench_opts_t *o)
             n++;
     }
     for (uint32_t k = 0; k < n; k++) {
-        const int per_evaluator = ops[k] == &backend_cpu_ops && o->n_evaluators > 0;
+        const int per_evaluator = o->n_evaluators > 0;
         for (uint32_t e = 0; e < (per_evaluator ? o->n_evaluators : 1); e++) {
             bp->ops[bp->n_backends] = ops[k];
             snprintf(bp->label[bp->n_backends], sizeof bp->label[0], "%s%s%s", ops[k]->name, per_evaluator ? "/" : "",
@@ -194,7 +195,7 @@ static void find_backends(bench_problem_t *bp, const bench_opts_t *o)
     }
 }
 
-/* Opens run k: the CPU backend reads its evaluator from the environment. */
+/* Opens run k: both backends read their evaluator from the environment. */
 static void open_run(bench_problem_t *bp, uint32_t k)
 {
     ev_error err;

@@ -12,7 +12,7 @@
 #      the same for the strategies (seller_exhaustion, atc: grid and GA), their
 #      backtest kernels under memcheck, and the probe stopping a corrupted one
 #   6. the GPU benchmarks (grid evaluators, GA generation time), and the CPU's
-#      walk and bit-sliced evaluators side by side
+#      and the device's walk and bit-sliced evaluators side by side
 # Everything is built and run in a scratch folder ($GPU_CHECK_SCRATCH, else a
 # new one under ${TMPDIR:-/tmp}, removed at the end unless KEEP=1). Results go
 # to $OUT (default bench/gpu-check-out): at most 8 files, at most 2 folders
@@ -285,9 +285,20 @@ step "bench_ga (population 1k..64k x trades 5k..50k)" bench_ga.log \
 step "bench_ga CPU evaluators (walk, slices, auto; 50,000 trades, 1 thread)" bench_ga_cpu.log \
   env OMP_NUM_THREADS=1 "$BUILD/bench/bench_ga" --backend cpu --pop 4096 --trades 50000 --gens 2 \
   --objective total_return,profit_factor,sharpe,compound --evaluator walk,slices,auto --csv "$LOGS/bench_ga_cpu.csv"
+# the device's walk and bit-sliced evaluators side by side (kernels/slices_device.cu): a generation
+# at 65,536 x 50,000 (issue 34: total_return <= 3 ms, sharpe <= 5 ms on an H100), and the fixed
+# cost of a generation at 5,000 trades (<= 1 ms)
+step "bench_ga CUDA evaluators (walk, slices, auto; 65,536 x 50,000)" bench_ga_cuda_eval.log \
+  "$BUILD/bench/bench_ga" --backend cuda --pop 65536 --trades 50000 --gens 5 --objective total_return,sharpe \
+  --evaluator walk,slices,auto --csv "$LOGS/bench_ga_cuda_eval.csv"
+step "bench_ga CUDA evaluators (walk, slices; 65,536 x 5,000: the fixed cost)" bench_ga_cuda_fixed.log \
+  "$BUILD/bench/bench_ga" --backend cuda --pop 65536 --trades 5000 --gens 5 --objective total_return \
+  --evaluator walk,slices --csv "$LOGS/bench_ga_cuda_fixed.csv"
 tail -n 12 "$LOGS/bench_grid.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 tail -n 10 "$LOGS/bench_ga.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 tail -n 14 "$LOGS/bench_ga_cpu.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
+tail -n 8 "$LOGS/bench_ga_cuda_eval.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
+tail -n 4 "$LOGS/bench_ga_cuda_fixed.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 
 note "total $((SECONDS - T0)) s"
 if ((${#FAILED[@]})); then

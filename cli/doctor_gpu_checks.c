@@ -220,9 +220,16 @@ static void check_probe(doctor_tally_t *t, const backend_ops_t *cu, backend_t *g
         doctor_verdict(t, 0, "GPU probe: %s", err.msg);
     else if (!r.match)
         doctor_verdict(t, 0, "GPU probe: %s", r.what);
-    else
-        doctor_verdict(t, 1, "GPU probe (a run's check, larger): device == CPU on %s (%.1f ms)", r.summary,
+    else {
+        /* the CUDA backend's description names its bit planes when the slices kernel runs */
+        char desc[1024];
+        const char *planes;
+        cu->describe(gb, desc, sizeof desc);
+        planes = strstr(desc, "; bit planes");
+        doctor_verdict(t, 1, "GPU probe (a run's check, larger): device == CPU on %s%s%s (%.1f ms)", r.summary,
+                       planes ? "; the bit-sliced kernel where it pays, with the " : "", planes ? planes + 2 : "",
                        r.seconds * 1e3);
+    }
 }
 
 /* Every GPU check on device 0; returns the tally. */

@@ -114,13 +114,20 @@ EV_HD void slices_accum(const slices_combo_t *c, const objective_prep_t *o, int6
     }
 }
 
-/* The popcounts of one kept word k against plane word w of every plane, the
- * plain form (a CUDA thread's loop; the CPU has vector forms). */
-EV_HD void slices_count_word(const uint64_t *planes, int64_t n_words, int32_t n_planes, int64_t w, uint64_t k,
-                             uint64_t *cnt)
+/* The popcounts of kept words k[0, nw) against the same words of n_planes
+ * planes (plane p at planes + p * stride): cnt[p] += sum_w popcount(k[w] &
+ * plane p's word w). The plain form: a CUDA thread's loop over a tile of
+ * words (kernels/slices_device.cu); the CPU has vector forms
+ * (slices_popcnt.h). */
+EV_HD void slices_count_words(const uint64_t *k, int32_t nw, const uint64_t *planes, int64_t stride, int32_t n_planes,
+                              uint64_t *cnt)
 {
-    for (int32_t p = 0; p < n_planes; p++)
-        cnt[p] += slices_popc64(k & planes[(int64_t)p * n_words + w]);
+    for (int32_t p = 0; p < n_planes; p++) {
+        uint64_t c = 0;
+        for (int32_t w = 0; w < nw; w++)
+            c += slices_popc64(k[w] & planes[(int64_t)p * stride + w]);
+        cnt[p] += c;
+    }
 }
 
 #endif

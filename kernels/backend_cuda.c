@@ -49,7 +49,37 @@ struct backend {
      * EVOLVE_TEST_CUDA_CORRUPT=FIELD[:N] every host-genes evaluate gets one
      * result wrong (ga/backend_twin.h), so the GPU probe must stop the run. */
     const char *corrupt;
+    char planes[128]; /* the bit planes on the device, for the description ("" without) */
 };
+
+/* The bit planes (kernels/cuda_api.h, cuda_eval_slices) may take this share
+ * of the free device memory: beside the batches' quarter and the GA's own
+ * sizing, which counts them as taken. */
+#define SLICES_SHARE 4
+
+/* The bit-sliced evaluator, as EVOLVE_EVALUATOR says (auto when unset). When
+ * some exit combinations' planes do not fit, one line says so: those walk,
+ * with the same results, slower. */
+static ev_status open_slices(backend_t *b, uint64_t budget, ev_error *err)
+{
+    cuda_slices_info_t info;
+    slices_mode mode;
+    ev_status st = slices_mode_from_env(&mode, err);
+    if (st == EV_OK)
+        st = cuda_eval_slices(b->e, b->host, mode, budget, &info, err);
+    if (st != EV_OK)
+        return st;
+    if (info.walk_why)
+        fprintf(stderr,
+                "cuda backend: bit planes for %llu of %llu exit combinations (%s; allowed: %.1f MiB, a quarter of the "
+                "free device memory); the others take the walk, with the same results\n",
+                (unsigned long long)info.combos, (unsigned long long)info.n_combos, info.walk_why,
+                (double)info.max_bytes / 1048576.0);
+    if (info.combos)
+        snprintf(b->planes, sizeof b->planes, "; bit planes of %llu exit combination%s (%.1f MiB)",
+                 (unsigned long long)info.combos, info.combos == 1 ? "" : "s", (double)info.bytes / 1048576.0);
+    return EV_OK;
+}
 
 uint64_t cuda_batch_bound(const lattice_t *lat)
 {
@@ -131,15 +161,17 @@ static ev_status cuda_open(backend_t **out, const fit_problem_t *p, const tables
         st = cuda_eval_open(&b->e, b->t, &p->shape, &b->sizes, err);
     }
     if (st == EV_OK)
+        st = open_slices(b, free_bytes / SLICES_SHARE, err);
+    if (st == EV_OK)
         st = cuda_device_describe(dev, sizeof dev, err);
     if (st != EV_OK) {
         ev_error_prefix(err, "cuda backend: ");
         cuda_close(b);
         return st;
     }
-    snprintf(b->desc, sizeof b->desc, "%s; tables %s (%.1f MiB); %llu genomes a launch, %llu a batch", dev, origin,
+    snprintf(b->desc, sizeof b->desc, "%s; tables %s (%.1f MiB); %llu genomes a launch, %llu a batch%s", dev, origin,
              (double)cuda_tables_bytes(b->t) / 1048576.0, (unsigned long long)b->sizes.launch_max,
-             (unsigned long long)b->sizes.batch_max);
+             (unsigned long long)b->sizes.batch_max, b->planes);
     *out = b;
     return EV_OK;
 }

@@ -17,6 +17,7 @@
 #include "fitness/grid_sink.h"
 #include "fitness/lattice_shape.h"
 #include "fitness/problem.h"
+#include "fitness/slices_eval.h"
 #include "fitness/tables.h"
 #include "fitness/topk.h"
 #include "operators/ga_types.h"
@@ -135,6 +136,34 @@ ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t n, eva
 /* Tables evaluator on the lattice points [first, first + count), offered to
  * top exactly as topk_offer would (any count: batches of batch_max). */
 ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t count, topk_t *top, ev_error *err);
+
+/* ---- the bit-sliced evaluator (kernels/slices_device.cu; fitness/slices.h) - */
+
+typedef struct cuda_slices cuda_slices_t;
+
+typedef struct {
+    uint64_t n_combos;     /* exit combinations of the tables */
+    uint64_t combos;       /* combinations with planes on the device (the rest walk) */
+    uint64_t bytes;        /* device bytes: kept-set rows, fold bitsets, planes */
+    uint64_t max_bytes;    /* the budget they were built in */
+    const char *walk_why;  /* NULL: every combination has planes (or the objective walks); else why some walk */
+    uint64_t sliced;       /* genomes evaluated by the slices so far */
+    uint64_t walked;       /* genomes of split batches that walked */
+    uint64_t blocks_tiled; /* blocks that shared one combination's planes through shared memory */
+} cuda_slices_info_t;
+
+/* Builds on the host (fitness/slices_build.h) the kept-set rows, fold
+ * bitsets and planes of as many exit combinations as fit in max_bytes and
+ * in about 2^26 trade outcomes of work, uploads them, and from then on
+ * cuda_eval_genes and the device GA evaluate each genome whose combination
+ * has planes by the slices (mode slices) or when they cost less than the
+ * walk (auto); mode walk, a drawdown objective or no device memory for them
+ * (info->walk_why, not an error) leave the walk alone. Once per dataset. */
+ev_status cuda_eval_slices(cuda_eval_t *e, const fit_tables_t *host, slices_mode mode, uint64_t max_bytes,
+                           cuda_slices_info_t *info, ev_error *err);
+
+/* What the slices did so far (synchronises; zeros without slices). */
+cuda_slices_info_t cuda_eval_slices_info(cuda_eval_t *e);
 
 /* ---- dominance sums (kernels/dominance.cu) -------------------------------- */
 

@@ -17,6 +17,7 @@ struct cuda_eval {
     eval_result_t *results;  /* [batch_max] device: one batch's results */
     uint16_t *genes;         /* [n_params][batch_max] device: one batch's SoA genes */
     topk_dev_t topk;         /* selection-pass buffers */
+    cuda_slices_t *sl;       /* the bit-sliced evaluator (kernels/slices_device.cuh), NULL: the walk only */
 };
 
 /* The tables evaluator on n genomes already on the device (the GA's new

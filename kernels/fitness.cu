@@ -10,12 +10,16 @@
  *
  * Two entry points: genomes as host SoA genes (GA populations) and lattice
  * ranges [first, first + count) decoded from their 64-bit linear index
- * (grid), whose results go through the device top-K (topk_device.cuh). */
+ * (grid), whose results go through the device top-K (topk_device.cuh).
+ * Genes (host or the device GA's) go first through the bit-sliced evaluator
+ * when it has planes (slices_device.cuh), which takes the genomes it pays
+ * for and leaves the rest to the walk here. */
 #include <cstdlib>
 #include <cstring>
 
 #include "kernels/eval_device.cuh"
 #include "kernels/mem_retry.h"
+#include "kernels/slices_device.cuh"
 
 enum { FIT_THREADS = 128, FIT_WARP = 32 };
 static_assert(FIT_THREADS % FIT_WARP == 0, "a block holds whole warps: a warp's genome is one");
@@ -296,6 +300,8 @@ extern "C" void cuda_eval_trim(cuda_eval_t *e)
         cudaFree(e->genes);
     e->results = NULL;
     e->genes = NULL;
+    if (e->sl)
+        slices_dev_scratch_free(e->sl);
 }
 
 extern "C" void cuda_eval_close(cuda_eval_t *e)
@@ -303,6 +309,7 @@ extern "C" void cuda_eval_close(cuda_eval_t *e)
     if (!e)
         return;
     cuda_eval_trim(e);
+    slices_dev_free(e->sl);
     topk_dev_free(&e->topk);
     free(e);
 }
@@ -321,12 +328,8 @@ extern "C" ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint
         for (int32_t k = 0; k < np; k++)
             CUDA_TRY(cudaMemcpy(e->genes + (uint64_t)k * c, genes + (uint64_t)k * n + i0, c * sizeof *genes,
                                 cudaMemcpyHostToDevice));
-        for (uint64_t l0 = 0; l0 < c; l0 += e->sizes.launch_max) {
-            uint64_t l = c - l0 < e->sizes.launch_max ? c - l0 : e->sizes.launch_max;
-            fitness_genes_kernel<<<fit_blocks(e->t->view, l), FIT_THREADS>>>(e->t->view, e->genes + l0, c, np, l,
-                                                                             e->results + l0);
-            CUDA_TRY_LAUNCH();
-        }
+        if ((st = cuda_eval_device_genes(e, e->genes, c, c, e->results, err)) != EV_OK)
+            return st;
         /* synchronous: also reports any fault of the launches above */
         CUDA_TRY(cudaMemcpy(out + i0, e->results, c * sizeof *out, cudaMemcpyDeviceToHost));
     }
@@ -335,8 +338,9 @@ fail:
     return st;
 }
 
-ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t stride, uint64_t n, eval_result_t *out,
-                                 ev_error *err)
+/* The walk (fitness_genes_kernel) on n device genomes, launch by launch. */
+static ev_status walk_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t stride, uint64_t n, eval_result_t *out,
+                            ev_error *err)
 {
     ev_status st = EV_OK;
     for (uint64_t l0 = 0; l0 < n; l0 += e->sizes.launch_max) {
@@ -348,6 +352,30 @@ ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t
     return EV_OK;
 fail:
     return st;
+}
+
+/* With the bit planes (kernels/slices_device.cuh): the batch split into the
+ * sliced genomes, sorted by exit combination, and those that walk; each
+ * part in launches of launch_max, the results scattered back. */
+ev_status cuda_eval_device_genes(cuda_eval_t *e, const uint16_t *genes, uint64_t stride, uint64_t n, eval_result_t *out,
+                                 ev_error *err)
+{
+    ev_status st;
+    int split = 0;
+    uint64_t n_sl = 0;
+    if (e->sl &&
+        (st = slices_dev_split(e->sl, e->t->view, genes, stride, e->shape.n_params, n, &split, &n_sl, err)) != EV_OK)
+        return st;
+    if (!split)
+        return walk_genes(e, genes, stride, n, out, err);
+    for (uint64_t l0 = 0; l0 < n_sl; l0 += e->sizes.launch_max) {
+        uint64_t l = n_sl - l0 < e->sizes.launch_max ? n_sl - l0 : e->sizes.launch_max;
+        if ((st = slices_dev_eval(e->sl, e->t->view, e->shape.n_params, n, l0, l, err)) != EV_OK)
+            return st;
+    }
+    if ((st = walk_genes(e, e->sl->genes + n_sl, n, n - n_sl, e->sl->res + n_sl, err)) != EV_OK)
+        return st;
+    return slices_dev_scatter(e->sl, n, out, err);
 }
 
 extern "C" ev_status cuda_eval_grid(cuda_eval_t *e, uint64_t first, uint64_t count, topk_t *top, ev_error *err)

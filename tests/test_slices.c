@@ -15,8 +15,7 @@
 #include "fitness/slices_eval.h"
 #include "fitness/tables.h"
 #include "tests/check.h"
-#include "tests/support/builder.h"
-#include "tests/support/random_problem.h"
+#include "tests/support/slices_problem.h"
 
 typedef struct {
     uint64_t genomes, sliced, problems, partial, additive, offs;
@@ -100,60 +99,19 @@ static int check_points(const fit_problem_t *p, const fit_tables_t *t, uint64_t 
     return bad;
 }
 
-/* Some logged results far out: +20,000 % and more, and -100 % or below. */
-static void extremes(dataset_t *ds, uint64_t *rng)
-{
-    static const double far[] = {20000.0, 31337.25, -100.0, -150.5, -99.9999};
-    for (int64_t j = 0; j < ds->n_trades; j++)
-        if (tb_rand(rng) % 6 == 0)
-            ds->pct_change[j] = far[tb_rand(rng) % 5] + (double)(tb_rand(rng) % 1000) * 1e-6;
-}
-
 static int round_once(uint64_t *rng, int round_no, tally_t *tl)
 {
-    static const int32_t aggs[] = {AGG_ALL, AGG_MEAN_FOLD, AGG_MEDIAN_FOLD, AGG_WORST_FOLD};
-    random_dataset_opts_t sizes = {600, 40, 140}; /* past 64 trades: several words */
-    dataset_t ds;
-    lattice_t lat;
-    objective_cfg_t obj;
-    fit_problem_t p;
-    tables_host_t t;
-    ev_error err;
-    uint8_t *fold;
+    slices_problem_t sp;
     int bad;
-    const int32_t agg = aggs[tb_rand(rng) % 4], n_folds = 2 + (int32_t)(tb_rand(rng) % 5);
-    /* budgets: every combination, or a few kilobytes (some combinations walk) */
-    const uint64_t budget = tb_rand(rng) % 3 == 0 ? 4096u + tb_rand(rng) % 8192u : (uint64_t)64 << 20;
-    random_dataset(&ds, rng, &sizes);
-    if (tb_rand(rng) % 3 == 0)
-        extremes(&ds, rng);
-    random_lattice_off(&lat, &ds, rng);
-    random_objective(&obj, rng);
-    obj.kind = round_no % OBJ_COUNT; /* each objective as often */
-    fold = (uint8_t *)malloc((size_t)ds.n_trades + 1);
-    for (int64_t j = 0; j < ds.n_trades; j++)
-        fold[j] = (uint8_t)(tb_rand(rng) % (uint64_t)n_folds);
-    if (problem_init(&p, &ds, &lat, &obj, &err) != EV_OK)
-        exit(2);
-    for (int32_t k = 0; k < lat.n_params; k++)
-        tl->offs += (uint64_t)param_has_off(&lat.params[k]);
-    if (agg != AGG_ALL) {
-        p.fold = fold;
-        p.n_folds = n_folds;
-        p.agg = agg;
-    }
-    if (tables_build(&t, &p, &err) != EV_OK)
-        exit(2);
-    bad = check_points(&p, &t.view, budget, tl);
+    slices_problem_draw(&sp, rng, (objective_kind)(round_no % OBJ_COUNT), 1); /* each objective as often */
+    for (int32_t k = 0; k < sp.lat.n_params; k++)
+        tl->offs += (uint64_t)param_has_off(&sp.lat.params[k]);
+    bad = check_points(&sp.p, &sp.t.view, sp.budget, tl);
     if (bad)
-        fprintf(stderr, "round %d (objective %d, fill %d, aggregate %d) disagrees\n", round_no, obj.kind, obj.fill,
-                agg);
+        fprintf(stderr, "round %d (objective %d, fill %d, aggregate %d) disagrees\n", round_no, sp.obj.kind,
+                sp.obj.fill, sp.agg);
     tl->problems++;
-    tables_free(&t);
-    problem_free(&p);
-    free(fold);
-    lattice_free(&lat);
-    dataset_free(&ds);
+    slices_problem_free(&sp);
     return bad;
 }
 

@@ -312,4 +312,16 @@ MUTANTS = [
     mutant("slices-square-high", "fitness/slices.h",
            "x.hi = b == 0 ? 0 : b < 64 ? cnt[i] >> (64 - b) : cnt[i] << (b - 64);",
            "x.hi = b == 0 ? 0 : b < 64 ? cnt[i] >> (64 - b) : 0;", ["test_slices"]),
+    # kernels/slices_device.cu: the device's bit-sliced sums, a plane of the shared tile or of
+    # global memory dropped, every fold's kept set masked by the first fold's trades
+    mutant("cuda-slices-tile-plane", "kernels/slices_device.cu",
+           "slices_count_words(kw, tw, tile, SL_TILE, pc, cnt + p0);",
+           "slices_count_words(kw, tw, tile, SL_TILE, pc > 1 ? pc - 1 : pc, cnt + p0);", ["test_cuda_slices"],
+           emu=True),
+    mutant("cuda-slices-global-plane", "kernels/slices_device.cu",
+           "slices_count_words(kw, tw, planes + (int64_t)p0 * nw + w0, nw, pc, cnt + p0);",
+           "slices_count_words(kw, tw, planes + (int64_t)p0 * nw + w0, nw, pc > 1 ? pc - 1 : pc, cnt + p0);",
+           ["test_cuda_slices"], emu=True),
+    mutant("cuda-slices-fold", "kernels/slices_device.cu", "kw[i] &= v.fold_bits[(int64_t)f * nw + w0 + i];",
+           "kw[i] &= v.fold_bits[w0 + i];", ["test_cuda_slices"], emu=True),
 ]

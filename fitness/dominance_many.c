@@ -10,8 +10,9 @@
 #include <omp.h>
 #endif
 
-/* Points a round of groups aims at (a fraction of a second). */
-#define DOM_ROUND_POINTS ((uint64_t)1 << 24)
+/* Rounds a pass is cut into at least, and the most points of one (seconds). */
+#define DOM_ROUNDS 32u
+#define DOM_ROUND_POINTS ((uint64_t)1 << 27)
 
 uint32_t dominance_many_group(const dom_plan_t *plan, uint64_t block_bytes, uint64_t exits, uint64_t budget,
                               int threads)
@@ -197,15 +198,20 @@ ev_status dominance_many_pass(const fit_problem_t *p, const fit_tables_t *t, con
     proto.sums = plan->cells * (uint64_t)dominance_sets(t);
     proto.block_words = proto.sums * dom_cells_words(&t->obj);
     group_roles(&proto);
+    /* rounds: a pass has at least DOM_ROUNDS of them (progress, Ctrl-C and the
+     * checkpoint come between rounds), a round at most DOM_ROUND_POINTS and at
+     * least a combination per thread; a barrier a round, not a combination */
+    round = (exits + DOM_ROUNDS - 1) / DOM_ROUNDS;
+    if (round > DOM_ROUND_POINTS / plan->cells)
+        round = DOM_ROUND_POINTS / plan->cells;
+    if (round < (uint64_t)threads)
+        round = (uint64_t)threads;
+    if ((uint64_t)group * (uint64_t)threads > round)
+        group = (uint32_t)((round + (uint64_t)threads - 1) / (uint64_t)threads);
     words = (uint64_t *)malloc((size_t)((uint64_t)threads * group * proto.block_words) * sizeof *words);
     if (!words)
         return ev_fail(err, EV_ENOMEM, "out of memory for %d x %u blocks of %llu dominance cells", threads, group,
                        (unsigned long long)plan->cells);
-    /* rounds of about DOM_ROUND_POINTS, at least a few groups per thread (balance): few
-     * barriers, and progress (Ctrl-C, the checkpoint) between rounds */
-    round = DOM_ROUND_POINTS / plan->cells;
-    if (round < (uint64_t)group * (uint64_t)threads * 4u)
-        round = (uint64_t)group * (uint64_t)threads * 4u;
     for (uint64_t c = first; c < exits && st == EV_OK; c += round) {
         uint64_t n = exits - c < round ? exits - c : round;
         if ((st = round_run(&proto, words, group, c, n, sink, err)) == EV_OK)

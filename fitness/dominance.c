@@ -169,9 +169,9 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
         return st;
     progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
     progress_from(&prog, done = first * b.plan.cells);
-    group = opts && opts->by_block
-                ? 0
-                : dominance_many_group(&b.plan, cell_words(t) * sizeof(uint64_t) * b.plan.cells, exits, budget, threads);
+    group = opts && opts->by_block ? 0
+                                   : dominance_many_group(&b.plan, cell_words(t) * sizeof(uint64_t) * b.plan.cells,
+                                                          exits, budget, threads);
     if (group) { /* many combinations of one block each: whole combinations per thread */
         st = dominance_many_pass(p, t, &b.plan, group, first, sink, hook, &prog, &done, err);
         progress_finish(&prog, done);

@@ -47,11 +47,12 @@ ev_status grid_pool_strategies(grid_run_fn run, grid_pool_decide_fn decide, cons
 {
     grid_opts_t go = *opts;
     grid_stats_t gs;
-    uint32_t jumped = 0; /* the first rerun's size, once the rerun went to the last size at once */
+    uint32_t jumped = 0; /* the next size of the chain, once a rerun went to its last size at once */
+    int reruns = 0;
     ev_status st;
     go.progress = NULL;
     go.heat = NULL;
-    go.hook = NULL; /* the rerun keeps no checkpoint: it starts from the first point */
+    go.hook = NULL; /* the reruns keep no checkpoint: they start from the first point */
     for (;;) {
         uint32_t grow;
         int more;
@@ -68,8 +69,10 @@ ev_status grid_pool_strategies(grid_run_fn run, grid_pool_decide_fn decide, cons
             return EV_OK;
         free(*ranked);
         *ranked = NULL;
-        jumped = grow;
-        grow = grid_pool_last(pool->k);
+        if (reruns++) { /* a second rerun: the chain may go on to GRID_POOL_MAX, so go there at once */
+            jumped = grow;
+            grow = grid_pool_last(pool->k);
+        }
         topk_free(pool);
         if ((st = topk_init(pool, grow, err)) != EV_OK || (st = run(ops, b, p, &go, pool, &gs, err)) != EV_OK)
             return st;

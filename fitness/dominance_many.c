@@ -12,7 +12,7 @@
 
 /* Rounds a pass is cut into at least, and the most points of one (seconds). */
 #define DOM_ROUNDS 32u
-#define DOM_ROUND_POINTS ((uint64_t)1 << 27)
+#define DOM_ROUND_POINTS ((uint64_t)1 << 25)
 
 uint32_t dominance_many_group(const dom_plan_t *plan, uint64_t block_bytes, uint64_t exits, uint64_t budget,
                               int threads)

@@ -20,6 +20,41 @@ static void add_row128(uint64_t *lo, uint64_t *hi, const uint64_t *slo, const ui
     }
 }
 
+/* Along a row of n single cells (the last axis, stride 1): a running sum,
+ * no row adds of one cell each. */
+static void scan_row(uint64_t *v, uint64_t n)
+{
+    uint64_t acc = 0;
+    for (uint64_t x = n; x-- > 0;)
+        v[x] = acc += v[x];
+}
+
+/* The same for the 128-bit sums of squares (lo carries into hi). */
+static void scan_row128(uint64_t *lo, uint64_t *hi, uint64_t n)
+{
+    uint64_t al = 0, ah = 0;
+    for (uint64_t x = n; x-- > 0;) {
+        uint64_t t = al + lo[x];
+        ah += hi[x] + (t < al ? 1u : 0u);
+        lo[x] = al = t;
+        hi[x] = ah;
+    }
+}
+
+static void scan_cells(const dom_cells_t *c, uint64_t base, uint64_t n)
+{
+    scan_row(c->n + base, n);
+    scan_row(c->sum + base, n);
+    if (c->pos)
+        scan_row(c->pos + base, n);
+    if (c->sq_lo)
+        scan_row128(c->sq_lo + base, c->sq_hi + base, n);
+    if (c->lsum) {
+        scan_row(c->lsum + base, n);
+        scan_row(c->ruin + base, n);
+    }
+}
+
 /* Cell x sums the trades whose cell is >= x + 1 on every free axis (per sum
  * set: the sets are the outermost axis). Rows of `inner` consecutive cells
  * are added field by field (contiguous, so the compiler vectorises them). */
@@ -32,6 +67,10 @@ void dominance_suffix(const dom_block_t *b, int parallel)
 #pragma omp parallel for schedule(static) if (parallel && (double)sums >= EV_PARALLEL_MIN_WORK)
         for (int64_t o = 0; o < (int64_t)outer; o++) {
             uint64_t base = (uint64_t)o * n * inner;
+            if (inner == 1) {
+                scan_cells(c, base, n);
+                continue;
+            }
             for (uint64_t x = n - 1; x-- > 0;) {
                 uint64_t d = base + x * inner, s = d + inner;
                 add_row(c->n + d, c->n + s, inner);

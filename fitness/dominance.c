@@ -70,6 +70,7 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, const 
                             grid_sink_t *sink, ev_error *err)
 {
     const dom_block_t v = {b->p, b->t, &b->plan, &b->c, lead_genes, exits};
+    const topk_bar_t shared = sink->top ? topk_bar(sink->top) : (topk_bar_t){0, 0, 0, 0};
     ev_status st = EV_OK;
 #pragma omp parallel if ((double)b->plan.cells * 8.0 >= EV_PARALLEL_MIN_WORK)
     {
@@ -87,7 +88,7 @@ static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, const 
 #endif
             x0 = (cells + (uint64_t)nth - 1) / (uint64_t)nth * (uint64_t)me;
             x1 = x0 + (cells + (uint64_t)nth - 1) / (uint64_t)nth;
-            dominance_rank_range(&v, &local, x0 < cells ? x0 : cells, x1 < cells ? x1 : cells);
+            dominance_rank_range(&v, &local, &shared, x0 < cells ? x0 : cells, x1 < cells ? x1 : cells);
 #pragma omp critical(dominance_merge)
             grid_sink_merge(sink, &local);
         }

@@ -126,7 +126,7 @@ static void group_bin(group_t *m)
 
 /* Combinations [c0, c0 + g): binned together, then each block swept and
  * ranked into the thread's sink. */
-static void group_run(group_t *m, uint64_t c0, uint32_t g, grid_sink_t *local)
+static void group_run(group_t *m, uint64_t c0, uint32_t g, grid_sink_t *local, const topk_bar_t *shared)
 {
     const uint16_t none[EV_MAX_PARAMS] = {0};
     m->g = g;
@@ -139,7 +139,7 @@ static void group_run(group_t *m, uint64_t c0, uint32_t g, grid_sink_t *local)
     for (uint32_t k = 0; k < g; k++) {
         const dom_block_t v = {m->p, m->t, m->plan, &m->c[k], none, &m->x[k]};
         dominance_suffix(&v, 0);
-        dominance_rank_range(&v, local, 0, m->plan->cells);
+        dominance_rank_range(&v, local, shared, 0, m->plan->cells);
     }
 }
 
@@ -148,6 +148,7 @@ static ev_status round_run(const group_t *proto, uint64_t *words, uint32_t group
                            grid_sink_t *sink, ev_error *err)
 {
     const int64_t groups = (int64_t)((n + group - 1) / group);
+    const topk_bar_t shared = sink->top ? topk_bar(sink->top) : (topk_bar_t){0, 0, 0, 0};
     ev_status st = EV_OK;
 #pragma omp parallel
     {
@@ -168,7 +169,7 @@ static ev_status round_run(const group_t *proto, uint64_t *words, uint32_t group
         for (int64_t i = 0; i < groups; i++) {
             uint64_t c0 = c + (uint64_t)i * group;
             if (ok)
-                group_run(&m, c0, (uint32_t)(c + n - c0 < group ? c + n - c0 : group), &local);
+                group_run(&m, c0, (uint32_t)(c + n - c0 < group ? c + n - c0 : group), &local, &shared);
         }
         if (ok) {
 #pragma omp critical(dominance_merge)

@@ -134,8 +134,10 @@ static void cursor_next(cursor_t *k, const dom_block_t *b)
     }
 }
 
-void dominance_rank_range(const dom_block_t *b, grid_sink_t *s, uint64_t x0, uint64_t x1)
+void dominance_rank_range(const dom_block_t *b, grid_sink_t *s, const topk_bar_t *shared, uint64_t x0, uint64_t x1)
 {
+    const topk_bar_t open = {0, 0, 0, 0};
+    const topk_bar_t *outer = shared ? shared : &open;
     cursor_t k;
     topk_bar_t bar = {0, 0, 0, 1}; /* no top-K: closed */
     if (s->top)
@@ -144,7 +146,7 @@ void dominance_rank_range(const dom_block_t *b, grid_sink_t *s, uint64_t x0, uin
     for (uint64_t x = x0; x < x1; x++) {
         eval_result_t r = dominance_cell_result(b->t, b->c, b->plan->cells, x);
         uint64_t key = rank_key(r);
-        if (topk_bar_admits(&bar, key, k.index)) {
+        if (topk_bar_admits(&bar, key, k.index) && topk_bar_admits(outer, key, k.index)) {
             if (s->pend)
                 grid_sink_pend(s, k.index, r);
             else

@@ -31,10 +31,12 @@ typedef struct {
  * x keeps. parallel: OpenMP threads over rows when the block is large. */
 void dominance_suffix(const dom_block_t *b, int parallel);
 
-/* Offers cells [x0, x1) of the block to sink s (a thread's own). A cell's key
- * comes first; its genes and linear index are stepped along, not encoded,
- * and only a key the top-K's bar may admit is offered to it. */
-void dominance_rank_range(const dom_block_t *b, grid_sink_t *s, uint64_t x0, uint64_t x1);
+/* Offers cells [x0, x1) of the block to sink s (a thread's own twin). A
+ * cell's key comes first; its genes and linear index are stepped along, not
+ * encoded, and only a key that both s's bar and `shared` admit is offered to
+ * s's top-K. shared: the bar of the list s merges into, taken before (NULL:
+ * none); bars only get stricter, so what it refuses the merge would drop. */
+void dominance_rank_range(const dom_block_t *b, grid_sink_t *s, const topk_bar_t *shared, uint64_t x0, uint64_t x1);
 
 #ifdef __cplusplus
 }

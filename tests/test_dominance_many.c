@@ -7,8 +7,10 @@
  * their values half the time), every additive objective, fill level and
  * price, costs, min_trades, and a fold statistic every third problem, on 1
  * to 3 threads: the whole ranking (every feasible point's key, index,
- * fitness and trades) and the heatmap must be identical. A pass stopped
- * after a random round and resumed there ends with the same list. */
+ * fitness and trades) and the heatmap must be identical, and so must a
+ * short top-K (1 to 4: its bar, full early, refuses cells before they are
+ * offered). A pass stopped after a random round and resumed there ends with
+ * the same list. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +134,22 @@ static void check_problem(const fit_problem_t *p, const tables_host_t *th, uint6
     CHECK(same_top(&tab, &block));
     CHECK(same_heat(&h_tab, &h_many));
     CHECK(same_heat(&h_tab, &h_block));
+    { /* a short list: full after the first rounds, so the list's bar refuses cells early */
+        topk_t want, got_many, got_block;
+        uint32_t kk = 1 + (uint32_t)(*rng >> 11) % 4;
+        topk_init(&want, kk, &err);
+        topk_init(&got_many, kk, &err);
+        topk_init(&got_block, kk, &err);
+        for (uint32_t i = 0; i < tab.n; i++)
+            topk_offer(&want, tab.e[i].index, tab.e[i].r);
+        CHECK_EQ_I64(EV_OK, dominance(p, t, 0, 0, NULL, &got_many, NULL, &err));
+        CHECK_EQ_I64(EV_OK, dominance(p, t, 1, 0, NULL, &got_block, NULL, &err));
+        CHECK(same_top(&want, &got_many));
+        CHECK(same_top(&want, &got_block));
+        topk_free(&got_block);
+        topk_free(&got_many);
+        topk_free(&want);
+    }
     if (takes_many(t, threads)) {
         c->many++;
         c->trail += t->more[MORE_TRAIL].n > 0;

@@ -10,14 +10,19 @@ static void add_row(uint64_t *dst, const uint64_t *src, uint64_t n)
         dst[i] += src[i];
 }
 
-/* The 128-bit sum of squares: the low words carry into the high ones. */
+/* lo:hi += slo:shi, a 128-bit sum of squares: the low word carries into the
+ * high one (the rows' adds and the last axis' running sums alike). */
+static inline void add128(uint64_t *lo, uint64_t *hi, uint64_t slo, uint64_t shi)
+{
+    uint64_t l = *lo + slo;
+    *hi += shi + (l < *lo ? 1u : 0u);
+    *lo = l;
+}
+
 static void add_row128(uint64_t *lo, uint64_t *hi, const uint64_t *slo, const uint64_t *shi, uint64_t n)
 {
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t l = lo[i] + slo[i];
-        hi[i] += shi[i] + (l < lo[i] ? 1u : 0u);
-        lo[i] = l;
-    }
+    for (uint64_t i = 0; i < n; i++)
+        add128(&lo[i], &hi[i], slo[i], shi[i]);
 }
 
 /* Along a row of n single cells (the last axis, stride 1): a running sum,
@@ -29,14 +34,13 @@ static void scan_row(uint64_t *v, uint64_t n)
         v[x] = acc += v[x];
 }
 
-/* The same for the 128-bit sums of squares (lo carries into hi). */
+/* The same for the 128-bit sums of squares. */
 static void scan_row128(uint64_t *lo, uint64_t *hi, uint64_t n)
 {
     uint64_t al = 0, ah = 0;
     for (uint64_t x = n; x-- > 0;) {
-        uint64_t t = al + lo[x];
-        ah += hi[x] + (t < al ? 1u : 0u);
-        lo[x] = al = t;
+        add128(&al, &ah, lo[x], hi[x]);
+        lo[x] = al;
         hi[x] = ah;
     }
 }

@@ -10,11 +10,16 @@
  * (host only: it is the definition); tables-sample: the backend's evaluate on
  * the same genomes (the side-by-side ratio); tables: lattice batches from index 0, doubling (up to the
  * backend's batch) until a batch takes --seconds / 4 or --seconds are spent
- * (the last batch's rate is reported); dominance: the whole lattice. Not a test: numbers go to the terminal and, with --csv, are
+ * (the last batch's rate is reported); dominance: from the first point until the lattice or --seconds
+ * ends, with whole exit combinations per thread and, on the CPU, one at a
+ * time (dom-block; lattices "+x" add SPEC sec. 4.1's exits, runs/synth_data.h).
+ * "CPU pts/s": per second of the process's CPU time (all threads), steadier
+ * on a shared machine. Not a test: numbers go to the terminal and, with --csv, are
  * appended to FILE (one line per measurement). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runs/synth_data.h"
 #include "build_info.h"
@@ -47,8 +52,8 @@ typedef struct {
 typedef struct {
     const char *backend, *lattice, *evaluator;
     uint64_t points;
-    double seconds, trade_evals, floor_bytes, floor_ops;
-    double peak_bw, peak_ops; /* 0: unknown */
+    double seconds, cpu_seconds, trade_evals, floor_bytes, floor_ops; /* cpu_seconds: the process's (0: not taken) */
+    double peak_bw, peak_ops;                                         /* 0: unknown */
 } row_t;
 
 static int usage(void)
@@ -118,8 +123,11 @@ static void print_row(const row_t *r, const opts_t *o, const char *dataset, cons
     char b[32] = "-";
     if (r->floor_bytes > 0)
         snprintf(b, sizeof b, "%.3e", r->floor_bytes);
-    printf("%-5s %-6s %-9s %13llu %9.3f %11.3e %11.3e %10s %10.3e %8s %8s\n", r->backend, r->lattice, r->evaluator,
-           (unsigned long long)r->points, r->seconds, pps, tes, b, r->floor_ops, fb, fo);
+    char cps[32] = "-";
+    if (r->cpu_seconds > 0)
+        snprintf(cps, sizeof cps, "%.3e", (double)r->points / r->cpu_seconds);
+    printf("%-5s %-8s %-13s %13llu %9.3f %11.3e %11s %11.3e %10s %10.3e %8s %8s\n", r->backend, r->lattice,
+           r->evaluator, (unsigned long long)r->points, r->seconds, pps, cps, tes, b, r->floor_ops, fb, fo);
     if (o->csv) {
         FILE *f = fopen(o->csv, "a");
         if (!f) {
@@ -129,11 +137,11 @@ static void print_row(const row_t *r, const opts_t *o, const char *dataset, cons
         if (fseek(f, 0, SEEK_END) == 0 && ftell(f) == 0)
             fprintf(f,
                     "git_rev,backend,device,dataset,lattice,objective,evaluator,points,seconds,points_per_s,"
-                    "trade_evals_per_s,floor_bytes,floor_int_ops,peak_bytes_per_s,peak_int_ops_per_s\n");
-        fprintf(f, "%s,%s,\"%s\",\"%s\",%s,%s,%s,%llu,%.6f,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e\n", EVOLVE_GIT_REV, r->backend,
-                device, dataset, r->lattice, objective_name((objective_kind)o->objective), r->evaluator,
+                    "trade_evals_per_s,floor_bytes,floor_int_ops,peak_bytes_per_s,peak_int_ops_per_s,cpu_seconds\n");
+        fprintf(f, "%s,%s,\"%s\",\"%s\",%s,%s,%s,%llu,%.6f,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.6f\n", EVOLVE_GIT_REV,
+                r->backend, device, dataset, r->lattice, objective_name((objective_kind)o->objective), r->evaluator,
                 (unsigned long long)r->points, r->seconds, pps, tes, r->floor_bytes, r->floor_ops, r->peak_bw,
-                r->peak_ops);
+                r->peak_ops, r->cpu_seconds);
         fclose(f);
     }
 }
@@ -245,28 +253,64 @@ static ev_status measure_sample(const backend_ops_t *ops, backend_t *b, const fi
     return st;
 }
 
+/* The process's CPU seconds (every thread's). */
+static double cpu_now(void)
+{
+    return (double)clock() / CLOCKS_PER_SEC;
+}
+
+/* The dominance pass's hook: stops it once the time is up. */
+typedef struct {
+    double deadline;
+    uint64_t done;
+} dom_clock_t;
+
+static ev_status dom_tick(void *ctx, uint64_t done, ev_error *err)
+{
+    dom_clock_t *c = (dom_clock_t *)ctx;
+    c->done = done;
+    return plat_now() < c->deadline ? EV_OK : ev_fail(err, EV_EINTR, "time is up");
+}
+
+/* The dominance sums from the first point until the lattice or --seconds
+ * ends (after the round or block that passes it); by_block: one exit
+ * combination at a time (dominance_opts_t.by_block). Floor per point, with
+ * T trades binned, C filter cells a combination, F filters, W words a cell:
+ * the cells' 8W (3F + 1) bytes and ~W F + 20 operations (suffix sums, rank),
+ * plus T / C visits of ~(5R + 6) operations (the race of R exit roles, one
+ * add), the tables read once per group of combinations. */
 static ev_status measure_dominance(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
-                                   const fit_tables_t *t, const opts_t *o, row_t *r, ev_error *err)
+                                   const fit_tables_t *t, const opts_t *o, int by_block, row_t *r, ev_error *err)
 {
     topk_t top;
     dominance_opts_t d;
-    double t0, pairs = (double)(t->n_targets ? t->n_targets : 1) * (t->n_stops ? t->n_stops : 1);
+    dom_clock_t clk = {0, 0};
+    grid_progress_hook_t hook = {0, dom_tick, &clk};
+    double t0, c0, cells = 1, roles = (t->n_targets > 0) + (t->n_stops > 0);
     /* fields the objective needs: count, sum (+ pos, + 2 for sumsq, + 2 for log) */
     double fields = 2.0 + p->obj.need_pos + 2.0 * p->obj.need_sumsq + 2.0 * p->obj.need_log;
     ev_status st = topk_init(&top, o->top, err);
+    for (int32_t f = 0; f < t->n_filters; f++)
+        cells *= t->filter_n[f];
+    for (int k = 0; k < MORE_EXITS; k++)
+        roles += t->more[k].n > 0;
     memset(&d, 0, sizeof d);
-    r->evaluator = "dominance";
+    d.hook = &hook;
+    d.by_block = by_block;
+    r->evaluator = by_block ? "dom-block" : "dominance";
     t0 = plat_now();
-    if (st == EV_OK)
-        st = ops->grid_dominance(b, &d, &top, err);
+    c0 = cpu_now();
+    clk.deadline = t0 + o->seconds;
+    if (st == EV_OK && (st = ops->grid_dominance(b, &d, &top, err)) == EV_EINTR)
+        st = EV_OK;
     r->seconds = plat_now() - t0;
+    r->cpu_seconds = cpu_now() - c0;
     topk_free(&top);
-    r->points = p->lat->size;
-    r->trade_evals = (double)p->lat->size * (double)t->n_trades; /* what a direct method would do */
-    /* one block per pair: every cell read and written by each of the F
-     * suffix passes and read once more to rank; one pass over the trades */
-    r->floor_bytes = (double)p->lat->size * 8.0 * fields * (t->n_filters + 1) + pairs * t->n_trades * row_bytes(t);
-    r->floor_ops = (double)p->lat->size * fields * (t->n_filters + 1);
+    r->points = clk.done;
+    r->trade_evals = (double)r->points * (double)t->n_trades; /* what a direct method would do */
+    r->floor_bytes = (double)r->points * 8.0 * fields * (3.0 * t->n_filters + 1);
+    r->floor_ops =
+        (double)r->points * (fields * t->n_filters + 20.0 + (double)t->n_trades / cells * (5.0 * roles + 6.0));
     return st;
 }
 
@@ -298,12 +342,15 @@ static ev_status run_backend(const char *name, const fit_problem_t *p, const tab
         st = measure_tables(ops, b, p, &th->view, o, &r, err);
     if (st == EV_OK)
         print_row(&r, o, dataset, device);
-    if (st == EV_OK && dominance_applicable(p) && ops->grid_dominance &&
-        (strcmp(ops->name, "cpu") || p->lat->size <= o->cpu_dom_max)) {
-        st = measure_dominance(ops, b, p, &th->view, o, &r, err);
-        if (st == EV_OK)
-            print_row(&r, o, dataset, device);
-    }
+    /* the CPU's two dominance passes (whole exit combinations per thread, one at a time) */
+    for (int by_block = 0; by_block < (strcmp(ops->name, "cpu") ? 1 : 2); by_block++)
+        if (st == EV_OK && dominance_applicable(p) && ops->grid_dominance &&
+            (strcmp(ops->name, "cpu") || p->lat->size <= o->cpu_dom_max)) {
+            st = measure_dominance(ops, b, p, &th->view, o, by_block, &r, err);
+            if (st == EV_OK)
+                print_row(&r, o, dataset, device);
+            r.cpu_seconds = 0;
+        }
     ops->close(b);
     return st;
 }
@@ -369,8 +416,8 @@ int main(int argc, char **argv)
     }
     printf("evolve %s, dataset: %s (%lld trades, %lld prices), objective %s\n", EVOLVE_GIT_REV, dataset,
            (long long)ds.n_trades, (long long)ds.n_prices, objective_name((objective_kind)o.objective));
-    printf("%-5s %-6s %-9s %13s %9s %11s %11s %10s %10s %8s %8s\n", "back", "lattice", "evaluator", "points", "seconds",
-           "points/s", "t-evals/s", "floor B", "floor ops", "B frac", "ops frac");
+    printf("%-5s %-8s %-13s %13s %9s %11s %11s %11s %10s %10s %8s %8s\n", "back", "lattice", "evaluator", "points",
+           "seconds", "points/s", "CPU pts/s", "t-evals/s", "floor B", "floor ops", "B frac", "ops frac");
     for (name = o.lattices; name && st == EV_OK; name = next) {
         next = strchr(name, ',');
         if (next)

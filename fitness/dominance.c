@@ -6,6 +6,8 @@
 #include "common/parallel.h"
 #include "fitness/dom_cells.h"
 #include "fitness/dominance_cell.h"
+#include "fitness/dominance_many.h"
+#include "fitness/dominance_rank.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -62,121 +64,31 @@ static void block_bin(block_t *b, const uint16_t *lead_genes, const tables_exits
     }
 }
 
-static void add_row(uint64_t *dst, const uint64_t *src, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++)
-        dst[i] += src[i];
-}
-
-/* The 128-bit sum of squares: the low words carry into the high ones. */
-static void add_row128(uint64_t *lo, uint64_t *hi, const uint64_t *slo, const uint64_t *shi, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t l = lo[i] + slo[i];
-        hi[i] += shi[i] + (l < lo[i] ? 1u : 0u);
-        lo[i] = l;
-    }
-}
-
-/* Suffix sums along every free axis: afterwards cell x sums the trades whose
- * cell is >= x + 1 on every free axis, i.e. those genome x keeps (per sum
- * set: the sets are the outermost axis). Rows of `inner` consecutive cells
- * are added field by field (contiguous, so the compiler vectorises them). */
-static void block_suffix(block_t *b)
-{
-    const dom_cells_t *c = &b->c;
-    for (int32_t f = b->plan.lead; f < b->t->n_filters; f++) {
-        uint64_t n = b->t->filter_n[f], inner = b->plan.stride[f], outer = b->sums / (n * inner);
-#pragma omp parallel for schedule(static) if ((double)b->sums >= EV_PARALLEL_MIN_WORK)
-        for (int64_t o = 0; o < (int64_t)outer; o++) {
-            uint64_t base = (uint64_t)o * n * inner;
-            for (uint64_t x = n - 1; x-- > 0;) {
-                uint64_t d = base + x * inner, s = d + inner;
-                add_row(c->n + d, c->n + s, inner);
-                add_row(c->sum + d, c->sum + s, inner);
-                if (c->pos)
-                    add_row(c->pos + d, c->pos + s, inner);
-                if (c->sq_lo)
-                    add_row128(c->sq_lo + d, c->sq_hi + d, c->sq_lo + s, c->sq_hi + s, inner);
-                if (c->lsum) {
-                    add_row(c->lsum + d, c->lsum + s, inner);
-                    add_row(c->ruin + d, c->ruin + s, inner);
-                }
-            }
-        }
-    }
-}
-
-/* Free-filter coordinates (mirrored space) of cell x, then the genome genes. */
-static void coords_decode(const dom_plan_t *plan, uint64_t x, uint32_t *coord)
-{
-    for (int32_t f = plan->lead; f < plan->n_filters; f++) {
-        coord[f] = (uint32_t)(x / plan->stride[f]);
-        x -= (uint64_t)coord[f] * plan->stride[f];
-    }
-}
-
-static void coords_genes(const dom_plan_t *plan, const fit_tables_t *t, const uint16_t *lead_genes,
-                         const uint32_t *coord, uint16_t *genes)
-{
-    for (int32_t f = 0; f < plan->n_filters; f++) {
-        uint32_t g = f < plan->lead ? lead_genes[f] : coord[f];
-        genes[t->filter_param[f]] = (uint16_t)(t->filter_mirror[f] ? t->filter_n[f] - 1u - g : g);
-    }
-}
-
-/* The next cell in row-major order: an odometer, so no division per cell. */
-static void coords_next(const dom_plan_t *plan, const fit_tables_t *t, uint32_t *coord)
-{
-    for (int32_t f = plan->n_filters - 1; f >= plan->lead; f--) {
-        if (++coord[f] < t->filter_n[f])
-            return;
-        coord[f] = 0;
-    }
-}
-
-/* Turns every cell of the block into an evaluated genome for the sink. */
+/* Turns every cell of the block into an evaluated genome for the sink: each
+ * thread ranks a contiguous chunk into its own twin of the sink. */
 static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, const tables_exits_t *exits,
                             grid_sink_t *sink, ev_error *err)
 {
-    const fit_tables_t *t = b->t;
+    const dom_block_t v = {b->p, b->t, &b->plan, &b->c, lead_genes, exits};
+    const topk_bar_t shared = sink->top ? topk_bar(sink->top) : (topk_bar_t){0, 0, 0, 0};
     ev_status st = EV_OK;
 #pragma omp parallel if ((double)b->plan.cells * 8.0 >= EV_PARALLEL_MIN_WORK)
     {
         grid_sink_t local;
-        uint16_t genes[EV_MAX_PARAMS];
         ev_error lerr;
-        int ok = grid_sink_local(&local, sink, &lerr) == EV_OK;
-        if (!ok) {
+        int nth = 1, me = 0;
+        uint64_t cells = b->plan.cells, x0, x1;
+        if (grid_sink_local(&local, sink, &lerr) != EV_OK) {
 #pragma omp critical(dominance_err)
             st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
-        }
-        memset(genes, 0, sizeof genes);
-        tables_exit_genes(t, exits, genes);
-        {
-            /* Contiguous chunks per thread: decode the first cell, then step. */
-            int nth = 1, me = 0;
-            uint64_t cells = b->plan.cells, x0, x1;
-            uint32_t coord[EV_MAX_PARAMS];
+        } else {
 #ifdef _OPENMP
             nth = omp_get_num_threads();
             me = omp_get_thread_num();
 #endif
             x0 = (cells + (uint64_t)nth - 1) / (uint64_t)nth * (uint64_t)me;
             x1 = x0 + (cells + (uint64_t)nth - 1) / (uint64_t)nth;
-            if (x0 > cells)
-                x0 = cells;
-            if (x1 > cells)
-                x1 = cells;
-            coords_decode(&b->plan, x0, coord);
-            for (uint64_t x = x0; ok && x < x1; x++) {
-                coords_genes(&b->plan, t, lead_genes, coord, genes);
-                grid_sink_offer(&local, shape_encode(&b->p->shape, genes), genes,
-                                dominance_cell_result(t, &b->c, b->plan.cells, x));
-                coords_next(&b->plan, t, coord);
-            }
-        }
-        if (ok) {
+            dominance_rank_range(&v, &local, &shared, x0 < cells ? x0 : cells, x1 < cells ? x1 : cells);
 #pragma omp critical(dominance_merge)
             grid_sink_merge(sink, &local);
         }
@@ -236,7 +148,10 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
     uint64_t done = 0, first = 0;
     const uint64_t exits = tables_exit_combos(t);
     const grid_progress_hook_t *hook = opts ? opts->hook : NULL;
+    const uint64_t budget = opts && opts->memory_budget ? opts->memory_budget : DOMINANCE_DEFAULT_BUDGET;
     progress_t prog;
+    uint32_t group;
+    int threads = 1;
     ev_status st = EV_OK;
 
     if (!dominance_applicable(p))
@@ -246,24 +161,36 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
     memset(&b, 0, sizeof b);
     b.p = p;
     b.t = t;
-    dominance_plan(&b.plan, t, opts && opts->memory_budget ? opts->memory_budget : DOMINANCE_DEFAULT_BUDGET,
-                   cell_words(t) * sizeof(uint64_t));
+    dominance_plan(&b.plan, t, budget, cell_words(t) * sizeof(uint64_t));
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
     b.sums = b.plan.cells * (uint64_t)dominance_sets(t);
+    if ((st = dominance_first_block(&b.plan, exits, hook ? hook->start : 0, &first, err)) != EV_OK)
+        return st;
+    progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
+    progress_from(&prog, done = first * b.plan.cells);
+    group = opts && opts->by_block ? 0
+                                   : dominance_many_group(&b.plan, cell_words(t) * sizeof(uint64_t) * b.plan.cells,
+                                                          exits, budget, threads);
+    if (group) { /* many combinations of one block each: whole combinations per thread */
+        st = dominance_many_pass(p, t, &b.plan, group, first, sink, hook, &prog, &done, err);
+        progress_finish(&prog, done);
+        return st;
+    }
     b.words = (uint64_t *)malloc(b.sums * dom_cells_words(&t->obj) * sizeof *b.words);
     if (!b.words)
         return ev_fail(err, EV_ENOMEM, "out of memory for %llu dominance cells", (unsigned long long)b.plan.cells);
     dom_cells_bind(&b.c, b.words, b.sums, &t->obj);
-    st = dominance_first_block(&b.plan, exits, hook ? hook->start : 0, &first, err);
-    progress_start(&prog, opts ? opts->progress : NULL, "grid (dominance sums)", "points", p->lat->size);
-    progress_from(&prog, done = first * b.plan.cells);
     /* every combination of the exits' values (target, stop, SPEC sec. 4.1's),
      * then the blocks of the fixed leading filters */
     for (uint64_t blk = first; blk < exits * b.plan.combos && st == EV_OK; blk++) {
         const tables_exits_t x = tables_exit_combo(t, blk / b.plan.combos);
         uint16_t lead_genes[EV_MAX_PARAMS];
         dominance_lead_decode(&b.plan, t, blk % b.plan.combos, lead_genes);
+        const dom_block_t v = {p, t, &b.plan, &b.c, lead_genes, &x};
         block_bin(&b, lead_genes, &x);
-        block_suffix(&b);
+        dominance_suffix(&v, 1);
         if ((st = block_rank(&b, lead_genes, &x, sink, err)) == EV_OK)
             st = grid_pass_step(hook, &prog, done += b.plan.cells, p->lat->size, err);
     }

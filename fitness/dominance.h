@@ -42,6 +42,10 @@ typedef struct {
     /* where the pass starts and whom it tells after each block, or NULL; its
      * points run by exit combination, then block (dominance_first_block) */
     const grid_progress_hook_t *hook;
+    /* 1: one exit combination at a time, its block's cells split among the
+     * threads, even where whole combinations per thread apply
+     * (fitness/dominance_many.h; the tests compare the two) */
+    int by_block;
 } dominance_opts_t;
 
 /* 1 when the objective is additive (everything but calmar / max drawdown). */

@@ -169,6 +169,7 @@ ev_status grid_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *
     stats->heat_filled = heat != NULL;
     if (ev == EVAL_DOMINANCE) {
         dominance_opts_t d;
+        memset(&d, 0, sizeof d);
         d.memory_budget = opts->dominance_budget;
         d.progress = opts->progress;
         d.hook = opts->hook;

@@ -21,8 +21,8 @@ static ev_status follow_grid(session_t *s, const run_args_t *a, ev_error *err)
     /* the strategies' reruns, as rank 0 decides them (ga/grid_pool.h) */
     go.progress = NULL;
     go.heat = NULL;
-    while (st == EV_OK && !s->strategy && dist_first_says(0)) {
-        uint32_t grow = grid_pool_size(top.k);
+    for (int reruns = 0; st == EV_OK && !s->strategy && dist_first_says(0); reruns++) {
+        uint32_t grow = reruns ? grid_pool_last(top.k) : grid_pool_size(top.k);
         topk_free(&top);
         if ((st = topk_init(&top, grow, err)) == EV_OK)
             st = dist_grid_run(s->ops, s->backend, &s->prob, &go, &top, &gs, err);

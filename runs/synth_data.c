@@ -1,6 +1,7 @@
 #include "runs/synth_data.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,8 +191,26 @@ static int add_range(lattice_t *lat, const char *name, param_role role, const ch
     return rc;
 }
 
-static int build(lattice_t *lat, const char *name)
+/* SPEC sec. 4.1's three exits, 6 values each (bench/exits_grid.sh's): 216
+ * combinations of them per (target, stop) pair. */
+static int add_exits(lattice_t *lat)
 {
+    static const char *const trail[] = {"0.1", "0.15", "0.2", "0.25", "0.3", "0.4"};
+    static const char *const breakeven[] = {"0.05", "0.1", "0.15", "0.2", "0.3", "0.4"};
+    static const char *const hold[] = {"60", "120", "300", "600", "900", "1800"};
+    int rc = add_param(lat, "trail", PARAM_TRAIL, NULL, trail, 6);
+    rc |= add_param(lat, "breakeven", PARAM_BREAKEVEN, NULL, breakeven, 6);
+    return rc | add_param(lat, "max_hold", PARAM_MAX_HOLD, NULL, hold, 6);
+}
+
+static int build(lattice_t *lat, const char *full)
+{
+    char name[32];
+    const char *plus = strchr(full, '+');
+    int exits = plus && !strcmp(plus, "+x");
+    if (plus && !exits)
+        return 1;
+    snprintf(name, sizeof name, "%.*s", (int)(plus ? plus - full : (ptrdiff_t)strlen(full)), full);
     static const char *const seed_vol[] = {"0", "0.3", "0.4", "0.5", "0.6"};
     static const char *const seed_ratio[] = {"0", "0.2", "0.5", "0.7", "0.8", "0.9", "1"};
     static const char *const seed_adx[] = {"0", "20", "30"};
@@ -214,6 +233,8 @@ static int build(lattice_t *lat, const char *name)
     }
     rc |= add_range(lat, "target", PARAM_TARGET, NULL, &target);
     rc |= add_range(lat, "stop", PARAM_STOP, NULL, &stop);
+    if (exits)
+        rc |= add_exits(lat);
     return rc ? -1 : 0;
 }
 
@@ -224,7 +245,8 @@ ev_status synth_lattice(lattice_t *lat, const char *name, const dataset_t *ds, e
     memset(lat, 0, sizeof *lat);
     rc = build(lat, name);
     if (rc > 0)
-        return ev_fail(err, EV_EUSAGE, "--lattice: unknown lattice '%s' (expected seed, 1e8 or 1.2e9)", name);
+        return ev_fail(err, EV_EUSAGE,
+                       "--lattice: unknown lattice '%s' (expected seed, 1e8 or 1.2e9, each optionally with +x)", name);
     if (rc < 0) {
         lattice_free(lat);
         return ev_fail(err, EV_ENOMEM, "out of memory building lattice '%s'", name);

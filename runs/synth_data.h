@@ -22,7 +22,9 @@ ev_status synth_dataset(dataset_t *ds, int64_t trades, int32_t days, uint64_t se
  *            0,.2,.5,.7,.8,.9,1; adx28/14/7 0,20,30; target .2,.3,.4,.5;
  *            stop -.5,-.4,-.3): 11,340 points;
  *   "1e8":   30 x 30 x 22^3 filter cells x 12 pairs = 115 million points;
- *   "1.2e9": 40^5 filter cells x 12 pairs = 1.23 billion points.
+ *   "1.2e9": 40^5 filter cells x 12 pairs = 1.23 billion points;
+ *   any of them + "+x" (e.g. "seed+x"): SPEC sec. 4.1's trail, breakeven and
+ *            max_hold added, 6 values each (216 times the points).
  * Bound to ds. */
 ev_status synth_lattice(lattice_t *lat, const char *name, const dataset_t *ds, ev_error *err);
 

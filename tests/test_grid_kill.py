@@ -32,7 +32,9 @@ import evolve_cli as cli  # noqa: E402
 import runfile  # noqa: E402
 
 check = cli.Checker()
-DELAY_MS = "25"  # per block: the pass lasts long enough for kills from outside to land mid-run
+# per block (the dominance sums' block: a round of exit combinations, about 32 a pass), so that the
+# pass lasts long enough for kills from outside to land mid-run
+DELAY_MS = {"dominance": "150", "tables": "25"}
 
 
 class Case:
@@ -40,6 +42,7 @@ class Case:
 
     def __init__(self, root, name, data, args):
         self.dir = os.path.join(root, name)
+        self.kind = name
         os.makedirs(self.dir)
         self.args = ["--grid"] + args
         # The config's output names the run; the grid writes its own file beside it (runs/run_name.h).
@@ -148,7 +151,7 @@ def random_kills(evolve, case, ref, ref_json, rng, kills):
         if os.path.exists(case.partial):
             args += ["--resume", case.out]
         p = subprocess.Popen([evolve] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             env=dict(os.environ, EVOLVE_TEST_DELAY_MS=DELAY_MS))
+                             env=dict(os.environ, EVOLVE_TEST_DELAY_MS=DELAY_MS[case.kind]))
         time.sleep(rng.uniform(0.6, 1.3))
         p.send_signal(signal.SIGKILL)
         p.communicate()
@@ -169,8 +172,9 @@ def random_kills(evolve, case, ref, ref_json, rng, kills):
 
 def ctrl_c(evolve, case, ref, ref_json):
     case.clean()
+    env = dict(os.environ, EVOLVE_TEST_DELAY_MS=DELAY_MS[case.kind])
     p = subprocess.Popen([evolve, case.cfg] + case.args + ["--quiet"], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True, env=dict(os.environ, EVOLVE_TEST_DELAY_MS=DELAY_MS))
+                         stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
     err = p.communicate()[1]

@@ -4,12 +4,14 @@
  * ranking and comparing each genome's kept trades and exits (kept_trades)
  * with the strategies found so far; grid_pool_strategies, started from a
  * pool of only K candidates (so it must rerun and grow), must pick the same
- * first genomes in the same order. */
+ * first genomes in the same order, and end with the pool a pass per size of
+ * the chain of growths ends with (its one rerun at the last size, cut). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fitness/problem.h"
+#include "fitness/strategy_class.h"
 #include "fitness/tables.h"
 #include "fitness/trade_stats.h"
 #include "ga/grid_pool.h"
@@ -26,7 +28,7 @@ typedef struct {
 } sig_t;
 
 typedef struct {
-    uint64_t cases, picks, collapsed, reruns, mismatches;
+    uint64_t cases, picks, collapsed, reruns, cut, mismatches;
 } tally_t;
 
 /* want[*n_want]: the ranking positions of the first genomes of the k best strategies. */
@@ -54,6 +56,33 @@ static void brute_first(const fit_problem_t *p, const fit_tables_t *t, const ran
     *n_want = m;
 }
 
+/* The pool a chain of reruns ends with when each size is its own pass (one
+ * pass per GRID_POOL_FACTOR growth): grid_pool_strategies, which reruns
+ * once at grid_pool_last and cuts, must end with the same list. */
+static int chain_pool(const fit_problem_t *p, const fit_tables_t *t, backend_t *cpu, uint32_t k, topk_t *pool)
+{
+    int passes = 0;
+    grid_opts_t go;
+    grid_stats_t gs;
+    uint32_t pick[KMAX], n_pick, size = k;
+    ev_error err;
+    memset(&go, 0, sizeof go);
+    for (;;) {
+        ranked_genome_t *ranked;
+        CHECK_EQ_I64(EV_OK, topk_init(pool, size, &err));
+        CHECK_EQ_I64(EV_OK, grid_run(&backend_cpu_ops, cpu, p, &go, pool, &gs, &err));
+        passes++;
+        ranked = topk_ranked_new(pool, &p->shape);
+        CHECK(ranked != NULL);
+        strat_first(t, ranked, pool->n, k, pick, &n_pick);
+        free(ranked);
+        if (!(n_pick < k && pool->n == size && grid_pool_size(size) > size))
+            return passes;
+        size = grid_pool_size(size);
+        topk_free(pool);
+    }
+}
+
 static void check_k(const fit_problem_t *p, tables_host_t *t, backend_t *cpu, const ranked_genome_t *all, uint32_t n,
                     uint32_t k, tally_t *c)
 {
@@ -70,6 +99,19 @@ static void check_k(const fit_problem_t *p, tables_host_t *t, backend_t *cpu, co
     CHECK_EQ_I64(EV_OK, grid_pool_strategies(grid_run, NULL, &backend_cpu_ops, cpu, p, &t->view, &go, k, &pool, &ranked,
                                              pick, &n_pick, &err));
     c->reruns += pool.k > k;
+    {
+        topk_t chain;
+        int same;
+        int passes = chain_pool(p, &t->view, cpu, k, &chain);
+        same = chain.k == pool.k && chain.n == pool.n;
+        for (uint32_t i = 0; same && i < pool.n; i++)
+            same = chain.e[i].key == pool.e[i].key && chain.e[i].index == pool.e[i].index;
+        if (!same && c->mismatches++ < 5)
+            fprintf(stderr, "k %u: the pool holds %u of %u, the chain of passes %u of %u\n", k, pool.n, pool.k, chain.n,
+                    chain.k);
+        c->cut += passes > 2 && pool.k < grid_pool_last(k); /* a second rerun, cut short of the last size */
+        topk_free(&chain);
+    }
     if (n_pick != n_want)
         c->mismatches++;
     for (uint32_t i = 0; i < n_pick && i < n_want; i++) {
@@ -132,13 +174,16 @@ int main(void)
         check_problem(&rp.ds, &rp.lat, &rp.obj, &c);
         random_problem_free(&rp);
     }
-    printf("%llu cases, %llu strategies picked (%llu below a collapsed one), %llu needed a rerun\n",
-           (unsigned long long)c.cases, (unsigned long long)c.picks, (unsigned long long)c.collapsed,
-           (unsigned long long)c.reruns);
+    printf(
+        "%llu cases, %llu strategies picked (%llu below a collapsed one), %llu needed a rerun (%llu a second, "
+        "cut short of the last size)\n",
+        (unsigned long long)c.cases, (unsigned long long)c.picks, (unsigned long long)c.collapsed,
+        (unsigned long long)c.reruns, (unsigned long long)c.cut);
     CHECK_EQ_I64(0, (int64_t)c.mismatches);
     /* not vacuous: cases ran, neighbours collapsed, and the pool had to grow */
     CHECK(c.cases > 20);
     CHECK(c.collapsed > 10);
     CHECK(c.reruns > 5);
+    CHECK(c.cut >= 3);
     return check_exit();
 }

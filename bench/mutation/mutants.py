@@ -96,15 +96,21 @@ MUTANTS = [
     mutant("page-stats-holdout", "report/report_html.c",
            "const trade_stats_t *s = holdout ? &l->val->row[i].oos_stats : &l->stats[i];",
            "const trade_stats_t *s = &l->stats[i];", ["test_report_page"]),
-    # fitness/dominance.c: the 128-bit carry of the suffix sums
-    mutant("dominance-carry", "fitness/dominance.c", "hi[i] += shi[i] + (l < lo[i] ? 1u : 0u);", "hi[i] += shi[i];",
+    # fitness/dominance_rank.c: the 128-bit carry of the suffix sums
+    mutant("dominance-carry", "fitness/dominance_rank.c", "*hi += shi + (l < *lo ? 1u : 0u);", "*hi += shi;",
            ["test_dominance_carry"], ci=True),
-    mutant("dominance-carry-late", "fitness/dominance.c",
-           "        hi[i] += shi[i] + (l < lo[i] ? 1u : 0u);\n        lo[i] = l;",
-           "        lo[i] = l;\n        hi[i] += shi[i] + (l < lo[i] ? 1u : 0u);", ["test_dominance_carry"]),
-    mutant("dominance-pos-rows", "fitness/dominance.c",
+    mutant("dominance-carry-late", "fitness/dominance_rank.c",
+           "    *hi += shi + (l < *lo ? 1u : 0u);\n    *lo = l;",
+           "    *lo = l;\n    *hi += shi + (l < *lo ? 1u : 0u);", ["test_dominance_carry"]),
+    mutant("dominance-pos-rows", "fitness/dominance_rank.c",
            "                if (c->pos)\n                    add_row(c->pos + d, c->pos + s, inner);\n", "",
            ["test_fitness_random", "test_dominance_folds"]),
+    # fitness/dominance_many.c: the race's tie order (the earlier role wins a tie)
+    mutant("dominance-many-tie", "fitness/dominance_many.c", "q = h < best ? qv : q;", "q = h <= best ? qv : q;",
+           ["test_dominance_many"], ci=True),
+    # ga/grid_pool.c: the pool of a jump to the last size cut where the chain stops
+    mutant("grid-pool-uncut", "ga/grid_pool.c", "        if (jumped) {", "        if (0 && jumped) {",
+           ["test_grid_pool"]),
     # io/json_summary.c: --validate's top rows deflated by their own search's trials
     mutant("json-trials-ga", "io/json_summary.c",
            "    if (top->val && top->val->trials >= 1.0)\n        return top->val->trials;\n", "",

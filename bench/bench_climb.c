@@ -121,8 +121,11 @@ static void print_json(const session_t *s, const climb_opts_t *o, const climbs_t
     print_number("fitness", value);
     printf(", \"trades\": %" PRId64 ", \"feasible\": %s, \"values\": {", (int64_t)b->r.trades,
            b->r.feasible ? "true" : "false");
-    for (int32_t k = 0; k < lat->n_params; k++)
-        printf("%s\"%s\": %s", k ? ", " : "", lat->params[k].name, lat->params[k].value_text[b->genes[k]]);
+    for (int32_t k = 0; k < lat->n_params; k++) { /* an exit's off is the JSON string "off", as --json writes it */
+        const param_t *p = &lat->params[k];
+        const char *q = isinf(p->values[b->genes[k]]) ? "\"" : "";
+        printf("%s\"%s\": %s%s%s", k ? ", " : "", p->name, q, p->value_text[b->genes[k]], q);
+    }
     printf("}}], \"unique_evaluations\": %" PRIu64 ", \"ls_evaluations\": %" PRIu64
            ", \"generations\": 0, \"restarts\": %" PRIu64 ", \"searches\": %" PRIu64 ", \"searches_in_best\": %" PRIu64
            ", \"basins\": %" PRIu64 ", \"basin_values\": %" PRIu64 ", \"seconds\": %.3f}\n",

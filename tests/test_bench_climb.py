@@ -3,8 +3,10 @@
 on the seed lattice (11,340 points) over gen-data's sample data: with a
 budget of 20,000 evaluations its best is the grid's exact optimum, under
 total_return and under compound with a drawdown limit (whose value is the
-run's reported one, not the rank key's display); the same seed gives the same
-line; the counts add up (one start per climb, the budget spent, peaks and
+run's reported one, not the rank key's display), and on a lattice with exits
+whose best holds `off` (the line is JSON, `off` the string evolve's --json
+writes, and the genome is the grid's); the same seed gives the same line; the
+counts add up (one start per climb, the budget spent, peaks and
 climbs in best within bounds); no budget is a usage error.
 """
 
@@ -20,7 +22,32 @@ import evolve_cli as cli  # noqa: E402
 
 def climb(binary, cfg, *args):
     r = subprocess.run([binary, cfg] + list(args), capture_output=True, text=True, timeout=60)
-    return r, (json.loads(r.stdout) if r.returncode == 0 else None)
+    try:
+        return r, (json.loads(r.stdout) if r.returncode == 0 else None)
+    except ValueError:  # not JSON: the check names the line
+        return r, None
+
+
+# exits whose loosest value, off, is the best (a 0.05 % trail or breakeven cuts winners short)
+OFF_PARAMETERS = cli.SOXL_PARAMETERS + """  - {name: trail, role: trail, values: [0.05, off]}
+  - {name: breakeven, role: breakeven, values: [off, 0.05]}
+  - {name: max_hold, role: max_hold, values: [60, off]}
+"""
+
+
+def exits_off(a, root, data, check):
+    """bench_climb's best on an exit lattice is the grid's, `off` written as a JSON string."""
+    cfg = os.path.join(root, "off.yaml")
+    cli.write_config(cfg, data, os.path.join(root, "off.h5"), parameters=OFF_PARAMETERS)
+    g = cli.run(a.evolve, [cfg, "--grid", "--quiet", "--json", os.path.join(root, "off.json")])
+    if not check(g.returncode == 0, f"off grid: {g.stderr}"):
+        return
+    best = json.load(open(os.path.join(root, "off.json")))["top"][0]
+    check("off" in best["values"].values(), f"the grid's best holds no off, so off is not checked: {best}")
+    r, d = climb(a.climb, cfg, "--evals", "20000", "--seed", "3")
+    if check(d is not None, f"off: bench_climb's line is not JSON: {r.stdout} {r.stderr}"):
+        got = d["top"][0]
+        check((got["fitness"], got["values"]) == (best["fitness"], best["values"]), f"off: climb {got} != grid {best}")
 
 
 def main():
@@ -50,6 +77,7 @@ def main():
             check(d["unique_evaluations"] + d["ls_evaluations"] >= 20000, f"{what}: budget not spent: {d}")
             check(1 <= d["basin_values"] <= d["basins"] <= d["searches"], f"{what}: peaks out of bounds: {d}")
             check(1 <= d["searches_in_best"] <= d["searches"], f"{what}: climbs in best out of bounds: {d}")
+        exits_off(a, root, data, check)
     r = subprocess.run([a.climb, "x.yaml"], capture_output=True, text=True)
     check(r.returncode == 2 and "--evals" in r.stderr, f"no budget: {r.returncode} {r.stderr}")
     return check.exit()

@@ -10,16 +10,19 @@ cd "$(dirname "$0")/../.."
 E=${BUILD_DIR:-build}/evolve
 S=${SUITE_DIR:-bench/out/suite}
 mkdir -p "$S"
-gen() { # name seed days trades
+gen() { # name seed days trades [ingest options]
     [ -f "$S/$1.h5" ] && return
     "$E" gen-data --out "$S/$1" --days "$3" --seed "$2" --trades "$4" --tickers SOXL,IONQ,MARA --quiet
     "$E" ingest --market "$S/$1/market" --trades "$S/$1/all_trade_logs.csv" --tickers SOXL,IONQ,MARA \
-        --out "$S/$1.h5" --quiet
+        --out "$S/$1.h5" --quiet "${@:5}"
     rm -rf "$S/$1/market" # the dataset holds what the runs read
 }
 gen g1 1 20 1000
 gen g7 7 10 800
 gen g11 11 15 1500
+# the exit-role lattices (s9..s12): trade logs of issue 34's size, RSI a filter too
+gen g21 21 15 4500 --features 'Entry Rsi'
+gen g23 23 20 4800 --features 'Entry Rsi'
 R=${REAL_HF:-}
 for up in .. ../.. ../../..; do # the shared folder beside the checkout (a worktree sits deeper)
     [ -n "$R" ] || { [ -f "$up/shared/data/real-hf/all_trade_logs.csv" ] && R=$up/shared/data/real-hf; } || true

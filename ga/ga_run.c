@@ -49,9 +49,14 @@ typedef struct {
     uint32_t searches_best;
     uint64_t best_key; /* the hall of fame's best rank_key (0: none) */
     double t0;
-    double last_snap; /* plat_now() of the last snapshot (0: none yet) */
+    double last_snap; /* run_now() of the last snapshot (0: none yet) */
     ga_progress_t progress;
 } run_t;
+
+static double run_now(const run_t *r)
+{
+    return r->o->now ? r->o->now() : plat_now();
+}
 
 static void run_free(run_t *r)
 {
@@ -197,7 +202,7 @@ static ev_status run_generation(run_t *r, uint32_t gen, ga_result_t *res, ga_gen
     st->lookups = res->lookups;
     st->ls_evaluations = res->ls_evaluations;
     st->hit_rate = res->hit_rate;
-    st->wall_s = plat_now() - r->t0;
+    st->wall_s = run_now(r) - r->t0;
     st->hof = &res->hof;
     if ((e = notify_observer(r, st, err)) != EV_OK)
         return e;
@@ -227,7 +232,7 @@ static ev_status take_snapshot(run_t *r, uint32_t gen, const ga_result_t *res, e
     snap.lookups = res->lookups;
     snap.ls_evaluations = res->ls_evaluations;
     snap.hof_k = res->hof.k;
-    snap.elapsed_s = plat_now() - r->t0;
+    snap.elapsed_s = run_now(r) - r->t0;
     snap.genes = r->snap_genes;
     snap.parents = r->snap_parents;
     snap.plans = r->islands;
@@ -272,7 +277,7 @@ static ev_status restore(run_t *r, ga_result_t *res, const ga_resume_t *rs, ev_e
     res->ls_evaluations = at->ls_evaluations;
     res->hit_rate = 1.0 - (double)res->evaluations / (double)res->lookups;
     res->generations = at->generation;
-    r->t0 = plat_now() - at->elapsed_s;
+    r->t0 = run_now(r) - at->elapsed_s;
     return EV_OK;
 }
 
@@ -314,6 +319,13 @@ static void climb_start(const run_t *r, uint32_t gen, uint32_t j, uint32_t n_bes
     memset(&c->r, 0, sizeof c->r);
 }
 
+/* 1 when the time budget has run out: local search stops climbing then, as one step's climbs
+ * can cost many generations' time (processes sharing climbs out climb alike: they do not stop). */
+static int budget_spent(const run_t *r)
+{
+    return r->s->time_budget_s > 0 && run_now(r) - r->t0 >= r->s->time_budget_s;
+}
+
 /* The memetic step (docs/ga.md "Local search"), in generations gen with
  * (gen + 1) % ls_every == 0: climbs the generation's ls_members best new
  * genomes and ls_random random ones with r->sweep (tables climbs shared out
@@ -340,6 +352,9 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
             continue;
         memset(&tl, 0, sizeof tl);
         climb_start(r, gen, j, n_best, c);
+        c->cost = 0;
+        if (parts <= 1 && budget_spent(r))
+            continue; /* not climbed: its start is never put back (its fitness is no better) */
         if ((e = ls_climb(&r->sweep, ng, s->ls_depth, c->genes, &c->r, &tl, err)) != EV_OK)
             return e;
         c->cost = tl.cost;
@@ -418,7 +433,7 @@ static int snapshot_due(const run_t *r, uint32_t gen, uint32_t every)
     double min_s = r->o->observer->checkpoint_every_s;
     if (gen % every != 0)
         return 0;
-    return !(min_s > 0) || r->last_snap == 0 || plat_now() - r->last_snap >= min_s;
+    return !(min_s > 0) || r->last_snap == 0 || run_now(r) - r->last_snap >= min_s;
 }
 
 static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
@@ -460,7 +475,7 @@ static ev_status run_loop(run_t *r, ga_result_t *res, ev_error *err)
         if (snapshots && (res->reason == GA_STOP_INTERRUPTED || snapshot_due(r, gen + 1, every))) {
             if ((e = take_snapshot(r, gen + 1, res, err)) != EV_OK)
                 return e;
-            r->last_snap = plat_now();
+            r->last_snap = run_now(r);
         }
         if (res->reason == GA_STOP_INTERRUPTED)
             return EV_OK;
@@ -477,7 +492,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.p = p;
     r.s = s;
     r.o = o;
-    r.t0 = plat_now();
+    r.t0 = run_now(&r);
     r.search_best = -HUGE_VAL;
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
@@ -517,7 +532,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
             e = run_loop(&r, res, err);
         ga_progress_end(&r.progress);
     }
-    res->seconds = plat_now() - r.t0;
+    res->seconds = run_now(&r) - r.t0;
     run_free(&r);
     if (e != EV_OK)
         ga_result_free(res);

@@ -121,6 +121,8 @@ typedef struct {
      * (whose sweeps evaluate shares out): it climbs all. */
     uint32_t climb_part, climb_parts;
     void (*share_climbs)(ga_climb_t *climbs, uint32_t n);
+    /* The clock in seconds (NULL: plat_now): a test steps it to place the time budget. */
+    double (*now)(void);
 } ga_run_opts_t;
 
 typedef struct {

@@ -233,12 +233,59 @@ static void test_interrupt(ga_fixture_t *f)
     ga_result_free(&r);
 }
 
+/* A clock of one second a reading: where the time budget falls is then fixed. */
+static double clock_s;
+static double stepped_clock(void)
+{
+    return clock_s += 1.0;
+}
+
+/* The time budget stops local search between climbs (one step's climbs can cost many
+ * generations' time): the budget runs out at the clock's third reading, after the first
+ * generation, so the first climb runs and the other 15 do not. */
+static void test_budget_in_climbs(ga_fixture_t *f)
+{
+    ga_settings_t s;
+    ga_run_opts_t o;
+    ga_result_t all, one;
+    ev_error err;
+    fixture_settings(&s);
+    s.generations = 2; /* the first generation, its climbs, the second */
+    s.ls_every = 1;
+    s.ls_random = 16;
+    memset(&o, 0, sizeof o);
+    o.seed = 9;
+    o.top = 5;
+    if (ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &all, &err) != EV_OK) {
+        fprintf(stderr, "ga_run: %s\n", err.msg);
+        exit(2);
+    }
+    s.generations = 1000;
+    s.time_budget_s = 2.5; /* readings: 1 the start, 2 the first generation's end, 3 the first climb's check */
+    o.now = stepped_clock;
+    clock_s = 0.0;
+    if (ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &one, &err) != EV_OK) {
+        fprintf(stderr, "ga_run: %s\n", err.msg);
+        exit(2);
+    }
+    printf(
+        "one generation's climbs: %llu evaluations of sweeps; stopped by the budget mid-step: %llu (%u generations)\n",
+        (unsigned long long)all.ls_evaluations, (unsigned long long)one.ls_evaluations, one.generations);
+    CHECK_EQ_I64(GA_STOP_TIME_BUDGET, one.reason);
+    CHECK_EQ_I64(2, one.generations);
+    CHECK(one.ls_evaluations > 0);
+    CHECK(one.ls_evaluations * 4 < all.ls_evaluations);
+    ga_result_free(&all);
+    ga_result_free(&one);
+}
+
 int main(void)
 {
     ga_fixture_t f;
     fixture_open(&f, 4, 12);
     test_budget_sum();
     test_limits(&f);
+    test_budget_in_climbs(&f);
     test_cache_full(&f);
     test_lattice_exhausted();
     test_bad_settings(&f);

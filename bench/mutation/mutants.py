@@ -26,6 +26,9 @@ MUTANTS = [
            "in->generation >= s->generations", ["test_ga_stop"]),
     mutant("stop-exhausted", "ga/ga_stop.c", "in->lattice_size && in->evaluations >= in->lattice_size",
            "in->lattice_size && in->evaluations > in->lattice_size", ["test_ga_stop"]),
+    # ga/ga_run.c: the time budget checked before each climb of local search
+    mutant("stop-budget-climbs", "ga/ga_run.c", "if (parts <= 1 && budget_spent(r))", "if (parts == 1 && budget_spent(r))",
+           ["test_ga_stop"]),
     # fitness/baseline.c: the loosest point
     mutant("loosest-max-first", "fitness/baseline.c",
            "(p->role == PARAM_FILTER && p->dir == FILTER_MAX) || param_role_can_off(p->role)",

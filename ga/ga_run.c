@@ -323,7 +323,7 @@ static void climb_start(const run_t *r, uint32_t gen, uint32_t j, uint32_t n_bes
  * can cost many generations' time (processes sharing climbs out climb alike: they do not stop). */
 static int budget_spent(const run_t *r)
 {
-    return r->s->time_budget_s > 0 && run_now(r) - r->t0 >= r->s->time_budget_s;
+    return ga_time_budget_spent(r->s, run_now(r) - r->t0);
 }
 
 /* The memetic step (docs/ga.md "Local search"), in generations gen with

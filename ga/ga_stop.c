@@ -27,7 +27,12 @@ ga_stop_reason ga_stop_check(const ga_settings_t *s, const ga_stop_input_t *in)
         return GA_STOP_MAX_EVALUATIONS;
     if (s->stall_generations && in->generation - in->last_improvement >= s->stall_generations)
         return GA_STOP_STALL;
-    if (s->time_budget_s > 0 && in->elapsed_s >= s->time_budget_s)
+    if (ga_time_budget_spent(s, in->elapsed_s))
         return GA_STOP_TIME_BUDGET;
     return GA_STOP_NONE;
+}
+
+int ga_time_budget_spent(const ga_settings_t *s, double elapsed_s)
+{
+    return s->time_budget_s > 0 && elapsed_s >= s->time_budget_s;
 }

@@ -41,6 +41,8 @@ typedef struct {
  * none does.
  * (cache full is decided by ga_evaluate, before a generation counts.) */
 ga_stop_reason ga_stop_check(const ga_settings_t *s, const ga_stop_input_t *in);
+/* 1 when s's time budget is set and elapsed_s (seconds since the run started) has reached it. */
+int ga_time_budget_spent(const ga_settings_t *s, double elapsed_s);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
 /* Neighbourhood sweeps (fitness/sweep.h) equal plain evaluation of every
  * neighbour bit for bit: random datasets, lattices (min and max filters,
- * target, stop) and every objective, fill, cost and constraint; random genomes;
- * every gene and every pair of genes. Also a 10-filter planted lattice under
+ * target, stop; then with SPEC sec. 4.1's exits, each holding `off` half the
+ * time) and every objective, fill, cost and constraint; random genomes; every
+ * gene and every pair of genes (two exit levels at once: fitness/sweep_levels.h
+ * for the additive objectives). Also a 10-filter planted lattice under
  * every objective, and a spot check against the reference evaluator. */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +20,7 @@
 #include "tests/support/sweep_check.h"
 
 typedef struct {
-    uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference;
+    uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference, level_pairs;
 } tally_t;
 
 /* Every gene's and every pair's sweep of genes, against tables_eval. */
@@ -36,6 +38,9 @@ static void check_genome(const fit_problem_t *p, const fit_tables_t *t, const ui
                 continue;
             st = k2 < 0 ? sweep_gene(t, genes, k1, out, &err) : sweep_pair(t, genes, k1, k2, out, &err);
             CHECK_EQ_I64(EV_OK, st);
+            if (k2 >= 0 && p->lat->params[k1].role != PARAM_FILTER && p->lat->params[k2].role != PARAM_FILTER &&
+                !t->obj.need_dd)
+                c->level_pairs++;
             if (sweep_uses_sums(t, k1, k2))
                 c->sum_sweeps++;
             else
@@ -98,23 +103,28 @@ int main(void)
     tally_t c;
     int max_filters = 0;
     memset(&c, 0, sizeof c);
-    for (int round_no = 0; round_no < 400; round_no++) {
+    /* lattices: 400 with target and stop, 200 with the exits of SPEC sec.
+     * 4.1 too, 200 with them holding `off` */
+    for (int round_no = 0; round_no < 800 && !c.mismatches; round_no++) {
         dataset_t ds;
         lattice_t lat;
         objective_cfg_t obj;
         random_dataset(&ds, &rng, NULL);
-        random_lattice(&lat, &ds, &rng);
+        if (round_no < 400)
+            random_lattice(&lat, &ds, &rng);
+        else if (round_no < 600)
+            random_lattice_more(&lat, &ds, &rng);
+        else
+            random_lattice_off(&lat, &ds, &rng);
         random_objective(&obj, &rng);
         for (int32_t k = 0; k < lat.n_params; k++)
             max_filters += lat.params[k].role == PARAM_FILTER && lat.params[k].dir == FILTER_MAX;
         check_problem(&ds, &lat, &obj, &rng, 4, round_no % 8 == 0, &c);
         lattice_free(&lat);
         dataset_free(&ds);
-        if (c.mismatches) {
+        if (c.mismatches)
             fprintf(stderr, "round %d (objective %d, fill %d, max dd %d) disagrees\n", round_no, obj.kind, obj.fill,
                     obj.has_max_drawdown);
-            break;
-        }
     }
     /* A 10-filter planted lattice (filter 1 is direction max), every objective. */
     for (int kind = 0; kind < OBJ_COUNT && !c.mismatches; kind++) {
@@ -135,12 +145,13 @@ int main(void)
     }
     printf(
         "%llu neighbours checked (%llu also against the reference), %llu one-pass sweeps, %llu plain "
-        "(drawdown objectives over a filter), %d max filters\n",
+        "(drawdown objectives over a filter), %llu over two exit levels of an additive objective, %d max filters\n",
         (unsigned long long)c.checked, (unsigned long long)c.reference, (unsigned long long)c.sum_sweeps,
-        (unsigned long long)c.plain_sweeps, max_filters);
+        (unsigned long long)c.plain_sweeps, (unsigned long long)c.level_pairs, max_filters);
     CHECK(c.checked > 100000);
     CHECK(c.sum_sweeps > 1000);
     CHECK(c.plain_sweeps > 10);
+    CHECK(c.level_pairs > 1000);
     CHECK(max_filters > 10);
     CHECK_EQ_I64(0, c.mismatches);
     return check_exit();

@@ -27,9 +27,9 @@ extern "C" {
 
 typedef struct {
     uint32_t n1, n2;
-    accum_t *row;  /* [n1][n2 + 1]: value i1's wins, a difference along i2 */
-    accum_t *col;  /* [n2][n1 + 1]: value i2's wins, a difference along i1 */
-    accum_t *both; /* [n1 + 1][n2 + 1]: the fixed roles' wins, a 2-D difference */
+    accum_t *row;     /* [n1][n2 + 1]: value i1's wins, a difference along i2 */
+    accum_t *col;     /* [n2][n1 + 1]: value i2's wins, a difference along i1 */
+    accum_t *both;    /* [n1 + 1][n2 + 1]: the fixed roles' wins, a 2-D difference */
     int64_t *k1, *k2; /* one trade's race keys per value */
 } sweep_levels_t;
 

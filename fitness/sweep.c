@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitness/exit_race.h"
+#include "fitness/sweep_cache.h"
 #include "fitness/sweep_levels.h"
 
 /* One swept gene: a filter (its bucket is the trade's cell, 0..n) or a level
@@ -108,14 +109,16 @@ static void sweep_plain(const fit_tables_t *t, const uint16_t *genes, const dim_
 /* The buckets' sums: B[i1 * b->m + i2]. One pass over the trades in equity
  * order; a trade must pass every filter but the swept ones. Its fixed exits
  * race once, each swept level's values then join that winner
- * (fitness/exit_race.h); lv, when not NULL, takes a trade of two swept
- * levels (fitness/sweep_levels.h). */
-static void sweep_buckets(const fit_tables_t *t, const uint16_t *genes, const dim_t *a, const dim_t *b,
-                          sweep_levels_t *lv, accum_t *B)
+ * (fitness/exit_race.h; from cache's columns when not NULL); lv, when not
+ * NULL, takes a trade of two swept levels (fitness/sweep_levels.h). */
+static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
+                          const dim_t *b, sweep_levels_t *lv, accum_t *B)
 {
     tables_genome_t g;
     int32_t nf = t->n_filters;
     tables_genome(t, genes, &g);
+    if (cache)
+        sweep_cache_set(cache, &g.x, a->level, b->level);
     for (uint64_t i = 0; i < (uint64_t)a->m * b->m; i++)
         accum_init(&B[i]);
     for (int64_t j = 0; j < t->n_trades; j++) {
@@ -132,7 +135,8 @@ static void sweep_buckets(const fit_tables_t *t, const uint16_t *genes, const di
         hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
         lo2 = b->filter >= 0 ? c[b->filter] : 0;
         hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
-        fixed = race_fixed(t, j, &g.x, a->level, b->level);
+        fixed =
+            cache ? sweep_cache_race(cache, j, &g.x, a->level, b->level) : race_fixed(t, j, &g.x, a->level, b->level);
         if (a->level)
             ra = race_row(t, j, a->level);
         if (b->level)
@@ -163,8 +167,8 @@ static void sweep_buckets(const fit_tables_t *t, const uint16_t *genes, const di
                 accum_merge(&B[(uint64_t)i1 * b->m + i2], &B[(uint64_t)i1 * b->m + i2 + 1]);
 }
 
-static ev_status sweep_dims(const fit_tables_t *t, const uint16_t *genes, const dim_t *a, const dim_t *b,
-                            eval_result_t *out, ev_error *err)
+static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
+                            const dim_t *b, eval_result_t *out, ev_error *err)
 {
     accum_t *B;
     sweep_levels_t lv;
@@ -181,7 +185,7 @@ static ev_status sweep_dims(const fit_tables_t *t, const uint16_t *genes, const 
         free(B);
         return EV_ENOMEM;
     }
-    sweep_buckets(t, genes, a, b, levels ? &lv : NULL, B);
+    sweep_buckets(t, cache, genes, a, b, levels ? &lv : NULL, B);
     if (levels)
         sweep_levels_free(&lv);
     for (uint32_t v1 = 0; v1 < a->n; v1++)
@@ -192,21 +196,33 @@ static ev_status sweep_dims(const fit_tables_t *t, const uint16_t *genes, const 
     return EV_OK;
 }
 
-ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)
+ev_status sweep_gene_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k,
+                            eval_result_t *out, ev_error *err)
 {
     dim_t a, b;
     dim_of(t, k, &a);
     dim_of(t, -1, &b);
-    return sweep_dims(t, genes, &a, &b, out, err);
+    return sweep_dims(t, cache, genes, &a, &b, out, err);
 }
 
-ev_status sweep_pair(const fit_tables_t *t, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
-                     ev_error *err)
+ev_status sweep_pair_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
+                            eval_result_t *out, ev_error *err)
 {
     dim_t a, b;
     if (k1 == k2)
         return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
     dim_of(t, k1, &a);
     dim_of(t, k2, &b);
-    return sweep_dims(t, genes, &a, &b, out, err);
+    return sweep_dims(t, cache, genes, &a, &b, out, err);
+}
+
+ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)
+{
+    return sweep_gene_cached(t, NULL, genes, k, out, err);
+}
+
+ev_status sweep_pair(const fit_tables_t *t, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
+                     ev_error *err)
+{
+    return sweep_pair_cached(t, NULL, genes, k1, k2, out, err);
 }

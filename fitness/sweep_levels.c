@@ -115,6 +115,23 @@ static void cell_by_cell(const sweep_levels_t *s, const objective_prep_t *o, rac
     }
 }
 
+/* Keys of different roles never tie: a value i of one level (keys k, row r)
+ * outside [lo, hi) beats the fixed roles, and wins where the other level's
+ * values (keys ko, monotone as up_o) hit later: entries of d's i-th line. */
+static void level_wins(const objective_prep_t *o, const int64_t *k, uint32_t n, uint32_t lo, uint32_t hi,
+                       const race_row_t *r, const int64_t *ko, uint32_t no, int up_o, accum_t *d, uint32_t width)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a, b;
+        if (i == lo && hi > lo)
+            i = hi;
+        if (i >= n)
+            break;
+        above(ko, no, up_o, k[i], &a, &b);
+        add_range(d + (uint64_t)i * width, o, a, b, r->q[i], r->lf ? r->lf[i] : 0);
+    }
+}
+
 void sweep_levels_add(sweep_levels_t *s, const objective_prep_t *o, race_t fixed, const race_row_t *r1,
                       const race_row_t *r2, accum_t *out)
 {
@@ -134,26 +151,8 @@ void sweep_levels_add(sweep_levels_t *s, const objective_prep_t *o, race_t fixed
         signed_add(&s->both[(uint64_t)hi1 * w2 + lo2], o, fixed.q, fixed.lf, -1);
         signed_add(&s->both[(uint64_t)hi1 * w2 + hi2], o, fixed.q, fixed.lf, 1);
     }
-    /* Keys of different roles never tie: a value outside [lo, hi) beats the
-     * fixed roles, and wins where the other level's values hit later. */
-    for (uint32_t i1 = 0; i1 < n1; i1++) {
-        uint32_t a, b;
-        if (i1 == lo1 && hi1 > lo1)
-            i1 = hi1;
-        if (i1 >= n1)
-            break;
-        above(s->k2, n2, up2, s->k1[i1], &a, &b);
-        add_range(s->row + (uint64_t)i1 * w2, o, a, b, r1->q[i1], r1->lf ? r1->lf[i1] : 0);
-    }
-    for (uint32_t i2 = 0; i2 < n2; i2++) {
-        uint32_t a, b;
-        if (i2 == lo2 && hi2 > lo2)
-            i2 = hi2;
-        if (i2 >= n2)
-            break;
-        above(s->k1, n1, up1, s->k2[i2], &a, &b);
-        add_range(s->col + (uint64_t)i2 * (n1 + 1u), o, a, b, r2->q[i2], r2->lf ? r2->lf[i2] : 0);
-    }
+    level_wins(o, s->k1, n1, lo1, hi1, r1, s->k2, n2, up2, s->row, w2);
+    level_wins(o, s->k2, n2, lo2, hi2, r2, s->k1, n1, up1, s->col, n1 + 1u);
 }
 
 void sweep_levels_finish(const sweep_levels_t *s, accum_t *out)

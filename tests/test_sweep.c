@@ -3,14 +3,18 @@
  * target, stop; then with SPEC sec. 4.1's exits, each holding `off` half the
  * time) and every objective, fill, cost and constraint; random genomes; every
  * gene and every pair of genes (two exit levels at once: fitness/sweep_levels.h
- * for the additive objectives). Also a 10-filter planted lattice under
+ * for the additive objectives), odd genomes through a climb's exit columns
+ * (fitness/sweep_cache.h) kept from the genome before, whose races are also
+ * checked against the tables' trade by trade. Also a 10-filter planted lattice under
  * every objective, and a spot check against the reference evaluator. */
 #include <stdio.h>
 #include <string.h>
 
 #include "fitness/eval_reference.h"
 #include "fitness/problem.h"
+#include "fitness/exit_race.h"
 #include "fitness/sweep.h"
+#include "fitness/sweep_cache.h"
 #include "fitness/tables.h"
 #include "tests/check.h"
 #include "tests/support/builder.h"
@@ -20,11 +24,38 @@
 #include "tests/support/sweep_check.h"
 
 typedef struct {
-    uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference, level_pairs;
+    uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference, level_pairs, cached, races;
 } tally_t;
 
+/* The cache's race of every trade against the tables' (fitness/exit_race.h),
+ * for every pair of skipped levels, once its columns follow genes' exits. */
+static void check_races(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, tally_t *c)
+{
+    tables_genome_t g;
+    tables_genome(t, genes, &g);
+    for (int s1 = 0; s1 < RACE_LEVELS; s1++)
+        for (int s2 = s1; s2 < RACE_LEVELS; s2++) {
+            sweep_cache_set(cache, &g.x, s1, s2);
+            for (int64_t j = 0; j < t->n_trades; j++) {
+                const race_t a = sweep_cache_race(cache, j, &g.x, s1, s2), b = race_fixed(t, j, &g.x, s1, s2);
+                int64_t q, lf;
+                c->races++;
+                if (a.key != b.key || a.q != b.q || a.lf != b.lf)
+                    c->mismatches++;
+                if (s1 == 0 && s2 == 0) { /* nothing skipped: tables_outcome's race */
+                    tables_outcome(t, j, &g.x, &q, &lf);
+                    if (q != a.q || lf != a.lf)
+                        c->mismatches++;
+                }
+            }
+        }
+}
+
 /* Every gene's and every pair's sweep of genes, against tables_eval. */
-static void check_genome(const fit_problem_t *p, const fit_tables_t *t, const uint16_t *genes, int ref, tally_t *c)
+/* cache: NULL, or a climb's exit columns kept from the problem's earlier
+ * genomes (sweep_*_cached must bring them to these exits). */
+static void check_genome(const fit_problem_t *p, const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes,
+                         int ref, tally_t *c)
 {
     static eval_result_t out[1u << 16];
     int32_t ng = p->lat->n_params;
@@ -36,8 +67,13 @@ static void check_genome(const fit_problem_t *p, const fit_tables_t *t, const ui
             ev_status st;
             if (k2 == k1 || (uint64_t)n1 * n2 > (1u << 16))
                 continue;
-            st = k2 < 0 ? sweep_gene(t, genes, k1, out, &err) : sweep_pair(t, genes, k1, k2, out, &err);
+            if (cache)
+                st = k2 < 0 ? sweep_gene_cached(t, cache, genes, k1, out, &err)
+                            : sweep_pair_cached(t, cache, genes, k1, k2, out, &err);
+            else
+                st = k2 < 0 ? sweep_gene(t, genes, k1, out, &err) : sweep_pair(t, genes, k1, k2, out, &err);
             CHECK_EQ_I64(EV_OK, st);
+            c->cached += cache != NULL;
             if (k2 >= 0 && p->lat->params[k1].role != PARAM_FILTER && p->lat->params[k2].role != PARAM_FILTER &&
                 !t->obj.need_dd)
                 c->level_pairs++;
@@ -81,18 +117,24 @@ static void check_problem(const dataset_t *ds, const lattice_t *lat, const objec
 {
     fit_problem_t p;
     tables_host_t t;
+    sweep_cache_t cache;
     ev_error err;
     uint16_t g[EV_MAX_PARAMS];
     memset(&t, 0, sizeof t);
-    if (problem_init(&p, ds, lat, obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK) {
+    if (problem_init(&p, ds, lat, obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK ||
+        sweep_cache_init(&cache, &t.view, &err) != EV_OK) {
         fprintf(stderr, "problem: %s\n", err.msg);
         c->mismatches++;
         return;
     }
+    /* odd genomes through one cache, whose columns hold the last one's exits */
     for (int i = 0; i < genomes; i++) {
         random_genome(lat, rng, g);
-        check_genome(&p, &t.view, g, ref, c);
+        check_genome(&p, &t.view, i % 2 ? &cache : NULL, g, ref, c);
+        if (i % 2)
+            check_races(&t.view, &cache, g, c);
     }
+    sweep_cache_free(&cache);
     tables_free(&t);
     problem_free(&p);
 }
@@ -145,13 +187,17 @@ int main(void)
     }
     printf(
         "%llu neighbours checked (%llu also against the reference), %llu one-pass sweeps, %llu plain "
-        "(drawdown objectives over a filter), %llu over two exit levels of an additive objective, %d max filters\n",
+        "(drawdown objectives over a filter), %llu over two exit levels of an additive objective, %llu through a "
+        "cache, %llu cached races, %d max filters\n",
         (unsigned long long)c.checked, (unsigned long long)c.reference, (unsigned long long)c.sum_sweeps,
-        (unsigned long long)c.plain_sweeps, (unsigned long long)c.level_pairs, max_filters);
+        (unsigned long long)c.plain_sweeps, (unsigned long long)c.level_pairs, (unsigned long long)c.cached,
+        (unsigned long long)c.races, max_filters);
     CHECK(c.checked > 100000);
     CHECK(c.sum_sweeps > 1000);
     CHECK(c.plain_sweeps > 10);
     CHECK(c.level_pairs > 1000);
+    CHECK(c.cached > 10000);
+    CHECK(c.races > 100000);
     CHECK(max_filters > 10);
     CHECK_EQ_I64(0, c.mismatches);
     return check_exit();

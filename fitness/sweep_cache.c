@@ -1,0 +1,61 @@
+#include "fitness/sweep_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Value index count of role `level` (0: absent). */
+static int32_t role_values(const fit_tables_t *t, int level)
+{
+    return level == RACE_TARGET ? t->n_targets : level == RACE_STOP ? t->n_stops : t->more[level - RACE_MORE].n;
+}
+
+ev_status sweep_cache_init(sweep_cache_t *c, const fit_tables_t *t, ev_error *err)
+{
+    const size_t n = (size_t)t->n_trades + 1;
+    int failed = 0;
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    for (int level = RACE_TARGET; level < RACE_LEVELS; level++) {
+        c->at[level] = -1;
+        if (!role_values(t, level))
+            continue;
+        c->key[level] = (int64_t *)malloc(n * sizeof *c->key[level]);
+        c->q[level] = (int64_t *)malloc(n * sizeof *c->q[level]);
+        c->lf[level] = t->need_lf ? (int64_t *)malloc(n * sizeof *c->lf[level]) : NULL;
+        failed |= !c->key[level] || !c->q[level] || (t->need_lf && !c->lf[level]);
+    }
+    if (failed) {
+        sweep_cache_free(c);
+        return ev_fail(err, EV_ENOMEM, "out of memory for a climb's exit columns (%lld trades)",
+                       (long long)t->n_trades);
+    }
+    return EV_OK;
+}
+
+void sweep_cache_free(sweep_cache_t *c)
+{
+    for (int level = 0; level < RACE_LEVELS; level++) {
+        free(c->key[level]);
+        free(c->q[level]);
+        free(c->lf[level]);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+void sweep_cache_set(sweep_cache_t *c, const tables_exits_t *x, int skip1, int skip2)
+{
+    const fit_tables_t *t = c->t;
+    for (int level = RACE_TARGET; level < RACE_LEVELS; level++) {
+        const int32_t i = race_index(x, level);
+        if (i < 0 || level == skip1 || level == skip2 || c->at[level] == i)
+            continue;
+        for (int64_t j = 0; j < t->n_trades; j++) {
+            const race_row_t row = race_row(t, j, level);
+            c->key[level][j] = (int64_t)row.hit[i] * 8 + level;
+            c->q[level][j] = row.q[i];
+            if (c->lf[level])
+                c->lf[level][j] = row.lf[i];
+        }
+        c->at[level] = i;
+    }
+}

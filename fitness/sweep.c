@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
 #include "fitness/exit_race.h"
 #include "fitness/sweep_cache.h"
 #include "fitness/sweep_levels.h"
@@ -106,52 +107,64 @@ static void sweep_plain(const fit_tables_t *t, const uint16_t *genes, const dim_
         }
 }
 
+/* Trade j (kept by every filter but the swept ones) into the buckets. */
+static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, const tables_genome_t *g, const dim_t *a,
+                         const dim_t *b, sweep_levels_t *lv, accum_t *B, int64_t j)
+{
+    const uint16_t *c = t->cells + j * t->n_filters;
+    const uint32_t lo1 = a->filter >= 0 ? c[a->filter] : 0, hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
+    const uint32_t lo2 = b->filter >= 0 ? c[b->filter] : 0, hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
+    const race_t fixed =
+        cache ? sweep_cache_race(cache, j, &g->x, a->level, b->level) : race_fixed(t, j, &g->x, a->level, b->level);
+    race_row_t ra, rb;
+    if (a->level)
+        ra = race_row(t, j, a->level);
+    if (b->level)
+        rb = race_row(t, j, b->level);
+    if (lv) {
+        sweep_levels_add(lv, &t->obj, fixed, &ra, &rb, B);
+        return;
+    }
+    for (uint32_t i1 = lo1; i1 < hi1; i1++) {
+        const race_t w1 = a->level ? race_step(fixed, &ra, (int32_t)i1) : fixed;
+        accum_t *row = B + (uint64_t)i1 * b->m;
+        for (uint32_t i2 = lo2; i2 < hi2; i2++) {
+            const race_t w = b->level ? race_step(w1, &rb, (int32_t)i2) : w1;
+            accum_add(&row[i2], &t->obj, w.q, w.lf);
+        }
+    }
+}
+
 /* The buckets' sums: B[i1 * b->m + i2]. One pass over the trades in equity
- * order; a trade must pass every filter but the swept ones. Its fixed exits
- * race once, each swept level's values then join that winner
+ * order; a trade must pass every filter but the swept ones (from cache's
+ * filter rows, 64 trades a word, when it has them). Its fixed exits race
+ * once, each swept level's values then join that winner
  * (fitness/exit_race.h; from cache's columns when not NULL); lv, when not
  * NULL, takes a trade of two swept levels (fitness/sweep_levels.h). */
 static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
                           const dim_t *b, sweep_levels_t *lv, accum_t *B)
 {
     tables_genome_t g;
-    int32_t nf = t->n_filters;
+    const uint64_t *kept = NULL;
     tables_genome(t, genes, &g);
-    if (cache)
+    if (cache) {
         sweep_cache_set(cache, &g.x, a->level, b->level);
+        kept = sweep_cache_kept(cache, g.gf, a->filter, b->filter);
+    }
     for (uint64_t i = 0; i < (uint64_t)a->m * b->m; i++)
         accum_init(&B[i]);
-    for (int64_t j = 0; j < t->n_trades; j++) {
-        const uint16_t *c = t->cells + j * nf;
-        int keep = 1;
-        uint32_t lo1, hi1, lo2, hi2;
-        race_t fixed;
-        race_row_t ra, rb;
-        for (int32_t f = 0; f < nf; f++)
-            keep &= f == a->filter || f == b->filter || g.gf[f] < c[f];
-        if (!keep)
-            continue;
-        lo1 = a->filter >= 0 ? c[a->filter] : 0;
-        hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
-        lo2 = b->filter >= 0 ? c[b->filter] : 0;
-        hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
-        fixed =
-            cache ? sweep_cache_race(cache, j, &g.x, a->level, b->level) : race_fixed(t, j, &g.x, a->level, b->level);
-        if (a->level)
-            ra = race_row(t, j, a->level);
-        if (b->level)
-            rb = race_row(t, j, b->level);
-        if (lv) {
-            sweep_levels_add(lv, &t->obj, fixed, &ra, &rb, B);
-            continue;
-        }
-        for (uint32_t i1 = lo1; i1 < hi1; i1++) {
-            const race_t w1 = a->level ? race_step(fixed, &ra, (int32_t)i1) : fixed;
-            accum_t *row = B + (uint64_t)i1 * b->m;
-            for (uint32_t i2 = lo2; i2 < hi2; i2++) {
-                const race_t w = b->level ? race_step(w1, &rb, (int32_t)i2) : w1;
-                accum_add(&row[i2], &t->obj, w.q, w.lf);
-            }
+    if (kept) {
+        for (int64_t w = 0; w < cache->ks.n_words; w++)
+            for (uint64_t x = kept[w]; x; x &= x - 1)
+                bucket_trade(t, cache, &g, a, b, lv, B, (w << 6) + bits_ctz64(x));
+    } else {
+        for (int64_t j = 0; j < t->n_trades; j++) {
+            const uint16_t *c = t->cells + j * t->n_filters;
+            int keep = 1;
+            for (int32_t f = 0; f < t->n_filters; f++)
+                keep &= f == a->filter || f == b->filter || g.gf[f] < c[f];
+            if (keep)
+                bucket_trade(t, cache, &g, a, b, lv, B, j);
         }
     }
     if (lv)

@@ -186,7 +186,7 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     accum_t *B;
     sweep_levels_t lv;
     /* two levels at once for the additive sums; the drawdown adds in order */
-    const int levels = a->level && b->level && !t->obj.need_dd;
+    int levels = a->level && b->level && !t->obj.need_dd;
     if (!sweep_uses_sums(t, a->gene, b->gene)) {
         sweep_plain(t, genes, a, b, out);
         return EV_OK;
@@ -194,10 +194,9 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     B = (accum_t *)malloc((size_t)a->m * b->m * sizeof *B);
     if (!B)
         return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
-    if (levels && sweep_levels_init(&lv, a->n, b->n, err) != EV_OK) {
-        free(B);
-        return EV_ENOMEM;
-    }
+    /* the difference arrays (3 x B's size) are optional: without the memory
+     * the cells are added one by one */
+    levels = levels && sweep_levels_init(&lv, a->n, b->n, NULL) == EV_OK;
     sweep_buckets(t, cache, genes, a, b, levels ? &lv : NULL, B);
     if (levels)
         sweep_levels_free(&lv);

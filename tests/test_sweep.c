@@ -5,7 +5,8 @@
  * gene and every pair of genes (two exit levels at once: fitness/sweep_levels.h
  * for the additive objectives), odd genomes through a climb's exit columns
  * (fitness/sweep_cache.h) kept from the genome before, whose races are also
- * checked against the tables' trade by trade. Also a 10-filter planted lattice under
+ * checked against the tables' trade by trade; the two-level difference
+ * arrays also on random rows (monotone either way, or not). Also a 10-filter planted lattice under
  * every objective, and a spot check against the reference evaluator. */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "fitness/exit_race.h"
 #include "fitness/sweep.h"
 #include "fitness/sweep_cache.h"
+#include "fitness/sweep_levels.h"
 #include "fitness/tables.h"
 #include "tests/check.h"
 #include "tests/support/builder.h"
@@ -24,7 +26,7 @@
 #include "tests/support/sweep_check.h"
 
 typedef struct {
-    uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference, level_pairs, cached, races;
+    uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference, level_pairs, cached, races, level_cells;
 } tally_t;
 
 /* The cache's race of every trade against the tables' (fitness/exit_race.h),
@@ -139,12 +141,78 @@ static void check_problem(const dataset_t *ds, const lattice_t *lat, const objec
     problem_free(&p);
 }
 
+/* A random row of n values: first hits on 0..9 or never (EV_NO_HIT),
+ * nondecreasing, nonincreasing or in any order (sweep_levels' cell-by-cell
+ * fallback), outcomes with ruins among them. */
+static void random_row(uint64_t *rng, uint32_t n, int32_t *hit, int64_t *q, int64_t *lf)
+{
+    const uint64_t order = splitmix(rng) % 3;
+    for (uint32_t i = 0; i < n; i++) {
+        hit[i] = splitmix(rng) % 4 == 0 ? EV_NO_HIT : (int32_t)(splitmix(rng) % 10);
+        q[i] = (int64_t)(splitmix(rng) % 400000001u) - 200000000;
+        lf[i] = (int64_t)(splitmix(rng) % 1000000u) - 500000;
+    }
+    for (uint32_t i = 1; order < 2 && i < n; i++) /* insertion sort, either way */
+        for (uint32_t k = i; k > 0 && (order ? hit[k] > hit[k - 1] : hit[k] < hit[k - 1]); k--) {
+            const int32_t h = hit[k];
+            hit[k] = hit[k - 1];
+            hit[k - 1] = h;
+        }
+}
+
+/* fitness/sweep_levels.h against racing every cell (exit_race.h), on random
+ * rows and fixed winners; every sum of accum_t compared. */
+static void check_levels(uint64_t *rng, tally_t *c)
+{
+    objective_prep_t o;
+    memset(&o, 0, sizeof o);
+    o.need_pos = o.need_sumsq = o.need_log = 1;
+    for (int round = 0; round < 3000; round++) {
+        const uint32_t n1 = 1 + (uint32_t)(splitmix(rng) % 6), n2 = 1 + (uint32_t)(splitmix(rng) % 6);
+        accum_t got[36], want[36];
+        sweep_levels_t lv;
+        ev_error err;
+        CHECK_EQ_I64(EV_OK, sweep_levels_init(&lv, n1, n2, &err));
+        for (uint32_t i = 0; i < n1 * n2; i++) {
+            accum_init(&got[i]);
+            accum_init(&want[i]);
+        }
+        for (int trade = 0; trade < 3; trade++) {
+            int32_t h1[6], h2[6];
+            int64_t q1[6], q2[6], l1[6], l2[6];
+            const race_row_t r1 = {h1, q1, l1, RACE_MORE}, r2 = {h2, q2, l2, RACE_MORE + 2};
+            race_t fixed;
+            random_row(rng, n1, h1, q1, l1);
+            random_row(rng, n2, h2, q2, l2);
+            fixed.key = splitmix(rng) % 3 == 0 ? (int64_t)EV_NO_HIT * 8 : (int64_t)(splitmix(rng) % 10) * 8 + RACE_STOP;
+            fixed.q = (int64_t)(splitmix(rng) % 400000001u) - 200000000;
+            fixed.lf = (int64_t)(splitmix(rng) % 1000000u);
+            sweep_levels_add(&lv, &o, fixed, &r1, &r2, got);
+            for (uint32_t i1 = 0; i1 < n1; i1++)
+                for (uint32_t i2 = 0; i2 < n2; i2++) {
+                    const race_t w = race_step(race_step(fixed, &r1, (int32_t)i1), &r2, (int32_t)i2);
+                    accum_add(&want[i1 * n2 + i2], &o, w.q, w.lf);
+                }
+        }
+        sweep_levels_finish(&lv, got);
+        sweep_levels_free(&lv);
+        for (uint32_t i = 0; i < n1 * n2; i++) {
+            const accum_t *g = &got[i], *w = &want[i];
+            c->level_cells++;
+            if (g->n != w->n || g->sum != w->sum || g->pos != w->pos || g->sumsq.lo != w->sumsq.lo ||
+                g->sumsq.hi != w->sumsq.hi || g->lsum != w->lsum || g->ruin != w->ruin)
+                c->mismatches++;
+        }
+    }
+}
+
 int main(void)
 {
     uint64_t rng = 2026;
     tally_t c;
     int max_filters = 0;
     memset(&c, 0, sizeof c);
+    check_levels(&rng, &c);
     /* lattices: 400 with target and stop, 200 with the exits of SPEC sec.
      * 4.1 too, 200 with them holding `off` */
     for (int round_no = 0; round_no < 800 && !c.mismatches; round_no++) {
@@ -188,16 +256,17 @@ int main(void)
     printf(
         "%llu neighbours checked (%llu also against the reference), %llu one-pass sweeps, %llu plain "
         "(drawdown objectives over a filter), %llu over two exit levels of an additive objective, %llu through a "
-        "cache, %llu cached races, %d max filters\n",
+        "cache, %llu cached races, %llu cells of random exit rows, %d max filters\n",
         (unsigned long long)c.checked, (unsigned long long)c.reference, (unsigned long long)c.sum_sweeps,
         (unsigned long long)c.plain_sweeps, (unsigned long long)c.level_pairs, (unsigned long long)c.cached,
-        (unsigned long long)c.races, max_filters);
+        (unsigned long long)c.races, (unsigned long long)c.level_cells, max_filters);
     CHECK(c.checked > 100000);
     CHECK(c.sum_sweeps > 1000);
     CHECK(c.plain_sweeps > 10);
     CHECK(c.level_pairs > 1000);
     CHECK(c.cached > 10000);
     CHECK(c.races > 100000);
+    CHECK(c.level_cells > 10000);
     CHECK(max_filters > 10);
     CHECK_EQ_I64(0, c.mismatches);
     return check_exit();

@@ -12,10 +12,15 @@ ev_status basin_climb(const fit_tables_t *t, const lattice_shape_t *shape, const
     uint32_t most = 1;
     eval_result_t *line;
     ev_status st = EV_OK;
+    sweep_cache_t cache; /* the climb's sweeps share its exits' columns */
+    const int cached = sweep_cache_init(&cache, t, NULL) == EV_OK;
     for (int32_t k = 0; k < shape->n_params; k++)
         most = shape->n_values[k] > most ? shape->n_values[k] : most;
-    if (!(line = (eval_result_t *)malloc((size_t)most * sizeof *line)))
+    if (!(line = (eval_result_t *)malloc((size_t)most * sizeof *line))) {
+        if (cached)
+            sweep_cache_free(&cache);
         return ev_fail(err, EV_ENOMEM, "out of memory climbing to a basin's peak");
+    }
     memcpy(peak, genes, (size_t)shape->n_params * sizeof *peak);
     *index = shape_encode(shape, peak);
     *steps = 0;
@@ -26,7 +31,7 @@ ev_status basin_climb(const fit_tables_t *t, const lattice_shape_t *shape, const
         moved = 0;
         for (int32_t k = 0; k < shape->n_params && st == EV_OK; k++) {
             uint16_t own = peak[k];
-            if ((st = sweep_gene(t, peak, k, line, err)) != EV_OK)
+            if ((st = sweep_gene_cached(t, cached ? &cache : NULL, peak, k, line, err)) != EV_OK)
                 break;
             if (k == 0) { /* the current genome, as every sweep sees it */
                 *r = line[own];
@@ -55,6 +60,8 @@ ev_status basin_climb(const fit_tables_t *t, const lattice_shape_t *shape, const
             moved = 1;
         }
     }
+    if (cached)
+        sweep_cache_free(&cache);
     free(line);
     return st;
 }

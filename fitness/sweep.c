@@ -3,12 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bits.h"
+#include "fitness/exit_race.h"
+#include "fitness/sweep_cache.h"
+#include "fitness/sweep_levels.h"
+
 /* One swept gene: a filter (its bucket is the trade's cell, 0..n) or a level
  * (target, stop or an exit of SPEC sec. 4.1: every value is a bucket). */
 typedef struct {
     int32_t gene;   /* -1: none (a 1-D sweep's second dimension) */
     int32_t filter; /* filter number, -1 for target/stop */
-    int32_t level;  /* 1: target, 2: stop, 3 + r: tables' more[r], 0: filter or none */
+    int32_t level;  /* RACE_TARGET, RACE_STOP, RACE_MORE + r (fitness/exit_race.h), 0: filter or none */
     uint32_t n;     /* values */
     uint32_t m;     /* buckets: n + 1 for a filter, n for a level, 1 for none */
     int32_t mirror; /* filter direction max */
@@ -24,18 +29,18 @@ static void dim_of(const fit_tables_t *t, int32_t k, dim_t *d)
     if (k < 0)
         return;
     if (k == t->target_param) {
-        d->level = 1;
+        d->level = RACE_TARGET;
         d->n = d->m = (uint32_t)t->n_targets;
         return;
     }
     if (k == t->stop_param) {
-        d->level = 2;
+        d->level = RACE_STOP;
         d->n = d->m = (uint32_t)t->n_stops;
         return;
     }
     for (int r = 0; r < MORE_EXITS; r++)
         if (k == t->more[r].param) {
-            d->level = 3 + r;
+            d->level = RACE_MORE + r;
             d->n = d->m = (uint32_t)t->more[r].n;
             return;
         }
@@ -102,48 +107,68 @@ static void sweep_plain(const fit_tables_t *t, const uint16_t *genes, const dim_
         }
 }
 
-/* Exits x with a level dimension's value i put in (no change for a filter). */
-static void put_level(tables_exits_t *x, const dim_t *d, uint32_t i)
+/* Trade j (kept by every filter but the swept ones) into the buckets. */
+static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, const tables_genome_t *g, const dim_t *a,
+                         const dim_t *b, sweep_levels_t *lv, accum_t *B, int64_t j)
 {
-    if (d->level == 1)
-        x->ti = (int32_t)i;
-    else if (d->level == 2)
-        x->si = (int32_t)i;
-    else if (d->level >= 3)
-        x->mi[d->level - 3] = (int32_t)i;
+    const uint16_t *c = t->cells + j * t->n_filters;
+    const uint32_t lo1 = a->filter >= 0 ? c[a->filter] : 0, hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
+    const uint32_t lo2 = b->filter >= 0 ? c[b->filter] : 0, hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
+    const race_t fixed =
+        cache ? sweep_cache_race(cache, j, &g->x, a->level, b->level) : race_fixed(t, j, &g->x, a->level, b->level);
+    race_row_t ra, rb;
+    if (a->level)
+        ra = race_row(t, j, a->level);
+    if (b->level)
+        rb = race_row(t, j, b->level);
+    if (lv) {
+        sweep_levels_add(lv, &t->obj, fixed, &ra, &rb, B);
+        return;
+    }
+    for (uint32_t i1 = lo1; i1 < hi1; i1++) {
+        const race_t w1 = a->level ? race_step(fixed, &ra, (int32_t)i1) : fixed;
+        accum_t *row = B + (uint64_t)i1 * b->m;
+        for (uint32_t i2 = lo2; i2 < hi2; i2++) {
+            const race_t w = b->level ? race_step(w1, &rb, (int32_t)i2) : w1;
+            accum_add(&row[i2], &t->obj, w.q, w.lf);
+        }
+    }
 }
 
 /* The buckets' sums: B[i1 * b->m + i2]. One pass over the trades in equity
- * order; a trade must pass every filter but the swept ones. */
-static void sweep_buckets(const fit_tables_t *t, const uint16_t *genes, const dim_t *a, const dim_t *b, accum_t *B)
+ * order; a trade must pass every filter but the swept ones (from cache's
+ * filter rows, 64 trades a word, when it has them). Its fixed exits race
+ * once, each swept level's values then join that winner
+ * (fitness/exit_race.h; from cache's columns when not NULL); lv, when not
+ * NULL, takes a trade of two swept levels (fitness/sweep_levels.h). */
+static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
+                          const dim_t *b, sweep_levels_t *lv, accum_t *B)
 {
     tables_genome_t g;
-    int32_t nf = t->n_filters;
+    const uint64_t *kept = NULL;
     tables_genome(t, genes, &g);
+    if (cache) {
+        sweep_cache_set(cache, &g.x, a->level, b->level);
+        kept = sweep_cache_kept(cache, g.gf, a->filter, b->filter);
+    }
     for (uint64_t i = 0; i < (uint64_t)a->m * b->m; i++)
         accum_init(&B[i]);
-    for (int64_t j = 0; j < t->n_trades; j++) {
-        const uint16_t *c = t->cells + j * nf;
-        int keep = 1;
-        uint32_t lo1, hi1, lo2, hi2;
-        for (int32_t f = 0; f < nf; f++)
-            keep &= f == a->filter || f == b->filter || g.gf[f] < c[f];
-        if (!keep)
-            continue;
-        lo1 = a->filter >= 0 ? c[a->filter] : 0;
-        hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
-        lo2 = b->filter >= 0 ? c[b->filter] : 0;
-        hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
-        for (uint32_t i1 = lo1; i1 < hi1; i1++)
-            for (uint32_t i2 = lo2; i2 < hi2; i2++) {
-                tables_exits_t x = g.x;
-                int64_t q, lf;
-                put_level(&x, a, i1);
-                put_level(&x, b, i2);
-                tables_outcome(t, j, &x, &q, &lf);
-                accum_add(&B[(uint64_t)i1 * b->m + i2], &t->obj, q, lf);
-            }
+    if (kept) {
+        for (int64_t w = 0; w < cache->ks.n_words; w++)
+            for (uint64_t x = kept[w]; x; x &= x - 1)
+                bucket_trade(t, cache, &g, a, b, lv, B, (w << 6) + bits_ctz64(x));
+    } else {
+        for (int64_t j = 0; j < t->n_trades; j++) {
+            const uint16_t *c = t->cells + j * t->n_filters;
+            int keep = 1;
+            for (int32_t f = 0; f < t->n_filters; f++)
+                keep &= f == a->filter || f == b->filter || g.gf[f] < c[f];
+            if (keep)
+                bucket_trade(t, cache, &g, a, b, lv, B, j);
+        }
     }
+    if (lv)
+        sweep_levels_finish(lv, B);
     /* Suffix sums over the filter dimensions: bucket x then holds cells >= x. */
     if (a->filter >= 0)
         for (uint32_t i1 = a->m - 1; i1-- > 0;)
@@ -155,10 +180,13 @@ static void sweep_buckets(const fit_tables_t *t, const uint16_t *genes, const di
                 accum_merge(&B[(uint64_t)i1 * b->m + i2], &B[(uint64_t)i1 * b->m + i2 + 1]);
 }
 
-static ev_status sweep_dims(const fit_tables_t *t, const uint16_t *genes, const dim_t *a, const dim_t *b,
-                            eval_result_t *out, ev_error *err)
+static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
+                            const dim_t *b, eval_result_t *out, ev_error *err)
 {
     accum_t *B;
+    sweep_levels_t lv;
+    /* two levels at once for the additive sums; the drawdown adds in order */
+    int levels = a->level && b->level && !t->obj.need_dd;
     if (!sweep_uses_sums(t, a->gene, b->gene)) {
         sweep_plain(t, genes, a, b, out);
         return EV_OK;
@@ -166,7 +194,12 @@ static ev_status sweep_dims(const fit_tables_t *t, const uint16_t *genes, const 
     B = (accum_t *)malloc((size_t)a->m * b->m * sizeof *B);
     if (!B)
         return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
-    sweep_buckets(t, genes, a, b, B);
+    /* the difference arrays (3 x B's size) are optional: without the memory
+     * the cells are added one by one */
+    levels = levels && sweep_levels_init(&lv, a->n, b->n, NULL) == EV_OK;
+    sweep_buckets(t, cache, genes, a, b, levels ? &lv : NULL, B);
+    if (levels)
+        sweep_levels_free(&lv);
     for (uint32_t v1 = 0; v1 < a->n; v1++)
         for (uint32_t v2 = 0; v2 < b->n; v2++)
             out[(uint64_t)v1 * b->n + v2] =
@@ -175,21 +208,33 @@ static ev_status sweep_dims(const fit_tables_t *t, const uint16_t *genes, const 
     return EV_OK;
 }
 
-ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)
+ev_status sweep_gene_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k,
+                            eval_result_t *out, ev_error *err)
 {
     dim_t a, b;
     dim_of(t, k, &a);
     dim_of(t, -1, &b);
-    return sweep_dims(t, genes, &a, &b, out, err);
+    return sweep_dims(t, cache, genes, &a, &b, out, err);
 }
 
-ev_status sweep_pair(const fit_tables_t *t, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
-                     ev_error *err)
+ev_status sweep_pair_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
+                            eval_result_t *out, ev_error *err)
 {
     dim_t a, b;
     if (k1 == k2)
         return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
     dim_of(t, k1, &a);
     dim_of(t, k2, &b);
-    return sweep_dims(t, genes, &a, &b, out, err);
+    return sweep_dims(t, cache, genes, &a, &b, out, err);
+}
+
+ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)
+{
+    return sweep_gene_cached(t, NULL, genes, k, out, err);
+}
+
+ev_status sweep_pair(const fit_tables_t *t, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
+                     ev_error *err)
+{
+    return sweep_pair_cached(t, NULL, genes, k1, k2, out, err);
 }

@@ -24,6 +24,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/sweep_cache.h"
 #include "fitness/tables.h"
 
 #ifdef __cplusplus
@@ -53,6 +54,14 @@ ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, ev
  * (k1 != k2; n2 = sweep_gene_values(t, k2)). */
 ev_status sweep_pair(const fit_tables_t *t, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
                      ev_error *err);
+
+/* The same, with the genome's fixed exits read from cache's columns
+ * (fitness/sweep_cache.h: brought to the genome's exits first; NULL: from
+ * the tables): one cache through a climb's many sweeps of one genome. */
+ev_status sweep_gene_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k,
+                            eval_result_t *out, ev_error *err);
+ev_status sweep_pair_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
+                            eval_result_t *out, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -79,6 +79,8 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
     uint64_t most = 1;
     eval_result_t *out;
     ev_status st = EV_OK;
+    ls_sweep_t own;
+    sweep_cache_t cache;
     for (int32_t k = 0; k < n_genes; k++) {
         uint64_t n = sw->ops->n_values(sw, k);
         if (n > most)
@@ -91,6 +93,12 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
     }
     if (!(out = (eval_result_t *)malloc(most * sizeof *out)))
         return ev_fail(err, EV_ENOMEM, "out of memory for local search (%llu values)", (unsigned long long)most);
+    /* tables sweeps of this genome share its exits' columns (fitness/sweep_cache.h) */
+    if (sw->t && !sw->cache && sweep_cache_init(&cache, sw->t, NULL) == EV_OK) {
+        own = *sw;
+        own.cache = &cache;
+        sw = &own;
+    }
     for (;;) {
         int moved = 0;
         if ((st = pass_genes(sw, n_genes, genes, r, out, tally, &moved, err)) != EV_OK)
@@ -100,6 +108,8 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
         if (depth < 2 || (st = pass_pairs(sw, n_genes, genes, r, out, tally, &moved, err)) != EV_OK || !moved)
             break;
     }
+    if (sw == &own)
+        sweep_cache_free(&cache);
     free(out);
     return st;
 }

@@ -25,20 +25,20 @@ static uint64_t tables_cost(const ls_sweep_t *s, int32_t k1, int32_t k2)
 
 static ev_status tables_gene(const ls_sweep_t *s, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)
 {
-    return sweep_gene(s->t, genes, k, out, err);
+    return sweep_gene_cached(s->t, s->cache, genes, k, out, err);
 }
 
 static ev_status tables_pair(const ls_sweep_t *s, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
                              ev_error *err)
 {
-    return sweep_pair(s->t, genes, k1, k2, out, err);
+    return sweep_pair_cached(s->t, s->cache, genes, k1, k2, out, err);
 }
 
 static const ls_sweep_ops_t tables_ops = {tables_n_values, tables_pair_worth, tables_cost, tables_gene, tables_pair};
 
 ls_sweep_t ls_sweep_tables(const fit_tables_t *t, int32_t n_genes)
 {
-    ls_sweep_t s = {&tables_ops, n_genes, t, NULL, NULL, NULL};
+    ls_sweep_t s = {&tables_ops, n_genes, t, NULL, NULL, NULL, NULL};
     return s;
 }
 
@@ -95,6 +95,6 @@ ls_sweep_t ls_sweep_batch(int32_t n_genes, const uint32_t *n_values,
                                                 eval_result_t *out, ev_error *err),
                           struct backend *b)
 {
-    ls_sweep_t s = {&batch_ops, n_genes, NULL, n_values, evaluate, b};
+    ls_sweep_t s = {&batch_ops, n_genes, NULL, n_values, evaluate, b, NULL};
     return s;
 }

@@ -11,6 +11,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/sweep_cache.h"
 #include "fitness/tables.h"
 
 #ifdef __cplusplus
@@ -43,6 +44,7 @@ struct ls_sweep {
     const uint32_t *n_values; /* batch sweeps: [n_genes] */
     ev_status (*evaluate)(struct backend *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err);
     struct backend *b;
+    sweep_cache_t *cache; /* tables sweeps: a climb's exit columns (ls_climb's), or NULL */
 };
 
 /* Sweeps of the host tables t (results and costs of fitness/sweep.h). */

@@ -68,13 +68,10 @@ static void run_ga(const fit_problem_t *p, backend_t *b, const fit_tables_t *t, 
     ga_settings_t s;
     ga_run_opts_t o;
     ev_error err;
-    ga_settings_default(&s);
-    s.population = 32;
+    fixture_settings(&s);
     s.generations = 12;
     s.ls_every = 2;
-    s.ls_members = 2;
     s.ls_random = 3;
-    s.restart_stall = 0;
     s.ls_exit_pairs = exit_pairs;
     memset(&o, 0, sizeof o);
     o.seed = 5;

@@ -505,6 +505,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
                            "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
                            "host_tables) or batch sweeps (ga_run_opts_t.ls_batch)");
         r.sweep = ls_sweep_tables(t, r.plan.ctx.n_genes);
+        r.sweep.skip_exit_pairs = !s->ls_exit_pairs;
     }
     r.plan.evaluate = ops->evaluate;
     r.plan.evaluate_b = b;

@@ -13,9 +13,29 @@ static uint32_t tables_n_values(const ls_sweep_t *s, int32_t k)
     return sweep_gene_values(s->t, k);
 }
 
+/* 1 when gene k is trail, breakeven or max_hold (SPEC sec. 4.1). */
+static int is_more_exit(const fit_tables_t *t, int32_t k)
+{
+    for (int r = 0; r < MORE_EXITS; r++)
+        if (t->more[r].param == k)
+            return 1;
+    return 0;
+}
+
+/* An exit gene's sweep reads every level of each kept trade, so a pair of
+ * two exits costs the product of their value counts (trail x max_hold 21 x
+ * 41): skip_exit_pairs leaves those to 1-gene moves, target x stop kept. */
+static int exit_pair(const fit_tables_t *t, int32_t k1, int32_t k2)
+{
+    int x1 = is_more_exit(t, k1), x2 = is_more_exit(t, k2);
+    int l1 = x1 || k1 == t->target_param || k1 == t->stop_param;
+    int l2 = x2 || k2 == t->target_param || k2 == t->stop_param;
+    return l1 && l2 && (x1 || x2);
+}
+
 static int tables_pair_worth(const ls_sweep_t *s, int32_t k1, int32_t k2)
 {
-    return sweep_uses_sums(s->t, k1, k2);
+    return sweep_uses_sums(s->t, k1, k2) && !(s->skip_exit_pairs && exit_pair(s->t, k1, k2));
 }
 
 static uint64_t tables_cost(const ls_sweep_t *s, int32_t k1, int32_t k2)
@@ -38,7 +58,7 @@ static const ls_sweep_ops_t tables_ops = {tables_n_values, tables_pair_worth, ta
 
 ls_sweep_t ls_sweep_tables(const fit_tables_t *t, int32_t n_genes)
 {
-    ls_sweep_t s = {&tables_ops, n_genes, t, NULL, NULL, NULL, NULL};
+    ls_sweep_t s = {&tables_ops, n_genes, t, NULL, NULL, NULL, NULL, 0};
     return s;
 }
 
@@ -95,6 +115,6 @@ ls_sweep_t ls_sweep_batch(int32_t n_genes, const uint32_t *n_values,
                                                 eval_result_t *out, ev_error *err),
                           struct backend *b)
 {
-    ls_sweep_t s = {&batch_ops, n_genes, NULL, n_values, evaluate, b, NULL};
+    ls_sweep_t s = {&batch_ops, n_genes, NULL, n_values, evaluate, b, NULL, 0};
     return s;
 }

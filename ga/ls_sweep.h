@@ -25,7 +25,8 @@ typedef struct {
     /* Values of gene k. */
     uint32_t (*n_values)(const ls_sweep_t *s, int32_t k);
     /* 0 when the pair sweep k1, k2 is not worth running (tables: it would
-     * fall back to one evaluation per neighbour). */
+     * fall back to one evaluation per neighbour, or it is an exit pair that
+     * skip_exit_pairs skips). */
     int (*pair_worth)(const ls_sweep_t *s, int32_t k1, int32_t k2);
     /* The sweep over k1 (and k2, or -1) in genome evaluations, as the GA's
      * budget counts it. */
@@ -45,6 +46,9 @@ struct ls_sweep {
     ev_status (*evaluate)(struct backend *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err);
     struct backend *b;
     sweep_cache_t *cache; /* tables sweeps: a climb's exit columns (ls_climb's), or NULL */
+    /* tables: 1 skips pairs of two exit genes other than target x stop
+     * (ga_settings_t.ls_exit_pairs 0); ls_sweep_tables sets 0 */
+    int skip_exit_pairs;
 };
 
 /* Sweeps of the host tables t (results and costs of fitness/sweep.h). */

@@ -34,7 +34,7 @@ static const char *const ga_keys[] = {"population",
                                       "checkpoint_every_s",
                                       "restart_elites",
                                       NULL};
-static const char *const local_search_keys[] = {"every", "members", "depth", "random", NULL};
+static const char *const local_search_keys[] = {"every", "members", "depth", "random", "exit_pairs", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -146,7 +146,15 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
     return EV_OK;
 }
 
-/* ga.local_search: {every, members, depth, random} (docs/ga.md "Local search"). */
+static ev_status parse_exit_pairs(const ymap_t *m, ga_settings_t *g, ev_error *err)
+{
+    int on = (int)g->ls_exit_pairs;
+    ev_status st = ymap_bool(m, "exit_pairs", &on, err);
+    g->ls_exit_pairs = on != 0;
+    return st;
+}
+
+/* ga.local_search: {every, members, depth, random, exit_pairs} (docs/ga.md "Local search"). */
 static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error *err)
 {
     ymap_t m;
@@ -159,7 +167,7 @@ static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error
         (st = ymap_u32(&m, "depth", 1, 2, &g->ls_depth, err)) != EV_OK ||
         (st = ymap_u32(&m, "random", 0, 1024, &g->ls_random, err)) != EV_OK)
         return st;
-    return EV_OK;
+    return parse_exit_pairs(&m, g, err);
 }
 
 static ev_status parse_restart_elites(const ymap_t *ga, ga_settings_t *g, ev_error *err)

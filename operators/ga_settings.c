@@ -33,6 +33,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_members = 2;
     g->ls_depth = 2;
     g->ls_random = 8;
+    g->ls_exit_pairs = 0;
     g->restart_stall = 20;
 }
 

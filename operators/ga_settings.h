@@ -50,6 +50,10 @@ typedef struct {
     /* ... and each time also ls_random uniformly random genomes are climbed
      * (multi-start search: new basins for the population; docs/ga.md). */
     uint32_t ls_random;
+    /* 1: at ls_depth 2 also sweep pairs of two exit genes other than target
+     * x stop (trail, breakeven, max_hold; each costs the product of their
+     * value counts); 0 (default): those pairs are skipped. */
+    uint32_t ls_exit_pairs;
     /* Restart (docs/ga.md "Restarts"): after restart_stall generations in
      * which the population's best has not improved since the search began
      * (the run's start or the last restart), the next generation is random

@@ -121,6 +121,8 @@ static const bad_case cases[] = {
      "expected an integer from 1 to 1024, found 4000000000"},
     {"ls_depth", BASE "ga: {local_search: {depth: 3}}\n", EV_ECONFIG, 4, 28, "ga.local_search.depth",
      "expected an integer from 1 to 2, found 3"},
+    {"ls_exit_pairs", BASE "ga: {local_search: {exit_pairs: 2}}\n", EV_ECONFIG, 4, 33, "ga.local_search.exit_pairs",
+     "expected true or false, found the number 2"},
     {"creep_huge", BASE "ga: {mutation: {creep_max: 65536}}\n", EV_ECONFIG, 4, 28, "ga.mutation.creep_max",
      "expected an integer from 1 to 65535"},
     {"drawdown_huge", BASE "objective: {max_drawdown_pct: 1e13}\n", EV_ECONFIG, 4, 31, "objective.max_drawdown_pct",

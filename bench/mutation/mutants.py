@@ -29,6 +29,11 @@ MUTANTS = [
     # ga/ga_run.c: the time budget checked before each climb of local search
     mutant("stop-budget-climbs", "ga/ga_run.c", "if (parts <= 1 && budget_spent(r))", "if (parts == 1 && budget_spent(r))",
            ["test_ga_stop"]),
+    # ga/ls_sweep.c, ga/ga_run.c: the exit pairs local search skips (ga.local_search.exit_pairs)
+    mutant("ls-exit-pairs-target-stop", "ga/ls_sweep.c", "return l1 && l2 && (x1 || x2);", "return l1 && l2;",
+           ["test_ls_exit_pairs"], ci=True),
+    mutant("ls-exit-pairs-setting", "ga/ga_run.c", "r.sweep.skip_exit_pairs = !s->ls_exit_pairs;",
+           "r.sweep.skip_exit_pairs = 1;", ["test_ls_exit_pairs"]),
     # fitness/baseline.c: the loosest point
     mutant("loosest-max-first", "fitness/baseline.c",
            "(p->role == PARAM_FILTER && p->dir == FILTER_MAX) || param_role_can_off(p->role)",

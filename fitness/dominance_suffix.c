@@ -76,6 +76,48 @@ static void scan_cells(const dom_cells_t *c, uint64_t base, uint64_t n)
     }
 }
 
+/* A plane of the last two axes: `rows` rows of len cells, the last row
+ * scanned, then each row's running sum plus the next row, already final:
+ * both axes in one pass over the plane (in L1), where the row adds of len
+ * cells each would be short. */
+static void plane_row(uint64_t *v, uint64_t rows, uint64_t len)
+{
+    scan_row(v + (rows - 1) * len, len);
+    for (uint64_t r = rows - 1; r-- > 0;) {
+        uint64_t acc = 0, *row = v + r * len;
+        for (uint64_t x = len; x-- > 0;)
+            row[x] = (acc += row[x]) + row[len + x];
+    }
+}
+
+static void plane_row128(uint64_t *lo, uint64_t *hi, uint64_t rows, uint64_t len)
+{
+    scan_row128(lo + (rows - 1) * len, hi + (rows - 1) * len, len);
+    for (uint64_t r = rows - 1; r-- > 0;) {
+        uint64_t al = 0, ah = 0, *rlo = lo + r * len, *rhi = hi + r * len;
+        for (uint64_t x = len; x-- > 0;) {
+            add128(&al, &ah, rlo[x], rhi[x]);
+            rlo[x] = al;
+            rhi[x] = ah;
+            add128(&rlo[x], &rhi[x], rlo[len + x], rhi[len + x]);
+        }
+    }
+}
+
+static void plane_cells(const dom_cells_t *c, uint64_t base, uint64_t rows, uint64_t len)
+{
+    plane_row(c->n + base, rows, len);
+    plane_row(c->sum + base, rows, len);
+    if (c->pos)
+        plane_row(c->pos + base, rows, len);
+    if (c->sq_lo)
+        plane_row128(c->sq_lo + base, c->sq_hi + base, rows, len);
+    if (c->lsum) {
+        plane_row(c->lsum + base, rows, len);
+        plane_row(c->ruin + base, rows, len);
+    }
+}
+
 /* One line of an axis: n rows of `inner` cells from base, each row plus the
  * suffix sum of the rows after it. */
 static void sweep_line(const dom_cells_t *c, uint64_t base, uint64_t n, uint64_t inner)
@@ -114,12 +156,18 @@ static void suffix_tile(const dom_block_t *b, int32_t f, uint64_t base, uint64_t
         return;
     n = b->t->filter_n[f];
     inner = plan->stride[f];
-    if (n * inner * cell_bytes <= tile || f == plan->n_filters - 1) {
-        for (int32_t g = f; g < plan->n_filters; g++) {
+    if (n * inner * cell_bytes <= tile || f >= plan->n_filters - 2) {
+        const int32_t last = plan->n_filters - 1;
+        for (int32_t g = f; g < last - 1; g++) {
             uint64_t ng = b->t->filter_n[g], ig = plan->stride[g];
             for (uint64_t o = 0; o < n * inner / (ng * ig); o++)
                 sweep_line(b->c, base + o * ng * ig, ng, ig);
         }
+        if (f == last) /* one axis: a line */
+            sweep_line(b->c, base, n, 1);
+        else /* the last two axes, plane by plane */
+            for (uint64_t o = 0, plane = plan->stride[last - 1] * b->t->filter_n[last - 1]; o < n * inner / plane; o++)
+                plane_cells(b->c, base + o * plane, b->t->filter_n[last - 1], b->t->filter_n[last]);
         return;
     }
     for (uint64_t x = n; x-- > 0;) {

@@ -14,9 +14,11 @@ extern "C" {
 #endif
 
 /* A slice of a block at most this large (all its fields) is swept axis by
- * axis: every sweep then reads and writes it in a core's L2 (512 KB on the
- * development machine, shared with the ranking's reads), not the L3. */
-#define DOM_TILE_BYTES ((uint64_t)128 << 10)
+ * axis: every sweep then reads and writes it in a core's L1 (32 KB on the
+ * development machine); larger slices are cut again, and each cut's adds
+ * read slices just summed (bench/RESULTS.md: 128 KB, in L2, took 1.4x the
+ * time of 4-16 KB on the trader-like lattice). */
+#define DOM_TILE_BYTES ((uint64_t)16 << 10)
 
 /* Suffix sums along every free axis: afterwards cell x sums the trades genome
  * x keeps. parallel: OpenMP threads over rows when the block is large. */

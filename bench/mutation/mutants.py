@@ -112,7 +112,11 @@ MUTANTS = [
     mutant("dominance-tile-add", "fitness/dominance_suffix.c",
            "        suffix_tile(b, f + 1, base + x * inner, cell_bytes, tile);\n        if (x + 1 < n)",
            "        suffix_tile(b, f + 1, base + x * inner, cell_bytes, tile);\n        if (x + 2 < n)",
-           ["test_dominance_many"]),
+           ["test_dominance_many", "test_dominance_tile"]),
+    # fitness/dominance_suffix.c: a plane's next row added without the 128-bit carry
+    mutant("dominance-plane-carry", "fitness/dominance_suffix.c",
+           "add128(&rlo[x], &rhi[x], rlo[len + x], rhi[len + x]);",
+           "rlo[x] += rlo[len + x];\n            rhi[x] += rhi[len + x];", ["test_dominance_tile"]),
     # fitness/dominance_rank.c: the row screen's feasibility (min_trades kept, not exceeded)
     mutant("dominance-row-min-trades", "fitness/dominance_rank.c", "(int64_t)b->c->n[i] >= min_trades",
            "(int64_t)b->c->n[i] > min_trades", ["test_dominance_many"]),

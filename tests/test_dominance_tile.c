@@ -121,8 +121,10 @@ static void check_block(const fit_problem_t *p, fit_tables_t *t, uint64_t sets, 
     mem_raw = (uint64_t *)malloc(words * sizeof *mem_raw);
     mem_fused = (uint64_t *)malloc(words * sizeof *mem_fused);
     mem_swept = (uint64_t *)malloc(words * sizeof *mem_swept);
-    for (uint64_t i = 0; i < words; i++) /* sq_lo at random: carries; the rest small or wrapping alike */
-        mem_raw[i] = tb_rand(rng) >> (i / (cells * sets) == 3 ? 0 : 8);
+    /* sq_lo at random (carries); the rest below 2^40, so that the ranking's
+     * signed sums over cells and sets stay far from overflow */
+    for (uint64_t i = 0; i < words; i++)
+        mem_raw[i] = tb_rand(rng) >> (i / (cells * sets) == 3 ? 0 : 24);
     memcpy(mem_fused, mem_raw, words * sizeof *mem_raw);
     memcpy(mem_swept, mem_raw, words * sizeof *mem_raw);
     dom_cells_bind(&raw, mem_raw, cells * sets, &t->obj);

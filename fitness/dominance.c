@@ -8,6 +8,7 @@
 #include "fitness/dominance_cell.h"
 #include "fitness/dominance_many.h"
 #include "fitness/dominance_rank.h"
+#include "fitness/dominance_suffix.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -69,7 +70,7 @@ static void block_bin(block_t *b, const uint16_t *lead_genes, const tables_exits
 static ev_status block_rank(const block_t *b, const uint16_t *lead_genes, const tables_exits_t *exits,
                             grid_sink_t *sink, ev_error *err)
 {
-    const dom_block_t v = {b->p, b->t, &b->plan, &b->c, lead_genes, exits};
+    const dom_block_t v = {b->p, b->t, &b->plan, &b->c, lead_genes, exits, 0};
     const topk_bar_t shared = sink->top ? topk_bar(sink->top) : (topk_bar_t){0, 0, 0, 0};
     ev_status st = EV_OK;
 #pragma omp parallel if ((double)b->plan.cells * 8.0 >= EV_PARALLEL_MIN_WORK)
@@ -174,7 +175,8 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
                                    : dominance_many_group(&b.plan, cell_words(t) * sizeof(uint64_t) * b.plan.cells,
                                                           exits, budget, threads);
     if (group) { /* many combinations of one block each: whole combinations per thread */
-        st = dominance_many_pass(p, t, &b.plan, group, first, sink, hook, &prog, &done, err);
+        st = dominance_many_pass(p, t, &b.plan, group, opts ? opts->tile_bytes : 0, first, sink, hook, &prog, &done,
+                                 err);
         progress_finish(&prog, done);
         return st;
     }
@@ -188,7 +190,7 @@ ev_status dominance_grid_sink(const fit_problem_t *p, const fit_tables_t *t, con
         const tables_exits_t x = tables_exit_combo(t, blk / b.plan.combos);
         uint16_t lead_genes[EV_MAX_PARAMS];
         dominance_lead_decode(&b.plan, t, blk % b.plan.combos, lead_genes);
-        const dom_block_t v = {p, t, &b.plan, &b.c, lead_genes, &x};
+        const dom_block_t v = {p, t, &b.plan, &b.c, lead_genes, &x, 0};
         block_bin(&b, lead_genes, &x);
         dominance_suffix(&v, 1);
         if ((st = block_rank(&b, lead_genes, &x, sink, err)) == EV_OK)

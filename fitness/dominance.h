@@ -46,6 +46,10 @@ typedef struct {
      * threads, even where whole combinations per thread apply
      * (fitness/dominance_many.h; the tests compare the two) */
     int by_block;
+    /* the largest slice of a block the whole-combination pass sweeps in
+     * cache (0: DOM_TILE_BYTES of fitness/dominance_suffix.h; the tests make it
+     * small to cut their small blocks) */
+    uint64_t tile_bytes;
 } dominance_opts_t;
 
 /* 1 when the objective is additive (everything but calmar / max drawdown). */

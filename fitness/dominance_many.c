@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fitness/dom_cells.h"
-#include "fitness/dominance_rank.h"
+#include "fitness/dominance_suffix.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -43,6 +43,7 @@ typedef struct {
     const dom_plan_t *plan;
     uint64_t sums, block_words; /* cells x sum sets; uint64 words of one block */
     uint32_t g;
+    uint64_t tile_bytes;
     int32_t n_roles; /* roles the lattice has, in the race's tie order */
     role_t role[2 + MORE_EXITS];
     uint64_t *words;
@@ -137,9 +138,8 @@ static void group_run(group_t *m, uint64_t c0, uint32_t g, grid_sink_t *local, c
     }
     group_bin(m);
     for (uint32_t k = 0; k < g; k++) {
-        const dom_block_t v = {m->p, m->t, m->plan, &m->c[k], none, &m->x[k]};
-        dominance_suffix(&v, 0);
-        dominance_rank_range(&v, local, shared, 0, m->plan->cells);
+        const dom_block_t v = {m->p, m->t, m->plan, &m->c[k], none, &m->x[k], m->tile_bytes};
+        dominance_suffix_rank(&v, local, shared);
     }
 }
 
@@ -181,8 +181,8 @@ static ev_status round_run(const group_t *proto, uint64_t *words, uint32_t group
 }
 
 ev_status dominance_many_pass(const fit_problem_t *p, const fit_tables_t *t, const dom_plan_t *plan, uint32_t group,
-                              uint64_t first, grid_sink_t *sink, const grid_progress_hook_t *hook, progress_t *prog,
-                              uint64_t *done, ev_error *err)
+                              uint64_t tile_bytes, uint64_t first, grid_sink_t *sink, const grid_progress_hook_t *hook,
+                              progress_t *prog, uint64_t *done, ev_error *err)
 {
     const uint64_t exits = tables_exit_combos(t);
     group_t proto;
@@ -196,6 +196,7 @@ ev_status dominance_many_pass(const fit_problem_t *p, const fit_tables_t *t, con
     proto.p = p;
     proto.t = t;
     proto.plan = plan;
+    proto.tile_bytes = tile_bytes;
     proto.sums = plan->cells * (uint64_t)dominance_sets(t);
     proto.block_words = proto.sums * dom_cells_words(&t->obj);
     group_roles(&proto);

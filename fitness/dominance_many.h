@@ -35,11 +35,11 @@ uint32_t dominance_many_group(const dom_plan_t *plan, uint64_t block_bytes, uint
                               int threads);
 
 /* Combinations [first, exits) of the pass, `group` at a time per thread, into
- * sink; after each round of groups *done (points) grows and grid_pass_step
+ * sink (each block swept and ranked in slices of tile_bytes: dom_block_t); after each round of groups *done (points) grows and grid_pass_step
  * reports it to hook and prog. */
 ev_status dominance_many_pass(const fit_problem_t *p, const fit_tables_t *t, const dom_plan_t *plan, uint32_t group,
-                              uint64_t first, grid_sink_t *sink, const grid_progress_hook_t *hook, progress_t *prog,
-                              uint64_t *done, ev_error *err);
+                              uint64_t tile_bytes, uint64_t first, grid_sink_t *sink, const grid_progress_hook_t *hook,
+                              progress_t *prog, uint64_t *done, ev_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,96 +2,6 @@
 
 #include <string.h>
 
-#include "common/parallel.h"
-
-static void add_row(uint64_t *dst, const uint64_t *src, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++)
-        dst[i] += src[i];
-}
-
-/* lo:hi += slo:shi, a 128-bit sum of squares: the low word carries into the
- * high one (the rows' adds and the last axis' running sums alike). */
-static inline void add128(uint64_t *lo, uint64_t *hi, uint64_t slo, uint64_t shi)
-{
-    uint64_t l = *lo + slo;
-    *hi += shi + (l < *lo ? 1u : 0u);
-    *lo = l;
-}
-
-static void add_row128(uint64_t *lo, uint64_t *hi, const uint64_t *slo, const uint64_t *shi, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++)
-        add128(&lo[i], &hi[i], slo[i], shi[i]);
-}
-
-/* Along a row of n single cells (the last axis, stride 1): a running sum,
- * no row adds of one cell each. */
-static void scan_row(uint64_t *v, uint64_t n)
-{
-    uint64_t acc = 0;
-    for (uint64_t x = n; x-- > 0;)
-        v[x] = acc += v[x];
-}
-
-/* The same for the 128-bit sums of squares. */
-static void scan_row128(uint64_t *lo, uint64_t *hi, uint64_t n)
-{
-    uint64_t al = 0, ah = 0;
-    for (uint64_t x = n; x-- > 0;) {
-        add128(&al, &ah, lo[x], hi[x]);
-        lo[x] = al;
-        hi[x] = ah;
-    }
-}
-
-static void scan_cells(const dom_cells_t *c, uint64_t base, uint64_t n)
-{
-    scan_row(c->n + base, n);
-    scan_row(c->sum + base, n);
-    if (c->pos)
-        scan_row(c->pos + base, n);
-    if (c->sq_lo)
-        scan_row128(c->sq_lo + base, c->sq_hi + base, n);
-    if (c->lsum) {
-        scan_row(c->lsum + base, n);
-        scan_row(c->ruin + base, n);
-    }
-}
-
-/* Cell x sums the trades whose cell is >= x + 1 on every free axis (per sum
- * set: the sets are the outermost axis). Rows of `inner` consecutive cells
- * are added field by field (contiguous, so the compiler vectorises them). */
-void dominance_suffix(const dom_block_t *b, int parallel)
-{
-    const dom_cells_t *c = b->c;
-    const uint64_t sums = b->plan->cells * (uint64_t)dominance_sets(b->t);
-    for (int32_t f = b->plan->lead; f < b->t->n_filters; f++) {
-        uint64_t n = b->t->filter_n[f], inner = b->plan->stride[f], outer = sums / (n * inner);
-#pragma omp parallel for schedule(static) if (parallel && (double)sums >= EV_PARALLEL_MIN_WORK)
-        for (int64_t o = 0; o < (int64_t)outer; o++) {
-            uint64_t base = (uint64_t)o * n * inner;
-            if (inner == 1) {
-                scan_cells(c, base, n);
-                continue;
-            }
-            for (uint64_t x = n - 1; x-- > 0;) {
-                uint64_t d = base + x * inner, s = d + inner;
-                add_row(c->n + d, c->n + s, inner);
-                add_row(c->sum + d, c->sum + s, inner);
-                if (c->pos)
-                    add_row(c->pos + d, c->pos + s, inner);
-                if (c->sq_lo)
-                    add_row128(c->sq_lo + d, c->sq_hi + d, c->sq_lo + s, c->sq_hi + s, inner);
-                if (c->lsum) {
-                    add_row(c->lsum + d, c->lsum + s, inner);
-                    add_row(c->ruin + d, c->ruin + s, inner);
-                }
-            }
-        }
-    }
-}
-
 /* A cell's place as the odometer steps it: free-filter coordinates
  * (mirrored space), the genome's genes and its linear index. */
 typedef struct {
@@ -138,28 +48,104 @@ static void cursor_next(cursor_t *k, const dom_block_t *b)
     }
 }
 
+/* Moves the cursor m cells along the last free axis, within its row. */
+static void cursor_along(cursor_t *k, const dom_block_t *b, uint64_t m)
+{
+    const int32_t f = b->plan->n_filters - 1;
+    uint16_t *g = &k->genes[b->t->filter_param[f]];
+    k->coord[f] += (uint32_t)m;
+    *g = (uint16_t)(b->t->filter_mirror[f] ? *g - m : *g + m);
+    k->index += k->step[f] * m;
+}
+
+static uint64_t cell_key(const dom_block_t *b, uint64_t x)
+{
+    return rank_key(dominance_cell_result(b->t, b->c, b->plan->cells, x));
+}
+
+/* The cell of [x, e) with the highest key, for total_return over all days:
+ * its key is monotone in the sum (a double of it over 1e6) among the cells
+ * that keep min_trades, and 0 elsewhere, so the feasible cell with the
+ * largest sum has it, without a key per cell. e: none is feasible. */
+static uint64_t best_sum_cell(const dom_block_t *b, uint64_t x, uint64_t e)
+{
+    const int64_t min_trades = b->t->obj.min_trades;
+    uint64_t best = e;
+    for (uint64_t i = x; i < e; i++)
+        if ((int64_t)b->c->n[i] >= min_trades && (best == e || (int64_t)b->c->sum[i] > (int64_t)b->c->sum[best]))
+            best = i;
+    return best;
+}
+
+/* Cells [x, e) of one row: the highest key among them (the heatmap's, per
+ * cell where the row's last free axis is a heatmap axis, and the count's). */
+static uint64_t row_key(const dom_block_t *b, grid_sink_t *s, cursor_t *k, uint64_t x, uint64_t e, int fast,
+                        int heat_cells)
+{
+    const int32_t f = b->plan->n_filters - 1;
+    uint16_t *g = heat_cells ? &k->genes[b->t->filter_param[f]] : NULL, g0 = g ? *g : 0;
+    uint64_t top = 0;
+    if (fast) {
+        uint64_t best = best_sum_cell(b, x, e);
+        return best < e ? cell_key(b, best) : 0;
+    }
+    for (uint64_t i = x; i < e; i++) {
+        uint64_t key = cell_key(b, i);
+        top = key > top ? key : top;
+        if (g) {
+            *g = (uint16_t)(b->t->filter_mirror[f] ? g0 - (i - x) : g0 + (i - x));
+            grid_heat_offer(s->heat, k->genes, key);
+        }
+        s->count += (uint64_t)(s->count_better && key > s->better_than);
+    }
+    if (g)
+        *g = g0;
+    return top;
+}
+
 void dominance_rank_range(const dom_block_t *b, grid_sink_t *s, const topk_bar_t *shared, uint64_t x0, uint64_t x1)
 {
     const topk_bar_t open = {0, 0, 0, 0};
     const topk_bar_t *outer = shared ? shared : &open;
+    const fit_tables_t *t = b->t;
+    const int32_t last = b->plan->n_filters - 1;
+    const int free_axes = b->plan->lead <= last;
+    /* a row: the cells along the last free axis (one cell when none is free) */
+    const uint64_t row = free_axes ? t->filter_n[last] : 1;
+    const int32_t varies = free_axes ? t->filter_param[last] : -1; /* the gene a row steps */
+    const int heat_cells = s->heat && (s->heat->px == varies || s->heat->py == varies);
+    const int fast = t->agg == AGG_ALL && t->obj.kind == OBJ_TOTAL_RETURN && !s->count_better && !heat_cells;
+    const uint64_t step =
+        free_axes ? (t->filter_mirror[last] ? (uint64_t)0 - b->p->shape.stride[varies] : b->p->shape.stride[varies])
+                  : 0;
     cursor_t k;
     topk_bar_t bar = {0, 0, 0, 1}; /* no top-K: closed */
     if (s->top)
         bar = topk_bar(s->top);
     cursor_at(&k, b, x0);
-    for (uint64_t x = x0; x < x1; x++) {
-        eval_result_t r = dominance_cell_result(b->t, b->c, b->plan->cells, x);
-        uint64_t key = rank_key(r);
-        if (topk_bar_admits(&bar, key, k.index) && topk_bar_admits(outer, key, k.index)) {
+    for (uint64_t x = x0; x < x1;) {
+        const uint64_t e = (x / row + 1) * row < x1 ? (x / row + 1) * row : x1;
+        const uint64_t top = row_key(b, s, &k, x, e, fast, heat_cells);
+        if (s->heat && !heat_cells)
+            grid_heat_offer(s->heat, k.genes, top);
+        /* index 0 ranks before every cell of the row: a bar that refuses the
+         * row's best key with it refuses each of the row's cells */
+        for (uint64_t i = x; i < e && topk_bar_admits(&bar, top, 0) && topk_bar_admits(outer, top, 0); i++) {
+            eval_result_t r = dominance_cell_result(t, b->c, b->plan->cells, i);
+            uint64_t key = rank_key(r), index = k.index + step * (i - x);
+            if (!topk_bar_admits(&bar, key, index) || !topk_bar_admits(outer, key, index))
+                continue;
             if (s->pend)
-                grid_sink_pend(s, k.index, r);
+                grid_sink_pend(s, index, r);
             else
-                topk_offer(s->top, k.index, r);
+                topk_offer(s->top, index, r);
             bar = topk_bar(s->top);
         }
-        if (s->heat)
-            grid_heat_offer(s->heat, k.genes, key);
-        s->count += (uint64_t)(s->count_better && key > s->better_than);
-        cursor_next(&k, b);
+        if (e < x1) {
+            if (free_axes)
+                cursor_along(&k, b, e - x - 1);
+            cursor_next(&k, b);
+        }
+        x = e;
     }
 }

@@ -1,7 +1,7 @@
 /* Sums of squares past 64 bits (SPEC sec. 5's exact 128-bit sums): 600
  * trades of +400 % to +460 % (q = 4e8 to 4.6e8 micro-percent, q^2 ~ 1.9e17)
  * sum to about 1.1e20 > 2^64 = 1.8e19, so the dominance sums' suffix pass
- * (fitness/dominance_rank.c add128) must carry the low words into the high
+ * (fitness/dominance_suffix.c add128) must carry the low words into the high
  * ones several times, and so must every other evaluator's accumulator.
  * Sharpe (the objective that reads the squares) on a lattice of a min
  * filter of 40 values and a max filter of 11:

@@ -10,7 +10,11 @@
  * fitness and trades) and the heatmap must be identical, and so must a
  * short top-K (1 to 4: its bar, full early, refuses cells before they are
  * offered). A pass stopped after a random round and resumed there ends with
- * the same list. */
+ * the same list. The new pass again with slices of a few dozen bytes to a
+ * few KB (dominance_opts_t.tile_bytes: the fused sweeps and ranking cut
+ * these small blocks as they cut the trader's 10 MB ones), and heatmap axes
+ * drawn at random (a heatmap axis along the rows the ranking screens, or
+ * not). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,7 @@
 
 typedef struct {
     int problems, many, trail, breakeven, hold, off, folds, fill, resumed;
+    int tiled, total_return, row_heat; /* cut into slices; the sum screen; a heatmap axis along the rows */
 } tally_t;
 
 typedef struct {
@@ -53,18 +58,26 @@ static int same_heat(const grid_heat_t *a, const grid_heat_t *b)
     return !memcmp(a->key, b->key, (size_t)a->nx * a->ny * sizeof *a->key);
 }
 
-/* The whole lattice into top and heat by dominance sums (by_block or not),
- * from start, told every round through log (NULL: no hook). */
-static ev_status dominance(const fit_problem_t *p, const fit_tables_t *t, int by_block, uint64_t start, hook_log_t *log,
-                           topk_t *top, grid_heat_t *heat, ev_error *err)
+/* The whole lattice into top and heat by dominance sums (by_block or not;
+ * tile: the slices' bytes, 0: the default), from start, told every round
+ * through log (NULL: no hook). */
+static ev_status dominance_tiled(const fit_problem_t *p, const fit_tables_t *t, int by_block, uint64_t tile,
+                                 uint64_t start, hook_log_t *log, topk_t *top, grid_heat_t *heat, ev_error *err)
 {
     grid_progress_hook_t hook = {start, on_round, log};
     dominance_opts_t o;
     grid_sink_t sink = grid_sink_of(top, heat);
     memset(&o, 0, sizeof o);
     o.by_block = by_block;
+    o.tile_bytes = tile;
     o.hook = log ? &hook : NULL;
     return dominance_grid_sink(p, t, &o, &sink, err);
+}
+
+static ev_status dominance(const fit_problem_t *p, const fit_tables_t *t, int by_block, uint64_t start, hook_log_t *log,
+                           topk_t *top, grid_heat_t *heat, ev_error *err)
+{
+    return dominance_tiled(p, t, by_block, 0, start, log, top, heat, err);
 }
 
 /* 1 when this problem's pass gives whole combinations to threads. */
@@ -104,10 +117,12 @@ static void check_problem(const fit_problem_t *p, const tables_host_t *th, uint6
 {
     const fit_tables_t *t = &th->view;
     const lattice_t *lat = p->lat;
-    int32_t px = lat->n_params - 1, py = 0;
+    int32_t px = (int32_t)(*rng % (uint64_t)lat->n_params), py = (int32_t)((*rng >> 8) % (uint64_t)lat->n_params);
     uint32_t k = (uint32_t)lat->size;
-    topk_t tab, many, block;
-    grid_heat_t h_tab, h_many, h_block;
+    uint64_t tile = (uint64_t)16 << (*rng >> 16) % 9, cells = 1;
+    uint64_t cell_bytes = (uint64_t)dom_cells_words(&t->obj) * 8u * (uint64_t)dominance_sets(t);
+    topk_t tab, many, block, tiled;
+    grid_heat_t h_tab, h_many, h_block, h_tiled;
     grid_opts_t o;
     grid_stats_t gs;
     backend_t *cpu = NULL;
@@ -119,9 +134,12 @@ static void check_problem(const fit_problem_t *p, const tables_host_t *th, uint6
     topk_init(&tab, k, &err);
     topk_init(&many, k, &err);
     topk_init(&block, k, &err);
+    topk_init(&tiled, k, &err);
+    py = py == px ? (px + 1) % lat->n_params : py;
     grid_heat_init(&h_tab, px, py, lat->params[px].n_values, lat->params[py].n_values, &err);
     grid_heat_init(&h_many, px, py, h_tab.nx, h_tab.ny, &err);
     grid_heat_init(&h_block, px, py, h_tab.nx, h_tab.ny, &err);
+    grid_heat_init(&h_tiled, px, py, h_tab.nx, h_tab.ny, &err);
     memset(&o, 0, sizeof o);
     o.evaluator = EVAL_TABLES;
     o.heat = &h_tab;
@@ -134,6 +152,9 @@ static void check_problem(const fit_problem_t *p, const tables_host_t *th, uint6
     CHECK(same_top(&tab, &block));
     CHECK(same_heat(&h_tab, &h_many));
     CHECK(same_heat(&h_tab, &h_block));
+    CHECK_EQ_I64(EV_OK, dominance_tiled(p, t, 0, tile, 0, NULL, &tiled, &h_tiled, &err));
+    CHECK(same_top(&tab, &tiled));
+    CHECK(same_heat(&h_tab, &h_tiled));
     { /* a short list: full after the first rounds, so the list's bar refuses cells early */
         topk_t want, got_many, got_block;
         uint32_t kk = 1 + (uint32_t)(*rng >> 11) % 4;
@@ -146,6 +167,9 @@ static void check_problem(const fit_problem_t *p, const tables_host_t *th, uint6
         CHECK_EQ_I64(EV_OK, dominance(p, t, 1, 0, NULL, &got_block, NULL, &err));
         CHECK(same_top(&want, &got_many));
         CHECK(same_top(&want, &got_block));
+        got_many.n = 0; /* the same list again, empty */
+        CHECK_EQ_I64(EV_OK, dominance_tiled(p, t, 0, tile, 0, NULL, &got_many, NULL, &err));
+        CHECK(same_top(&want, &got_many));
         topk_free(&got_block);
         topk_free(&got_many);
         topk_free(&want);
@@ -161,11 +185,19 @@ static void check_problem(const fit_problem_t *p, const tables_host_t *th, uint6
             c->off +=
                 param_role_can_off(lat->params[i].role) && more_off(lat->params[i].values[lat->params[i].n_values - 1]);
         check_resume(p, t, &many, rng, c);
+        for (int32_t f = 0; f < t->n_filters; f++)
+            cells *= t->filter_n[f];
+        c->tiled += cells * cell_bytes > tile && t->n_filters > 1;
+        c->total_return += t->agg == AGG_ALL && t->obj.kind == OBJ_TOTAL_RETURN;
+        c->row_heat +=
+            t->n_filters > 0 && (px == t->filter_param[t->n_filters - 1] || py == t->filter_param[t->n_filters - 1]);
     }
     c->problems++;
+    grid_heat_free(&h_tiled);
     grid_heat_free(&h_block);
     grid_heat_free(&h_many);
     grid_heat_free(&h_tab);
+    topk_free(&tiled);
     topk_free(&block);
     topk_free(&many);
     topk_free(&tab);
@@ -211,13 +243,16 @@ int main(void)
     }
     printf(
         "%d problems; %d took whole combinations per thread (trail %d, breakeven %d, max_hold %d, off values %d, "
-        "fold statistics %d, fill price %d), %d stopped and resumed\n",
-        c.problems, c.many, c.trail, c.breakeven, c.hold, c.off, c.folds, c.fill, c.resumed);
+        "fold statistics %d, fill price %d, cut into slices %d, total_return %d, a heatmap axis along the rows %d), "
+        "%d stopped and resumed\n",
+        c.problems, c.many, c.trail, c.breakeven, c.hold, c.off, c.folds, c.fill, c.tiled, c.total_return, c.row_heat,
+        c.resumed);
     /* not vacuous: the new pass ran with each role, off, folds and fill */
     CHECK(c.problems > 40);
     CHECK(c.many > 30);
     CHECK(c.trail > 5 && c.breakeven > 5 && c.hold > 5 && c.off > 5);
     CHECK(c.folds > 3 && c.fill > 5);
     CHECK(c.resumed > 20);
+    CHECK(c.tiled > 10 && c.total_return > 5 && c.row_heat > 5);
     return check_exit();
 }

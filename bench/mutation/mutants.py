@@ -104,15 +104,27 @@ MUTANTS = [
     mutant("page-stats-holdout", "report/report_html.c",
            "const trade_stats_t *s = holdout ? &l->val->row[i].oos_stats : &l->stats[i];",
            "const trade_stats_t *s = &l->stats[i];", ["test_report_page"]),
-    # fitness/dominance_rank.c: the 128-bit carry of the suffix sums
-    mutant("dominance-carry", "fitness/dominance_rank.c", "*hi += shi + (l < *lo ? 1u : 0u);", "*hi += shi;",
+    # fitness/dominance_suffix.c: the 128-bit carry of the suffix sums
+    mutant("dominance-carry", "fitness/dominance_suffix.c", "*hi += shi + (l < *lo ? 1u : 0u);", "*hi += shi;",
            ["test_dominance_carry"], ci=True),
-    mutant("dominance-carry-late", "fitness/dominance_rank.c",
+    mutant("dominance-carry-late", "fitness/dominance_suffix.c",
            "    *hi += shi + (l < *lo ? 1u : 0u);\n    *lo = l;",
            "    *lo = l;\n    *hi += shi + (l < *lo ? 1u : 0u);", ["test_dominance_carry"]),
-    mutant("dominance-pos-rows", "fitness/dominance_rank.c",
-           "                if (c->pos)\n                    add_row(c->pos + d, c->pos + s, inner);\n", "",
+    mutant("dominance-pos-rows", "fitness/dominance_suffix.c",
+           "    if (c->pos)\n        add_row(c->pos + d, c->pos + s, n);\n", "",
            ["test_fitness_random", "test_dominance_folds"]),
+    # fitness/dominance_suffix.c: a slice of the tiled sweeps without the next slice's sums
+    mutant("dominance-tile-add", "fitness/dominance_suffix.c",
+           "        suffix_tile(b, f + 1, base + x * inner, cell_bytes, tile);\n        if (x + 1 < n)",
+           "        suffix_tile(b, f + 1, base + x * inner, cell_bytes, tile);\n        if (x + 2 < n)",
+           ["test_dominance_many", "test_dominance_tile"]),
+    # fitness/dominance_suffix.c: a plane's next row added without the 128-bit carry
+    mutant("dominance-plane-carry", "fitness/dominance_suffix.c",
+           "add128(&rlo[x], &rhi[x], rlo[len + x], rhi[len + x]);",
+           "rlo[x] += rlo[len + x];\n            rhi[x] += rhi[len + x];", ["test_dominance_tile"]),
+    # fitness/dominance_rank.c: the row screen's feasibility (min_trades kept, not exceeded)
+    mutant("dominance-row-min-trades", "fitness/dominance_rank.c", "(int64_t)b->c->n[i] >= min_trades",
+           "(int64_t)b->c->n[i] > min_trades", ["test_dominance_many"]),
     # fitness/dominance_many.c: the race's tie order (the earlier role wins a tie)
     mutant("dominance-many-tie", "fitness/dominance_many.c", "q = h < best ? qv : q;", "q = h <= best ? qv : q;",
            ["test_dominance_many"], ci=True),

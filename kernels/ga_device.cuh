@@ -94,17 +94,37 @@ struct ga_state {   /* ga_state_t of ga/backend.h: the CUDA GA ops take it as is
     eval_result_t *new_res;   /* [P] results of the new genomes (compact order), or imported values */
     uint16_t *new_genes;      /* [G][P] the new genomes, compact (stride P) */
     ga_counts_t *counts;      /* [1] */
-    ga_summary_t *summary;    /* [1] */
-    uint32_t *island_unique;  /* [islands] */
-    uint32_t *gene_counts;    /* [gene_values] */
     ga_hof_entry_t *top;      /* [top_k] the generation's new top-K, best first */
     ga_hof_entry_t *top_host; /* [top_k] host staging for top */
-    double *stats_host;       /* [P] host staging for ga_rank's mean and std */
     void *temp;               /* CUB scratch for P items (ga_cub_temp_bytes) */
     size_t temp_bytes;
 
+    /* ga_rank's outputs in one device block (ga_rank_layout), copied back
+     * once a generation into its pinned host mirror; the views point into it */
+    unsigned char *rank_rec;      /* [layout.bytes] */
+    unsigned char *rank_host;     /* [layout.bytes] pinned (cudaMallocHost) */
+    ga_summary_t *summary;        /* [1] */
+    uint32_t *island_unique;      /* [islands] */
+    uint32_t *gene_counts;        /* [gene_values] */
+    double *stats_values;         /* [P] fitness, NaN where infeasible (ga_mean_std_of) */
+    breed_island_t *islands_host; /* [islands] pinned staging of breed's plans (an asynchronous copy) */
+
     ga_table_t table;
 };
+
+/* Where ga_rank's outputs lie in the rank record (bytes from its start). */
+typedef struct {
+    uint64_t unique, counts, values, bytes;
+} ga_rank_layout_t;
+static inline ga_rank_layout_t ga_rank_layout(uint64_t islands, uint64_t gene_values, uint64_t pop)
+{
+    ga_rank_layout_t l;
+    l.unique = sizeof(ga_summary_t);
+    l.counts = l.unique + 4u * islands;
+    l.values = (l.counts + 4u * gene_values + 7u) / 8u * 8u; /* doubles: 8-byte aligned */
+    l.bytes = l.values + 8u * pop;
+    return l;
+}
 
 /* ---- ga_sort.cu: CUB on plain pointers; errors as cudaError_t, never an exception */
 
@@ -122,7 +142,12 @@ cudaError_t ga_cub_max_u32(void *temp, size_t temp_bytes, const uint32_t *in, ui
 
 /* ---- ga_evaluate.cu: the dedup pass, shared by evaluate and cache import */
 
-/* Items [0, n) (n <= P) with their index words in g->index (stride P):
+/* What ga_dedup_pass expects of its caller beside the index words: g->val_a
+ * = the identity on [0, n) and g->counts zeroed (evaluate's index_kernel
+ * does both; the cache import launches this). */
+ev_status ga_dedup_prepare(cuda_ga_t *g, uint32_t n, ev_error *err);
+/* Items [0, n) (n <= P) with their index words in g->index (stride P),
+ * prepared (ga_dedup_prepare):
  * g->sorted = the items by (index, item), grouped; each group's head looked
  * up in the cache once (hits into g->res_head); g->new_pos = heads of the
  * groups not in the cache; *distinct and *n_new on the host. index_bits:

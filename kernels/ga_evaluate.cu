@@ -1,7 +1,9 @@
 /* ga_evaluate on the device: the population's fitness through the dedup
  * cache, equal to the CPU ops' (ga/cpu_ga_evaluate.c) in every output.
  *
- *   index_kernel     thread = individual: genome_index -> index [W][P]
+ *   index_kernel     thread = individual: genome_index -> index [W][P];
+ *                    also the sort's first values (val_a = identity) and the
+ *                    zeroed counters, so no iota launch and no cudaMemset
  *   sort             items by (index, item): W stable radix passes, least
  *                    significant word first (ga_sort_by_index) -> sorted [P]
  *   heads_kernel     thread = sorted position j: j heads a group iff its
@@ -21,7 +23,9 @@
  *   top              stable radix sort of the new ones by rank_key descending
  *                    (ties stay in ascending index order: ranked_before's
  *                    order); the best top_k become ga_hof_entry_t's on the
- *                    device (ga_entry_make) and cross to the host.
+ *                    device (ga_entry_make) and cross to the host; that
+ *                    copy is evaluate's second and last wait (the first:
+ *                    the counts).
  *
  * Deterministic: sorts are stable and total on (key, item), counters are
  * integer sums, and each output element is written by one thread. */
@@ -30,25 +34,43 @@
 
 #include "kernels/ga_table.cuh"
 
+/* Thread = individual i: its index words, perm[i] = i and (thread 0) the
+ * zeroed counters: what ga_dedup_pass expects of its caller. */
 static __global__ void index_kernel(const __grid_constant__ breed_ctx_t ctx, const uint16_t *genes, int32_t words,
-                                    uint64_t *index)
+                                    uint64_t *index, uint32_t *perm, ga_counts_t *counts)
 {
     uint32_t i = blockIdx.x * GA_THREADS + threadIdx.x;
     uint16_t g[GA_MAX_GENES];
     uint64_t ix[GA_INDEX_WORDS_MAX];
     if (i >= ctx.population)
         return;
+    if (i == 0)
+        counts->distinct = counts->n_new = 0;
     genome_gather(genes, ctx.population, i, ctx.n_genes, g);
     genome_index(ctx.n_values, ctx.n_genes, g, words, ix);
     for (int32_t w = 0; w < words; w++)
         index[(uint64_t)w * ctx.population + i] = ix[w];
+    perm[i] = i;
 }
 
-static __global__ void iota_kernel(uint32_t *v, uint32_t n)
+/* The same preparation for items whose index the host copied (cache import). */
+static __global__ void prepare_kernel(uint32_t *perm, uint32_t n, ga_counts_t *counts)
 {
     uint32_t j = blockIdx.x * GA_THREADS + threadIdx.x;
+    if (j == 0)
+        counts->distinct = counts->n_new = 0;
     if (j < n)
-        v[j] = j;
+        perm[j] = j;
+}
+
+ev_status ga_dedup_prepare(cuda_ga_t *g, uint32_t n, ev_error *err)
+{
+    ev_status st = EV_OK;
+    prepare_kernel<<<ga_blocks(n), GA_THREADS>>>(g->val_a, n, g->counts);
+    CUDA_TRY_LAUNCH();
+    return EV_OK;
+fail:
+    return st;
 }
 
 /* keys[j] = word w of item perm[j]'s index. */
@@ -61,15 +83,13 @@ static __global__ void gather_word_kernel(const uint64_t *index, uint32_t stride
 }
 
 /* g->sorted[0..n) = items [0, n) by (index, item). The first pass sorts the
- * identity permutation by word 0; each next pass sorts the permutation so far
+ * identity permutation (val_a, the caller's) by word 0; each next pass sorts the permutation so far
  * by the next word, stably, so the last (most significant) word decides first
  * and item numbers break ties. Only the top word is limited to top_bits. */
 static ev_status ga_sort_by_index(cuda_ga_t *g, uint32_t n, int32_t top_bits, ev_error *err)
 {
     ev_status st = EV_OK;
     const uint32_t *perm = g->val_a;
-    iota_kernel<<<ga_blocks(n), GA_THREADS>>>(g->val_a, n);
-    CUDA_TRY_LAUNCH();
     for (int32_t w = 0; w < g->words; w++) {
         const uint64_t *keys = g->index; /* word 0 of items in item order */
         uint32_t *out = w == g->words - 1 ? g->sorted : perm == g->val_a ? g->val_b : g->val_a;
@@ -136,7 +156,6 @@ ev_status ga_dedup_pass(cuda_ga_t *g, uint32_t n, int32_t index_bits, uint64_t *
     ga_counts_t c;
     if ((st = ga_sort_by_index(g, n, index_bits, err)) != EV_OK)
         return st;
-    CUDA_TRY(cudaMemset(g->counts, 0, sizeof *g->counts));
     heads_kernel<<<ga_blocks(n), GA_THREADS>>>(ga_table_view(&g->table), g->index, g->pop, g->sorted, n, g->res_head,
                                                g->flag, g->head_at, g->counts);
     CUDA_TRY_LAUNCH();
@@ -263,7 +282,7 @@ extern "C" ev_status cuda_ga_evaluate(cuda_ga_t *g, ga_eval_out_t *out, ev_error
     out->n_top = 0;
     if (!g->has_population)
         return ev_fail(err, EV_EINTERNAL, "ga_evaluate before a population exists");
-    index_kernel<<<ga_blocks(g->pop), GA_THREADS>>>(g->plan.ctx, g->genes, g->words, g->index);
+    index_kernel<<<ga_blocks(g->pop), GA_THREADS>>>(g->plan.ctx, g->genes, g->words, g->index, g->val_a, g->counts);
     CUDA_TRY_LAUNCH();
     if ((st = ga_dedup_pass(g, g->pop, g->index_bits, &distinct, &n_new, err)) != EV_OK)
         return st;
@@ -286,7 +305,8 @@ extern "C" ev_status cuda_ga_evaluate(cuda_ga_t *g, ga_eval_out_t *out, ev_error
     CUDA_TRY_LAUNCH();
     if ((st = new_top(g, (uint32_t)n_new, out, err)) != EV_OK)
         return st;
-    CUDA_TRY(cudaDeviceSynchronize()); /* any fault of the launches above surfaces here */
+    if (n_new == 0) /* else new_top's copy back waited for every launch above, and reported any fault */
+        CUDA_TRY(cudaDeviceSynchronize());
     g->evaluated = 1;
     g->ranked = 0;
     return EV_OK;

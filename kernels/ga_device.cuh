@@ -86,9 +86,9 @@ struct ga_state {   /* ga_state_t of ga/backend.h: the CUDA GA ops take it as is
     /* scratch of one op */
     uint64_t *key_a, *key_b;  /* [P] radix keys in/out */
     uint32_t *val_a, *val_b;  /* [P] radix values in/out */
-    uint32_t *flag, *incl;    /* [P] new-group flags and their inclusive sum; island keys in rank */
-    uint32_t *head_at;        /* [P] position j at the head of a group, else 0 */
-    uint32_t *head_pos;       /* [P] running max of head_at: each position's group head */
+    uint32_t *flag, *incl;    /* [P] island keys and their sorted copy (rank) */
+    uint32_t *heads;          /* [P] group g's head: its first sorted position */
+    uint32_t *group;          /* [P] each sorted position's group */
     uint32_t *new_pos;        /* [P] positions of the new groups' heads, ascending */
     eval_result_t *res_head;  /* [P] at a head position: its group's result */
     eval_result_t *new_res;   /* [P] results of the new genomes (compact order), or imported values */
@@ -136,9 +136,8 @@ cudaError_t ga_cub_sort_u64(void *temp, size_t temp_bytes, const uint64_t *kin, 
                             uint32_t *vout, uint32_t n, int end_bit, int descending);
 cudaError_t ga_cub_sort_u32(void *temp, size_t temp_bytes, const uint32_t *kin, uint32_t *kout, const uint32_t *vin,
                             uint32_t *vout, uint32_t n, int end_bit);
-/* Inclusive prefix sum and prefix maximum. */
-cudaError_t ga_cub_sum_u32(void *temp, size_t temp_bytes, const uint32_t *in, uint32_t *out, uint32_t n);
-cudaError_t ga_cub_max_u32(void *temp, size_t temp_bytes, const uint32_t *in, uint32_t *out, uint32_t n);
+/* Inclusive prefix sum. */
+cudaError_t ga_cub_sum_u64(void *temp, size_t temp_bytes, const uint64_t *in, uint64_t *out, uint32_t n);
 
 /* ---- ga_evaluate.cu: the dedup pass, shared by evaluate and cache import */
 

@@ -2,7 +2,7 @@
  * (tests/cuda_emu/counters.h; emulated builds only, label emu): issue 34
  * item 3, bench/RESULTS.md "A CUDA GA generation's calls".
  *
- * On a small planted problem (144 lattice points, population 256 in 4
+ * On a small planted problem (324 lattice points, population 512 in 4
  * islands: the first dedup table holds the whole lattice, so no generation
  * grows it) one generation with new genomes (breed, evaluate, rank), with
  * the walk and with the bit-sliced evaluator, must make at most the
@@ -77,7 +77,7 @@ static void check_mode(ga_fixture_t *f, const bound_t *b)
     }
     plat_setenv(SLICES_MODE_ENV, b->mode);
     fixture_settings(&s);
-    s.population = 256;
+    s.population = 512;
     s.islands = 4;
     s.generations = 3;
     ga_pair_open(&x, cuda_ops, &f->p, &f->t, &s, 17, 10);
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     /* the numbers of bench/RESULTS.md "A CUDA GA generation's calls" (after) */
     static const bound_t bounds[] = {
         {"walk", 12, 5, 1, 3, 3},
-        {"slices", 16, 6, 1, 4, 4},
+        {"slices", 15, 6, 1, 4, 4},
     };
     ga_fixture_t f;
     trace = argc > 1 && !strcmp(argv[1], "--trace");
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
         printf("test_ga_cuda_calls: no CUDA device: skipped\n");
         return CHECK_SKIP_CODE;
     }
-    fixture_open(&f, 1, 4); /* 1 filter of 4 values, 6 targets, 6 stops: 144 points */
+    fixture_open(&f, 2, 3); /* 2 filters of 3 values, 6 targets, 6 stops: 324 points */
     for (size_t m = 0; m < sizeof bounds / sizeof bounds[0]; m++)
         check_mode(&f, &bounds[m]);
     fixture_close(&f);

@@ -108,8 +108,10 @@ extern "C" void cuda_ga_close(cuda_ga_t *g)
         }
     ga_table_free(&g->table);
     free(g->top_host);
-    (void)cudaFreeHost(g->rank_host); /* NULL: nothing */
-    (void)cudaFreeHost(g->islands_host);
+    if (g->rank_host)
+        (void)cudaFreeHost(g->rank_host);
+    if (g->islands_host)
+        (void)cudaFreeHost(g->islands_host);
     free(g);
 }
 

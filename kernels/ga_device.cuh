@@ -52,7 +52,8 @@ typedef struct {
     ga_slot_t *vals;    /* [slots] */
 } ga_table_t;
 
-/* Counters written by kernels and read by the host after each dedup pass. */
+/* The dedup pass's counts, written by its compact_kernel's last thread and
+ * read by the host. */
 typedef struct {
     unsigned long long distinct; /* groups (distinct genomes) */
     unsigned long long n_new;    /* groups not in the cache */
@@ -142,8 +143,8 @@ cudaError_t ga_cub_sum_u64(void *temp, size_t temp_bytes, const uint64_t *in, ui
 /* ---- ga_evaluate.cu: the dedup pass, shared by evaluate and cache import */
 
 /* What ga_dedup_pass expects of its caller beside the index words: g->val_a
- * = the identity on [0, n) and g->counts zeroed (evaluate's index_kernel
- * does both; the cache import launches this). */
+ * = the identity on [0, n) (evaluate's index_kernel writes it; the cache
+ * import launches this). */
 ev_status ga_dedup_prepare(cuda_ga_t *g, uint32_t n, ev_error *err);
 /* Items [0, n) (n <= P) with their index words in g->index (stride P),
  * prepared (ga_dedup_prepare):

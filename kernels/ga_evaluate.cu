@@ -2,8 +2,8 @@
  * cache, equal to the CPU ops' (ga/cpu_ga_evaluate.c) in every output.
  *
  *   index_kernel     thread = individual: genome_index -> index [W][P];
- *                    also the sort's first values (val_a = identity) and the
- *                    zeroed counters, so no iota launch and no cudaMemset
+ *                    also the sort's first values (val_a = identity), so no
+ *                    iota launch
  *   sort             items by (index, item): W stable radix passes, least
  *                    significant word first (ga_sort_by_index) -> sorted [P]
  *   heads_kernel     thread = sorted position j: j heads a group iff its
@@ -37,18 +37,16 @@
 
 #include "kernels/ga_table.cuh"
 
-/* Thread = individual i: its index words, perm[i] = i and (thread 0) the
- * zeroed counters: what ga_dedup_pass expects of its caller. */
+/* Thread = individual i: its index words and perm[i] = i (what
+ * ga_dedup_pass expects of its caller). */
 static __global__ void index_kernel(const __grid_constant__ breed_ctx_t ctx, const uint16_t *genes, int32_t words,
-                                    uint64_t *index, uint32_t *perm, ga_counts_t *counts)
+                                    uint64_t *index, uint32_t *perm)
 {
     uint32_t i = blockIdx.x * GA_THREADS + threadIdx.x;
     uint16_t g[GA_MAX_GENES];
     uint64_t ix[GA_INDEX_WORDS_MAX];
     if (i >= ctx.population)
         return;
-    if (i == 0)
-        counts->distinct = counts->n_new = 0;
     genome_gather(genes, ctx.population, i, ctx.n_genes, g);
     genome_index(ctx.n_values, ctx.n_genes, g, words, ix);
     for (int32_t w = 0; w < words; w++)
@@ -56,12 +54,10 @@ static __global__ void index_kernel(const __grid_constant__ breed_ctx_t ctx, con
     perm[i] = i;
 }
 
-/* The same preparation for items whose index the host copied (cache import). */
-static __global__ void prepare_kernel(uint32_t *perm, uint32_t n, ga_counts_t *counts)
+/* The same for items whose index the host copied (cache import). */
+static __global__ void iota_kernel(uint32_t *perm, uint32_t n)
 {
     uint32_t j = blockIdx.x * GA_THREADS + threadIdx.x;
-    if (j == 0)
-        counts->distinct = counts->n_new = 0;
     if (j < n)
         perm[j] = j;
 }
@@ -69,7 +65,7 @@ static __global__ void prepare_kernel(uint32_t *perm, uint32_t n, ga_counts_t *c
 ev_status ga_dedup_prepare(cuda_ga_t *g, uint32_t n, ev_error *err)
 {
     ev_status st = EV_OK;
-    prepare_kernel<<<ga_blocks(n), GA_THREADS>>>(g->val_a, n, g->counts);
+    iota_kernel<<<ga_blocks(n), GA_THREADS>>>(g->val_a, n);
     CUDA_TRY_LAUNCH();
     return EV_OK;
 fail:
@@ -86,9 +82,10 @@ static __global__ void gather_word_kernel(const uint64_t *index, uint32_t stride
 }
 
 /* g->sorted[0..n) = items [0, n) by (index, item). The first pass sorts the
- * identity permutation (val_a, the caller's) by word 0; each next pass sorts the permutation so far
- * by the next word, stably, so the last (most significant) word decides first
- * and item numbers break ties. Only the top word is limited to top_bits. */
+ * identity permutation (val_a, the caller's) by word 0; each next pass sorts
+ * the permutation so far by the next word, stably, so the last (most
+ * significant) word decides first and item numbers break ties. Only the top
+ * word is limited to top_bits. */
 static ev_status ga_sort_by_index(cuda_ga_t *g, uint32_t n, int32_t top_bits, ev_error *err)
 {
     ev_status st = EV_OK;
@@ -291,7 +288,7 @@ extern "C" ev_status cuda_ga_evaluate(cuda_ga_t *g, ga_eval_out_t *out, ev_error
     out->n_top = 0;
     if (!g->has_population)
         return ev_fail(err, EV_EINTERNAL, "ga_evaluate before a population exists");
-    index_kernel<<<ga_blocks(g->pop), GA_THREADS>>>(g->plan.ctx, g->genes, g->words, g->index, g->val_a, g->counts);
+    index_kernel<<<ga_blocks(g->pop), GA_THREADS>>>(g->plan.ctx, g->genes, g->words, g->index, g->val_a);
     CUDA_TRY_LAUNCH();
     if ((st = ga_dedup_pass(g, g->pop, g->index_bits, &distinct, &n_new, err)) != EV_OK)
         return st;

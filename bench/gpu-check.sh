@@ -287,18 +287,20 @@ step "bench_ga CPU evaluators (walk, slices, auto; 50,000 trades, 1 thread)" ben
   --objective total_return,profit_factor,sharpe,compound --evaluator walk,slices,auto --csv "$LOGS/bench_ga_cpu.csv"
 # the device's walk and bit-sliced evaluators side by side (kernels/slices_device.cu): a generation
 # at 65,536 x 50,000 (issue 34: total_return <= 3 ms, sharpe <= 5 ms on an H100), and the fixed
-# cost of a generation at 5,000 trades (<= 1 ms)
+# cost of a generation at 5,000 trades (<= 1 ms; at 1,024 genomes the evaluation is a small part of
+# it; bench/RESULTS.md "A CUDA GA generation's calls": the calls before and after, and the code
+# before at 1.2 ms (1,024) and 3.7 ms (65,536) a generation on an H100)
 step "bench_ga CUDA evaluators (walk, slices, auto; 65,536 x 50,000)" bench_ga_cuda_eval.log \
   "$BUILD/bench/bench_ga" --backend cuda --pop 65536 --trades 50000 --gens 5 --objective total_return,sharpe \
   --evaluator walk,slices,auto --csv "$LOGS/bench_ga_cuda_eval.csv"
-step "bench_ga CUDA evaluators (walk, slices; 65,536 x 5,000: the fixed cost)" bench_ga_cuda_fixed.log \
-  "$BUILD/bench/bench_ga" --backend cuda --pop 65536 --trades 5000 --gens 5 --objective total_return \
+step "bench_ga CUDA evaluators (walk, slices; 1,024 and 65,536 x 5,000: the fixed cost)" bench_ga_cuda_fixed.log \
+  "$BUILD/bench/bench_ga" --backend cuda --pop 1024,65536 --trades 5000 --gens 5 --objective total_return \
   --evaluator walk,slices --csv "$LOGS/bench_ga_cuda_fixed.csv"
 tail -n 12 "$LOGS/bench_grid.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 tail -n 10 "$LOGS/bench_ga.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 tail -n 14 "$LOGS/bench_ga_cpu.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 tail -n 8 "$LOGS/bench_ga_cuda_eval.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
-tail -n 4 "$LOGS/bench_ga_cuda_fixed.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
+tail -n 8 "$LOGS/bench_ga_cuda_fixed.log" 2>/dev/null | sed 's/^/      /' >>"$SUMMARY"
 
 note "total $((SECONDS - T0)) s"
 if ((${#FAILED[@]})); then

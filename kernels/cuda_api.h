@@ -200,7 +200,7 @@ ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan_t *plan, e
  * a device can tell) and, last, the first dedup cache table. Fills
  * list[CUDA_GA_BUFFERS] unless NULL; returns the total, the need. Needs no
  * device. The plan must be one cuda_ga_open accepts. */
-enum { CUDA_GA_BUFFERS = 27 };
+enum { CUDA_GA_BUFFERS = 25 };
 typedef struct {
     const char *name; /* the member of the state, or "dedup cache" */
     uint64_t bytes;   /* at least one element */

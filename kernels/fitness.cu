@@ -324,8 +324,11 @@ extern "C" ev_status cuda_eval_genes(cuda_eval_t *e, const uint16_t *genes, uint
         return st;
     for (uint64_t i0 = 0; i0 < n; i0 += c) {
         c = n - i0 < e->sizes.batch_max ? n - i0 : e->sizes.batch_max;
-        /* row k of the batch: genes[k * n + i0 .. + c) -> e->genes[k * c ..] */
-        for (int32_t k = 0; k < np; k++)
+        /* row k of the batch: genes[k * n + i0 .. + c) -> e->genes[k * c ..]; a
+         * batch of all n genomes is the rows as they lie: one copy */
+        if (c == n)
+            CUDA_TRY(cudaMemcpy(e->genes, genes, (uint64_t)np * n * sizeof *genes, cudaMemcpyHostToDevice));
+        for (int32_t k = 0; c < n && k < np; k++)
             CUDA_TRY(cudaMemcpy(e->genes + (uint64_t)k * c, genes + (uint64_t)k * n + i0, c * sizeof *genes,
                                 cudaMemcpyHostToDevice));
         if ((st = cuda_eval_device_genes(e, e->genes, c, c, e->results, err)) != EV_OK)

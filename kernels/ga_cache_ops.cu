@@ -109,7 +109,8 @@ extern "C" ev_status cuda_ga_cache_import(cuda_ga_t *g, const uint64_t *index, c
             CUDA_TRY(cudaMemcpy(g->index + (uint64_t)w * g->pop, soa + (size_t)w * c, c * sizeof *soa,
                                 cudaMemcpyHostToDevice));
         CUDA_TRY(cudaMemcpy(g->new_res, results + j0, c * sizeof *results, cudaMemcpyHostToDevice));
-        if ((st = ga_dedup_pass(g, c, 64, &distinct, &n_new, err)) != EV_OK)
+        if ((st = ga_dedup_prepare(g, c, err)) != EV_OK ||
+            (st = ga_dedup_pass(g, c, 64, &distinct, &n_new, err)) != EV_OK)
             goto done;
         if (g->table.count + n_new > g->table.capacity) {
             st = ev_fail(err, EV_ECONFIG,

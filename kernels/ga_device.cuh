@@ -52,7 +52,8 @@ typedef struct {
     ga_slot_t *vals;    /* [slots] */
 } ga_table_t;
 
-/* Counters written by kernels and read by the host after each dedup pass. */
+/* The dedup pass's counts, written by its compact_kernel's last thread and
+ * read by the host. */
 typedef struct {
     unsigned long long distinct; /* groups (distinct genomes) */
     unsigned long long n_new;    /* groups not in the cache */
@@ -86,25 +87,45 @@ struct ga_state {   /* ga_state_t of ga/backend.h: the CUDA GA ops take it as is
     /* scratch of one op */
     uint64_t *key_a, *key_b;  /* [P] radix keys in/out */
     uint32_t *val_a, *val_b;  /* [P] radix values in/out */
-    uint32_t *flag, *incl;    /* [P] new-group flags and their inclusive sum; island keys in rank */
-    uint32_t *head_at;        /* [P] position j at the head of a group, else 0 */
-    uint32_t *head_pos;       /* [P] running max of head_at: each position's group head */
+    uint32_t *flag, *incl;    /* [P] island keys and their sorted copy (rank) */
+    uint32_t *heads;          /* [P] group g's head: its first sorted position */
+    uint32_t *group;          /* [P] each sorted position's group */
     uint32_t *new_pos;        /* [P] positions of the new groups' heads, ascending */
     eval_result_t *res_head;  /* [P] at a head position: its group's result */
     eval_result_t *new_res;   /* [P] results of the new genomes (compact order), or imported values */
     uint16_t *new_genes;      /* [G][P] the new genomes, compact (stride P) */
     ga_counts_t *counts;      /* [1] */
-    ga_summary_t *summary;    /* [1] */
-    uint32_t *island_unique;  /* [islands] */
-    uint32_t *gene_counts;    /* [gene_values] */
     ga_hof_entry_t *top;      /* [top_k] the generation's new top-K, best first */
     ga_hof_entry_t *top_host; /* [top_k] host staging for top */
-    double *stats_host;       /* [P] host staging for ga_rank's mean and std */
     void *temp;               /* CUB scratch for P items (ga_cub_temp_bytes) */
     size_t temp_bytes;
 
+    /* ga_rank's outputs in one device block (ga_rank_layout), copied back
+     * once a generation into its pinned host mirror; the views point into it */
+    unsigned char *rank_rec;      /* [layout.bytes] */
+    unsigned char *rank_host;     /* [layout.bytes] pinned (cudaMallocHost) */
+    ga_summary_t *summary;        /* [1] */
+    uint32_t *island_unique;      /* [islands] */
+    uint32_t *gene_counts;        /* [gene_values] */
+    double *stats_values;         /* [P] fitness, NaN where infeasible (ga_mean_std_of) */
+    breed_island_t *islands_host; /* [islands] pinned staging of breed's plans (an asynchronous copy) */
+
     ga_table_t table;
 };
+
+/* Where ga_rank's outputs lie in the rank record (bytes from its start). */
+typedef struct {
+    uint64_t unique, counts, values, bytes;
+} ga_rank_layout_t;
+static inline ga_rank_layout_t ga_rank_layout(uint64_t islands, uint64_t gene_values, uint64_t pop)
+{
+    ga_rank_layout_t l;
+    l.unique = sizeof(ga_summary_t);
+    l.counts = l.unique + 4u * islands;
+    l.values = (l.counts + 4u * gene_values + 7u) / 8u * 8u; /* doubles: 8-byte aligned */
+    l.bytes = l.values + 8u * pop;
+    return l;
+}
 
 /* ---- ga_sort.cu: CUB on plain pointers; errors as cudaError_t, never an exception */
 
@@ -116,13 +137,17 @@ cudaError_t ga_cub_sort_u64(void *temp, size_t temp_bytes, const uint64_t *kin, 
                             uint32_t *vout, uint32_t n, int end_bit, int descending);
 cudaError_t ga_cub_sort_u32(void *temp, size_t temp_bytes, const uint32_t *kin, uint32_t *kout, const uint32_t *vin,
                             uint32_t *vout, uint32_t n, int end_bit);
-/* Inclusive prefix sum and prefix maximum. */
-cudaError_t ga_cub_sum_u32(void *temp, size_t temp_bytes, const uint32_t *in, uint32_t *out, uint32_t n);
-cudaError_t ga_cub_max_u32(void *temp, size_t temp_bytes, const uint32_t *in, uint32_t *out, uint32_t n);
+/* Inclusive prefix sum. */
+cudaError_t ga_cub_sum_u64(void *temp, size_t temp_bytes, const uint64_t *in, uint64_t *out, uint32_t n);
 
 /* ---- ga_evaluate.cu: the dedup pass, shared by evaluate and cache import */
 
-/* Items [0, n) (n <= P) with their index words in g->index (stride P):
+/* What ga_dedup_pass expects of its caller beside the index words: g->val_a
+ * = the identity on [0, n) (evaluate's index_kernel writes it; the cache
+ * import launches this). */
+ev_status ga_dedup_prepare(cuda_ga_t *g, uint32_t n, ev_error *err);
+/* Items [0, n) (n <= P) with their index words in g->index (stride P),
+ * prepared (ga_dedup_prepare):
  * g->sorted = the items by (index, item), grouped; each group's head looked
  * up in the cache once (hits into g->res_head); g->new_pos = heads of the
  * groups not in the cache; *distinct and *n_new on the host. index_bits:

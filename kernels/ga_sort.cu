@@ -15,13 +15,6 @@
 namespace
 {
 
-struct max_u32 {
-    __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const
-    {
-        return a > b ? a : b;
-    }
-};
-
 /* Scratch is asked for with the widest key range (more radix passes may need
  * more), so one size covers every call. */
 cudaError_t temp_bytes_unsafe(uint32_t n, size_t *bytes)
@@ -44,11 +37,7 @@ cudaError_t temp_bytes_unsafe(uint32_t n, size_t *bytes)
     if (e != cudaSuccess)
         return e;
     most = b > most ? b : most;
-    e = cub::DeviceScan::InclusiveSum(NULL, b, (const uint32_t *)NULL, (uint32_t *)NULL, items);
-    if (e != cudaSuccess)
-        return e;
-    most = b > most ? b : most;
-    e = cub::DeviceScan::InclusiveScan(NULL, b, (const uint32_t *)NULL, (uint32_t *)NULL, max_u32(), items);
+    e = cub::DeviceScan::InclusiveSum(NULL, b, (const uint64_t *)NULL, (uint64_t *)NULL, items);
     if (e != cudaSuccess)
         return e;
     most = b > most ? b : most;
@@ -91,21 +80,11 @@ cudaError_t ga_cub_sort_u32(void *temp, size_t temp_bytes, const uint32_t *kin, 
     }
 }
 
-cudaError_t ga_cub_sum_u32(void *temp, size_t temp_bytes, const uint32_t *in, uint32_t *out, uint32_t n)
+cudaError_t ga_cub_sum_u64(void *temp, size_t temp_bytes, const uint64_t *in, uint64_t *out, uint32_t n)
 {
     size_t b = temp_bytes;
     try {
         return cub::DeviceScan::InclusiveSum(temp, b, in, out, (int)n);
-    } catch (...) {
-        return cudaErrorUnknown;
-    }
-}
-
-cudaError_t ga_cub_max_u32(void *temp, size_t temp_bytes, const uint32_t *in, uint32_t *out, uint32_t n)
-{
-    size_t b = temp_bytes;
-    try {
-        return cub::DeviceScan::InclusiveScan(temp, b, in, out, max_u32(), (int)n);
     } catch (...) {
         return cudaErrorUnknown;
     }

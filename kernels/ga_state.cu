@@ -36,6 +36,7 @@ static void ga_buffers(cuda_ga_t *g, const ga_plan_t *plan, uint64_t temp_bytes,
 {
     const uint64_t P = plan->ctx.population, G = (uint64_t)plan->ctx.n_genes, W = (uint64_t)plan->index_words;
     const uint64_t I = plan->ctx.islands;
+    const ga_rank_layout_t rank = ga_rank_layout(I, plan->gene_values, P);
 #define GA_BUFFER(field, n)                               \
     {                                                     \
         (void **)&g->field, #field, (n), sizeof *g->field \
@@ -55,18 +56,16 @@ static void ga_buffers(cuda_ga_t *g, const ga_plan_t *plan, uint64_t temp_bytes,
         GA_BUFFER(val_b, P),
         GA_BUFFER(flag, P),
         GA_BUFFER(incl, P),
-        GA_BUFFER(head_at, P),
-        GA_BUFFER(head_pos, P),
+        GA_BUFFER(heads, P),
+        GA_BUFFER(group, P),
         GA_BUFFER(new_pos, P),
         GA_BUFFER(res_head, P),
         GA_BUFFER(new_res, P),
         GA_BUFFER(new_genes, P * G),
         GA_BUFFER(counts, 1u),
-        GA_BUFFER(summary, 1u),
-        GA_BUFFER(island_unique, I),
-        GA_BUFFER(gene_counts, plan->gene_values),
         GA_BUFFER(top, plan->top_k),
-        {&g->temp, "temp", temp_bytes, 1u}, /* void *: counted in bytes */
+        {&g->temp, "temp", temp_bytes, 1u},                     /* void *: counted in bytes */
+        {(void **)&g->rank_rec, "rank record", rank.bytes, 1u}, /* ga_rank's outputs, one copy back */
         /* allocated (and grown) by ga_table_init, not from its pointer here */
         {NULL, "dedup cache", ga_table_first_slots(plan->cache_capacity, P), ga_table_bytes(plan->index_words, 1u)},
     };
@@ -109,7 +108,10 @@ extern "C" void cuda_ga_close(cuda_ga_t *g)
         }
     ga_table_free(&g->table);
     free(g->top_host);
-    free(g->stats_host);
+    if (g->rank_host)
+        (void)cudaFreeHost(g->rank_host);
+    if (g->islands_host)
+        (void)cudaFreeHost(g->islands_host);
     free(g);
 }
 
@@ -166,9 +168,18 @@ extern "C" ev_status cuda_ga_open(cuda_ga_t **out, cuda_eval_t *e, const ga_plan
             CUDA_TRY(cudaMalloc(b[a].ptr, buffer_bytes(&b[a])));
         }
     allocating = NULL;
+    {
+        const ga_rank_layout_t rank = ga_rank_layout(islands, plan->gene_values, pop);
+        g->summary = (ga_summary_t *)g->rank_rec;
+        g->island_unique = (uint32_t *)(g->rank_rec + rank.unique);
+        g->gene_counts = (uint32_t *)(g->rank_rec + rank.counts);
+        g->stats_values = (double *)(g->rank_rec + rank.values);
+        /* pinned: the rank record's one copy back and breed's asynchronous copy of its plans */
+        CUDA_TRY(cudaMallocHost((void **)&g->rank_host, rank.bytes));
+        CUDA_TRY(cudaMallocHost((void **)&g->islands_host, islands * sizeof *g->islands_host));
+    }
     g->top_host = (ga_hof_entry_t *)malloc((size_t)plan->top_k * sizeof *g->top_host);
-    g->stats_host = (double *)malloc((size_t)pop * sizeof *g->stats_host);
-    if (!g->top_host || !g->stats_host) {
+    if (!g->top_host) {
         st = ev_fail(err, EV_ENOMEM, "out of host memory for the GA state");
         goto done;
     }
@@ -226,7 +237,8 @@ extern "C" ev_status cuda_ga_set_population(cuda_ga_t *g, const uint16_t *genes,
         CUDA_TRY(cudaMemcpy(g->parents, parents, 2u * (uint64_t)g->pop * sizeof *parents, cudaMemcpyHostToDevice));
     else
         CUDA_TRY(cudaMemset(g->parents, 0xFF, 2u * (uint64_t)g->pop * sizeof *g->parents)); /* all -1 */
-    CUDA_TRY(cudaDeviceSynchronize());
+    /* no wait: the copies from host memory are made when they return, and the
+     * next launches on the stream run after them */
     population_changed(g);
     return EV_OK;
 fail:
@@ -254,11 +266,15 @@ extern "C" ev_status cuda_ga_breed(cuda_ga_t *g, uint32_t generation, const bree
         return ev_fail(err, EV_EINTERNAL, "ga_breed: generation 0 is the initial population");
     if ((st = breed_islands_check(&g->plan.ctx, islands, err)) != EV_OK)
         return st; /* not turned into a device fault */
-    CUDA_TRY(cudaMemcpy(g->islands, islands, n * sizeof *islands, cudaMemcpyHostToDevice));
+    /* Staged in pinned memory and copied without waiting: the host writes the
+     * staging again only a generation later, after evaluate and rank have
+     * waited for the stream. No wait here either: evaluate's launches follow
+     * on the same stream, and a fault surfaces at its first copy back. */
+    memcpy(g->islands_host, islands, n * sizeof *islands);
+    CUDA_TRY(cudaMemcpyAsync(g->islands, g->islands_host, n * sizeof *islands, cudaMemcpyHostToDevice, 0));
     breed_kernel<<<ga_blocks(g->pop), GA_THREADS>>>(g->plan.ctx, g->islands, g->genes, g->order, generation, g->next,
                                                     g->parents);
     CUDA_TRY_LAUNCH();
-    CUDA_TRY(cudaDeviceSynchronize());
     t = g->genes;
     g->genes = g->next;
     g->next = t;

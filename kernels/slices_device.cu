@@ -5,7 +5,9 @@
  *                        the slices take it (key = combination) or it walks
  *                        (key = n_combos, after every combination)
  *   sort                 stable radix sort of (key, genome) (ga_sort.cu)
- *   slices_gather_kernel the genes in that order, the sliced ones first
+ *   slices_gather_kernel the genes in that order, the sliced ones first;
+ *                        the last sliced position writes their count (no
+ *                        counter to zero, no atomics)
  *   slices_eval_kernel   thread = sliced genome: per word of 64 trades its
  *                        kept set (the AND of its filters' rows, and its
  *                        fold's bits), per plane popcount(kept AND plane);
@@ -60,8 +62,7 @@ static __device__ void genes_at(const uint16_t *genes, uint64_t stride, int32_t 
 }
 
 static __global__ void slices_key_kernel(const fit_tables_t t, const slices_dev_view_t v, const uint16_t *genes,
-                                         uint64_t stride, int32_t n_params, uint32_t n, uint64_t *key, uint32_t *perm,
-                                         unsigned long long *n_sl)
+                                         uint64_t stride, int32_t n_params, uint32_t n, uint64_t *key, uint32_t *perm)
 {
     const uint32_t i = blockIdx.x * GA_THREADS + threadIdx.x;
     uint16_t g[EV_MAX_PARAMS];
@@ -81,22 +82,25 @@ static __global__ void slices_key_kernel(const fit_tables_t t, const slices_dev_
                 kept += slices_popc64(kept_word(t, v, tg, w));
             take = slices_pay(t, v, v.combo[c].planes, kept);
         }
-        if (take) {
+        if (take)
             k = c;
-            atomicAdd(n_sl, 1ull);
-        }
     }
     key[i] = k;
     perm[i] = i;
 }
 
-/* Position j of the sorted batch: genome perm[j]'s genes. */
+/* Position j of the sorted batch: genome perm[j]'s genes. The sliced
+ * genomes (keys below n_combos) come first: the last of them, or position 0
+ * when there is none, writes their count. */
 static __global__ void slices_gather_kernel(const uint16_t *genes, uint64_t stride, int32_t n_params,
-                                            const uint32_t *perm, uint32_t n, uint16_t *out)
+                                            const uint32_t *perm, const uint64_t *key, uint64_t n_combos, uint32_t n,
+                                            uint16_t *out, unsigned long long *n_sl)
 {
     const uint32_t j = blockIdx.x * GA_THREADS + threadIdx.x;
     if (j >= n)
         return;
+    if (key[j] < n_combos ? j + 1 == n || key[j + 1] == n_combos : j == 0)
+        *n_sl = key[j] < n_combos ? j + 1ull : 0ull;
     for (int32_t k = 0; k < n_params; k++)
         out[(uint64_t)k * n + j] = genes[(uint64_t)k * stride + perm[j]];
 }
@@ -201,11 +205,11 @@ void slices_dev_scratch_free(cuda_slices_t *s)
     s->cap = 0;
 }
 
-/* Scratch for n genomes (rounded up to 1,024); EV_ENOMEM leaves none. */
-static ev_status scratch_alloc(cuda_slices_t *s, uint64_t n, int32_t n_params, ev_error *err)
+/* Scratch for cap genomes; EV_ENOMEM leaves none. */
+static ev_status scratch_alloc(cuda_slices_t *s, uint64_t cap, int32_t n_params, ev_error *err)
 {
     ev_status st = EV_OK;
-    const uint64_t cap = (n + 1023) / 1024 * 1024, np = (uint64_t)(n_params > 0 ? n_params : 1);
+    const uint64_t np = (uint64_t)(n_params > 0 ? n_params : 1);
     slices_dev_scratch_free(s);
     CUDA_TRY(ga_cub_temp_bytes((uint32_t)cap, &s->temp_bytes));
     CUDA_TRY(cudaMalloc((void **)&s->key_a, cap * sizeof *s->key_a));
@@ -240,7 +244,18 @@ ev_status slices_dev_split(cuda_slices_t *s, const fit_tables_t &t, const uint16
     *n_sl = 0;
     if (n == 0 || n > UINT32_MAX || s->scratch_failed)
         return EV_OK;
-    if (n > s->cap && (st = scratch_alloc(s, n, n_params, err)) != EV_OK) {
+    if (n > s->cap) {
+        /* n rounded up to 1,024; a regrowth takes twice the last size, so that
+         * a GA's new genomes, a little more in some generation, do not
+         * reallocate generation after generation; out of memory, just n */
+        const uint64_t exact = (n + 1023) / 1024 * 1024, more = s->cap && s->cap <= (1u << 30) ? 2 * s->cap : 0;
+        st = scratch_alloc(s, more > exact ? more : exact, n_params, err);
+        if (st == EV_ENOMEM && more > exact) {
+            (void)cudaGetLastError(); /* an allocation failure is not sticky */
+            st = scratch_alloc(s, exact, n_params, err);
+        }
+    }
+    if (st != EV_OK) {
         if (st != EV_ENOMEM)
             return st;
         s->scratch_failed = 1;
@@ -250,13 +265,12 @@ ev_status slices_dev_split(cuda_slices_t *s, const fit_tables_t &t, const uint16
                 (unsigned long long)n, (double)n * (28.0 + 2.0 * n_params) / 1048576.0);
         return EV_OK;
     }
-    CUDA_TRY(cudaMemset(s->n_sl, 0, sizeof *s->n_sl));
-    slices_key_kernel<<<ga_blocks(n), GA_THREADS>>>(t, s->v, genes, stride, n_params, (uint32_t)n, s->key_a, s->perm_a,
-                                                    s->n_sl);
+    slices_key_kernel<<<ga_blocks(n), GA_THREADS>>>(t, s->v, genes, stride, n_params, (uint32_t)n, s->key_a, s->perm_a);
     CUDA_TRY_LAUNCH();
     CUDA_TRY(ga_cub_sort_u64(s->temp, s->temp_bytes, s->key_a, s->key_b, s->perm_a, s->perm_b, (uint32_t)n,
                              key_bits(s->v.n_combos), 0));
-    slices_gather_kernel<<<ga_blocks(n), GA_THREADS>>>(genes, stride, n_params, s->perm_b, (uint32_t)n, s->genes);
+    slices_gather_kernel<<<ga_blocks(n), GA_THREADS>>>(genes, stride, n_params, s->perm_b, s->key_b, s->v.n_combos,
+                                                       (uint32_t)n, s->genes, s->n_sl);
     CUDA_TRY_LAUNCH();
     CUDA_TRY(cudaMemcpy(&cnt, s->n_sl, sizeof cnt, cudaMemcpyDeviceToHost)); /* synchronises */
     *n_sl = cnt;

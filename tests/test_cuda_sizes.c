@@ -81,15 +81,15 @@ static uint64_t buffer_bytes(const cuda_ga_buffer_t *list, const char *name)
 }
 
 /* One plan: the list against the sizes the GA's kernels index (P = population,
- * G = genes, W = index words; docs: 132 B + 8 B a word + 6 B a gene an
- * individual, CUB scratch, islands, gene histogram, top-K, the first cache
+ * G = genes, W = index words; docs: 140 B + 8 B a word + 6 B a gene an
+ * individual, CUB scratch, islands, the rank record, top-K, the first cache
  * table), and the need against the list's sum. */
 static void check_ga(uint32_t pop, uint32_t islands, int32_t G, int32_t W, uint32_t top_k, uint64_t capacity,
                      uint64_t gene_values, uint64_t temp)
 {
     ga_plan_t plan;
     cuda_ga_buffer_t list[CUDA_GA_BUFFERS];
-    uint64_t P = pop, need, sum = 0, slots, expect;
+    uint64_t P = pop, need, sum = 0, slots, expect, record;
     memset(&plan, 0, sizeof plan);
     memset(list, 0, sizeof list);
     plan.ctx.population = pop;
@@ -119,7 +119,9 @@ static void check_ga(uint32_t pop, uint32_t islands, int32_t G, int32_t W, uint3
     CHECK_EQ_I64((int64_t)(8 * P), (int64_t)buffer_bytes(list, "key_b"));
     CHECK_EQ_I64((int64_t)(4 * P), (int64_t)buffer_bytes(list, "new_pos"));
     CHECK_EQ_I64((int64_t)(islands * sizeof(breed_island_t)), (int64_t)buffer_bytes(list, "islands"));
-    CHECK_EQ_I64((int64_t)(4 * gene_values), (int64_t)buffer_bytes(list, "gene_counts"));
+    /* the rank record: summary (24 B), island and gene counts, then 8-byte aligned the P fitness values */
+    record = (24 + 4 * (uint64_t)islands + 4 * gene_values + 7) / 8 * 8 + 8 * P;
+    CHECK_EQ_I64((int64_t)record, (int64_t)buffer_bytes(list, "rank record"));
     CHECK_EQ_I64((int64_t)(top_k * sizeof(ga_hof_entry_t)), (int64_t)buffer_bytes(list, "top"));
     CHECK_EQ_I64((int64_t)(temp ? temp : 1), (int64_t)buffer_bytes(list, "temp"));
     /* the cache is last, for the message that names its share */
@@ -127,10 +129,10 @@ static void check_ga(uint32_t pop, uint32_t islands, int32_t G, int32_t W, uint3
     slots = dedup_grow_slots(2, dedup_max_slots(capacity), P);
     CHECK_EQ_I64((int64_t)(slots * (8 * (uint64_t)W + 24)), (int64_t)list[CUDA_GA_BUFFERS - 1].bytes);
 
-    /* the whole, as kernels/README.md counts it, plus the two one-element counters (16 + 24 B: counts, and the feasible count, best and median) */
-    expect = P * (132 + 8 * (uint64_t)W + 6 * (uint64_t)G) + (temp ? temp : 1) +
-             islands * (sizeof(breed_island_t) + 4) + 4 * gene_values + top_k * sizeof(ga_hof_entry_t) +
-             slots * (8 * (uint64_t)W + 24) + 16 + 24;
+    /* the whole, as kernels/README.md counts it (132 B an individual besides the record's 8), plus the
+     * one-element counters (16 B) */
+    expect = P * (132 + 8 * (uint64_t)W + 6 * (uint64_t)G) + (temp ? temp : 1) + islands * sizeof(breed_island_t) +
+             record + top_k * sizeof(ga_hof_entry_t) + slots * (8 * (uint64_t)W + 24) + 16;
     printf("GA population %u, %d genes, %d words: %.1f MiB of device memory\n", pop, G, W, (double)need / 1048576.0);
     CHECK_EQ_I64((int64_t)expect, (int64_t)need);
 }

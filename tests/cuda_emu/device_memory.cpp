@@ -6,12 +6,15 @@
  * (EVOLVE_EMU_FAIL_MALLOC=N, or every call from N with N+; with it set, the
  * exit reports the number of calls instead of leaks, since a test stopped by
  * the failure may exit holding memory) and when the emulated device
- * (EVOLVE_EMU_DEVICE_MIB, default 1024) is full. */
+ * (EVOLVE_EMU_DEVICE_MIB, default 1024) is full. Pinned host memory
+ * (cudaMallocHost) is plain host memory whose frees are checked. Every call
+ * is counted (counters.cpp). */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <utility>
 #include <unistd.h>
 #include <vector>
 
@@ -45,6 +48,7 @@ struct Table {
     std::vector<uintptr_t> pointed;     /* the allocations marked pointed */
     uintptr_t lo = UINTPTR_MAX, hi = 0; /* every allocation ever made lies in [lo, hi] */
     size_t used = 0;
+    std::map<uintptr_t, std::pair<const char *, int>> pinned; /* live cudaMallocHost blocks: their call site */
     size_t total;
     unsigned long calls = 0, fail_at = 0;
     bool fail_after = false;
@@ -87,8 +91,16 @@ void leak_check(void)
         fprintf(stderr, "emu: %lu cudaMalloc calls\n", t.calls);
         return;
     }
-    if (t.live.empty())
+    for (auto &h : t.pinned)
+        fprintf(stderr, "emu: pinned host memory from cudaMallocHost at %s:%d still live at exit (leaked)\n",
+                h.second.first, h.second.second);
+    if (t.live.empty()) {
+        if (!t.pinned.empty()) {
+            fflush(stderr);
+            _exit(70);
+        }
         return;
+    }
     fprintf(stderr, "emu: %zu device allocation(s) of %zu bytes still live at exit (leaked):\n", t.live.size(), t.used);
     int shown = 0;
     for (auto &a : t.live)
@@ -96,6 +108,13 @@ void leak_check(void)
             fprintf(stderr, "  %zu bytes from cudaMalloc at %s:%d\n", a.second.bytes, a.second.file, a.second.line);
     fflush(stderr);
     _exit(70);
+}
+
+/* The leak check, registered once, at the first allocation of either kind. */
+void watch_leaks(void)
+{
+    static bool registered = (atexit(leak_check), true);
+    (void)registered;
 }
 
 /* Host memory must not be device memory: the wrong cudaMemcpyKind. */
@@ -179,10 +198,10 @@ using namespace emu;
 cudaError_t emu_cudaMalloc(const char *file, int line, void **p, size_t bytes)
 {
     Table &t = table();
-    static bool registered = (atexit(leak_check), true);
-    (void)registered;
+    watch_leaks();
     *p = nullptr;
     t.calls++;
+    count_call(Count::malloc, file, line, "cudaMalloc", bytes);
     if (t.fail_at && (t.calls == t.fail_at || (t.fail_after && t.calls > t.fail_at))) {
         fprintf(stderr, "emu: cudaMalloc call %lu (%zu bytes at %s:%d) fails (EVOLVE_EMU_FAIL_MALLOC)\n", t.calls,
                 bytes, file, line);
@@ -210,6 +229,7 @@ cudaError_t emu_cudaFree(const char *file, int line, void *p)
     Table &t = table();
     if (!p)
         return cudaSuccess;
+    count_call(Count::free, file, line, "cudaFree", 0);
     auto it = t.live.find((uintptr_t)p);
     if (it == t.live.end())
         fail("cudaFree at %s:%d of %p, which is not the start of a live device allocation", file, line, p);
@@ -222,7 +242,9 @@ cudaError_t emu_cudaFree(const char *file, int line, void *p)
     return cudaSuccess;
 }
 
-cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+/* cudaMemcpy and cudaMemcpyAsync; `waits`: a synchronous copy to or from the host. */
+static cudaError_t copy(const char *file, int line, void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
+                        bool waits)
 {
     if (kind == cudaMemcpyDefault) {
         bool d = is_device_pointer(dst), h = !is_device_pointer(src);
@@ -235,6 +257,10 @@ cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *sr
         fail("cudaMemcpy at %s:%d: kind %d is not a cudaMemcpyKind", file, line, (int)kind);
     if (bytes == 0)
         return cudaSuccess;
+    count_call(dst_dev ? (src_dev ? Count::d2d : Count::h2d) : Count::d2h, file, line,
+               waits ? "cudaMemcpy" : "cudaMemcpyAsync", bytes);
+    if (waits && dst_dev != src_dev)
+        count_call(Count::sync, file, line, "cudaMemcpy", 0);
     if (dst_dev)
         check_device_range(dst, bytes, "cudaMemcpy destination", file, line);
     else
@@ -250,10 +276,46 @@ cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *sr
     return cudaSuccess;
 }
 
+cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    return copy(file, line, dst, src, bytes, kind, true);
+}
+
+cudaError_t emu_cudaMemcpyAsync(const char *file, int line, void *dst, const void *src, size_t bytes,
+                                cudaMemcpyKind kind, cudaStream_t stream)
+{
+    if (stream)
+        fail("cudaMemcpyAsync at %s:%d: only the legacy default stream (0) is emulated", file, line);
+    return copy(file, line, dst, src, bytes, kind, false);
+}
+
+cudaError_t emu_cudaMallocHost(const char *file, int line, void **p, size_t bytes)
+{
+    watch_leaks();
+    count_call(Count::host_alloc, file, line, "cudaMallocHost", bytes);
+    *p = malloc(bytes ? bytes : 1);
+    if (!*p)
+        return set_last_error(cudaErrorMemoryAllocation);
+    table().pinned[(uintptr_t)*p] = {file, line};
+    return cudaSuccess;
+}
+
+cudaError_t emu_cudaFreeHost(const char *file, int line, void *p)
+{
+    if (!p)
+        return cudaSuccess;
+    count_call(Count::host_free, file, line, "cudaFreeHost", 0);
+    if (!table().pinned.erase((uintptr_t)p))
+        fail("cudaFreeHost at %s:%d of %p, which cudaMallocHost did not return (or was freed)", file, line, p);
+    free(p);
+    return cudaSuccess;
+}
+
 cudaError_t emu_cudaMemset(const char *file, int line, void *dst, int value, size_t bytes)
 {
     if (bytes == 0)
         return cudaSuccess;
+    count_call(Count::memset, file, line, "cudaMemset", bytes);
     check_device_range(dst, bytes, "cudaMemset", file, line);
     DeviceScope scope{dst};
     memset(dst, value, bytes);

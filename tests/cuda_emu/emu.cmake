@@ -81,7 +81,8 @@ function(evolve_emu_sources var)
 endfunction()
 
 add_library(evolve_cuda_emu STATIC ${EVOLVE_EMU_DIR}/fiber.cpp ${EVOLVE_EMU_DIR}/scheduler.cpp
-            ${EVOLVE_EMU_DIR}/schedule.cpp ${EVOLVE_EMU_DIR}/device_memory.cpp ${EVOLVE_EMU_DIR}/runtime.cpp)
+            ${EVOLVE_EMU_DIR}/schedule.cpp ${EVOLVE_EMU_DIR}/device_memory.cpp ${EVOLVE_EMU_DIR}/runtime.cpp
+            ${EVOLVE_EMU_DIR}/counters.cpp)
 evolve_emu_target(evolve_cuda_emu)
 set_target_properties(evolve_cuda_emu PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_link_libraries(evolve_cuda_emu PUBLIC $<$<NOT:$<C_COMPILER_ID:MSVC>>:stdc++>)

@@ -13,9 +13,10 @@ rebuilds, and runs `ctest -L emu` on the test that exercises that code,
 which must fail, with the report the layer gives. Each bug names the stage
 that must catch it: ASan (test_emu_planted) for what the layer checks itself
 and for memory errors, TSan (test_emu_planted_tsan) for races. A missing
-barrier or atomic has no report of its own under ASan: the first barrier of
-block_sum makes the forward schedule read poison and the test fails on what
-follows (a wrong summary, or an index out of range); TSan names each race.
+barrier or atomic has no report of its own under ASan: without the first
+barrier of slices_eval_kernel the forward schedule reads the block's ends
+before they are written and the test fails on what follows (a barrier
+reached by part of the block, or a wrong result); TSan names each race.
 --only keeps the bugs whose name contains TEXT. Exit 0 when every bug was
 caught."""
 import argparse
@@ -28,14 +29,13 @@ TSAN_RACE = "ThreadSanitizer: data race"
 
 # (name, file, original, planted, the test, {stage: what its output must contain})
 BUGS = [
-    ("missing __syncthreads in block_sum", "kernels/ga_rank.cu",
-     "    sh[threadIdx.x] = v;\n    __syncthreads();\n", "    sh[threadIdx.x] = v;\n",
-     "test_ga_cuda", {"asan": "", "tsan": TSAN_RACE}),
+    ("missing __syncthreads before slices_eval_kernel reads its block's ends", "kernels/slices_device.cu",
+     "    }\n    __syncthreads();\n    tiled = ends[0] == ends[1];", "    }\n    tiled = ends[0] == ends[1];",
+     "test_cuda_slices", {"asan": "", "tsan": TSAN_RACE}),
     # a later phase: barriers before and after it, so only a barrier model with an edge per barrier sees it
-    ("missing __syncthreads inside block_sum's loop", "kernels/ga_rank.cu",
-     "            sh[threadIdx.x] += sh[threadIdx.x + s];\n        __syncthreads();\n",
-     "            sh[threadIdx.x] += sh[threadIdx.x + s];\n",
-     "test_ga_cuda", {"tsan": TSAN_RACE}),
+    ("missing __syncthreads before a shared tile of planes is reloaded", "kernels/slices_device.cu",
+     "                        __syncthreads(); /* the last tile is read by every thread */\n", "",
+     "test_cuda_slices", {"tsan": TSAN_RACE}),
     ("topk slot counter without atomicAdd", "kernels/topk_device.cuh",
      "        slot = atomicAdd(count, 1ull);", "        slot = (*count)++;",
      "test_cuda_parity", {"tsan": TSAN_RACE}),

@@ -96,14 +96,30 @@ cudaError_t emu_cudaMalloc(const char *file, int line, void **p, size_t bytes);
 cudaError_t emu_cudaFree(const char *file, int line, void *p);
 cudaError_t emu_cudaMemcpy(const char *file, int line, void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t emu_cudaMemset(const char *file, int line, void *dst, int value, size_t bytes);
+/* cudaMemcpyAsync on the legacy default stream: the copy is made before it
+ * returns (the layer runs everything in order), but it is counted as not
+ * waiting (tests/cuda_emu/counters.h). Only stream 0 is emulated. */
+cudaError_t emu_cudaMemcpyAsync(const char *file, int line, void *dst, const void *src, size_t bytes,
+                                cudaMemcpyKind kind, cudaStream_t stream);
+/* Pinned host memory: plain host memory here, its frees checked, leaks reported at exit. */
+cudaError_t emu_cudaMallocHost(const char *file, int line, void **p, size_t bytes);
+cudaError_t emu_cudaFreeHost(const char *file, int line, void *p);
 template <class T> cudaError_t emu_cudaMalloc(const char *file, int line, T **p, size_t bytes)
 {
     return emu_cudaMalloc(file, line, (void **)p, bytes);
+}
+template <class T> cudaError_t emu_cudaMallocHost(const char *file, int line, T **p, size_t bytes)
+{
+    return emu_cudaMallocHost(file, line, (void **)p, bytes);
 }
 #define cudaMalloc(p, bytes) emu_cudaMalloc(__FILE__, __LINE__, p, bytes)
 #define cudaFree(p) emu_cudaFree(__FILE__, __LINE__, p)
 #define cudaMemcpy(dst, src, bytes, kind) emu_cudaMemcpy(__FILE__, __LINE__, dst, src, bytes, kind)
 #define cudaMemset(dst, value, bytes) emu_cudaMemset(__FILE__, __LINE__, dst, value, bytes)
+#define cudaMemcpyAsync(dst, src, bytes, kind, stream) \
+    emu_cudaMemcpyAsync(__FILE__, __LINE__, dst, src, bytes, kind, stream)
+#define cudaMallocHost(p, bytes) emu_cudaMallocHost(__FILE__, __LINE__, p, bytes)
+#define cudaFreeHost(p) emu_cudaFreeHost(__FILE__, __LINE__, p)
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 cudaError_t cudaGetLastError(void);

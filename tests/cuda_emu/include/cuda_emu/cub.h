@@ -39,6 +39,7 @@ inline bool scratch_ok(const char *call, void *temp, size_t &bytes, size_t need,
             "call's arguments first",
             call, file, line, bytes, need);
     check_device_range(temp, need, call, file, line);
+    count_call(Count::cub, file, line, call, 0);
     return true;
 }
 

@@ -52,6 +52,11 @@ bool is_device_pointer(const void *p);
 /* The next draw of the schedule's random stream (EVOLVE_EMU_SCHEDULE). */
 uint64_t schedule_draw(void);
 
+/* The counted calls (tests/cuda_emu/counters.h): kind, call site, the
+ * kernel or algorithm (or null), the bytes of a copy. */
+enum class Count { launch, cub, h2d, d2h, d2d, memset, sync, malloc, free, host_alloc, host_free };
+void count_call(Count kind, const char *file, int line, const char *name, uint64_t bytes);
+
 /* The poison byte of fresh device and shared memory and of CUB scratch after use. */
 enum { POISON = 0xA5 };
 

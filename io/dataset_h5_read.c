@@ -116,6 +116,8 @@ static ev_status read_features(const char *path, hid_t file, dataset_t *ds, ev_e
                      path, (unsigned long long)dims[0], n_names);
     if (ds->feature_names == NULL)
         ds->n_features = 0; /* keep dataset_free's view consistent */
+    else if (n_names != dims[0])
+        ds->n_features = (int32_t)n_names; /* dataset_free frees the names that were read */
     h5u_close(d);
     h5u_close(trades);
     return st;

@@ -19,6 +19,20 @@ typedef struct {
     int32_t mirror; /* filter direction max */
 } dim_t;
 
+int32_t sweep_exit_level(const fit_tables_t *t, int32_t k)
+{
+    if (k < 0)
+        return 0;
+    if (k == t->target_param)
+        return RACE_TARGET;
+    if (k == t->stop_param)
+        return RACE_STOP;
+    for (int r = 0; r < MORE_EXITS; r++)
+        if (k == t->more[r].param)
+            return RACE_MORE + r;
+    return 0;
+}
+
 static void dim_of(const fit_tables_t *t, int32_t k, dim_t *d)
 {
     memset(d, 0, sizeof *d);
@@ -28,22 +42,13 @@ static void dim_of(const fit_tables_t *t, int32_t k, dim_t *d)
     d->n = 1;
     if (k < 0)
         return;
-    if (k == t->target_param) {
-        d->level = RACE_TARGET;
-        d->n = d->m = (uint32_t)t->n_targets;
+    d->level = sweep_exit_level(t, k);
+    if (d->level) {
+        d->n = d->m = (uint32_t)(d->level == RACE_TARGET ? t->n_targets
+                                 : d->level == RACE_STOP ? t->n_stops
+                                                         : t->more[d->level - RACE_MORE].n);
         return;
     }
-    if (k == t->stop_param) {
-        d->level = RACE_STOP;
-        d->n = d->m = (uint32_t)t->n_stops;
-        return;
-    }
-    for (int r = 0; r < MORE_EXITS; r++)
-        if (k == t->more[r].param) {
-            d->level = RACE_MORE + r;
-            d->n = d->m = (uint32_t)t->more[r].n;
-            return;
-        }
     for (int32_t f = 0; f < t->n_filters; f++)
         if (t->filter_param[f] == k) {
             d->filter = f;

@@ -39,6 +39,10 @@ uint32_t sweep_gene_values(const fit_tables_t *t, int32_t k);
  * drawdown objective or constraint). */
 int sweep_uses_sums(const fit_tables_t *t, int32_t k1, int32_t k2);
 
+/* Gene k's race level (fitness/exit_race.h: RACE_TARGET, RACE_STOP,
+ * RACE_MORE + role); 0 for a filter or k < 0. */
+int32_t sweep_exit_level(const fit_tables_t *t, int32_t k);
+
 /* What a sweep costs, in genome evaluations, as the GA's budget counts it:
  * a fallback sweep the number of neighbours it evaluates; a one-pass sweep
  * the number of outcome levels it reads per kept trade (1 for filters only,

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "fitness/exit_race.h"
 #include "fitness/sweep.h"
 
 /* ---- Tables: fitness/sweep.h. */
@@ -13,24 +14,13 @@ static uint32_t tables_n_values(const ls_sweep_t *s, int32_t k)
     return sweep_gene_values(s->t, k);
 }
 
-/* 1 when gene k is trail, breakeven or max_hold (SPEC sec. 4.1). */
-static int is_more_exit(const fit_tables_t *t, int32_t k)
-{
-    for (int r = 0; r < MORE_EXITS; r++)
-        if (t->more[r].param == k)
-            return 1;
-    return 0;
-}
-
 /* An exit gene's sweep reads every level of each kept trade, so a pair of
  * two exits costs the product of their value counts (trail x max_hold 21 x
  * 41): skip_exit_pairs leaves those to 1-gene moves, target x stop kept. */
 static int exit_pair(const fit_tables_t *t, int32_t k1, int32_t k2)
 {
-    int x1 = is_more_exit(t, k1), x2 = is_more_exit(t, k2);
-    int l1 = x1 || k1 == t->target_param || k1 == t->stop_param;
-    int l2 = x2 || k2 == t->target_param || k2 == t->stop_param;
-    return l1 && l2 && (x1 || x2);
+    const int32_t l1 = sweep_exit_level(t, k1), l2 = sweep_exit_level(t, k2);
+    return l1 && l2 && (l1 >= RACE_MORE || l2 >= RACE_MORE);
 }
 
 static int tables_pair_worth(const ls_sweep_t *s, int32_t k1, int32_t k2)

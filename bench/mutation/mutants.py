@@ -30,7 +30,7 @@ MUTANTS = [
     mutant("stop-budget-climbs", "ga/ga_run.c", "if (parts <= 1 && budget_spent(r))", "if (parts == 1 && budget_spent(r))",
            ["test_ga_stop"]),
     # ga/ls_sweep.c, ga/ga_run.c: the exit pairs local search skips (ga.local_search.exit_pairs)
-    mutant("ls-exit-pairs-target-stop", "ga/ls_sweep.c", "return l1 && l2 && (x1 || x2);", "return l1 && l2;",
+    mutant("ls-exit-pairs-target-stop", "ga/ls_sweep.c", "return l1 && l2 && (l1 >= RACE_MORE || l2 >= RACE_MORE);", "return l1 && l2;",
            ["test_ls_exit_pairs"], ci=True),
     mutant("ls-exit-pairs-setting", "ga/ga_run.c", "r.sweep.skip_exit_pairs = !s->ls_exit_pairs;",
            "r.sweep.skip_exit_pairs = 1;", ["test_ls_exit_pairs"]),

@@ -14,9 +14,6 @@
 #include <omp.h>
 #endif
 
-#include "fitness/problem.h"
-#include "fitness/tables.h"
-#include "ga/backend.h"
 #include "ga/ga_run.h"
 #include "tests/check.h"
 #include "tests/support/ga_fixture.h"
@@ -35,30 +32,20 @@ static void set_threads(int n)
 #endif
 }
 
-/* One run at `threads` threads: 12 generations, every one of them climbing
- * its 2 best new genomes and 8 random ones at depth 2, exit pairs too. */
-static void run_at(const fit_problem_t *p, backend_t *b, const fit_tables_t *t, int threads, trace_t *tr,
-                   ga_result_t *res)
+/* One run of settings s at `threads` threads. */
+static void run_at(const cpu_problem_t *cp, const ga_settings_t *s, int threads, trace_t *tr, ga_result_t *res)
 {
-    ga_settings_t s;
     ga_observer_t obs;
     ga_run_opts_t o;
     ev_error err;
-    fixture_settings(&s);
-    s.generations = 12;
-    s.ls_every = 1;
-    s.ls_members = 2;
-    s.ls_random = 8;
-    s.ls_depth = 2;
-    s.ls_exit_pairs = 1;
     trace_observer(&obs, tr);
     memset(&o, 0, sizeof o);
     o.seed = 11;
     o.top = 8;
-    o.tables = t;
+    o.tables = &cp->t.view;
     o.observer = &obs;
     set_threads(threads);
-    if (ga_run(&backend_cpu_ops, b, p, &s, &o, res, &err) != EV_OK) {
+    if (ga_run(&backend_cpu_ops, cp->b, &cp->p, s, &o, res, &err) != EV_OK) {
         fprintf(stderr, "ga_run at %d threads: %s\n", threads, err.msg);
         CHECK(0);
         memset(res, 0, sizeof *res);
@@ -73,28 +60,22 @@ static int same_run(const trace_t *ta, const ga_result_t *a, const trace_t *tb, 
            a->generations == b->generations && a->reason == b->reason;
 }
 
-static void check_problem(random_problem_t *rp, tally_t *c)
+static void check_problem(random_problem_t *rp, const ga_settings_t *s, tally_t *c)
 {
     static const int threads[] = {2, 4, 8};
-    fit_problem_t p;
-    tables_host_t t;
-    backend_t *b = NULL;
+    cpu_problem_t cp;
     trace_t one, many;
     ga_result_t r1, rn;
-    ev_error err;
-    memset(&t, 0, sizeof t);
-    if (problem_init(&p, &rp->ds, &rp->lat, &rp->obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK ||
-        backend_cpu_ops.open(&b, &p, &t, &err) != EV_OK) {
-        fprintf(stderr, "problem: %s\n", err.msg);
+    if (!cpu_problem_open(&cp, &rp->ds, &rp->lat, &rp->obj)) {
         CHECK(0);
         return;
     }
-    run_at(&p, b, &t.view, 1, &one, &r1);
+    run_at(&cp, s, 1, &one, &r1);
     c->runs++;
     c->ls_evaluations += r1.ls_evaluations;
     c->ls_improved += r1.ls_improved;
     for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
-        run_at(&p, b, &t.view, threads[i], &many, &rn);
+        run_at(&cp, s, threads[i], &many, &rn);
         if (!same_run(&one, &r1, &many, &rn)) {
             fprintf(stderr, "run %llu at %d threads: ls_evaluations %llu (1 thread: %llu), ls_improved %llu (%llu)\n",
                     (unsigned long long)c->runs, threads[i], (unsigned long long)rn.ls_evaluations,
@@ -105,9 +86,7 @@ static void check_problem(random_problem_t *rp, tally_t *c)
         ga_result_free(&rn);
     }
     ga_result_free(&r1);
-    backend_cpu_ops.close(b);
-    tables_free(&t);
-    problem_free(&p);
+    cpu_problem_close(&cp);
 }
 
 int main(void)
@@ -117,16 +96,26 @@ int main(void)
     int threads = 1;
     uint64_t rng = 61;
     tally_t c;
+    ga_settings_t s;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
 #endif
+    /* 12 generations, every one of them climbing its 2 best new genomes and
+     * 8 random ones at depth 2, exit pairs too */
+    fixture_settings(&s);
+    s.ls_every = 1;
+    s.ls_members = 2;
+    s.ls_random = 8;
+    s.ls_depth = 2;
+    s.ls_exit_pairs = 1;
+    s.generations = 12;
     memset(&c, 0, sizeof c);
     for (int round_no = 0; round_no < 10; round_no++) {
         random_problem_t rp;
         random_dataset(&rp.ds, &rng, &big);
         random_lattice_off(&rp.lat, &rp.ds, &rng);
         random_objective(&rp.obj, &rng);
-        check_problem(&rp, &c);
+        check_problem(&rp, &s, &c);
         random_problem_free(&rp);
     }
     set_threads(threads);

@@ -12,6 +12,7 @@
 #   SUITE_DIR=/work/suite BUILD_DIR=build bash bench/ls_threads.sh
 # LATTICES (default "s9 s11"), EVALS_s9 .. (default 300000; s11 1000000),
 # THREADS (2), REPS (3), SEEDS (3), BUDGET (10); WORK (bench/out/ls_threads).
+# OpenMP's own variables pass through (OMP_WAIT_POLICY=passive: RESULTS says why).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 E=$(pwd)/${BUILD_DIR:-build}/evolve
@@ -50,7 +51,7 @@ print("same results" if a == b else "RESULTS DIFFER")
 EOF
 }
 
-echo "machine: $(nproc) cores, $(uptime)"
+echo "machine: $(nproc) cores, $(uptime); OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-}"
 for lat in ${LATTICES:-s9 s11}; do
   v=EVALS_$lat
   evals=${!v:-$([ "$lat" = s11 ] && echo 1000000 || echo 300000)}

@@ -94,32 +94,4 @@ static inline race_t race_fixed(const fit_tables_t *t, int64_t j, const tables_e
     return w;
 }
 
-/* tables_outcome(t, j, x), bit for bit, for the walks: the present roles'
- * keys raced without a branch each (first hits are data: their compares
- * mispredict), the winner's key naming the row of its one outcome load. */
-static inline void race_outcome(const fit_tables_t *t, int64_t j, const tables_exits_t *x, int64_t *q, int64_t *lf)
-{
-    int64_t key = (int64_t)EV_NO_HIT * 8;
-    int32_t i;
-    int level;
-    for (level = RACE_TARGET; level < RACE_LEVELS; level++)
-        if ((i = race_index(x, level)) >= 0) {
-            const race_row_t row = race_row(t, j, level);
-            const int64_t k = (int64_t)row.hit[i] * 8 + level;
-            key = k < key ? k : key;
-        }
-    level = (int)(key & 7);
-    if (level == 0) { /* the logged result */
-        *q = t->q_log[j];
-        *lf = t->need_lf ? t->lf_log[j] : 0;
-        return;
-    }
-    {
-        const race_row_t row = race_row(t, j, level);
-        i = race_index(x, level);
-        *q = row.q[i];
-        *lf = row.lf ? row.lf[i] : 0;
-    }
-}
-
 #endif

@@ -12,22 +12,50 @@ static int same_exit(const fit_tables_t *t, int64_t j, const tables_exits_t *a, 
     return ra == rb && oa == ob && qa == qb;
 }
 
+/* Trade j's verdict under the filters of g that mask leaves out (1: kept). */
+static int kept_but(const fit_tables_t *t, int64_t j, const tables_genome_t *g, uint32_t mask)
+{
+    const uint16_t *c = t->cells + j * t->n_filters;
+    int keep = 1;
+    for (int32_t f = 0; f < t->n_filters; f++)
+        keep &= ((mask >> f) & 1u) || g->gf[f] < c[f];
+    return keep;
+}
+
 int strat_same(const fit_tables_t *t, const uint16_t *a, const uint16_t *b)
 {
     tables_genome_t ga, gb;
-    int same_f, same_x;
+    uint32_t diff = 0; /* the filters whose genes differ */
+    int same_x;
     tables_genome(t, a, &ga);
     tables_genome(t, b, &gb);
-    /* strat_range varies one gene: equal filters keep alike and equal exits
-     * race alike, so only the other half is compared (the races were most of
-     * the end of a run on the exit-role lattices: bench/RESULTS.md) */
-    same_f = memcmp(ga.gf, gb.gf, (size_t)t->n_filters * sizeof ga.gf[0]) == 0;
+    /* strat_range varies one gene: a trade the differing filters judge alike
+     * is kept by both or neither, and equal exits race alike, so only the
+     * trades at a differing filter's edge, or the races, are compared (they
+     * were most of the end of a run on the exit-role lattices:
+     * bench/RESULTS.md) */
+    for (int32_t f = 0; f < t->n_filters; f++)
+        diff |= (uint32_t)(ga.gf[f] != gb.gf[f]) << f;
     same_x = memcmp(&ga.x, &gb.x, sizeof ga.x) == 0;
+    if (!diff && same_x)
+        return 1;
     for (int64_t j = 0; j < t->n_trades; j++) {
-        int ka = tables_kept(t, j, &ga);
-        if (!same_f && ka != tables_kept(t, j, &gb))
-            return 0;
-        if (ka && !same_x && !same_exit(t, j, &ga.x, &gb.x))
+        const uint16_t *c = t->cells + j * t->n_filters;
+        int da = 1, db = 1, ka;
+        for (int32_t f = 0; diff >> f; f++)
+            if ((diff >> f) & 1u) {
+                da &= ga.gf[f] < c[f];
+                db &= gb.gf[f] < c[f];
+            }
+        if (da != db) { /* kept by one: unless the other filters drop it */
+            if (kept_but(t, j, &ga, diff))
+                return 0;
+            continue;
+        }
+        if (same_x || !da)
+            continue;
+        ka = kept_but(t, j, &ga, diff);
+        if (ka && !same_exit(t, j, &ga.x, &gb.x))
             return 0;
     }
     return 1;

@@ -2,8 +2,8 @@
  * random problems (every objective, fill level and price, costs, min_trades,
  * drawdown limits, fold statistics, target, stop, trail, breakeven and
  * max_hold with `off`):
- *  - race_outcome (fitness/exit_race.h) gives tables_outcome's outcome for
- *    every trade under random exits;
+ *  - race_plan_outcome gives tables_outcome's outcome for every trade under
+ *    random exits;
  *  - the kept-trade rows hold exactly the trades each filter value keeps;
  *  - kept_batch_walk gives tables_eval's bits for every genome of batches of
  *    1 to 512 (partly filled, full, reused), with the exit combinations'
@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "common/platform.h"
-#include "fitness/exit_race.h"
 #include "fitness/kept_batch.h"
 #include "fitness/tables.h"
 #include "ga/backend.h"
@@ -37,19 +36,23 @@ static void random_genes(const fit_problem_t *p, uint64_t *rng, uint16_t *g)
     shape_decode(&p->shape, splitmix(rng) % p->lat->size, g);
 }
 
-/* race_outcome against tables_outcome, every trade under random exits. */
+/* race_plan_outcome against tables_outcome, every trade under random exits. */
 static int check_races(const fit_problem_t *p, const fit_tables_t *t, uint64_t *rng, tally_t *tl)
 {
     int bad = 0;
+    race_plan_t plan;
+    race_plan_of(&plan, t);
     for (int r = 0; r < 40; r++) {
         uint16_t g[EV_MAX_PARAMS];
         tables_genome_t tg;
         random_genes(p, rng, g);
+        int32_t ix[RACE_LEVELS];
         tables_genome(t, g, &tg);
+        race_plan_index(&tg.x, ix);
         for (int64_t j = 0; j < t->n_trades; j++) {
             int64_t q0, l0, q1, l1;
             tables_outcome(t, j, &tg.x, &q0, &l0);
-            race_outcome(t, j, &tg.x, &q1, &l1);
+            race_plan_outcome(&plan, j, ix, &q1, &l1);
             bad += q0 != q1 || l0 != l1;
             tl->races++;
         }

@@ -5,36 +5,6 @@
 
 #include "common/bits.h"
 
-void race_plan_of(race_plan_t *p, const fit_tables_t *t)
-{
-    memset(p, 0, sizeof *p);
-    p->q[0] = t->q_log; /* the logged result: value 0 of a row of one */
-    p->lf[0] = t->need_lf ? t->lf_log : NULL;
-    p->qn[0] = 1;
-    for (int level = RACE_TARGET; level < RACE_LEVELS; level++) {
-        const int32_t n = level == RACE_TARGET ? t->n_targets
-                          : level == RACE_STOP ? t->n_stops
-                                               : t->more[level - RACE_MORE].n;
-        race_row_t row;
-        if (!n)
-            continue;
-        row = race_row(t, 0, level); /* trade 0's rows: the arrays' bases */
-        p->hit[level] = row.hit;
-        p->q[level] = row.q;
-        p->lf[level] = row.lf;
-        p->n[level] = n;
-        p->qn[level] = level > RACE_STOP || t->fill_price ? n : 0;
-        p->level[p->roles++] = level;
-    }
-}
-
-void race_plan_index(const tables_exits_t *x, int32_t *ix)
-{
-    ix[0] = 0;
-    for (int level = RACE_TARGET; level < RACE_LEVELS; level++)
-        ix[level] = race_index(x, level);
-}
-
 ev_status kept_batch_init(kept_batch_t *b, const kept_sets_t *ks, uint32_t cap, ev_error *err)
 {
     const fit_tables_t *t = ks->t;
@@ -43,13 +13,12 @@ ev_status kept_batch_init(kept_batch_t *b, const kept_sets_t *ks, uint32_t cap, 
     b->ks = ks;
     b->cap = (uint32_t)c;
     b->folds = t->agg == AGG_ALL ? 1 : t->n_folds;
-    race_plan_of(&b->plan, t);
     b->kept = (uint64_t *)malloc(((size_t)ks->n_words * c + 1) * sizeof *b->kept);
-    b->ix = (int32_t(*)[RACE_LEVELS])malloc(c * sizeof *b->ix);
+    b->x = (tables_exits_t *)malloc(c * sizeof *b->x);
     b->pq = (const int64_t **)malloc(c * sizeof *b->pq);
     b->pl = (const int64_t **)malloc(c * sizeof *b->pl);
     b->acc = (accum_t *)malloc(c * (size_t)b->folds * sizeof *b->acc);
-    if (!b->kept || !b->ix || !b->pq || !b->pl || !b->acc) {
+    if (!b->kept || !b->x || !b->pq || !b->pl || !b->acc) {
         kept_batch_free(b);
         return ev_fail(err, EV_ENOMEM, "out of memory for a batch of %zu kept-trade walks", c);
     }
@@ -59,7 +28,7 @@ ev_status kept_batch_init(kept_batch_t *b, const kept_sets_t *ks, uint32_t cap, 
 void kept_batch_free(kept_batch_t *b)
 {
     free(b->kept);
-    free(b->ix);
+    free(b->x);
     free(b->pq);
     free(b->pl);
     free(b->acc);
@@ -72,7 +41,7 @@ uint32_t kept_batch_add(kept_batch_t *b, const uint64_t *kept, const tables_geno
     const uint32_t i = b->n++;
     for (int64_t w = 0; w < ks->n_words; w++)
         b->kept[(size_t)w * b->cap + i] = kept[w];
-    race_plan_index(&g->x, b->ix[i]);
+    b->x[i] = g->x;
     b->pq[i] = b->pl[i] = NULL;
     if (ks->pair_q) {
         const uint64_t base = tables_exit_combo_of(ks->t, &g->x) * (uint64_t)ks->t->n_trades;
@@ -88,12 +57,10 @@ uint32_t kept_batch_add(kept_batch_t *b, const uint64_t *kept, const tables_geno
 static void walk_word(kept_batch_t *b, int64_t w)
 {
     const fit_tables_t *t = b->ks->t;
-    const race_plan_t plan = b->plan; /* locals: no store of the sums can alias them */
-    const objective_prep_t obj = t->obj;
+    const objective_prep_t obj = t->obj; /* a local: no store of the sums can alias it */
     const uint64_t *row = b->kept + (size_t)w * b->cap;
     for (uint32_t i = 0; i < b->n; i++) {
         accum_t *a = b->acc + (size_t)i * (size_t)b->folds;
-        const int32_t *ix = b->ix[i];
         for (uint64_t x = row[i]; x; x &= x - 1) {
             const int64_t j = (w << 6) + bits_ctz64(x);
             int64_t q, lf;
@@ -101,7 +68,7 @@ static void walk_word(kept_batch_t *b, int64_t w)
                 q = b->pq[i][j];
                 lf = b->pl[i] ? b->pl[i][j] : 0;
             } else {
-                race_plan_outcome(&plan, j, ix, &q, &lf);
+                tables_outcome(t, j, &b->x[i], &q, &lf);
             }
             accum_add(b->folds > 1 ? &a[t->fold[j]] : a, &obj, q, lf);
         }

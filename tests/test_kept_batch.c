@@ -2,8 +2,6 @@
  * random problems (every objective, fill level and price, costs, min_trades,
  * drawdown limits, fold statistics, target, stop, trail, breakeven and
  * max_hold with `off`):
- *  - race_plan_outcome gives tables_outcome's outcome for every trade under
- *    random exits;
  *  - the kept-trade rows hold exactly the trades each filter value keeps;
  *  - kept_batch_walk gives tables_eval's bits for every genome of batches of
  *    1 to 512 (partly filled, full, reused), with the exit combinations'
@@ -28,36 +26,12 @@
 #endif
 
 typedef struct {
-    uint64_t problems, races, rows, batched, no_pairs, pairs, full, backend, offs;
+    uint64_t problems, rows, batched, no_pairs, pairs, full, backend, offs;
 } tally_t;
 
 static void random_genes(const fit_problem_t *p, uint64_t *rng, uint16_t *g)
 {
     shape_decode(&p->shape, splitmix(rng) % p->lat->size, g);
-}
-
-/* race_plan_outcome against tables_outcome, every trade under random exits. */
-static int check_races(const fit_problem_t *p, const fit_tables_t *t, uint64_t *rng, tally_t *tl)
-{
-    int bad = 0;
-    race_plan_t plan;
-    race_plan_of(&plan, t);
-    for (int r = 0; r < 40; r++) {
-        uint16_t g[EV_MAX_PARAMS];
-        tables_genome_t tg;
-        random_genes(p, rng, g);
-        int32_t ix[RACE_LEVELS];
-        tables_genome(t, g, &tg);
-        race_plan_index(&tg.x, ix);
-        for (int64_t j = 0; j < t->n_trades; j++) {
-            int64_t q0, l0, q1, l1;
-            tables_outcome(t, j, &tg.x, &q0, &l0);
-            race_plan_outcome(&plan, j, ix, &q1, &l1);
-            bad += q0 != q1 || l0 != l1;
-            tl->races++;
-        }
-    }
-    return bad;
 }
 
 /* Row (f, g) of the kept sets holds trade j iff g < cell_f(j). */
@@ -180,7 +154,7 @@ static int round_once(uint64_t *rng, int round_no, tally_t *tl)
         tl->offs += (uint64_t)param_has_off(&sp.lat.params[k]);
     for (int32_t f = 0; f < t->n_filters; f++)
         rows += t->filter_n[f];
-    bad = check_races(&sp.p, t, rng, tl);
+    bad = 0;
     /* the rows alone (a budget of their bytes: no pair outcomes), then with them */
     for (int pairs = 0; pairs < 2; pairs++) {
         const uint64_t budget = pairs ? (uint64_t)64 << 20 : rows * (uint64_t)((t->n_trades + 63) / 64) * 8u;
@@ -215,11 +189,11 @@ int main(void)
         bad += round_once(&rng, r, &tl);
     CHECK_EQ_I64(0, bad);
     printf(
-        "%llu problems (%llu exit roles with off): %llu races, %llu row bits, %llu genomes in batches (%llu "
+        "%llu problems (%llu exit roles with off): %llu row bits, %llu genomes in batches (%llu "
         "full; %llu kept sets without pair outcomes, %llu with), %llu through the backend\n",
-        (unsigned long long)tl.problems, (unsigned long long)tl.offs, (unsigned long long)tl.races,
-        (unsigned long long)tl.rows, (unsigned long long)tl.batched, (unsigned long long)tl.full,
-        (unsigned long long)tl.no_pairs, (unsigned long long)tl.pairs, (unsigned long long)tl.backend);
+        (unsigned long long)tl.problems, (unsigned long long)tl.offs, (unsigned long long)tl.rows,
+        (unsigned long long)tl.batched, (unsigned long long)tl.full, (unsigned long long)tl.no_pairs,
+        (unsigned long long)tl.pairs, (unsigned long long)tl.backend);
     CHECK(tl.offs > 10);
     CHECK(tl.full > 10);
     CHECK(tl.no_pairs > 20 && tl.pairs > 40);

@@ -10,7 +10,7 @@
  * from L2 for all but the first. Each genome still adds its kept trades in
  * equity order into its own sums: the results are kept_sets_walk's, bit for
  * bit (drawdown and fold statistics included). The gain measured on s11's
- * own new genomes was modest (1.1-1.4x of the walk; bench/RESULTS.md). */
+ * own new genomes was modest (about 1.2x of the walk; bench/RESULTS.md). */
 #ifndef EVOLVE_KEPT_BATCH_H
 #define EVOLVE_KEPT_BATCH_H
 

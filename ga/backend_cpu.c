@@ -158,8 +158,10 @@ static int cmp_u64(const void *x, const void *y)
 
 /* The genomes in order of their exit combination (SoA genes), so that one
  * combination's bit planes or outcomes stay in cache across its genomes (the
- * walk 1.3-2x, the slices 1.2-1.5x faster at 50,000 trades); NULL (the given
- * order) without either, or without memory. Keys: combination << 32 | genome. */
+ * walk 1.3-2x, the slices 1.2-1.5x faster at 50,000 trades), and a batch's
+ * neighbours share exit values (fitness/kept_batch.h); NULL (the given order)
+ * without kept sets, past 2^32 combinations, or without memory. Keys:
+ * combination << 32 | genome. */
 static uint64_t *combo_order(const backend_t *b, const uint16_t *genes, uint64_t n)
 {
     const fit_tables_t *t = b->t;

@@ -43,21 +43,39 @@ EV_HD ev_i128 i128_sub(ev_i128 a, ev_i128 b)
     return i128_add(a, i128_neg(b));
 }
 
-/* Unsigned 64 x 64 -> 128. */
-EV_HD ev_i128 u128_mul_u64(uint64_t a, uint64_t b)
+/* Unsigned 64 x 64 -> 128 from four 32-bit products (compilers without
+ * 128-bit integers; tests/test_int128.c checks it everywhere). */
+EV_HD ev_i128 u128_mul_u64_parts(uint64_t a, uint64_t b)
 {
     ev_i128 r;
-#ifdef __CUDA_ARCH__
-    r.lo = a * b;
-    r.hi = __umul64hi(a, b);
-#else
     uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
     uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
     r.lo = (mid << 32) | (p00 & 0xffffffffu);
     r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
     return r;
+}
+
+/* Unsigned 64 x 64 -> 128. */
+EV_HD ev_i128 u128_mul_u64(uint64_t a, uint64_t b)
+{
+#ifdef __CUDA_ARCH__
+    ev_i128 r;
+    r.lo = a * b;
+    r.hi = __umul64hi(a, b);
+    return r;
+#elif defined(__SIZEOF_INT128__)
+    /* one multiply where the compiler has 128-bit integers (sharpe's sums of
+     * squares add one per kept trade) */
+    __extension__ typedef unsigned __int128 u128_;
+    const u128_ p = (u128_)a * b;
+    ev_i128 r;
+    r.lo = (uint64_t)p;
+    r.hi = (uint64_t)(p >> 64);
+    return r;
+#else
+    return u128_mul_u64_parts(a, b);
+#endif
 }
 
 EV_HD uint64_t i64_abs_u(int64_t v)

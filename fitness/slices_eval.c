@@ -92,23 +92,32 @@ static eval_result_t sliced(const slices_eval_t *e, slices_scratch_t *s, uint64_
     return fold_aggregate(a, t->n_folds, t->agg, &t->obj);
 }
 
-eval_result_t slices_eval(const slices_eval_t *e, slices_scratch_t *s, const uint16_t *genes)
+int slices_eval_sliced(const slices_eval_t *e, slices_scratch_t *s, const uint16_t *genes, tables_genome_t *g,
+                       const uint64_t **k, eval_result_t *out)
 {
-    tables_genome_t g;
-    const uint64_t *k = kept_sets_genome(e->ks, &s->k, genes, &g);
+    *k = kept_sets_genome(e->ks, &s->k, genes, g);
     if (e->mode != SLICES_MODE_WALK && e->sl->combo) {
-        const uint64_t c = tables_exit_combo_of(e->ks->t, &g.x);
+        const uint64_t c = tables_exit_combo_of(e->ks->t, &g->x);
         if (slices_planes(e->sl, c)) {
-            const uint64_t n = slices_count(e->kern, k, e->ks->n_words);
+            const uint64_t n = slices_count(e->kern, *k, e->ks->n_words);
             const double folds = e->ks->t->agg == AGG_ALL ? 1.0 : (double)e->ks->t->n_folds + 0.1;
             const double nw = (double)e->ks->n_words;
             const double walk = (double)n + WALK_SPARSE * ((double)n < nw ? (double)n : nw);
             if (e->mode == SLICES_MODE_SLICES || walk > (double)e->sl->combo[c].planes * nw * folds * e->plane_cost) {
                 s->slices++;
-                return sliced(e, s, c, k, n);
+                *out = sliced(e, s, c, *k, n);
+                return 1;
             }
         }
     }
     s->walks++;
-    return kept_sets_walk(e->ks, &s->k, &g);
+    return 0;
+}
+
+eval_result_t slices_eval(const slices_eval_t *e, slices_scratch_t *s, const uint16_t *genes)
+{
+    tables_genome_t g;
+    const uint64_t *k;
+    eval_result_t r;
+    return slices_eval_sliced(e, s, genes, &g, &k, &r) ? r : kept_sets_walk(e->ks, &s->k, &g);
 }

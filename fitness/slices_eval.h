@@ -55,6 +55,12 @@ void slices_scratch_free(slices_scratch_t *s);
 /* == tables_eval(e->ks->t, genes), bit for bit, by the path the mode picks. */
 eval_result_t slices_eval(const slices_eval_t *e, slices_scratch_t *s, const uint16_t *genes);
 
+/* slices_eval's slices alone: 1 and *out when the mode picks them for the
+ * genome; else 0, with the genome as the tables see it (*g) and its kept set
+ * (*k, s's) for kept_sets_walk or a batch of walks (fitness/kept_batch.h). */
+int slices_eval_sliced(const slices_eval_t *e, slices_scratch_t *s, const uint16_t *genes, tables_genome_t *g,
+                       const uint64_t **k, eval_result_t *out);
+
 #ifdef __cplusplus
 }
 #endif

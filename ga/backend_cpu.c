@@ -2,8 +2,10 @@
  * OpenMP across genomes. Its GA ops are in ga/cpu_ga*.c. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/parallel.h"
+#include "fitness/kept_batch.h"
 #include "fitness/slices_eval.h"
 #include "ga/backend.h"
 #include "ga/cpu_ga.h"
@@ -32,6 +34,10 @@ struct backend {
  * planes are built, so an exit-heavy lattice whose genomes spread over
  * thousands of combinations never pays more than about twice the walk. */
 #define CPU_SLICES_BUILD_AFTER 64
+/* Genomes a thread walks as one batch (fitness/kept_batch.h): enough that a
+ * trade's table rows serve many of them, few enough that one word of their
+ * kept sets and their sums stay in L2 (512 x 96 B). */
+#define CPU_WALK_BATCH 512
 
 /* One thread's evaluator: the kept sets (walk or slices) with their scratch,
  * or tables_eval. */
@@ -39,14 +45,26 @@ typedef struct {
     const backend_t *b;
     slices_scratch_t s;
     int fast;
+    kept_batch_t kb;    /* the walks of a batch (cpu_eval_batch); kb.cap 0: one by one */
+    uint64_t *at;       /* [kb.cap]: the genome in each slot */
+    eval_result_t *res; /* [kb.cap] */
 } cpu_eval_t;
 
-static void cpu_eval_init(cpu_eval_t *e, const backend_t *b)
+static void cpu_eval_init(cpu_eval_t *e, const backend_t *b, int batch)
 {
     e->b = b;
     e->fast = b->ks.bits != NULL;
+    memset(&e->kb, 0, sizeof e->kb);
+    e->at = NULL;
+    e->res = NULL;
     if (e->fast && slices_scratch_init(&e->s, &b->ev, NULL) != EV_OK)
         e->fast = 0; /* no memory for the scratch: the slower path still works */
+    if (e->fast && batch && kept_batch_init(&e->kb, &b->ks, CPU_WALK_BATCH, NULL) == EV_OK) {
+        e->at = (uint64_t *)malloc(CPU_WALK_BATCH * sizeof *e->at);
+        e->res = (eval_result_t *)malloc(CPU_WALK_BATCH * sizeof *e->res);
+        if (!e->at || !e->res) /* one by one still works */
+            kept_batch_free(&e->kb);
+    }
 }
 
 static eval_result_t cpu_eval_one(cpu_eval_t *e, const uint16_t *genes)
@@ -58,6 +76,36 @@ static void cpu_eval_free(cpu_eval_t *e)
 {
     if (e->fast)
         slices_scratch_free(&e->s);
+    kept_batch_free(&e->kb);
+    free(e->at);
+    free(e->res);
+}
+
+/* Genomes [lo, hi) of n (SoA genes; order: combo_order's, or NULL), at most
+ * CPU_WALK_BATCH of them: the slices evaluate theirs at once, the walks go
+ * into one batch. */
+static void cpu_eval_batch(cpu_eval_t *e, const uint16_t *genes, uint64_t n, const uint64_t *order, uint64_t lo,
+                           uint64_t hi, eval_result_t *out)
+{
+    const int32_t np = e->b->p->shape.n_params;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint16_t g[EV_MAX_PARAMS];
+        const uint64_t at = order ? order[i] & UINT32_MAX : i;
+        tables_genome_t tg;
+        const uint64_t *k;
+        for (int32_t p = 0; p < np; p++)
+            g[p] = genes[(uint64_t)p * n + at];
+        if (!e->kb.cap)
+            out[at] = cpu_eval_one(e, g);
+        else if (!slices_eval_sliced(&e->b->ev, &e->s, g, &tg, &k, &out[at]))
+            e->at[kept_batch_add(&e->kb, k, &tg)] = at;
+    }
+    if (e->kb.n) {
+        const uint32_t m = e->kb.n;
+        kept_batch_walk(&e->kb, e->res);
+        for (uint32_t j = 0; j < m; j++)
+            out[e->at[j]] = e->res[j];
+    }
 }
 
 static ev_status cpu_open(backend_t **out, const fit_problem_t *p, const tables_host_t *tables, ev_error *err)
@@ -110,13 +158,15 @@ static int cmp_u64(const void *x, const void *y)
 
 /* The genomes in order of their exit combination (SoA genes), so that one
  * combination's bit planes or outcomes stay in cache across its genomes (the
- * walk 1.3-2x, the slices 1.2-1.5x faster at 50,000 trades); NULL (the given
- * order) without either, or without memory. Keys: combination << 32 | genome. */
+ * walk 1.3-2x, the slices 1.2-1.5x faster at 50,000 trades), and a batch's
+ * neighbours share exit values (fitness/kept_batch.h); NULL (the given order)
+ * without kept sets, past 2^32 combinations, or without memory. Keys:
+ * combination << 32 | genome. */
 static uint64_t *combo_order(const backend_t *b, const uint16_t *genes, uint64_t n)
 {
     const fit_tables_t *t = b->t;
     uint64_t *key;
-    if ((!b->sl.combo && !b->ks.pair_q) || n < 2 || n > UINT32_MAX || b->sl.n_combos > UINT32_MAX ||
+    if (!b->ks.bits || n < 2 || n > UINT32_MAX || tables_exit_combos(t) > UINT32_MAX ||
         !(key = (uint64_t *)malloc(n * sizeof *key)))
         return NULL;
     for (uint64_t i = 0; i < n; i++) {
@@ -150,22 +200,26 @@ static void build_used(backend_t *b, const uint64_t *order, uint64_t n)
 
 static ev_status cpu_evaluate(backend_t *b, const uint16_t *genes, uint64_t n, eval_result_t *out, ev_error *err)
 {
-    int32_t np = b->p->shape.n_params;
     uint64_t *order = combo_order(b, genes, n);
+    const int par = (double)n * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK;
+    uint64_t chunk = n, chunks;
     (void)err;
     if (order)
         build_used(b, order, n);
-#pragma omp parallel if ((double)n * (double)b->t->n_trades >= EV_PARALLEL_MIN_WORK)
+#ifdef _OPENMP
+    if (par) /* every thread a share, in batches */
+        chunk = (n + (uint64_t)omp_get_max_threads() - 1) / (uint64_t)omp_get_max_threads();
+#endif
+    chunk = chunk < 64 ? 64 : chunk > CPU_WALK_BATCH ? CPU_WALK_BATCH : chunk;
+    chunks = (n + chunk - 1) / chunk;
+#pragma omp parallel if (par)
     {
         cpu_eval_t e;
-        cpu_eval_init(&e, b);
-#pragma omp for schedule(dynamic, 64)
-        for (int64_t i = 0; i < (int64_t)n; i++) {
-            uint16_t g[EV_MAX_PARAMS];
-            const uint64_t at = order ? order[i] & UINT32_MAX : (uint64_t)i;
-            for (int32_t k = 0; k < np; k++)
-                g[k] = genes[(uint64_t)k * n + at];
-            out[at] = cpu_eval_one(&e, g);
+        cpu_eval_init(&e, b, 1);
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < (int64_t)chunks; c++) {
+            const uint64_t lo = (uint64_t)c * chunk, hi = lo + chunk < n ? lo + chunk : n;
+            cpu_eval_batch(&e, genes, n, order, lo, hi, out);
         }
         cpu_eval_free(&e);
     }
@@ -195,7 +249,7 @@ static ev_status cpu_grid_pass(backend_t *b, uint64_t first, uint64_t count, gri
 #pragma omp critical(cpu_grid_err)
             st = ev_fail(err, EV_ENOMEM, "%s", lerr.msg);
         }
-        cpu_eval_init(&e, b);
+        cpu_eval_init(&e, b, 0);
         /* Contiguous chunks: neighbours share their filter genes, so the
          * kept set is reused across their targets and stops. */
 #pragma omp for schedule(dynamic, 1024)

@@ -82,10 +82,11 @@ int main(void)
     CHECK_EQ_F64(9223372036854775808.0, u64_to_double(UINT64_C(1) << 63));
     for (int i = 0; i < 20000; i++) {
         int64_t a = (int64_t)next() >> (next() % 64), b = (int64_t)next() >> (next() % 64);
-        uint64_t u = next() >> 32, v = next() >> 33;
+        uint64_t u = next() >> 32, v = next() >> 33, x = next() >> (next() % 64), y = next();
         CHECK(wide(i128_mul_i64(a, b)) == (u128)((s128)a * b));
         CHECK(wide(i128_sub(i128_mul_i64(a, a), i128_mul_i64(b, b))) == (u128)((s128)a * a - (s128)b * b));
         CHECK(wide(i128_mul_u64(u128_mul_u64(u, v), v)) == (u128)u * v * v);
+        CHECK(wide(u128_mul_u64_parts(x, y)) == (u128)x * y); /* the path without 128-bit integers */
     }
     return check_exit();
 }

@@ -207,7 +207,8 @@ static ev_status parse(int argc, char **argv, const char **config, climb_opts_t 
     if (res == OPT_HELP || n_pos != 1 || depth == 0 || (!o->evals && !o->seconds))
         return ev_fail(err, EV_EUSAGE,
                        "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
-                       "[--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs] (a budget: --evals or --seconds, or both)");
+                       "[--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs] (a budget: --evals or "
+                       "--seconds, or both)");
     if (!o->kick_min)
         o->kick_min = o->kick < 2 ? o->kick : 2;
     if ((o->from || o->kick_min > 2) && !o->kick)

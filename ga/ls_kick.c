@@ -1,7 +1,7 @@
 #include "ga/ls_kick.h"
 
-uint32_t ls_kick(philox_key_t key, uint32_t generation, uint32_t individual, int32_t n_genes,
-                 const uint32_t *n_values, uint32_t k_min, uint32_t k_max, uint16_t *genes)
+uint32_t ls_kick(philox_key_t key, uint32_t generation, uint32_t individual, int32_t n_genes, const uint32_t *n_values,
+                 uint32_t k_min, uint32_t k_max, uint16_t *genes)
 {
     int32_t movable[GA_MAX_GENES];
     uint32_t m = 0, k;

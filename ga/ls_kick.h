@@ -26,8 +26,8 @@ extern "C" {
  * (uniform among the movable genes not moved yet, in gene order) and draw
  * 2 + 2i its new value (uniform among the n - 1 others, in value order).
  * Returns k. Deterministic: a pure function of its arguments. */
-uint32_t ls_kick(philox_key_t key, uint32_t generation, uint32_t individual, int32_t n_genes,
-                 const uint32_t *n_values, uint32_t k_min, uint32_t k_max, uint16_t *genes);
+uint32_t ls_kick(philox_key_t key, uint32_t generation, uint32_t individual, int32_t n_genes, const uint32_t *n_values,
+                 uint32_t k_min, uint32_t k_max, uint16_t *genes);
 
 #ifdef __cplusplus
 }

@@ -34,7 +34,7 @@ static const char *const ga_keys[] = {"population",
                                       "checkpoint_every_s",
                                       "restart_elites",
                                       NULL};
-static const char *const local_search_keys[] = {"every",      "members", "depth",       "random",
+static const char *const local_search_keys[] = {"every",      "members", "depth",      "random",
                                                 "exit_pairs", "kicks",   "kick_genes", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};

@@ -34,7 +34,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_depth = 2;
     g->ls_random = 8;
     g->ls_exit_pairs = 0;
-    g->ls_kicks = 0;
+    g->ls_kicks = 4;
     g->ls_kick_genes = 4;
     g->restart_stall = 20;
 }

@@ -72,6 +72,7 @@ int main(void)
     s.ls_every = EVERY;
     s.ls_members = 1;
     s.ls_random = RANDOM;
+    s.ls_kicks = 0; /* every one a random start (kicks: tests/test_ga_kicks.c) */
     memset(&obs, 0, sizeof obs);
     obs.ctx = &l;
     obs.want_population = 1;

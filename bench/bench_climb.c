@@ -8,10 +8,18 @@
  * distinct peak values, and the climbs that ended at the best value.
  *
  *   bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2]
+ *               [--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs]
  *
  * Start j is genome_random(seed, generation 0, individual j): deterministic
  * given the seed with --evals (the budget is checked before each climb, so a
- * run passes it by at most one climb, as a GA passes it by a generation). */
+ * run passes it by at most one climb, as a GA passes it by a generation).
+ * With --kick, start j is instead a kick (ga/ls_kick.h: K0..K genes redrawn,
+ * K0 default 2, draws at generation 0, individual j) of the genome --from
+ * gives (each gene's value as its text in the config, `off` for an exit's
+ * off), or without --from, of the best peak so far (iterated local search;
+ * climb 0 from a random start). --peaks prints every climb's peak (fitness,
+ * trades, sweep cost) on stderr. --no-exit-pairs climbs as the GA does by
+ * default (local_search.exit_pairs false); without it every pair is swept. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,13 +31,15 @@
 #include "fitness/lattice_shape.h"
 #include "fitness/reported.h"
 #include "ga/local_search.h"
+#include "ga/ls_kick.h"
 #include "operators/genome.h"
 #include "runs/session.h"
 
 typedef struct {
-    uint64_t evals, seconds, seed;
+    uint64_t evals, seconds, seed, kick, kick_min;
     uint32_t depth;
-    int seed_given;
+    int seed_given, peaks, no_exit_pairs;
+    const char *from;
 } climb_opts_t;
 
 typedef struct {
@@ -66,16 +76,53 @@ static ev_status keep_peak(climbs_t *c, const lattice_shape_t *sh, int size_fits
     return EV_OK;
 }
 
-/* Climbs from random starts until o's budget is spent (at least once). */
+/* --from's genome: each gene's value text, comma-separated, in gene order. */
+static ev_status parse_from(const lattice_t *lat, const char *from, uint16_t *g, ev_error *err)
+{
+    const char *at = from;
+    for (int32_t k = 0; k < lat->n_params; k++) {
+        const param_t *p = &lat->params[k];
+        size_t len = strcspn(at, ",");
+        uint32_t v = 0;
+        while (v < p->n_values && (strlen(p->value_text[v]) != len || strncmp(p->value_text[v], at, len) != 0))
+            v++;
+        if (v == p->n_values)
+            return ev_fail(err, EV_EUSAGE, "--from: gene %d (%s): '%.*s' is none of its values", k, p->name, (int)len,
+                           at);
+        g[k] = (uint16_t)v;
+        at += len + (at[len] == ',');
+    }
+    return *at ? ev_fail(err, EV_EUSAGE, "--from: more values than the %d genes", lat->n_params) : EV_OK;
+}
+
+/* Start j: random, or with --kick a kick of --from's genome or of the best
+ * peak so far (best, NULL before the first climb). */
+static void start_of(const climb_opts_t *o, const lattice_shape_t *sh, uint32_t j, const uint16_t *from,
+                     const ranked_genome_t *best, uint16_t *g)
+{
+    philox_key_t key = rng_key(o->seed);
+    if (!o->kick || (!from && !best)) {
+        genome_random(key, 0, j, sh->n_params, sh->n_values, g);
+        return;
+    }
+    memcpy(g, from ? from : best->genes, (size_t)sh->n_params * sizeof *g);
+    ls_kick(key, 0, j, sh->n_params, sh->n_values, (uint32_t)o->kick_min, (uint32_t)o->kick, g);
+}
+
+/* Climbs from random (or kicked) starts until o's budget is spent (at least once). */
 static ev_status climb_all(const session_t *s, const climb_opts_t *o, climbs_t *c, ev_error *err)
 {
     lattice_shape_t sh;
     ls_sweep_t sw;
-    philox_key_t key = rng_key(o->seed);
+    uint16_t from[EV_MAX_PARAMS];
+    uint64_t best = UINT64_MAX; /* the best peak's index in c->peak (it may move: realloc) */
     double t0 = plat_now();
     ev_status st = EV_OK;
     lattice_shape_from(&sh, &s->cfg.lattice);
     sw = ls_sweep_tables(&s->tables.view, sh.n_params);
+    sw.skip_exit_pairs = o->no_exit_pairs;
+    if (o->from && (st = parse_from(&s->cfg.lattice, o->from, from, err)) != EV_OK)
+        return st;
     for (uint32_t j = 0; st == EV_OK; j++) {
         uint16_t g[EV_MAX_PARAMS];
         eval_result_t r;
@@ -83,12 +130,17 @@ static ev_status climb_all(const session_t *s, const climb_opts_t *o, climbs_t *
         if (j > 0 && ((o->evals && c->starts + c->ls_cost >= o->evals) ||
                       (o->seconds && plat_now() - t0 >= (double)o->seconds) || j == UINT32_MAX))
             break;
-        genome_random(key, 0, j, sh.n_params, sh.n_values, g);
+        start_of(o, &sh, j, o->from ? from : NULL, best == UINT64_MAX ? NULL : &c->peak[best], g);
         if ((st = s->ops->evaluate(s->backend, g, 1, &r, err)) != EV_OK)
             break;
         memset(&tl, 0, sizeof tl);
         if ((st = ls_climb(&sw, sh.n_params, o->depth, g, &r, &tl, err)) == EV_OK)
             st = keep_peak(c, &sh, s->cfg.lattice.size_fits, g, r, err);
+        if (st == EV_OK && (best == UINT64_MAX || ranked_before(&c->peak[c->n - 1], &c->peak[best])))
+            best = c->n - 1;
+        if (st == EV_OK && o->peaks)
+            fprintf(stderr, "peak %u %.17g %lld %llu\n", j, r.fitness, (long long)r.trades,
+                    (unsigned long long)tl.cost);
         c->starts++;
         c->ls_cost += tl.cost;
     }
@@ -143,14 +195,27 @@ static ev_status parse(int argc, char **argv, const char **config, climb_opts_t 
         {"--evals", OPT_U64, &o->evals, 1, UINT64_MAX, NULL, NULL, NULL},
         {"--seconds", OPT_U64, &o->seconds, 1, UINT64_MAX, NULL, NULL, NULL},
         {"--depth", OPT_CHOICE, &depth, 0, 0, depths, NULL, NULL},
+        {"--kick", OPT_U64, &o->kick, 1, GA_MAX_GENES, NULL, NULL, NULL},
+        {"--kick-min", OPT_U64, &o->kick_min, 1, GA_MAX_GENES, NULL, NULL, NULL},
+        {"--from", OPT_STRING, &o->from, 0, 0, NULL, NULL, NULL},
+        {"--peaks", OPT_FLAG, &o->peaks, 0, 0, NULL, NULL, NULL},
+        {"--no-exit-pairs", OPT_FLAG, &o->no_exit_pairs, 0, 0, NULL, NULL, NULL},
     };
-    opt_table_t t = {spec, 4, config, 1, &n_pos, "one config file is expected"};
+    opt_table_t t = {spec, 9, config, 1, &n_pos, "one config file is expected"};
     if ((st = opt_parse(&t, argc, argv, &res, err)) != EV_OK)
         return st;
     if (res == OPT_HELP || n_pos != 1 || depth == 0 || (!o->evals && !o->seconds))
         return ev_fail(err, EV_EUSAGE,
                        "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
-                       "(a budget: --evals or --seconds, or both)");
+                       "[--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs] (a budget: --evals or "
+                       "--seconds, or both)");
+    if (!o->kick_min)
+        o->kick_min = o->kick < 2 ? o->kick : 2;
+    if ((o->from || o->kick_min > 2) && !o->kick)
+        return ev_fail(err, EV_EUSAGE, "--from and --kick-min go with --kick K");
+    if (o->kick && o->kick_min > o->kick)
+        return ev_fail(err, EV_EUSAGE, "--kick-min %llu is more than --kick %llu", (unsigned long long)o->kick_min,
+                       (unsigned long long)o->kick);
     o->depth = (uint32_t)depth;
     return EV_OK;
 }

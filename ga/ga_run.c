@@ -13,6 +13,7 @@
 #include "ga/ga_plan.h"
 #include "ga/ga_progress.h"
 #include "ga/local_search.h"
+#include "ga/ls_kick.h"
 #include "operators/genome.h"
 
 typedef struct {
@@ -33,6 +34,7 @@ typedef struct {
     int32_t *dl_parents;
     uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
     int32_t *snap_parents;
+    const topk_t *hof;   /* the run's hall of fame: kicks start from its best */
     ga_climb_t *climbs;  /* [ls_members + ls_random]: local search's climbs of one generation */
     uint16_t *ls_genes;  /* [ls_members + ls_random][n_genes]: climbed genomes for the next generation */
     uint32_t n_ls;       /* of them, waiting to be put in */
@@ -304,19 +306,28 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
 
 /* Climb j's start: the generation's j-th best new genome (j < n_best), or
  * a uniformly random genome (RANDOM stream of generation gen, individual
- * population + j - n_best: counters no genome of the run draws), whose
+ * population + j - n_best: counters no genome of the run draws), or for the
+ * last ls_kicks of those, when the hall of fame's best is feasible, a kick
+ * of it (ga/ls_kick.h, the same counters from draw LS_KICK_DRAW0). Either
  * result is unknown: it starts as infeasible, so the climb's first move
  * takes the best of its first gene's sweep (docs/ga.md "Local search"). */
 static void climb_start(const run_t *r, uint32_t gen, uint32_t j, uint32_t n_best, ga_climb_t *c)
 {
     const breed_ctx_t *x = &r->plan.ctx;
+    uint32_t kicks = r->s->ls_kicks < r->s->ls_random ? r->s->ls_kicks : r->s->ls_random;
+    uint32_t ind = x->population + (j - n_best);
     if (j < n_best) {
         memcpy(c->genes, r->top[j].genes, (size_t)x->n_genes * sizeof *c->genes);
         c->r = r->top[j].r;
         return;
     }
-    genome_random(rng_key(x->seed), gen, x->population + (j - n_best), x->n_genes, x->n_values, c->genes);
     memset(&c->r, 0, sizeof c->r);
+    if (j >= n_best + r->s->ls_random - kicks && r->hof->n && r->hof->e[0].r.feasible) {
+        memcpy(c->genes, r->hof->e[0].genes, (size_t)x->n_genes * sizeof *c->genes);
+        ls_kick(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, 2, r->s->ls_kick_genes, c->genes);
+        return;
+    }
+    genome_random(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, c->genes);
 }
 
 /* 1 when the time budget has run out: local search stops climbing then, as one step's climbs
@@ -531,6 +542,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.o = o;
     r.t0 = run_now(&r);
     r.search_best = -HUGE_VAL;
+    r.hof = &res->hof;
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
     if (o->ls_batch) {

@@ -50,6 +50,11 @@ typedef struct {
     /* ... and each time also ls_random uniformly random genomes are climbed
      * (multi-start search: new basins for the population; docs/ga.md). */
     uint32_t ls_random;
+    /* ... of which the last ls_kicks (at most ls_random) start instead from
+     * the hall of fame's best with 2..ls_kick_genes genes redrawn (ga/ls_kick.h;
+     * iterated local search), when the hall of fame has a feasible best. */
+    uint32_t ls_kicks;
+    uint32_t ls_kick_genes;
     /* 1: at ls_depth 2 also sweep pairs of two exit genes other than target
      * x stop (trail, breakeven, max_hold; each costs the product of their
      * value counts); 0 (default): those pairs are skipped. */

@@ -1,43 +1,59 @@
-/* Local search's random starts (docs/ga.md "Local search", local_search.random)
- * are climbed where the docs say, and their peaks join the next generation:
- * an oracle draws start j after generation g from the RANDOM stream at
- * (generation g, individual population + j), climbs it with ls_climb from an
- * unknown (infeasible) result, and every feasible peak it reaches must be in
+/* Local search's random starts and kicks (docs/ga.md "Local search",
+ * local_search.random, local_search.kicks) are climbed where the docs say,
+ * and their peaks join the next generation: an oracle draws start j after
+ * generation g from the RANDOM stream at (generation g, individual
+ * population + j), or for the last `kicks` of the random climbs kicks the
+ * hall of fame's best after generation g (as the observer sees it) with
+ * ls_kick at those counters, climbs it with ls_climb from an unknown
+ * (infeasible) result, and every feasible peak it reaches must be in
  * generation g + 1 with no parents. Starts drawn at other counters (the next
- * generation's, or individuals 0..j, which immigrants draw) reach other
- * peaks on this problem and fail here; so do climbs never put in. */
+ * generation's, or individuals 0..j, which immigrants draw), kicks of another
+ * genome (the generation's best, the hall of fame's second), of another size
+ * or on the wrong climbs reach other peaks on these problems and fail here; so
+ * do climbs never put in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ga/ga_run.h"
 #include "ga/local_search.h"
+#include "ga/ls_kick.h"
 #include "ga/ls_sweep.h"
 #include "operators/genome.h"
 #include "tests/check.h"
 #include "tests/support/ga_fixture.h"
 
-#define GENS 16
+#define MAX_GENS 31
 #define POP 64
 #define RANDOM 4
 #define EVERY 3
 
 typedef struct {
     uint32_t n, ng;
-    uint16_t genes[GENS][EV_MAX_PARAMS * POP]; /* SoA [n_genes][POP] */
-    int32_t parents[GENS][2 * POP];
+    uint16_t genes[MAX_GENS][EV_MAX_PARAMS * POP]; /* SoA [n_genes][POP] */
+    int32_t parents[MAX_GENS][2 * POP];
+    uint16_t best[MAX_GENS][EV_MAX_PARAMS]; /* the hall of fame's best after each generation */
+    int feasible[MAX_GENS];
 } log_t;
+
+typedef struct {
+    const char *what;
+    uint32_t gens, kicks, kick_genes, depth, islands;
+} case_t;
 
 static ev_status on_gen(void *ctx, const ga_generation_t *g, ev_error *err)
 {
     log_t *l = (log_t *)ctx;
     uint32_t i = g->stats->generation;
     (void)err;
-    if (i >= GENS || g->population != POP)
+    if (i >= MAX_GENS || g->population != POP)
         return EV_OK;
     l->ng = g->n_genes;
     memcpy(l->genes[i], g->genes, (size_t)g->n_genes * POP * sizeof *g->genes);
     memcpy(l->parents[i], g->parents, 2 * POP * sizeof *g->parents);
+    l->feasible[i] = g->stats->hof->n && g->stats->hof->e[0].r.feasible;
+    if (l->feasible[i])
+        memcpy(l->best[i], g->stats->hof->e[0].genes, (size_t)g->n_genes * sizeof *l->best[i]);
     l->n = i + 1;
     return EV_OK;
 }
@@ -55,23 +71,41 @@ static int in_generation(const log_t *l, uint32_t gen, const uint16_t *genes)
     return 0;
 }
 
-int main(void)
+/* Start j after generation g, as the docs say; its kick size in *k (0: random). */
+static void start_of(const ga_fixture_t *f, const log_t *l, const case_t *c, uint64_t seed, uint32_t g, uint32_t j,
+                     uint16_t *genes, uint32_t *k)
+{
+    *k = 0;
+    if (j >= RANDOM - c->kicks && l->feasible[g]) {
+        memcpy(genes, l->best[g], sizeof l->best[g]);
+        *k = ls_kick(rng_key(seed), g, POP + j, f->p.shape.n_params, f->p.shape.n_values, 2, c->kick_genes, genes);
+        return;
+    }
+    genome_random(rng_key(seed), g, POP + j, f->p.shape.n_params, f->p.shape.n_values, genes);
+}
+
+/* peaks[0] of random starts, peaks[1] of kicks: the feasible ones, all checked. */
+static void check_case(const ga_fixture_t *f, const case_t *c, uint32_t *peaks)
 {
     static log_t l;
-    ga_fixture_t f;
     ga_settings_t s;
     ga_observer_t obs;
     ga_run_opts_t o;
     ga_result_t res;
     ev_error err;
-    uint32_t peaks = 0, found = 0;
-    fixture_open(&f, 10, 30);
+    uint32_t found[2] = {0, 0}, kicked = 0;
+    ls_sweep_t sw = ls_sweep_tables(&f->t.view, f->p.shape.n_params);
+    memset(&l, 0, sizeof l);
     fixture_settings(&s);
     s.population = POP;
-    s.generations = GENS;
+    s.islands = c->islands;
+    s.generations = c->gens;
     s.ls_every = EVERY;
     s.ls_members = 1;
+    s.ls_depth = c->depth;
     s.ls_random = RANDOM;
+    s.ls_kicks = c->kicks;
+    s.ls_kick_genes = c->kick_genes;
     memset(&obs, 0, sizeof obs);
     obs.ctx = &l;
     obs.want_population = 1;
@@ -80,9 +114,9 @@ int main(void)
     o.seed = 11;
     o.top = 5;
     o.observer = &obs;
-    CHECK_EQ_I64(EV_OK, ga_run(&backend_cpu_ops, f.b, &f.p, &s, &o, &res, &err));
-    CHECK_EQ_I64(GENS, l.n);
-    ls_sweep_t sw = ls_sweep_tables(&f.t.view, f.p.shape.n_params);
+    CHECK_EQ_I64(EV_OK, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+    CHECK_EQ_I64(c->gens, l.n);
+    peaks[0] = peaks[1] = 0;
     for (uint32_t g = 0; g + 1 < l.n; g++) {
         if ((g + 1) % EVERY != 0)
             continue;
@@ -90,25 +124,57 @@ int main(void)
             uint16_t genes[EV_MAX_PARAMS];
             eval_result_t r;
             ls_tally_t tl;
-            genome_random(rng_key(o.seed), g, POP + j, f.p.shape.n_params, f.p.shape.n_values, genes);
+            uint32_t k;
+            int kick;
+            start_of(f, &l, c, o.seed, g, j, genes, &k);
+            kick = k > 0;
             memset(&r, 0, sizeof r);
             memset(&tl, 0, sizeof tl);
-            CHECK_EQ_I64(EV_OK, ls_climb(&sw, f.p.shape.n_params, s.ls_depth, genes, &r, &tl, &err));
+            CHECK_EQ_I64(EV_OK, ls_climb(&sw, f->p.shape.n_params, s.ls_depth, genes, &r, &tl, &err));
             if (rank_key(r) == 0)
                 continue;
-            peaks++;
+            peaks[kick]++;
+            kicked += kick && k >= 2 && k <= c->kick_genes;
             if (in_generation(&l, g + 1, genes))
-                found++;
+                found[kick]++;
             else
-                fprintf(stderr, "generation %u: random climb %u's peak (fitness %.17g) is not in generation %u\n", g, j,
-                        r.fitness, g + 1);
+                fprintf(stderr, "%s: generation %u: %s climb %u's peak (fitness %.17g) is not in generation %u\n",
+                        c->what, g, kick ? "kicked" : "random", j, r.fitness, g + 1);
         }
     }
-    printf("%u feasible peaks of random climbs, %u in the next generation; ls_improved %llu\n", peaks, found,
-           (unsigned long long)res.ls_improved);
-    CHECK(peaks >= 10); /* 5 local search steps of 4 random climbs */
-    CHECK_EQ_I64(peaks, found);
+    printf("%s: feasible peaks: %u of random starts, %u of kicks (%u in the next generation); ls_improved %llu\n",
+           c->what, peaks[0], peaks[1], found[0] + found[1], (unsigned long long)res.ls_improved);
+    CHECK_EQ_I64(peaks[0], found[0]);
+    CHECK_EQ_I64(peaks[1], found[1]);
+    CHECK_EQ_I64(peaks[1], kicked);
     ga_result_free(&res);
+}
+
+int main(void)
+{
+    const case_t random = {"random starts", 16, 0, 4, 2, 2}, kicks = {"kicks", 31, 3, 5, 1, 1};
+    ga_fixture_t f;
+    planted_opts_t po;
+    uint32_t peaks[2];
+    fixture_open(&f, 10, 30);
+    check_case(&f, &random, peaks);
+    CHECK(peaks[0] >= 10); /* 5 local search steps of 4 random climbs */
+    CHECK_EQ_I64(0, peaks[1]);
+    fixture_close(&f);
+    /* kicks: a rugged landscape (mostly noise), where a kick's peak depends on
+     * the kick, climbed at depth 1 (peaks nearer to their starts) */
+    planted_defaults(&po);
+    po.n_filters = 10;
+    po.n_values = 30;
+    po.good = 5;
+    po.dip = 0;
+    po.crash = 0;
+    po.bad_per_filter = 2;
+    po.noise = 600;
+    fixture_open_planted(&f, &po);
+    check_case(&f, &kicks, peaks);
+    CHECK(peaks[1] >= 20); /* 10 local search steps of 3 kicks */
+    CHECK(peaks[0] >= 8);  /* and of 1 random start */
     fixture_close(&f);
     return check_exit();
 }

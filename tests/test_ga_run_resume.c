@@ -303,6 +303,9 @@ int main(void)
     check_resumes(&f, &s, "local search depth 2");
     s.ls_random = 4; /* random starts climbed too (their draws must resume exactly) */
     check_resumes(&f, &s, "local search with random climbs");
+    s.ls_kicks = 2; /* kicks of the hall of fame's best: it must resume exactly */
+    check_resumes(&f, &s, "local search with kicks");
+    s.ls_kicks = 0;
     s.ls_random = 0;
     s.restart_stall = 3; /* restarts with local search on */
     s.generations = 60;

@@ -29,7 +29,9 @@ did not; and the JSON's infeasible rows name why, "infeasible"; then issue 32 ad
 run files' GROUP/verdict and the verdict's lines under each printed table; then the DSR and
 PBO readings say why one is not computed: "no validation: block in the config"; then the
 printed tables became the verdict first and one table of strategies, in place of the genomes',
-the strategies' and the basins' tables, and "table" holds every printed line);
+the strategies' and the basins' tables, and "table" holds every printed line; then
+local_search.kicks 4 (the last 4 of the 8 random climbs kick the hall of fame's best)
+changed the GA, resume and validate runs again: the grid runs are unchanged);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.

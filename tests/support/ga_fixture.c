@@ -8,17 +8,24 @@
 
 void fixture_open(ga_fixture_t *f, int32_t n_filters, uint32_t n_values)
 {
+    planted_opts_t po;
+    planted_defaults(&po);
+    po.n_filters = n_filters;
+    po.n_values = n_values;
+    po.n_targets = 6;
+    po.n_stops = 6;
+    po.good = 120;
+    po.bad_per_filter = 20;
+    po.noise = 80;
+    fixture_open_planted(f, &po);
+}
+
+void fixture_open_planted(ga_fixture_t *f, const planted_opts_t *po)
+{
     objective_cfg_t obj;
     ev_error err;
     memset(f, 0, sizeof *f);
-    planted_defaults(&f->po);
-    f->po.n_filters = n_filters;
-    f->po.n_values = n_values;
-    f->po.n_targets = 6;
-    f->po.n_stops = 6;
-    f->po.good = 120;
-    f->po.bad_per_filter = 20;
-    f->po.noise = 80;
+    f->po = *po;
     planted_build(&f->po, &f->ds, &f->lat, f->optimum);
     harness_objective(&obj, OBJ_TOTAL_RETURN);
     if (problem_init(&f->p, &f->ds, &f->lat, &obj, &err) || tables_build(&f->t, &f->p, &err) ||

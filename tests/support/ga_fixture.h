@@ -23,6 +23,8 @@ typedef struct {
 
 /* n_filters filters of n_values values, 6 targets, 6 stops. */
 void fixture_open(ga_fixture_t *f, int32_t n_filters, uint32_t n_values);
+/* Any planted problem (total_return). */
+void fixture_open_planted(ga_fixture_t *f, const planted_opts_t *po);
 void fixture_close(ga_fixture_t *f);
 
 /* Settings for quick runs: population 64 in 2 islands, 30 generations. */

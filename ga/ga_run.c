@@ -326,12 +326,61 @@ static int budget_spent(const run_t *r)
     return ga_time_budget_spent(r->s, run_now(r) - r->t0);
 }
 
+/* budget_spent for a climb's thread: the clock (ga_run_opts_t.now, a test's
+ * may count its readings) is read by one thread at a time. */
+static int climb_budget_spent(const run_t *r)
+{
+    int spent;
+#pragma omp critical(ga_climb_budget)
+    spent = budget_spent(r);
+    return spent;
+}
+
+/* Climbs 0..n-1 of this process (docs/ga.md "Local search", "Threads"), in
+ * parallel threads, each climb into its own slot of r->climbs: ls_climb
+ * keeps its sweep state (cache, tally, buffers) to itself and reads the
+ * tables only, so the climbs are those of one thread. Batch sweeps evaluate
+ * through the backend, which is not shared between threads: one thread. An
+ * error: the first failing climb's. */
+static ev_status climb_all(run_t *r, uint32_t gen, uint32_t n, uint32_t n_best, uint32_t parts, ev_error *err)
+{
+    const int32_t ng = r->plan.ctx.n_genes;
+    int64_t failed = n; /* the lowest climb that failed */
+    ev_status st = EV_OK;
+#pragma omp parallel for schedule(dynamic, 1) if (n > 1 && !r->o->ls_batch)
+    for (int64_t j = 0; j < (int64_t)n; j++) {
+        ga_climb_t *c = &r->climbs[j];
+        ls_tally_t tl;
+        ev_error lerr;
+        ev_status e;
+        if (parts > 1 && j % parts != r->o->climb_part)
+            continue;
+        climb_start(r, gen, (uint32_t)j, n_best, c);
+        c->cost = 0;
+        if (parts <= 1 && climb_budget_spent(r))
+            continue; /* not climbed: its start is never put back (its fitness is no better) */
+        memset(&tl, 0, sizeof tl);
+        if ((e = ls_climb(&r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr)) != EV_OK) {
+#pragma omp critical(ga_climb_error)
+            if (j < failed) {
+                failed = j;
+                st = e;
+                *err = lerr;
+            }
+            continue;
+        }
+        c->cost = tl.cost;
+    }
+    return st;
+}
+
 /* The memetic step (docs/ga.md "Local search"), in generations gen with
  * (gen + 1) % ls_every == 0: climbs the generation's ls_members best new
  * genomes and ls_random random ones with r->sweep (tables climbs shared out
- * between processes where the run has several: ga_run_opts_t.climb_parts);
- * the improved ones (distinct) wait in ls_genes for the next generation.
- * Their sweeps count in ls_evaluations. */
+ * between processes where the run has several: ga_run_opts_t.climb_parts,
+ * and between threads: climb_all); the improved ones (distinct, in climb
+ * order) wait in ls_genes for the next generation. Their sweeps count in
+ * ls_evaluations. */
 static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error *err)
 {
     const ga_settings_t *s = r->s;
@@ -341,24 +390,12 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
     /* batch sweeps go through the backend's evaluate, which several
      * processes share out (dist/): every process climbs every member */
     uint32_t parts = o->ls_batch ? 1 : o->climb_parts;
+    ev_status e;
     r->n_ls = 0;
     if (!s->ls_every || (gen + 1) % s->ls_every != 0)
         return EV_OK;
-    for (uint32_t j = 0; j < n; j++) {
-        ga_climb_t *c = &r->climbs[j];
-        ls_tally_t tl;
-        ev_status e;
-        if (parts > 1 && j % parts != o->climb_part)
-            continue;
-        memset(&tl, 0, sizeof tl);
-        climb_start(r, gen, j, n_best, c);
-        c->cost = 0;
-        if (parts <= 1 && budget_spent(r))
-            continue; /* not climbed: its start is never put back (its fitness is no better) */
-        if ((e = ls_climb(&r->sweep, ng, s->ls_depth, c->genes, &c->r, &tl, err)) != EV_OK)
-            return e;
-        c->cost = tl.cost;
-    }
+    if ((e = climb_all(r, gen, n, n_best, parts, err)) != EV_OK)
+        return e;
     if (parts > 1)
         o->share_climbs(r->climbs, n);
     for (uint32_t j = 0; j < n; j++) {

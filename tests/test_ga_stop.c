@@ -242,7 +242,8 @@ static double stepped_clock(void)
 
 /* The time budget stops local search between climbs (one step's climbs can cost many
  * generations' time): the budget runs out at the clock's third reading, after the first
- * generation, so the first climb runs and the other 15 do not. */
+ * generation, so one climb runs (the first, or with threads the one whose thread read the
+ * clock first) and the other 15 do not. */
 static void test_budget_in_climbs(ga_fixture_t *f)
 {
     ga_settings_t s;

@@ -103,23 +103,15 @@ static void check_runs(const fit_problem_t *p, backend_t *b, const fit_tables_t 
 
 static void check_problem(random_problem_t *rp, int ga, tally_t *c)
 {
-    fit_problem_t p;
-    tables_host_t t;
-    backend_t *b = NULL;
-    ev_error err;
-    memset(&t, 0, sizeof t);
-    if (problem_init(&p, &rp->ds, &rp->lat, &rp->obj, &err) != EV_OK || tables_build(&t, &p, &err) != EV_OK ||
-        backend_cpu_ops.open(&b, &p, &t, &err) != EV_OK) {
-        fprintf(stderr, "problem: %s\n", err.msg);
+    cpu_problem_t cp;
+    if (!cpu_problem_open(&cp, &rp->ds, &rp->lat, &rp->obj)) {
         CHECK(0);
         return;
     }
-    check_pairs(&rp->lat, &t.view, c);
+    check_pairs(&rp->lat, &cp.t.view, c);
     if (ga)
-        check_runs(&p, b, &t.view, c);
-    backend_cpu_ops.close(b);
-    tables_free(&t);
-    problem_free(&p);
+        check_runs(&cp.p, cp.b, &cp.t.view, c);
+    cpu_problem_close(&cp);
 }
 
 int main(void)

@@ -115,3 +115,27 @@ int fixture_same_top(const topk_t *a, const topk_t *b)
             return 0;
     return 1;
 }
+
+int cpu_problem_open(cpu_problem_t *c, const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj)
+{
+    ev_error err;
+    memset(c, 0, sizeof *c);
+    if (problem_init(&c->p, ds, lat, obj, &err) != EV_OK) {
+        fprintf(stderr, "problem: %s\n", err.msg);
+        return 0;
+    }
+    if (tables_build(&c->t, &c->p, &err) != EV_OK || backend_cpu_ops.open(&c->b, &c->p, &c->t, &err) != EV_OK) {
+        fprintf(stderr, "problem: %s\n", err.msg);
+        tables_free(&c->t);
+        problem_free(&c->p);
+        return 0;
+    }
+    return 1;
+}
+
+void cpu_problem_close(cpu_problem_t *c)
+{
+    backend_cpu_ops.close(c->b);
+    tables_free(&c->t);
+    problem_free(&c->p);
+}

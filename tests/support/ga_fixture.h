@@ -49,4 +49,15 @@ uint64_t fnv1a(uint64_t h, const void *data, size_t n);
 /* 1 when two top-K lists hold the same entries, bit for bit, in the same order. */
 int fixture_same_top(const topk_t *a, const topk_t *b);
 
+/* A problem (a random one, say) opened on the CPU backend with its host tables. */
+typedef struct {
+    fit_problem_t p;
+    tables_host_t t;
+    backend_t *b;
+} cpu_problem_t;
+
+/* 1 when opened; 0 (the error printed, nothing left open) when not. */
+int cpu_problem_open(cpu_problem_t *c, const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj);
+void cpu_problem_close(cpu_problem_t *c);
+
 #endif

@@ -4,6 +4,7 @@
 #   EVOLVE_CUDA=AUTO|ON|OFF  build the CUDA backend (AUTO: when nvcc is found)
 #   CUDA_ARCHS="89;90"       GPU architectures to compile for
 #   EVOLVE_CMAKE_ARGS=...    extra CMake arguments
+#   BUILD_TARGETS="a b"      build only these targets (default: all; CI's emulated stages: emu_tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,4 +50,4 @@ fi
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DEVOLVE_CUDA="${EVOLVE_CUDA:-AUTO}" -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-89;90}" \
   "${DEPS_ARGS[@]}" ${EVOLVE_CMAKE_ARGS:-} >/dev/null
-cmake --build "$BUILD_DIR" -j"$(nproc)"
+cmake --build "$BUILD_DIR" -j"$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS}

@@ -90,7 +90,7 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--work-dir", required=True)
     ap.add_argument("--cmake-arg", action="append", default=[])
-    ap.add_argument("--jobs", default="2")
+    ap.add_argument("--jobs", default=str(os.cpu_count() or 2))
     ap.add_argument("--stage", choices=("asan", "tsan"), default="asan")
     ap.add_argument("--only")
     a = ap.parse_args()

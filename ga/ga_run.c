@@ -34,7 +34,6 @@ typedef struct {
     int32_t *dl_parents;
     uint16_t *snap_genes; /* checkpoint snapshots, when the observer takes them */
     int32_t *snap_parents;
-    const topk_t *hof;   /* the run's hall of fame: kicks start from its best */
     ga_climb_t *climbs;  /* [ls_members + ls_random]: local search's climbs of one generation */
     uint16_t *ls_genes;  /* [ls_members + ls_random][n_genes]: climbed genomes for the next generation */
     uint32_t n_ls;       /* of them, waiting to be put in */
@@ -311,7 +310,7 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
  * of it (ga/ls_kick.h, the same counters from draw LS_KICK_DRAW0). Either
  * result is unknown: it starts as infeasible, so the climb's first move
  * takes the best of its first gene's sweep (docs/ga.md "Local search"). */
-static void climb_start(const run_t *r, uint32_t gen, uint32_t j, uint32_t n_best, ga_climb_t *c)
+static void climb_start(const run_t *r, const topk_t *hof, uint32_t gen, uint32_t j, uint32_t n_best, ga_climb_t *c)
 {
     const breed_ctx_t *x = &r->plan.ctx;
     uint32_t kicks = r->s->ls_kicks < r->s->ls_random ? r->s->ls_kicks : r->s->ls_random;
@@ -322,8 +321,8 @@ static void climb_start(const run_t *r, uint32_t gen, uint32_t j, uint32_t n_bes
         return;
     }
     memset(&c->r, 0, sizeof c->r);
-    if (j >= n_best + r->s->ls_random - kicks && r->hof->n && r->hof->e[0].r.feasible) {
-        memcpy(c->genes, r->hof->e[0].genes, (size_t)x->n_genes * sizeof *c->genes);
+    if (j >= n_best + r->s->ls_random - kicks && hof->n && hof->e[0].r.feasible) {
+        memcpy(c->genes, hof->e[0].genes, (size_t)x->n_genes * sizeof *c->genes);
         ls_kick(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, 2, r->s->ls_kick_genes, c->genes);
         return;
     }
@@ -353,7 +352,8 @@ static int climb_budget_spent(const run_t *r)
  * tables only, so the climbs are those of one thread. Batch sweeps evaluate
  * through the backend, which is not shared between threads: one thread. An
  * error: the first failing climb's. */
-static ev_status climb_all(run_t *r, uint32_t gen, uint32_t n, uint32_t n_best, uint32_t parts, ev_error *err)
+static ev_status climb_all(run_t *r, const topk_t *hof, uint32_t gen, uint32_t n, uint32_t n_best, uint32_t parts,
+                           ev_error *err)
 {
     const int32_t ng = r->plan.ctx.n_genes;
     int64_t failed = n; /* the lowest climb that failed */
@@ -366,7 +366,7 @@ static ev_status climb_all(run_t *r, uint32_t gen, uint32_t n, uint32_t n_best, 
         ev_status e;
         if (parts > 1 && j % parts != r->o->climb_part)
             continue;
-        climb_start(r, gen, (uint32_t)j, n_best, c);
+        climb_start(r, hof, gen, (uint32_t)j, n_best, c);
         c->cost = 0;
         if (parts <= 1 && climb_budget_spent(r))
             continue; /* not climbed: its start is never put back (its fitness is no better) */
@@ -405,7 +405,7 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
     r->n_ls = 0;
     if (!s->ls_every || (gen + 1) % s->ls_every != 0)
         return EV_OK;
-    if ((e = climb_all(r, gen, n, n_best, parts, err)) != EV_OK)
+    if ((e = climb_all(r, &res->hof, gen, n, n_best, parts, err)) != EV_OK)
         return e;
     if (parts > 1)
         o->share_climbs(r->climbs, n);
@@ -542,7 +542,6 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.o = o;
     r.t0 = run_now(&r);
     r.search_best = -HUGE_VAL;
-    r.hof = &res->hof;
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
     if (o->ls_batch) {

@@ -42,12 +42,7 @@ uint32_t kept_batch_add(kept_batch_t *b, const uint64_t *kept, const tables_geno
     for (int64_t w = 0; w < ks->n_words; w++)
         b->kept[(size_t)w * b->cap + i] = kept[w];
     b->x[i] = g->x;
-    b->pq[i] = b->pl[i] = NULL;
-    if (ks->pair_q) {
-        const uint64_t base = tables_exit_combo_of(ks->t, &g->x) * (uint64_t)ks->t->n_trades;
-        b->pq[i] = ks->pair_q + base;
-        b->pl[i] = ks->pair_lf ? ks->pair_lf + base : NULL;
-    }
+    b->pq[i] = kept_sets_pair_row(ks, &g->x, &b->pl[i]);
     for (int32_t f = 0; f < b->folds; f++)
         accum_init(&b->acc[(size_t)i * (size_t)b->folds + (size_t)f]);
     return i;

@@ -121,14 +121,9 @@ static eval_result_t kept_sets_eval_folds(const kept_sets_t *ks, const kept_scra
 {
     const fit_tables_t *t = ks->t;
     accum_t a[EV_AGG_MAX_FOLDS];
-    const int64_t *pq = NULL, *pl = NULL;
+    const int64_t *pl, *pq = kept_sets_pair_row(ks, &g->x, &pl);
     for (int32_t f = 0; f < t->n_folds; f++)
         accum_init(&a[f]);
-    if (ks->pair_q) {
-        uint64_t base = tables_exit_combo_of(t, &g->x) * (uint64_t)t->n_trades;
-        pq = ks->pair_q + base;
-        pl = ks->pair_lf ? ks->pair_lf + base : NULL;
-    }
     for (int64_t w = 0; w < ks->n_words; w++)
         for (uint64_t x = s->words[w]; x; x &= x - 1) {
             int64_t j = (w << 6) + bits_ctz64(x);
@@ -157,12 +152,11 @@ eval_result_t kept_sets_walk(const kept_sets_t *ks, const kept_scratch_t *s, con
 {
     const fit_tables_t *t = ks->t;
     accum_t a;
+    const int64_t *pl, *pq;
     if (t->agg != AGG_ALL)
         return kept_sets_eval_folds(ks, s, g);
     accum_init(&a);
-    if (ks->pair_q) {
-        uint64_t base = tables_exit_combo_of(t, &g->x) * (uint64_t)t->n_trades;
-        const int64_t *pq = ks->pair_q + base, *pl = ks->pair_lf ? ks->pair_lf + base : NULL;
+    if ((pq = kept_sets_pair_row(ks, &g->x, &pl)) != NULL) {
         for (int64_t w = 0; w < ks->n_words; w++)
             for (uint64_t x = s->words[w]; x; x &= x - 1) {
                 int64_t j = (w << 6) + bits_ctz64(x);

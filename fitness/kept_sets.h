@@ -10,6 +10,7 @@
 #ifndef EVOLVE_KEPT_SETS_H
 #define EVOLVE_KEPT_SETS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/status.h"
@@ -54,6 +55,19 @@ eval_result_t kept_sets_eval(const kept_sets_t *ks, kept_scratch_t *s, const uin
 /* The genome as the tables see it (*g) and its kept set (s->words, reused
  * when its filter genes are the last ones'). */
 const uint64_t *kept_sets_genome(const kept_sets_t *ks, kept_scratch_t *s, const uint16_t *genes, tables_genome_t *g);
+
+/* Exits x's row of the pair outcomes (every trade's q) and of their log
+ * factors (*lf, NULL without), or NULL where the kept sets have none. */
+static inline const int64_t *kept_sets_pair_row(const kept_sets_t *ks, const tables_exits_t *x, const int64_t **lf)
+{
+    uint64_t base;
+    *lf = NULL;
+    if (!ks->pair_q)
+        return NULL;
+    base = tables_exit_combo_of(ks->t, x) * (uint64_t)ks->t->n_trades;
+    *lf = ks->pair_lf ? ks->pair_lf + base : NULL;
+    return ks->pair_q + base;
+}
 
 /* The walk: the kept trades of s (kept_sets_genome's) in equity order. */
 eval_result_t kept_sets_walk(const kept_sets_t *ks, const kept_scratch_t *s, const tables_genome_t *g);

@@ -7,6 +7,7 @@
 #include "fitness/exit_race.h"
 #include "fitness/sweep_cache.h"
 #include "fitness/sweep_levels.h"
+#include "fitness/sweep_row.h"
 
 /* One swept gene: a filter (its bucket is the trade's cell, 0..n) or a level
  * (target, stop or an exit of SPEC sec. 4.1: every value is a bucket). */
@@ -112,9 +113,16 @@ static void sweep_plain(const fit_tables_t *t, const uint16_t *genes, const dim_
         }
 }
 
+/* How a sweep adds a trade: lv (two swept levels, fitness/sweep_levels.h),
+ * row (one swept level, fitness/sweep_row.h), else bucket by bucket. */
+typedef struct {
+    sweep_levels_t *lv;
+    sweep_row_t *row;
+} adder_t;
+
 /* Trade j (kept by every filter but the swept ones) into the buckets. */
 static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, const tables_genome_t *g, const dim_t *a,
-                         const dim_t *b, sweep_levels_t *lv, accum_t *B, int64_t j)
+                         const dim_t *b, const adder_t *add, accum_t *B, int64_t j)
 {
     const uint16_t *c = t->cells + j * t->n_filters;
     const uint32_t lo1 = a->filter >= 0 ? c[a->filter] : 0, hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
@@ -126,8 +134,12 @@ static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, cons
         ra = race_row(t, j, a->level);
     if (b->level)
         rb = race_row(t, j, b->level);
-    if (lv) {
-        sweep_levels_add(lv, &t->obj, fixed, &ra, &rb, B);
+    if (add->lv) {
+        sweep_levels_add(add->lv, &t->obj, fixed, &ra, &rb, B);
+        return;
+    }
+    if (add->row) { /* the other dimension is a filter (its cell picks the row) or none */
+        sweep_row_add(add->row, &t->obj, a->level ? lo2 : lo1, fixed, a->level ? &ra : &rb);
         return;
     }
     for (uint32_t i1 = lo1; i1 < hi1; i1++) {
@@ -140,14 +152,23 @@ static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, cons
     }
 }
 
+/* The row sums into the buckets: row r, value i is bucket (i, r) when the
+ * level is the first dimension, else (r, i). */
+static void rows_into(const sweep_row_t *sr, const dim_t *a, const dim_t *b, accum_t *B)
+{
+    for (uint32_t r = 0; r < sr->rows; r++)
+        for (uint32_t i = 0; i < sr->n; i++)
+            sweep_row_get(sr, r, i, &B[a->level ? (uint64_t)i * b->m + r : (uint64_t)r * b->m + i]);
+}
+
 /* The buckets' sums: B[i1 * b->m + i2]. One pass over the trades in equity
  * order; a trade must pass every filter but the swept ones (from cache's
  * filter rows, 64 trades a word, when it has them). Its fixed exits race
  * once, each swept level's values then join that winner
- * (fitness/exit_race.h; from cache's columns when not NULL); lv, when not
- * NULL, takes a trade of two swept levels (fitness/sweep_levels.h). */
+ * (fitness/exit_race.h; from cache's columns when not NULL); add says how
+ * a trade is added. */
 static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
-                          const dim_t *b, sweep_levels_t *lv, accum_t *B)
+                          const dim_t *b, const adder_t *add, accum_t *B)
 {
     tables_genome_t g;
     const uint64_t *kept = NULL;
@@ -161,7 +182,7 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
     if (kept) {
         for (int64_t w = 0; w < cache->ks.n_words; w++)
             for (uint64_t x = kept[w]; x; x &= x - 1)
-                bucket_trade(t, cache, &g, a, b, lv, B, (w << 6) + bits_ctz64(x));
+                bucket_trade(t, cache, &g, a, b, add, B, (w << 6) + bits_ctz64(x));
     } else {
         for (int64_t j = 0; j < t->n_trades; j++) {
             const uint16_t *c = t->cells + j * t->n_filters;
@@ -169,11 +190,13 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
             for (int32_t f = 0; f < t->n_filters; f++)
                 keep &= f == a->filter || f == b->filter || g.gf[f] < c[f];
             if (keep)
-                bucket_trade(t, cache, &g, a, b, lv, B, j);
+                bucket_trade(t, cache, &g, a, b, add, B, j);
         }
     }
-    if (lv)
-        sweep_levels_finish(lv, B);
+    if (add->lv)
+        sweep_levels_finish(add->lv, B);
+    if (add->row)
+        rows_into(add->row, a, b, B);
     /* Suffix sums over the filter dimensions: bucket x then holds cells >= x. */
     if (a->filter >= 0)
         for (uint32_t i1 = a->m - 1; i1-- > 0;)
@@ -185,13 +208,37 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
                 accum_merge(&B[(uint64_t)i1 * b->m + i2], &B[(uint64_t)i1 * b->m + i2 + 1]);
 }
 
+/* Every value's result from its bucket. Neighbouring buckets often hold
+ * the same sums (filter values between two trades' cells, levels that no
+ * kept trade tells apart), and accum_finish is a function of the sums alone:
+ * an equal bucket reuses the result before it (sharpe's divisions and square
+ * root were a sixth of a small sweep). */
+static void finish_all(const fit_tables_t *t, const dim_t *a, const dim_t *b, const accum_t *B, eval_result_t *out)
+{
+    const accum_t *last = NULL;
+    eval_result_t r;
+    memset(&r, 0, sizeof r);
+    for (uint32_t v1 = 0; v1 < a->n; v1++)
+        for (uint32_t v2 = 0; v2 < b->n; v2++) {
+            const accum_t *x = &B[(uint64_t)bucket_of(a, v1) * b->m + bucket_of(b, v2)];
+            if (!last || memcmp(x, last, sizeof *x) != 0)
+                r = accum_finish(x, &t->obj);
+            out[(uint64_t)v1 * b->n + v2] = r;
+            last = x;
+        }
+}
+
 static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
                             const dim_t *b, eval_result_t *out, ev_error *err)
 {
     accum_t *B;
     sweep_levels_t lv;
-    /* two levels at once for the additive sums; the drawdown adds in order */
-    int levels = a->level && b->level && !t->obj.need_dd;
+    sweep_row_t sr;
+    adder_t add = {NULL, NULL};
+    /* the additive sums take two levels at once, or one level's row at once;
+     * the drawdown adds in order */
+    const int levels = a->level && b->level && !t->obj.need_dd;
+    const int row = !a->level != !b->level && !t->obj.need_dd && (!t->obj.need_log || t->need_lf);
     if (!sweep_uses_sums(t, a->gene, b->gene)) {
         sweep_plain(t, genes, a, b, out);
         return EV_OK;
@@ -199,16 +246,18 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     B = (accum_t *)malloc((size_t)a->m * b->m * sizeof *B);
     if (!B)
         return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
-    /* the difference arrays (3 x B's size) are optional: without the memory
-     * the cells are added one by one */
-    levels = levels && sweep_levels_init(&lv, a->n, b->n, NULL) == EV_OK;
-    sweep_buckets(t, cache, genes, a, b, levels ? &lv : NULL, B);
-    if (levels)
+    /* the difference arrays (3 x B's size) and the rows are optional: without
+     * the memory the cells are added one by one */
+    if (levels && sweep_levels_init(&lv, a->n, b->n, NULL) == EV_OK)
+        add.lv = &lv;
+    if (row && sweep_row_init(&sr, &t->obj, a->level ? b->m : a->m, a->level ? a->n : b->n, NULL) == EV_OK)
+        add.row = &sr;
+    sweep_buckets(t, cache, genes, a, b, &add, B);
+    if (add.lv)
         sweep_levels_free(&lv);
-    for (uint32_t v1 = 0; v1 < a->n; v1++)
-        for (uint32_t v2 = 0; v2 < b->n; v2++)
-            out[(uint64_t)v1 * b->n + v2] =
-                accum_finish(&B[(uint64_t)bucket_of(a, v1) * b->m + bucket_of(b, v2)], &t->obj);
+    if (add.row)
+        sweep_row_free(&sr);
+    finish_all(t, a, b, B, out);
     free(B);
     return EV_OK;
 }

@@ -127,8 +127,7 @@ static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, cons
     const uint16_t *c = t->cells + j * t->n_filters;
     const uint32_t lo1 = a->filter >= 0 ? c[a->filter] : 0, hi1 = a->filter >= 0 ? lo1 + 1 : a->m;
     const uint32_t lo2 = b->filter >= 0 ? c[b->filter] : 0, hi2 = b->filter >= 0 ? lo2 + 1 : b->m;
-    const race_t fixed =
-        cache ? sweep_cache_race(cache, j, &g->x, a->level, b->level) : race_fixed(t, j, &g->x, a->level, b->level);
+    const race_t fixed = cache ? sweep_cache_race(cache, j) : race_fixed(t, j, &g->x, a->level, b->level);
     race_row_t ra, rb;
     if (a->level)
         ra = race_row(t, j, a->level);
@@ -152,16 +151,7 @@ static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, cons
     }
 }
 
-/* The row sums into the buckets: row r, value i is bucket (i, r) when the
- * level is the first dimension, else (r, i). */
-static void rows_into(const sweep_row_t *sr, const dim_t *a, const dim_t *b, accum_t *B)
-{
-    for (uint32_t r = 0; r < sr->rows; r++)
-        for (uint32_t i = 0; i < sr->n; i++)
-            sweep_row_get(sr, r, i, &B[a->level ? (uint64_t)i * b->m + r : (uint64_t)r * b->m + i]);
-}
-
-/* The buckets' sums: B[i1 * b->m + i2]. One pass over the trades in equity
+/* The buckets' sums: B[i1 * b->m + i2], or add->row's. One pass over the trades in equity
  * order; a trade must pass every filter but the swept ones (from cache's
  * filter rows, 64 trades a word, when it has them). Its fixed exits race
  * once, each swept level's values then join that winner
@@ -177,7 +167,7 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
         sweep_cache_set(cache, &g.x, a->level, b->level);
         kept = sweep_cache_kept(cache, g.gf, a->filter, b->filter);
     }
-    for (uint64_t i = 0; i < (uint64_t)a->m * b->m; i++)
+    for (uint64_t i = 0; !add->row && i < (uint64_t)a->m * b->m; i++)
         accum_init(&B[i]);
     if (kept) {
         for (int64_t w = 0; w < cache->ks.n_words; w++)
@@ -193,10 +183,13 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
                 bucket_trade(t, cache, &g, a, b, add, B, j);
         }
     }
+    if (add->row) { /* its own sums, B unused */
+        if (a->filter >= 0 || b->filter >= 0)
+            sweep_row_suffix(add->row);
+        return;
+    }
     if (add->lv)
         sweep_levels_finish(add->lv, B);
-    if (add->row)
-        rows_into(add->row, a, b, B);
     /* Suffix sums over the filter dimensions: bucket x then holds cells >= x. */
     if (a->filter >= 0)
         for (uint32_t i1 = a->m - 1; i1-- > 0;)
@@ -208,30 +201,82 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
                 accum_merge(&B[(uint64_t)i1 * b->m + i2], &B[(uint64_t)i1 * b->m + i2 + 1]);
 }
 
-/* Every value's result from its bucket. Neighbouring buckets often hold
- * the same sums (filter values between two trades' cells, levels that no
- * kept trade tells apart), and accum_finish is a function of the sums alone:
- * an equal bucket reuses the result before it (sharpe's divisions and square
- * root were a sixth of a small sweep). */
-static void finish_all(const fit_tables_t *t, const dim_t *a, const dim_t *b, const accum_t *B, eval_result_t *out)
+static int accum_same(const accum_t *x, const accum_t *y)
 {
-    const accum_t *last = NULL;
+    return x->n == y->n && x->sum == y->sum && x->pos == y->pos && x->sumsq.lo == y->sumsq.lo &&
+           x->sumsq.hi == y->sumsq.hi && x->lsum == y->lsum && x->ruin == y->ruin && x->equity == y->equity &&
+           x->peak == y->peak && x->maxdd == y->maxdd;
+}
+
+/* Bucket (i1, i2)'s sums, and its trade count alone. */
+static void bucket_sums(const dim_t *a, const dim_t *b, const accum_t *B, const sweep_row_t *sr, uint32_t i1,
+                        uint32_t i2, accum_t *x)
+{
+    if (sr)
+        sweep_row_sums(sr, a->level ? i2 : i1, a->level ? i1 : i2, x);
+    else
+        *x = B[(uint64_t)i1 * b->m + i2];
+}
+
+static int64_t bucket_n(const dim_t *a, const dim_t *b, const accum_t *B, const sweep_row_t *sr, uint32_t i1,
+                        uint32_t i2)
+{
+    return sr ? sr->count[a->level ? i2 : i1] : B[(uint64_t)i1 * b->m + i2].n;
+}
+
+static void put(eval_result_t *o, const eval_result_t *r)
+{
+    /* field by field: a copy of the whole struct read it back as other
+     * words than were stored, a store-forwarding stall a value */
+    o->fitness = r->fitness;
+    o->trades = r->trades;
+    o->feasible = r->feasible;
+    o->pad_ = r->pad_;
+}
+
+/* Every value's result from its bucket (of B, or of the row sums sr).
+ * accum_finish is a function of the sums alone, and neighbouring buckets
+ * often hold the same sums: along a filter, two neighbouring values' buckets
+ * are suffix sums, one a subset of the other, so the same count means the
+ * same trades (no kept trade's cell lies between); elsewhere (levels that no
+ * kept trade tells apart) the sums are compared. An equal bucket takes its
+ * neighbour's result (sharpe's divisions and square root were most of a
+ * small sweep). */
+static void finish_all(const fit_tables_t *t, const dim_t *a, const dim_t *b, const accum_t *B, const sweep_row_t *sr,
+                       eval_result_t *out)
+{
+    accum_t last, x;
     eval_result_t r;
     memset(&r, 0, sizeof r);
-    for (uint32_t v1 = 0; v1 < a->n; v1++)
+    accum_init(&last);
+    for (uint32_t v1 = 0; v1 < a->n; v1++) {
+        const uint32_t i1 = bucket_of(a, v1), up = v1 ? bucket_of(a, v1 - 1) : 0;
         for (uint32_t v2 = 0; v2 < b->n; v2++) {
-            const accum_t *x = &B[(uint64_t)bucket_of(a, v1) * b->m + bucket_of(b, v2)];
-            if (!last || memcmp(x, last, sizeof *x) != 0)
-                r = accum_finish(x, &t->obj);
-            out[(uint64_t)v1 * b->n + v2] = r;
-            last = x;
+            const uint32_t i2 = bucket_of(b, v2), left = v2 ? bucket_of(b, v2 - 1) : 0;
+            eval_result_t *o = &out[(uint64_t)v1 * b->n + v2];
+            const int64_t n = bucket_n(a, b, B, sr, i1, i2);
+            if (a->filter >= 0 && v1 && bucket_n(a, b, B, sr, up, i2) == n) {
+                put(o, o - b->n);
+                continue;
+            }
+            if (b->filter >= 0 && v2 && bucket_n(a, b, B, sr, i1, left) == n) {
+                put(o, o - 1);
+                continue;
+            }
+            bucket_sums(a, b, B, sr, i1, i2, &x);
+            if ((v1 | v2) == 0 || !accum_same(&x, &last)) {
+                r = accum_finish(&x, &t->obj);
+                last = x;
+            }
+            put(o, &r);
         }
+    }
 }
 
 static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
                             const dim_t *b, eval_result_t *out, ev_error *err)
 {
-    accum_t *B;
+    accum_t *B = NULL;
     sweep_levels_t lv;
     sweep_row_t sr;
     adder_t add = {NULL, NULL};
@@ -243,21 +288,20 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
         sweep_plain(t, genes, a, b, out);
         return EV_OK;
     }
-    B = (accum_t *)malloc((size_t)a->m * b->m * sizeof *B);
-    if (!B)
-        return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
-    /* the difference arrays (3 x B's size) and the rows are optional: without
-     * the memory the cells are added one by one */
-    if (levels && sweep_levels_init(&lv, a->n, b->n, NULL) == EV_OK)
-        add.lv = &lv;
+    /* the rows and the difference arrays (3 x B's size) are optional:
+     * without the memory the cells are added one by one */
     if (row && sweep_row_init(&sr, &t->obj, a->level ? b->m : a->m, a->level ? a->n : b->n, NULL) == EV_OK)
         add.row = &sr;
+    if (!add.row && !(B = (accum_t *)malloc((size_t)a->m * b->m * sizeof *B)))
+        return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
+    if (levels && sweep_levels_init(&lv, a->n, b->n, NULL) == EV_OK)
+        add.lv = &lv;
     sweep_buckets(t, cache, genes, a, b, &add, B);
     if (add.lv)
         sweep_levels_free(&lv);
+    finish_all(t, a, b, B, add.row, out);
     if (add.row)
         sweep_row_free(&sr);
-    finish_all(t, a, b, B, out);
     free(B);
     return EV_OK;
 }

@@ -55,9 +55,15 @@ void sweep_cache_free(sweep_cache_t *c)
 void sweep_cache_set(sweep_cache_t *c, const tables_exits_t *x, int skip1, int skip2)
 {
     const fit_tables_t *t = c->t;
+    c->n_act = 0;
     for (int level = RACE_TARGET; level < RACE_LEVELS; level++) {
         const int32_t i = race_index(x, level);
-        if (i < 0 || level == skip1 || level == skip2 || c->at[level] == i)
+        if (i < 0 || level == skip1 || level == skip2)
+            continue;
+        c->act_key[c->n_act] = c->key[level];
+        c->act_q[c->n_act] = c->q[level];
+        c->act_lf[c->n_act++] = c->lf[level];
+        if (c->at[level] == i)
             continue;
         for (int64_t j = 0; j < t->n_trades; j++) {
             const race_row_t row = race_row(t, j, level);

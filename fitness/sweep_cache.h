@@ -30,32 +30,36 @@ typedef struct {
     int64_t *lf[RACE_LEVELS];  /* [n_trades]: its log factor (compound), else NULL */
     kept_sets_t ks;            /* the filters' kept-trade rows (ks.bits NULL: past the budget) */
     uint64_t *kept;            /* [ks.n_words]: sweep_cache_kept's set */
+    /* the roles the last sweep_cache_set races, in level order: their columns */
+    int32_t n_act;
+    const int64_t *act_key[RACE_LEVELS], *act_q[RACE_LEVELS], *act_lf[RACE_LEVELS];
 } sweep_cache_t;
 
 ev_status sweep_cache_init(sweep_cache_t *c, const fit_tables_t *t, ev_error *err);
 void sweep_cache_free(sweep_cache_t *c);
 
 /* Brings the columns of every present role but skip1 and skip2 (0: none)
- * to the values of exits x. */
+ * to the values of exits x, and lists them for sweep_cache_race. */
 void sweep_cache_set(sweep_cache_t *c, const tables_exits_t *x, int skip1, int skip2);
 
 /* The trades every filter but f1 and f2 (-1: none) keeps under the mirrored
  * filter genes gf, 64 a word (kept_sets.h's rows ANDed); NULL without rows. */
 const uint64_t *sweep_cache_kept(sweep_cache_t *c, const uint16_t *gf, int32_t f1, int32_t f2);
 
-/* == race_fixed(c->t, j, x, skip1, skip2) once sweep_cache_set(c, x, skip1,
- * skip2) ran. */
-static inline race_t sweep_cache_race(const sweep_cache_t *c, int64_t j, const tables_exits_t *x, int skip1, int skip2)
+/* == race_fixed(c->t, j, x, skip1, skip2) of the last sweep_cache_set(c, x,
+ * skip1, skip2): the roles it races from their columns, without a test per
+ * role and trade of which roles take part. */
+static inline race_t sweep_cache_race(const sweep_cache_t *c, int64_t j)
 {
     race_t w;
     w.key = (int64_t)EV_NO_HIT * 8;
     w.q = c->t->q_log[j];
     w.lf = c->t->need_lf ? c->t->lf_log[j] : 0;
-    for (int level = RACE_TARGET; level < RACE_LEVELS; level++)
-        if (race_index(x, level) >= 0 && level != skip1 && level != skip2 && c->key[level][j] < w.key) {
-            w.key = c->key[level][j];
-            w.q = c->q[level][j];
-            w.lf = c->lf[level] ? c->lf[level][j] : 0;
+    for (int32_t k = 0; k < c->n_act; k++)
+        if (c->act_key[k][j] < w.key) {
+            w.key = c->act_key[k][j];
+            w.q = c->act_q[k][j];
+            w.lf = c->act_lf[k] ? c->act_lf[k][j] : 0;
         }
     return w;
 }

@@ -146,21 +146,49 @@ void sweep_row_add(sweep_row_t *s, const objective_prep_t *o, uint32_t row, race
     row_add_plain(s, o, row, fixed, r);
 }
 
-void sweep_row_get(const sweep_row_t *s, uint32_t row, uint32_t i, accum_t *a)
+/* d[i] += s[i] for i < n (a row onto the one below it). */
+static void add_row(int64_t *d, const int64_t *s, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        d[i] += s[i];
+}
+
+void sweep_row_suffix(sweep_row_t *s)
+{
+    const uint32_t n = s->n;
+    for (uint32_t r = s->rows - 1; r-- > 0;) {
+        const size_t at = (size_t)r * n, up = at + n;
+        s->count[r] += s->count[r + 1];
+        add_row(s->sum + at, s->sum + up, n);
+        if (s->pos)
+            add_row(s->pos + at, s->pos + up, n);
+        if (s->lsum) {
+            add_row(s->lsum + at, s->lsum + up, n);
+            add_row(s->ruin + at, s->ruin + up, n);
+        }
+        if (s->sq_lo)
+            for (uint32_t i = 0; i < n; i++) { /* 128-bit: the carry of the low words */
+                const uint64_t lo = s->sq_lo[at + i] + s->sq_lo[up + i];
+                s->sq_hi[at + i] += s->sq_hi[up + i] + (lo < s->sq_lo[up + i]);
+                s->sq_lo[at + i] = lo;
+            }
+    }
+}
+
+void sweep_row_sums(const sweep_row_t *s, uint32_t row, uint32_t i, accum_t *a)
 {
     const size_t at = (size_t)row * s->n + i;
-    a->n += s->count[row];
-    a->sum += s->sum[at];
+    accum_init(a);
+    a->n = s->count[row];
+    a->sum = s->sum[at];
     if (s->pos)
-        a->pos += s->pos[at];
+        a->pos = s->pos[at];
     if (s->sq_lo) {
-        ev_i128 q2;
-        q2.lo = s->sq_lo[at];
-        q2.hi = s->sq_hi[at];
-        a->sumsq = i128_add(a->sumsq, q2);
+        a->sumsq.lo = s->sq_lo[at];
+        a->sumsq.hi = s->sq_hi[at];
     }
     if (s->lsum) {
-        a->lsum += s->lsum[at];
-        a->ruin += s->ruin[at];
+        a->lsum = s->lsum[at];
+        a->ruin = s->ruin[at];
     }
 }

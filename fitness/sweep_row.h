@@ -45,8 +45,12 @@ void sweep_row_free(sweep_row_t *s);
  * there beats fixed.key (fitness/exit_race.h's race_step), else fixed's. */
 void sweep_row_add(sweep_row_t *s, const objective_prep_t *o, uint32_t row, race_t fixed, const race_row_t *r);
 
-/* Merges the sums of (row, value i) into a (accum_merge: not the drawdown). */
-void sweep_row_get(const sweep_row_t *s, uint32_t row, uint32_t i, accum_t *a);
+/* Row r's sums become those of rows r and above (a filter's suffix sums,
+ * fitness/sweep.h: bucket r then holds the trades of cells >= r). */
+void sweep_row_suffix(sweep_row_t *s);
+
+/* *a = the sums of (row, value i) (no drawdown). */
+void sweep_row_sums(const sweep_row_t *s, uint32_t row, uint32_t i, accum_t *a);
 
 #ifdef __cplusplus
 }

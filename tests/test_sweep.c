@@ -39,7 +39,7 @@ static void check_races(const fit_tables_t *t, sweep_cache_t *cache, const uint1
         for (int s2 = s1; s2 < RACE_LEVELS; s2++) {
             sweep_cache_set(cache, &g.x, s1, s2);
             for (int64_t j = 0; j < t->n_trades; j++) {
-                const race_t a = sweep_cache_race(cache, j, &g.x, s1, s2), b = race_fixed(t, j, &g.x, s1, s2);
+                const race_t a = sweep_cache_race(cache, j), b = race_fixed(t, j, &g.x, s1, s2);
                 int64_t q, lf;
                 c->races++;
                 if (a.key != b.key || a.q != b.q || a.lf != b.lf)

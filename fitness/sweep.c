@@ -151,6 +151,63 @@ static void bucket_trade(const fit_tables_t *t, const sweep_cache_t *cache, cons
     }
 }
 
+/* Kept trades whose lines are on their way (prefetch_trade). */
+#define SWEEP_AHEAD 8
+
+/* Inlined: GCC finds a function that only prefetches free of effects and
+ * drops its calls. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SWEEP_PREFETCH(p) __builtin_prefetch(p)
+#define PREFETCH_FN static inline __attribute__((always_inline)) void
+#else
+#define SWEEP_PREFETCH(p) ((void)(p))
+#define PREFETCH_FN static void
+#endif
+
+/* Every cache line of bytes at p. */
+PREFETCH_FN prefetch_span(const void *p, size_t bytes)
+{
+    for (size_t off = 0; off < bytes; off += 64)
+        SWEEP_PREFETCH((const char *)p + off);
+}
+
+/* Trade j's lines a sweep will read: the swept levels' rows, the cache's
+ * columns of the raced roles and the cells. Kept trades are sparse (a sweep
+ * of a small kept set touches each row once), so without this each row was
+ * a wait on memory (bench/RESULTS.md "... the sweeps' rows"). */
+PREFETCH_FN prefetch_trade(const fit_tables_t *t, const sweep_cache_t *cache, const dim_t *a, const dim_t *b, int64_t j)
+{
+    const dim_t *d[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        if (d[k]->level) {
+            const race_row_t r = race_row(t, j, d[k]->level);
+            prefetch_span(r.hit, d[k]->n * sizeof *r.hit);
+            prefetch_span(r.q, d[k]->n * sizeof *r.q);
+            if (r.lf)
+                prefetch_span(r.lf, d[k]->n * sizeof *r.lf);
+        }
+    for (int32_t k = 0; k < cache->n_act; k++) {
+        SWEEP_PREFETCH(cache->act_key[k] + j);
+        SWEEP_PREFETCH(cache->act_q[k] + j);
+    }
+    SWEEP_PREFETCH(t->cells + j * t->n_filters);
+}
+
+/* The next set bit of kept from (*w, *x) on, as a trade; -1 past the end. */
+static int64_t next_kept(const uint64_t *kept, int64_t nw, int64_t *w, uint64_t *x)
+{
+    while (!*x) {
+        if (++*w >= nw)
+            return -1;
+        *x = kept[*w];
+    }
+    {
+        const int64_t j = (*w << 6) + bits_ctz64(*x);
+        *x &= *x - 1;
+        return j;
+    }
+}
+
 /* The buckets' sums: B[i1 * b->m + i2], or add->row's. One pass over the trades in equity
  * order; a trade must pass every filter but the swept ones (from cache's
  * filter rows, 64 trades a word, when it has them). Its fixed exits race
@@ -169,10 +226,18 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
     }
     for (uint64_t i = 0; !add->row && i < (uint64_t)a->m * b->m; i++)
         accum_init(&B[i]);
-    if (kept) {
-        for (int64_t w = 0; w < cache->ks.n_words; w++)
-            for (uint64_t x = kept[w]; x; x &= x - 1)
-                bucket_trade(t, cache, &g, a, b, add, B, (w << 6) + bits_ctz64(x));
+    if (kept) { /* each trade's lines asked for SWEEP_AHEAD trades before */
+        int64_t ahead[SWEEP_AHEAD], w = 0;
+        uint64_t x = kept[0];
+        for (int k = 0; k < SWEEP_AHEAD; k++)
+            if ((ahead[k] = next_kept(kept, cache->ks.n_words, &w, &x)) >= 0)
+                prefetch_trade(t, cache, a, b, ahead[k]);
+        for (int k = 0; ahead[k] >= 0; k = (k + 1) % SWEEP_AHEAD) {
+            const int64_t j = ahead[k];
+            if ((ahead[k] = next_kept(kept, cache->ks.n_words, &w, &x)) >= 0)
+                prefetch_trade(t, cache, a, b, ahead[k]);
+            bucket_trade(t, cache, &g, a, b, add, B, j);
+        }
     } else {
         for (int64_t j = 0; j < t->n_trades; j++) {
             const uint16_t *c = t->cells + j * t->n_filters;

@@ -52,9 +52,28 @@ void sweep_cache_free(sweep_cache_t *c)
     memset(c, 0, sizeof *c);
 }
 
-void sweep_cache_set(sweep_cache_t *c, const tables_exits_t *x, int skip1, int skip2)
+/* Role `level`'s column at value i: race_row's entries, trade by trade,
+ * with the row strides worked out once (a target's or stop's outcome is one
+ * per level unless fill: price). */
+static void column(sweep_cache_t *c, int level, int32_t i)
 {
     const fit_tables_t *t = c->t;
+    const race_row_t r = race_row(t, 0, level);
+    const int64_t n = role_values(t, level), qs = level >= RACE_MORE || t->fill_price ? n : 0;
+    const int32_t *hit = r.hit + i;
+    const int64_t *q = r.q + i;
+    int64_t *key = c->key[level], *cq = c->q[level];
+    for (int64_t j = 0; j < t->n_trades; j++) {
+        key[j] = (int64_t)hit[j * n] * 8 + level;
+        cq[j] = q[j * qs];
+    }
+    if (c->lf[level])
+        for (int64_t j = 0; j < t->n_trades; j++)
+            c->lf[level][j] = r.lf[i + j * qs];
+}
+
+void sweep_cache_set(sweep_cache_t *c, const tables_exits_t *x, int skip1, int skip2)
+{
     c->n_act = 0;
     for (int level = RACE_TARGET; level < RACE_LEVELS; level++) {
         const int32_t i = race_index(x, level);
@@ -65,13 +84,7 @@ void sweep_cache_set(sweep_cache_t *c, const tables_exits_t *x, int skip1, int s
         c->act_lf[c->n_act++] = c->lf[level];
         if (c->at[level] == i)
             continue;
-        for (int64_t j = 0; j < t->n_trades; j++) {
-            const race_row_t row = race_row(t, j, level);
-            c->key[level][j] = (int64_t)row.hit[i] * 8 + level;
-            c->q[level][j] = row.q[i];
-            if (c->lf[level])
-                c->lf[level][j] = row.lf[i];
-        }
+        column(c, level, i);
         c->at[level] = i;
     }
 }

@@ -355,8 +355,12 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     }
     /* the rows and the difference arrays (3 x B's size) are optional:
      * without the memory the cells are added one by one */
-    if (row && sweep_row_init(&sr, &t->obj, a->level ? b->m : a->m, a->level ? a->n : b->n, NULL) == EV_OK)
-        add.row = &sr;
+    if (row) { /* a climb's cache lends its arrays */
+        sweep_row_t *s = cache ? &cache->row : &sr;
+        const uint32_t rows = a->level ? b->m : a->m, n = a->level ? a->n : b->n;
+        if ((cache ? sweep_row_reset(s, &t->obj, rows, n, NULL) : sweep_row_init(s, &t->obj, rows, n, NULL)) == EV_OK)
+            add.row = s;
+    }
     if (!add.row && !(B = (accum_t *)malloc((size_t)a->m * b->m * sizeof *B)))
         return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
     if (levels && sweep_levels_init(&lv, a->n, b->n, NULL) == EV_OK)
@@ -365,7 +369,7 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     if (add.lv)
         sweep_levels_free(&lv);
     finish_all(t, a, b, B, add.row, out);
-    if (add.row)
+    if (add.row == &sr)
         sweep_row_free(&sr);
     free(B);
     return EV_OK;

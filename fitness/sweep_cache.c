@@ -49,6 +49,7 @@ void sweep_cache_free(sweep_cache_t *c)
     }
     kept_sets_free(&c->ks);
     free(c->kept);
+    sweep_row_free(&c->row);
     memset(c, 0, sizeof *c);
 }
 

@@ -17,6 +17,7 @@
 #include "common/status.h"
 #include "fitness/exit_race.h"
 #include "fitness/kept_sets.h"
+#include "fitness/sweep_row.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,7 @@ typedef struct {
     int64_t *lf[RACE_LEVELS];  /* [n_trades]: its log factor (compound), else NULL */
     kept_sets_t ks;            /* the filters' kept-trade rows (ks.bits NULL: past the budget) */
     uint64_t *kept;            /* [ks.n_words]: sweep_cache_kept's set */
+    sweep_row_t row;           /* the row sums' arrays, for the climb's sweeps (fitness/sweep_row.h) */
     /* the roles the last sweep_cache_set races, in level order: their columns */
     int32_t n_act;
     const int64_t *act_key[RACE_LEVELS], *act_q[RACE_LEVELS], *act_lf[RACE_LEVELS];

@@ -24,27 +24,52 @@ static int64_t *zeros(size_t n, int want, int *failed)
     return a;
 }
 
+/* Zeroes the first `cells` of an array (NULL: the objective has no such sum). */
+static void clear(void *a, size_t cells)
+{
+    if (a)
+        memset(a, 0, cells * sizeof(int64_t));
+}
+
 ev_status sweep_row_init(sweep_row_t *s, const objective_prep_t *o, uint32_t rows, uint32_t n, ev_error *err)
 {
-    const size_t cells = (size_t)rows * n;
-    int failed = 0;
     memset(s, 0, sizeof *s);
+    return sweep_row_reset(s, o, rows, n, err);
+}
+
+ev_status sweep_row_reset(sweep_row_t *s, const objective_prep_t *o, uint32_t rows, uint32_t n, ev_error *err)
+{
+    const size_t cells = (size_t)rows * n;
+    if (cells > s->cap || rows > s->cap_rows || !s->count) {
+        int failed = 0;
+        sweep_row_free(s);
+        s->count = zeros(rows, 1, &failed);
+        s->sum = zeros(cells, 1, &failed);
+        s->pos = zeros(cells, o->need_pos, &failed);
+        s->sq_lo = (uint64_t *)zeros(cells, o->need_sumsq, &failed);
+        s->sq_hi = (uint64_t *)zeros(cells, o->need_sumsq, &failed);
+        s->lsum = zeros(cells, o->need_log, &failed);
+        s->ruin = zeros(cells, o->need_log, &failed);
+        if (failed) {
+            sweep_row_free(s);
+            return ev_fail(err, EV_ENOMEM, "out of memory for a sweep's rows (%u x %u values)", rows, n);
+        }
+        s->cap = cells;
+        s->cap_rows = rows;
+    } else {
+        clear(s->count, rows);
+        clear(s->sum, cells);
+        clear(s->pos, cells);
+        clear(s->sq_lo, cells);
+        clear(s->sq_hi, cells);
+        clear(s->lsum, cells);
+        clear(s->ruin, cells);
+    }
     s->rows = rows;
     s->n = n;
 #if ROW_X86
     s->avx2 = __builtin_cpu_supports("avx2") != 0;
 #endif
-    s->count = zeros(rows, 1, &failed);
-    s->sum = zeros(cells, 1, &failed);
-    s->pos = zeros(cells, o->need_pos, &failed);
-    s->sq_lo = (uint64_t *)zeros(cells, o->need_sumsq, &failed);
-    s->sq_hi = (uint64_t *)zeros(cells, o->need_sumsq, &failed);
-    s->lsum = zeros(cells, o->need_log, &failed);
-    s->ruin = zeros(cells, o->need_log, &failed);
-    if (failed) {
-        sweep_row_free(s);
-        return ev_fail(err, EV_ENOMEM, "out of memory for a sweep's rows (%u x %u values)", rows, n);
-    }
     return EV_OK;
 }
 
@@ -172,23 +197,5 @@ void sweep_row_suffix(sweep_row_t *s)
                 s->sq_hi[at + i] += s->sq_hi[up + i] + (lo < s->sq_lo[up + i]);
                 s->sq_lo[at + i] = lo;
             }
-    }
-}
-
-void sweep_row_sums(const sweep_row_t *s, uint32_t row, uint32_t i, accum_t *a)
-{
-    const size_t at = (size_t)row * s->n + i;
-    accum_init(a);
-    a->n = s->count[row];
-    a->sum = s->sum[at];
-    if (s->pos)
-        a->pos = s->pos[at];
-    if (s->sq_lo) {
-        a->sumsq.lo = s->sq_lo[at];
-        a->sumsq.hi = s->sq_hi[at];
-    }
-    if (s->lsum) {
-        a->lsum = s->lsum[at];
-        a->ruin = s->ruin[at];
     }
 }

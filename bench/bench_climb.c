@@ -99,7 +99,7 @@ static ev_status parse_from(const lattice_t *lat, const char *from, uint16_t *g,
 /* Start j: random, or with --kick a kick of --from's genome or of the best
  * peak so far (best, NULL before the first climb). Returns 1 for a kick. */
 static int start_of(const climb_opts_t *o, const lattice_shape_t *sh, uint32_t j, const uint16_t *from,
-                     const ranked_genome_t *best, uint16_t *g)
+                    const ranked_genome_t *best, uint16_t *g)
 {
     philox_key_t key = rng_key(o->seed);
     if (!o->kick || (!from && !best)) {

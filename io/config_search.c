@@ -34,8 +34,8 @@ static const char *const ga_keys[] = {"population",
                                       "checkpoint_every_s",
                                       "restart_elites",
                                       NULL};
-static const char *const local_search_keys[] = {"every", "members",    "depth",      "random",
-                                                "exit_pairs", "kicks", "kick_genes", "kick_relax", NULL};
+static const char *const local_search_keys[] = {"every", "members",    "depth",      "random", "exit_pairs",
+                                                "kicks", "kick_genes", "kick_relax", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */

@@ -22,7 +22,6 @@
 #include "ga/ls_sweep.h"
 #include "operators/genome.h"
 #include "tests/check.h"
-#include "tests/support/fitness_harness.h"
 #include "tests/support/ga_fixture.h"
 
 #define MAX_GENS 31
@@ -180,8 +179,6 @@ int main(void)
     const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60};
     ga_fixture_t f;
     planted_opts_t po;
-    objective_cfg_t obj;
-    cpu_problem_t cp;
     subject_t sf = {&f.p, NULL, NULL};
     uint32_t peaks[3];
     fixture_open(&f, 10, 30);
@@ -207,19 +204,15 @@ int main(void)
     check_case(&sf, &kicks, peaks);
     CHECK(peaks[1] >= 20); /* 10 local search steps of 3 kicks */
     CHECK(peaks[0] >= 8);  /* and of 1 random start */
+    fixture_close(&f);
     /* relaxed kicks: the same landscape under a min_trades that binds */
-    harness_objective(&obj, OBJ_TOTAL_RETURN);
-    obj.min_trades = MIN_TRADES;
-    if (cpu_problem_open(&cp, &f.ds, &f.lat, &obj)) {
-        subject_t sc = {&cp.p, cp.b, &cp.t.view};
-        check_case(&sc, &relaxed, peaks);
-        printf("relaxed kicks: %u of %u ended elsewhere than a plain climb\n", peaks[2], peaks[1]);
-        CHECK(peaks[1] >= 12);
-        CHECK(peaks[2] >= 8); /* the relaxation matters here: the GA must climb them so */
-        cpu_problem_close(&cp);
-    } else {
-        CHECK(0);
-    }
+    fixture_open_min_trades(&f, &po, MIN_TRADES);
+    sf.b = f.b;
+    sf.t = &f.t.view;
+    check_case(&sf, &relaxed, peaks);
+    printf("relaxed kicks: %u of %u ended elsewhere than a plain climb\n", peaks[2], peaks[1]);
+    CHECK(peaks[1] >= 12);
+    CHECK(peaks[2] >= 8); /* the relaxation matters here: the GA must climb them so */
     fixture_close(&f);
     return check_exit();
 }

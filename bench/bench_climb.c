@@ -8,7 +8,7 @@
  * distinct peak values, and the climbs that ended at the best value.
  *
  *   bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2]
- *               [--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs]
+ *               [--kick K [--kick-min K0] [--from V1,V2,..] [--relax P]] [--peaks] [--no-exit-pairs]
  *
  * Start j is genome_random(seed, generation 0, individual j): deterministic
  * given the seed with --evals (the budget is checked before each climb, so a
@@ -17,9 +17,12 @@
  * K0 default 2, draws at generation 0, individual j) of the genome --from
  * gives (each gene's value as its text in the config, `off` for an exit's
  * off), or without --from, of the best peak so far (iterated local search;
- * climb 0 from a random start). --peaks prints every climb's peak (fitness,
- * trades, sweep cost) on stderr. --no-exit-pairs climbs as the GA does by
- * default (local_search.exit_pairs false); without it every pair is swept. */
+ * climb 0 from a random start). --relax P climbs each kick as the GA's
+ * relaxed kicks (ga/ls_relax.h, local_search.kick_relax P): under min_trades
+ * at P %, then back under the real one. --peaks prints every climb's peak
+ * (fitness, trades, sweep cost) and its start's trades and feasibility on
+ * stderr. --no-exit-pairs climbs as the GA does by default
+ * (local_search.exit_pairs false); without it every pair is swept. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -215,14 +218,15 @@ static ev_status parse(int argc, char **argv, const char **config, climb_opts_t 
     if ((st = opt_parse(&t, argc, argv, &res, err)) != EV_OK)
         return st;
     if (res == OPT_HELP || n_pos != 1 || depth == 0 || (!o->evals && !o->seconds))
-        return ev_fail(err, EV_EUSAGE,
-                       "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
-                       "[--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs] (a budget: --evals or "
-                       "--seconds, or both)");
+        return ev_fail(
+            err, EV_EUSAGE,
+            "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
+            "[--kick K [--kick-min K0] [--from V1,V2,..] [--relax P]] [--peaks] [--no-exit-pairs] (a budget: "
+            "--evals or --seconds, or both)");
     if (!o->kick_min)
         o->kick_min = o->kick < 2 ? o->kick : 2;
-    if ((o->from || o->kick_min > 2) && !o->kick)
-        return ev_fail(err, EV_EUSAGE, "--from and --kick-min go with --kick K");
+    if ((o->from || o->kick_min > 2 || o->relax) && !o->kick)
+        return ev_fail(err, EV_EUSAGE, "--from, --kick-min and --relax go with --kick K");
     if (o->kick && o->kick_min > o->kick)
         return ev_fail(err, EV_EUSAGE, "--kick-min %llu is more than --kick %llu", (unsigned long long)o->kick_min,
                        (unsigned long long)o->kick);

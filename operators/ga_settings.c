@@ -36,7 +36,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_exit_pairs = 0;
     g->ls_kicks = 4;
     g->ls_kick_genes = 4;
-    g->ls_kick_relax = 100;
+    g->ls_kick_relax = 90;
     g->restart_stall = 20;
 }
 

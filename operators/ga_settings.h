@@ -56,7 +56,7 @@ typedef struct {
     uint32_t ls_kicks;
     uint32_t ls_kick_genes;
     /* ... and a kick is first climbed with min_trades at ls_kick_relax % (1
-     * to 100; 100: no such climb), then under the real min_trades
+     * to 100, default 90; 100: no such climb), then under the real min_trades
      * (ga/ls_relax.h: crosses the gaps between peaks on the feasibility edge). */
     uint32_t ls_kick_relax;
     /* 1: at ls_depth 2 also sweep pairs of two exit genes other than target

@@ -8,7 +8,7 @@
  * distinct peak values, and the climbs that ended at the best value.
  *
  *   bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2]
- *               [--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs]
+ *               [--kick K [--kick-min K0] [--from V1,V2,..] [--relax P]] [--peaks] [--no-exit-pairs]
  *
  * Start j is genome_random(seed, generation 0, individual j): deterministic
  * given the seed with --evals (the budget is checked before each climb, so a
@@ -17,9 +17,12 @@
  * K0 default 2, draws at generation 0, individual j) of the genome --from
  * gives (each gene's value as its text in the config, `off` for an exit's
  * off), or without --from, of the best peak so far (iterated local search;
- * climb 0 from a random start). --peaks prints every climb's peak (fitness,
- * trades, sweep cost) on stderr. --no-exit-pairs climbs as the GA does by
- * default (local_search.exit_pairs false); without it every pair is swept. */
+ * climb 0 from a random start). --relax P climbs each kick as the GA's
+ * relaxed kicks (ga/ls_relax.h, local_search.kick_relax P): under min_trades
+ * at P %, then back under the real one. --peaks prints every climb's peak
+ * (fitness, trades, sweep cost) and its start's trades and feasibility on
+ * stderr. --no-exit-pairs climbs as the GA does by default
+ * (local_search.exit_pairs false); without it every pair is swept. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,11 +35,12 @@
 #include "fitness/reported.h"
 #include "ga/local_search.h"
 #include "ga/ls_kick.h"
+#include "ga/ls_relax.h"
 #include "operators/genome.h"
 #include "runs/session.h"
 
 typedef struct {
-    uint64_t evals, seconds, seed, kick, kick_min;
+    uint64_t evals, seconds, seed, kick, kick_min, relax;
     uint32_t depth;
     int seed_given, peaks, no_exit_pairs;
     const char *from;
@@ -96,17 +100,18 @@ static ev_status parse_from(const lattice_t *lat, const char *from, uint16_t *g,
 }
 
 /* Start j: random, or with --kick a kick of --from's genome or of the best
- * peak so far (best, NULL before the first climb). */
-static void start_of(const climb_opts_t *o, const lattice_shape_t *sh, uint32_t j, const uint16_t *from,
-                     const ranked_genome_t *best, uint16_t *g)
+ * peak so far (best, NULL before the first climb). Returns 1 for a kick. */
+static int start_of(const climb_opts_t *o, const lattice_shape_t *sh, uint32_t j, const uint16_t *from,
+                    const ranked_genome_t *best, uint16_t *g)
 {
     philox_key_t key = rng_key(o->seed);
     if (!o->kick || (!from && !best)) {
         genome_random(key, 0, j, sh->n_params, sh->n_values, g);
-        return;
+        return 0;
     }
     memcpy(g, from ? from : best->genes, (size_t)sh->n_params * sizeof *g);
     ls_kick(key, 0, j, sh->n_params, sh->n_values, (uint32_t)o->kick_min, (uint32_t)o->kick, g);
+    return 1;
 }
 
 /* Climbs from random (or kicked) starts until o's budget is spent (at least once). */
@@ -114,6 +119,8 @@ static ev_status climb_all(const session_t *s, const climb_opts_t *o, climbs_t *
 {
     lattice_shape_t sh;
     ls_sweep_t sw;
+    ls_relaxed_t rx;
+    int relax;
     uint16_t from[EV_MAX_PARAMS];
     uint64_t best = UINT64_MAX; /* the best peak's index in c->peak (it may move: realloc) */
     double t0 = plat_now();
@@ -121,26 +128,31 @@ static ev_status climb_all(const session_t *s, const climb_opts_t *o, climbs_t *
     lattice_shape_from(&sh, &s->cfg.lattice);
     sw = ls_sweep_tables(&s->tables.view, sh.n_params);
     sw.skip_exit_pairs = o->no_exit_pairs;
+    relax = o->relax && ls_relax_init(&rx, &sw, (uint32_t)o->relax);
     if (o->from && (st = parse_from(&s->cfg.lattice, o->from, from, err)) != EV_OK)
         return st;
     for (uint32_t j = 0; st == EV_OK; j++) {
         uint16_t g[EV_MAX_PARAMS];
-        eval_result_t r;
+        eval_result_t r, start;
         ls_tally_t tl;
+        int kick;
         if (j > 0 && ((o->evals && c->starts + c->ls_cost >= o->evals) ||
                       (o->seconds && plat_now() - t0 >= (double)o->seconds) || j == UINT32_MAX))
             break;
-        start_of(o, &sh, j, o->from ? from : NULL, best == UINT64_MAX ? NULL : &c->peak[best], g);
+        kick = start_of(o, &sh, j, o->from ? from : NULL, best == UINT64_MAX ? NULL : &c->peak[best], g);
         if ((st = s->ops->evaluate(s->backend, g, 1, &r, err)) != EV_OK)
             break;
         memset(&tl, 0, sizeof tl);
-        if ((st = ls_climb(&sw, sh.n_params, o->depth, g, &r, &tl, err)) == EV_OK)
+        start = r;
+        st = kick && relax ? ls_climb_relaxed(&rx.sw, &sw, sh.n_params, o->depth, g, &r, &tl, err)
+                           : ls_climb(&sw, sh.n_params, o->depth, g, &r, &tl, err);
+        if (st == EV_OK)
             st = keep_peak(c, &sh, s->cfg.lattice.size_fits, g, r, err);
         if (st == EV_OK && (best == UINT64_MAX || ranked_before(&c->peak[c->n - 1], &c->peak[best])))
             best = c->n - 1;
         if (st == EV_OK && o->peaks)
-            fprintf(stderr, "peak %u %.17g %lld %llu\n", j, r.fitness, (long long)r.trades,
-                    (unsigned long long)tl.cost);
+            fprintf(stderr, "peak %u %.17g %lld %llu %lld %d\n", j, r.fitness, (long long)r.trades,
+                    (unsigned long long)tl.cost, (long long)start.trades, start.feasible);
         c->starts++;
         c->ls_cost += tl.cost;
     }
@@ -200,19 +212,21 @@ static ev_status parse(int argc, char **argv, const char **config, climb_opts_t 
         {"--from", OPT_STRING, &o->from, 0, 0, NULL, NULL, NULL},
         {"--peaks", OPT_FLAG, &o->peaks, 0, 0, NULL, NULL, NULL},
         {"--no-exit-pairs", OPT_FLAG, &o->no_exit_pairs, 0, 0, NULL, NULL, NULL},
+        {"--relax", OPT_U64, &o->relax, 1, 100, NULL, NULL, NULL},
     };
-    opt_table_t t = {spec, 9, config, 1, &n_pos, "one config file is expected"};
+    opt_table_t t = {spec, 10, config, 1, &n_pos, "one config file is expected"};
     if ((st = opt_parse(&t, argc, argv, &res, err)) != EV_OK)
         return st;
     if (res == OPT_HELP || n_pos != 1 || depth == 0 || (!o->evals && !o->seconds))
-        return ev_fail(err, EV_EUSAGE,
-                       "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
-                       "[--kick K [--kick-min K0] [--from V1,V2,..]] [--peaks] [--no-exit-pairs] (a budget: --evals or "
-                       "--seconds, or both)");
+        return ev_fail(
+            err, EV_EUSAGE,
+            "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
+            "[--kick K [--kick-min K0] [--from V1,V2,..] [--relax P]] [--peaks] [--no-exit-pairs] (a budget: "
+            "--evals or --seconds, or both)");
     if (!o->kick_min)
         o->kick_min = o->kick < 2 ? o->kick : 2;
-    if ((o->from || o->kick_min > 2) && !o->kick)
-        return ev_fail(err, EV_EUSAGE, "--from and --kick-min go with --kick K");
+    if ((o->from || o->kick_min > 2 || o->relax) && !o->kick)
+        return ev_fail(err, EV_EUSAGE, "--from, --kick-min and --relax go with --kick K");
     if (o->kick && o->kick_min > o->kick)
         return ev_fail(err, EV_EUSAGE, "--kick-min %llu is more than --kick %llu", (unsigned long long)o->kick_min,
                        (unsigned long long)o->kick);

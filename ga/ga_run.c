@@ -14,6 +14,7 @@
 #include "ga/ga_progress.h"
 #include "ga/local_search.h"
 #include "ga/ls_kick.h"
+#include "ga/ls_relax.h"
 #include "operators/genome.h"
 
 typedef struct {
@@ -23,7 +24,9 @@ typedef struct {
     const fit_problem_t *p;
     const ga_settings_t *s;
     const ga_run_opts_t *o;
-    ls_sweep_t sweep;        /* what local search climbs with */
+    ls_sweep_t sweep;     /* what local search climbs with */
+    ls_relaxed_t relaxed; /* kicks' first climb (local_search.kick_relax), when has_relaxed */
+    int has_relaxed;
     ga_hof_entry_t *top;     /* [top_k] */
     uint32_t *island_unique; /* [islands] */
     uint32_t *gene_counts;   /* [gene_values] */
@@ -309,8 +312,9 @@ static ga_stop_reason stop_reason(const run_t *r, uint32_t gen, const ga_result_
  * last ls_kicks of those, when the hall of fame's best is feasible, a kick
  * of it (ga/ls_kick.h, the same counters from draw LS_KICK_DRAW0). Either
  * result is unknown: it starts as infeasible, so the climb's first move
- * takes the best of its first gene's sweep (docs/ga.md "Local search"). */
-static void climb_start(const run_t *r, const topk_t *hof, uint32_t gen, uint32_t j, uint32_t n_best, ga_climb_t *c)
+ * takes the best of its first gene's sweep (docs/ga.md "Local search").
+ * Returns 1 for a kick. */
+static int climb_start(const run_t *r, const topk_t *hof, uint32_t gen, uint32_t j, uint32_t n_best, ga_climb_t *c)
 {
     const breed_ctx_t *x = &r->plan.ctx;
     uint32_t kicks = r->s->ls_kicks < r->s->ls_random ? r->s->ls_kicks : r->s->ls_random;
@@ -318,15 +322,16 @@ static void climb_start(const run_t *r, const topk_t *hof, uint32_t gen, uint32_
     if (j < n_best) {
         memcpy(c->genes, r->top[j].genes, (size_t)x->n_genes * sizeof *c->genes);
         c->r = r->top[j].r;
-        return;
+        return 0;
     }
     memset(&c->r, 0, sizeof c->r);
     if (j >= n_best + r->s->ls_random - kicks && hof->n && hof->e[0].r.feasible) {
         memcpy(c->genes, hof->e[0].genes, (size_t)x->n_genes * sizeof *c->genes);
         ls_kick(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, 2, r->s->ls_kick_genes, c->genes);
-        return;
+        return 1;
     }
     genome_random(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, c->genes);
+    return 0;
 }
 
 /* 1 when the time budget has run out: local search stops climbing then, as one step's climbs
@@ -364,14 +369,18 @@ static ev_status climb_all(run_t *r, const topk_t *hof, uint32_t gen, uint32_t n
         ls_tally_t tl;
         ev_error lerr;
         ev_status e;
+        int kick;
         if (parts > 1 && j % parts != r->o->climb_part)
             continue;
-        climb_start(r, hof, gen, (uint32_t)j, n_best, c);
+        kick = climb_start(r, hof, gen, (uint32_t)j, n_best, c);
         c->cost = 0;
         if (parts <= 1 && climb_budget_spent(r))
             continue; /* not climbed: its start is never put back (its fitness is no better) */
         memset(&tl, 0, sizeof tl);
-        if ((e = ls_climb(&r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr)) != EV_OK) {
+        e = kick && r->has_relaxed
+                ? ls_climb_relaxed(&r->relaxed.sw, &r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr)
+                : ls_climb(&r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr);
+        if (e != EV_OK) {
 #pragma omp critical(ga_climb_error)
             if (j < failed) {
                 failed = j;
@@ -554,6 +563,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
                            "host_tables) or batch sweeps (ga_run_opts_t.ls_batch)");
         r.sweep = ls_sweep_tables(t, r.plan.ctx.n_genes);
         r.sweep.skip_exit_pairs = !s->ls_exit_pairs;
+        r.has_relaxed = s->ls_kicks && ls_relax_init(&r.relaxed, &r.sweep, s->ls_kick_relax);
     }
     r.plan.evaluate = ops->evaluate;
     r.plan.evaluate_b = b;

@@ -113,3 +113,43 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
     free(out);
     return st;
 }
+
+ev_status ls_best_move(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r, ls_tally_t *tally,
+                       ev_error *err)
+{
+    uint64_t most = 1, best = 0, at_v = 0;
+    int32_t at_k = -1, known = 0;
+    eval_result_t *out, at_r;
+    ev_status st = EV_OK;
+    for (int32_t k = 0; k < n_genes; k++)
+        if (sw->ops->n_values(sw, k) > most)
+            most = sw->ops->n_values(sw, k);
+    if (!(out = (eval_result_t *)malloc(most * sizeof *out)))
+        return ev_fail(err, EV_ENOMEM, "out of memory for local search (%llu values)", (unsigned long long)most);
+    for (int32_t k = 0; k < n_genes && st == EV_OK; k++) {
+        uint32_t n = sw->ops->n_values(sw, k);
+        uint64_t key, v;
+        if (n < 2 || (st = sw->ops->gene(sw, genes, k, out, err)) != EV_OK)
+            continue;
+        tally->sweeps++;
+        tally->cost += sw->ops->cost(sw, k, -1);
+        if (!known++) { /* the genome is one of the first sweep's values: its result under sw */
+            *r = out[genes[k]];
+            best = rank_key(*r);
+        }
+        v = best_of(out, n, &key);
+        if (key > best) {
+            best = key;
+            at_k = k;
+            at_v = v;
+            at_r = out[v];
+        }
+    }
+    if (st == EV_OK && at_k >= 0) {
+        genes[at_k] = (uint16_t)at_v;
+        *r = at_r;
+        tally->moves++;
+    }
+    free(out);
+    return st;
+}

@@ -36,6 +36,15 @@ typedef struct {
 ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
                    ls_tally_t *tally, ev_error *err);
 
+/* The steepest 1-gene move under sw: sweeps every gene of genes once, sets
+ * *r to the genome's own result under sw (read from the first sweep: the
+ * genome is one of its values), then takes the value with the highest
+ * rank_key over all the sweeps when it is strictly higher (ties: the first
+ * gene, then the lowest value). The repair of a genome climbed under other
+ * constraints (ga/ls_relax.h). */
+ev_status ls_best_move(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r, ls_tally_t *tally,
+                       ev_error *err);
+
 #ifdef __cplusplus
 }
 #endif

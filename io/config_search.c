@@ -34,8 +34,8 @@ static const char *const ga_keys[] = {"population",
                                       "checkpoint_every_s",
                                       "restart_elites",
                                       NULL};
-static const char *const local_search_keys[] = {"every",      "members", "depth",      "random",
-                                                "exit_pairs", "kicks",   "kick_genes", NULL};
+static const char *const local_search_keys[] = {"every", "members",    "depth",      "random", "exit_pairs",
+                                                "kicks", "kick_genes", "kick_relax", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -155,7 +155,8 @@ static ev_status parse_exit_pairs(const ymap_t *m, ga_settings_t *g, ev_error *e
     return st;
 }
 
-/* ga.local_search: {every, members, depth, random, exit_pairs, kicks, kick_genes} (docs/ga.md "Local search"). */
+/* ga.local_search: {every, members, depth, random, exit_pairs, kicks, kick_genes, kick_relax} (docs/ga.md
+ * "Local search"). */
 static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error *err)
 {
     ymap_t m;
@@ -168,7 +169,8 @@ static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error
         (st = ymap_u32(&m, "depth", 1, 2, &g->ls_depth, err)) != EV_OK ||
         (st = ymap_u32(&m, "random", 0, 1024, &g->ls_random, err)) != EV_OK ||
         (st = ymap_u32(&m, "kicks", 0, 1024, &g->ls_kicks, err)) != EV_OK ||
-        (st = ymap_u32(&m, "kick_genes", 2, EV_MAX_PARAMS, &g->ls_kick_genes, err)) != EV_OK)
+        (st = ymap_u32(&m, "kick_genes", 2, EV_MAX_PARAMS, &g->ls_kick_genes, err)) != EV_OK ||
+        (st = ymap_u32(&m, "kick_relax", 1, 100, &g->ls_kick_relax, err)) != EV_OK)
         return st;
     return parse_exit_pairs(&m, g, err);
 }

@@ -36,6 +36,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_exit_pairs = 0;
     g->ls_kicks = 4;
     g->ls_kick_genes = 4;
+    g->ls_kick_relax = 90;
     g->restart_stall = 20;
 }
 
@@ -102,6 +103,9 @@ ev_status ga_settings_check(const ga_settings_t *s, int32_t n_genes, ev_error *e
     if (s->ls_kick_genes < 2 || s->ls_kick_genes > GA_MAX_GENES)
         return ev_fail(err, EV_ECONFIG, "ga.local_search.kick_genes: expected 2 to %d, found %u", GA_MAX_GENES,
                        s->ls_kick_genes);
+    if (s->ls_kick_relax < 1 || s->ls_kick_relax > 100)
+        return ev_fail(err, EV_ECONFIG, "ga.local_search.kick_relax: expected a percent, 1 to 100, found %u",
+                       s->ls_kick_relax);
     if (s->cache_max_mb < 1)
         return ev_fail(err, EV_ECONFIG, "ga.cache_max_mb: expected >= 1, found 0");
     if (!(s->time_budget_s >= 0.0))

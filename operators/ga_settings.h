@@ -55,6 +55,10 @@ typedef struct {
      * iterated local search), when the hall of fame has a feasible best. */
     uint32_t ls_kicks;
     uint32_t ls_kick_genes;
+    /* ... and a kick is first climbed with min_trades at ls_kick_relax % (1
+     * to 100, default 90; 100: no such climb), then under the real min_trades
+     * (ga/ls_relax.h: crosses the gaps between peaks on the feasibility edge). */
+    uint32_t ls_kick_relax;
     /* 1: at ls_depth 2 also sweep pairs of two exit genes other than target
      * x stop (trail, breakeven, max_hold; each costs the product of their
      * value counts); 0 (default): those pairs are skipped. */

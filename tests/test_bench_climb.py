@@ -50,6 +50,18 @@ def exits_off(a, root, data, check):
         check((got["fitness"], got["values"]) == (best["fitness"], best["values"]), f"off: climb {got} != grid {best}")
 
 
+def relaxed(a, cfg, what, check):
+    """--relax climbs kicks (of the best peak so far) as the GA's relaxed kicks: a
+    valid line, each peak with its start's trades and feasibility; only with --kick."""
+    r = subprocess.run([a.climb, cfg, "--evals", "5000", "--kick", "3", "--relax", "50", "--peaks"],
+                       capture_output=True, text=True, timeout=60)
+    peaks = [line.split() for line in r.stderr.splitlines() if line.startswith("peak ")]
+    check(r.returncode == 0 and json.loads(r.stdout)["searches"] == len(peaks) >= 2, f"{what} --relax: {r.stderr}")
+    check(all(len(p) == 7 and p[6] in ("0", "1") for p in peaks), f"{what} --relax: peak lines {peaks[:3]}")
+    r = subprocess.run([a.climb, cfg, "--evals", "5000", "--relax", "50"], capture_output=True, text=True)
+    check(r.returncode == 2 and "--relax" in r.stderr, f"--relax without --kick: {r.returncode} {r.stderr}")
+
+
 def main():
     ap = cli.argparse.ArgumentParser()
     ap.add_argument("--evolve", required=True)
@@ -77,6 +89,7 @@ def main():
             check(d["unique_evaluations"] + d["ls_evaluations"] >= 20000, f"{what}: budget not spent: {d}")
             check(1 <= d["basin_values"] <= d["basins"] <= d["searches"], f"{what}: peaks out of bounds: {d}")
             check(1 <= d["searches_in_best"] <= d["searches"], f"{what}: climbs in best out of bounds: {d}")
+            relaxed(a, cfg, what, check)
         exits_off(a, root, data, check)
     r = subprocess.run([a.climb, "x.yaml"], capture_output=True, text=True)
     check(r.returncode == 2 and "--evals" in r.stderr, f"no budget: {r.returncode} {r.stderr}")

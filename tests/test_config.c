@@ -59,7 +59,8 @@ static const char full_yaml[] =
     "  immigrants: {diversity: 0.1, share: 0.3}\n"
     "  cache_max_mb: 256\n"
     "  checkpoint_every: 7\n"
-    "  local_search: {every: 4, members: 6, depth: 2, random: 3, exit_pairs: true, kicks: 2, kick_genes: 7}\n"
+    "  local_search: {every: 4, members: 6, depth: 2, random: 3, exit_pairs: true, kicks: 2, kick_genes: 7, "
+    "kick_relax: 85}\n"
     "  restart_stall: 9\n"
     "  restart_elites: true\n"
     "  checkpoint_every_s: 2.5\n"
@@ -185,6 +186,7 @@ static void test_full(void)
     CHECK_EQ_I64(1, cfg.ga.ls_exit_pairs);
     CHECK_EQ_I64(2, cfg.ga.ls_kicks);
     CHECK_EQ_I64(7, cfg.ga.ls_kick_genes);
+    CHECK_EQ_I64(85, cfg.ga.ls_kick_relax);
     CHECK_EQ_I64(9, cfg.ga.restart_stall);
     CHECK_EQ_I64(1, cfg.ga.restart_elites);
     CHECK_EQ_F64(2.5, cfg.checkpoint_every_s);

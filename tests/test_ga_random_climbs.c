@@ -18,6 +18,7 @@
 #include "ga/ga_run.h"
 #include "ga/local_search.h"
 #include "ga/ls_kick.h"
+#include "ga/ls_relax.h"
 #include "ga/ls_sweep.h"
 #include "operators/genome.h"
 #include "tests/check.h"
@@ -27,6 +28,7 @@
 #define POP 64
 #define RANDOM 4
 #define EVERY 3
+#define MIN_TRADES 100
 
 typedef struct {
     uint32_t n, ng;
@@ -38,8 +40,15 @@ typedef struct {
 
 typedef struct {
     const char *what;
-    uint32_t gens, kicks, kick_genes, depth, islands;
+    uint32_t gens, kicks, kick_genes, depth, islands, kick_relax;
 } case_t;
+
+/* What a case runs on: a problem on the CPU backend and its host tables. */
+typedef struct {
+    const fit_problem_t *p;
+    backend_t *b;
+    const fit_tables_t *t;
+} subject_t;
 
 static ev_status on_gen(void *ctx, const ga_generation_t *g, ev_error *err)
 {
@@ -72,20 +81,22 @@ static int in_generation(const log_t *l, uint32_t gen, const uint16_t *genes)
 }
 
 /* Start j after generation g, as the docs say; its kick size in *k (0: random). */
-static void start_of(const ga_fixture_t *f, const log_t *l, const case_t *c, uint64_t seed, uint32_t g, uint32_t j,
+static void start_of(const subject_t *f, const log_t *l, const case_t *c, uint64_t seed, uint32_t g, uint32_t j,
                      uint16_t *genes, uint32_t *k)
 {
     *k = 0;
     if (j >= RANDOM - c->kicks && l->feasible[g]) {
         memcpy(genes, l->best[g], sizeof l->best[g]);
-        *k = ls_kick(rng_key(seed), g, POP + j, f->p.shape.n_params, f->p.shape.n_values, 2, c->kick_genes, genes);
+        *k = ls_kick(rng_key(seed), g, POP + j, f->p->shape.n_params, f->p->shape.n_values, 2, c->kick_genes, genes);
         return;
     }
-    genome_random(rng_key(seed), g, POP + j, f->p.shape.n_params, f->p.shape.n_values, genes);
+    genome_random(rng_key(seed), g, POP + j, f->p->shape.n_params, f->p->shape.n_values, genes);
 }
 
-/* peaks[0] of random starts, peaks[1] of kicks: the feasible ones, all checked. */
-static void check_case(const ga_fixture_t *f, const case_t *c, uint32_t *peaks)
+/* peaks[0] of random starts, peaks[1] of kicks: the feasible ones, all checked;
+ * peaks[2]: kicks whose relaxed climb (c->kick_relax) ends elsewhere than a
+ * plain climb would. */
+static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
 {
     static log_t l;
     ga_settings_t s;
@@ -94,7 +105,10 @@ static void check_case(const ga_fixture_t *f, const case_t *c, uint32_t *peaks)
     ga_result_t res;
     ev_error err;
     uint32_t found[2] = {0, 0}, kicked = 0;
-    ls_sweep_t sw = ls_sweep_tables(&f->t.view, f->p.shape.n_params);
+    const int32_t ng = f->p->shape.n_params;
+    ls_sweep_t sw = ls_sweep_tables(f->t, ng);
+    ls_relaxed_t rx;
+    int relax = ls_relax_init(&rx, &sw, c->kick_relax);
     memset(&l, 0, sizeof l);
     fixture_settings(&s);
     s.population = POP;
@@ -106,6 +120,7 @@ static void check_case(const ga_fixture_t *f, const case_t *c, uint32_t *peaks)
     s.ls_random = RANDOM;
     s.ls_kicks = c->kicks;
     s.ls_kick_genes = c->kick_genes;
+    s.ls_kick_relax = c->kick_relax;
     memset(&obs, 0, sizeof obs);
     obs.ctx = &l;
     obs.want_population = 1;
@@ -114,15 +129,15 @@ static void check_case(const ga_fixture_t *f, const case_t *c, uint32_t *peaks)
     o.seed = 11;
     o.top = 5;
     o.observer = &obs;
-    CHECK_EQ_I64(EV_OK, ga_run(&backend_cpu_ops, f->b, &f->p, &s, &o, &res, &err));
+    CHECK_EQ_I64(EV_OK, ga_run(&backend_cpu_ops, f->b, f->p, &s, &o, &res, &err));
     CHECK_EQ_I64(c->gens, l.n);
-    peaks[0] = peaks[1] = 0;
+    peaks[0] = peaks[1] = peaks[2] = 0;
     for (uint32_t g = 0; g + 1 < l.n; g++) {
         if ((g + 1) % EVERY != 0)
             continue;
         for (uint32_t j = 0; j < RANDOM; j++) {
-            uint16_t genes[EV_MAX_PARAMS];
-            eval_result_t r;
+            uint16_t genes[EV_MAX_PARAMS], plain[EV_MAX_PARAMS];
+            eval_result_t r, rp;
             ls_tally_t tl;
             uint32_t k;
             int kick;
@@ -130,10 +145,18 @@ static void check_case(const ga_fixture_t *f, const case_t *c, uint32_t *peaks)
             kick = k > 0;
             memset(&r, 0, sizeof r);
             memset(&tl, 0, sizeof tl);
-            CHECK_EQ_I64(EV_OK, ls_climb(&sw, f->p.shape.n_params, s.ls_depth, genes, &r, &tl, &err));
+            memcpy(plain, genes, sizeof plain);
+            rp = r;
+            if (kick && relax) { /* climbed under min_trades x kick_relax % first */
+                CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx.sw, &sw, ng, s.ls_depth, genes, &r, &tl, &err));
+                CHECK_EQ_I64(EV_OK, ls_climb(&sw, ng, s.ls_depth, plain, &rp, &tl, &err));
+            } else {
+                CHECK_EQ_I64(EV_OK, ls_climb(&sw, ng, s.ls_depth, genes, &r, &tl, &err));
+            }
             if (rank_key(r) == 0)
                 continue;
             peaks[kick]++;
+            peaks[2] += kick && memcmp(plain, genes, (size_t)ng * sizeof *genes) != 0;
             kicked += kick && k >= 2 && k <= c->kick_genes;
             if (in_generation(&l, g + 1, genes))
                 found[kick]++;
@@ -152,12 +175,16 @@ static void check_case(const ga_fixture_t *f, const case_t *c, uint32_t *peaks)
 
 int main(void)
 {
-    const case_t random = {"random starts", 16, 0, 4, 2, 2}, kicks = {"kicks", 31, 3, 5, 1, 1};
+    const case_t random = {"random starts", 16, 0, 4, 2, 2, 100}, kicks = {"kicks", 31, 3, 5, 1, 1, 100};
+    const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60};
     ga_fixture_t f;
     planted_opts_t po;
-    uint32_t peaks[2];
+    subject_t sf = {&f.p, NULL, NULL};
+    uint32_t peaks[3];
     fixture_open(&f, 10, 30);
-    check_case(&f, &random, peaks);
+    sf.b = f.b;
+    sf.t = &f.t.view;
+    check_case(&sf, &random, peaks);
     CHECK(peaks[0] >= 10); /* 5 local search steps of 4 random climbs */
     CHECK_EQ_I64(0, peaks[1]);
     fixture_close(&f);
@@ -172,9 +199,20 @@ int main(void)
     po.bad_per_filter = 2;
     po.noise = 600;
     fixture_open_planted(&f, &po);
-    check_case(&f, &kicks, peaks);
+    sf.b = f.b;
+    sf.t = &f.t.view;
+    check_case(&sf, &kicks, peaks);
     CHECK(peaks[1] >= 20); /* 10 local search steps of 3 kicks */
     CHECK(peaks[0] >= 8);  /* and of 1 random start */
+    fixture_close(&f);
+    /* relaxed kicks: the same landscape under a min_trades that binds */
+    fixture_open_min_trades(&f, &po, MIN_TRADES);
+    sf.b = f.b;
+    sf.t = &f.t.view;
+    check_case(&sf, &relaxed, peaks);
+    printf("relaxed kicks: %u of %u ended elsewhere than a plain climb\n", peaks[2], peaks[1]);
+    CHECK(peaks[1] >= 12);
+    CHECK(peaks[2] >= 8); /* the relaxation matters here: the GA must climb them so */
     fixture_close(&f);
     return check_exit();
 }

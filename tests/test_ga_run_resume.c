@@ -282,6 +282,33 @@ static void check_ctrl_c(const ga_fixture_t *f, const ga_settings_t *s)
     rec_close(&r);
 }
 
+/* Relaxed kicks (local_search.kick_relax) on a planted problem whose
+ * min_trades binds: the run differs from one without them, and resumes
+ * exactly. */
+static void check_relaxed(void)
+{
+    ga_fixture_t f;
+    planted_opts_t po;
+    ga_settings_t s;
+    ga_result_t plain, relaxed;
+    ev_error err;
+    planted_defaults(&po);
+    fixture_open_min_trades(&f, &po, planted_trades(&po) / 3);
+    fixture_settings(&s);
+    s.islands = 1;
+    s.ls_every = 3;
+    s.ls_random = 4;
+    s.ls_kicks = 2;
+    CHECK_EQ_I64(EV_OK, run(&f, &s, NULL, NULL, &plain, &err));
+    s.ls_kick_relax = 60;
+    CHECK_EQ_I64(EV_OK, run(&f, &s, NULL, NULL, &relaxed, &err));
+    CHECK(plain.ls_evaluations != relaxed.ls_evaluations);
+    ga_result_free(&plain);
+    ga_result_free(&relaxed);
+    check_resumes(&f, &s, "local search with relaxed kicks");
+    fixture_close(&f);
+}
+
 int main(void)
 {
     ga_fixture_t f;
@@ -319,6 +346,7 @@ int main(void)
     fixture_settings(&s);
     check_every(&f, &s);
     fixture_close(&f);
+    check_relaxed();
     fixture_open(&f, 14, 30); /* two-word indices */
     fixture_settings(&s);
     s.generations = 16;

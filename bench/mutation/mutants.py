@@ -34,6 +34,13 @@ MUTANTS = [
            ["test_ls_exit_pairs"], ci=True),
     mutant("ls-exit-pairs-setting", "ga/ga_run.c", "r.sweep.skip_exit_pairs = !s->ls_exit_pairs;",
            "r.sweep.skip_exit_pairs = 1;", ["test_ls_exit_pairs"]),
+    # ga/ls_relax.c, ga/local_search.c, ga/ga_run.c: relaxed kicks (ga.local_search.kick_relax)
+    mutant("ls-relax-rounding", "ga/ls_relax.c", "min = sw->t->obj.min_trades * (int64_t)pct / 100;",
+           "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
+    mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
+           ["test_ls_relax"]),
+    mutant("ls-relax-kicks", "ga/ga_run.c", "        e = kick && r->has_relaxed", "        e = 0 && kick && r->has_relaxed",
+           ["test_ga_random_climbs", "test_ga_run_resume"]),
     # fitness/baseline.c: the loosest point
     mutant("loosest-max-first", "fitness/baseline.c",
            "(p->role == PARAM_FILTER && p->dir == FILTER_MAX) || param_role_can_off(p->role)",

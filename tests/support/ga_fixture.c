@@ -22,12 +22,18 @@ void fixture_open(ga_fixture_t *f, int32_t n_filters, uint32_t n_values)
 
 void fixture_open_planted(ga_fixture_t *f, const planted_opts_t *po)
 {
+    fixture_open_min_trades(f, po, 0);
+}
+
+void fixture_open_min_trades(ga_fixture_t *f, const planted_opts_t *po, int64_t min_trades)
+{
     objective_cfg_t obj;
     ev_error err;
     memset(f, 0, sizeof *f);
     f->po = *po;
     planted_build(&f->po, &f->ds, &f->lat, f->optimum);
     harness_objective(&obj, OBJ_TOTAL_RETURN);
+    obj.min_trades = min_trades;
     if (problem_init(&f->p, &f->ds, &f->lat, &obj, &err) || tables_build(&f->t, &f->p, &err) ||
         backend_cpu_ops.open(&f->b, &f->p, &f->t, &err)) {
         fprintf(stderr, "fixture: %s\n", err.msg);

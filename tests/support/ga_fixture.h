@@ -25,6 +25,8 @@ typedef struct {
 void fixture_open(ga_fixture_t *f, int32_t n_filters, uint32_t n_values);
 /* Any planted problem (total_return). */
 void fixture_open_planted(ga_fixture_t *f, const planted_opts_t *po);
+/* The same with objective.min_trades (what relaxed kicks relax). */
+void fixture_open_min_trades(ga_fixture_t *f, const planted_opts_t *po, int64_t min_trades);
 void fixture_close(ga_fixture_t *f);
 
 /* Settings for quick runs: population 64 in 2 islands, 30 generations. */

@@ -133,6 +133,7 @@ def main():
                 print(r.stdout[-4000:])
                 print("planted_bugs: %s: the build failed" % name)
                 return 1
+            cpu = os.times()
             r = run(["ctest", "--test-dir", build, "-L", "emu", "-R", "^%s$" % test, "--output-on-failure"],
                     a.work_dir, env)
         finally:
@@ -141,8 +142,9 @@ def main():
         caught = r.returncode != 0 and marker in r.stdout
         lines = [ln for ln in r.stdout.splitlines() if "emu:" in ln or "ERROR: AddressSanitizer" in ln or
                  "runtime error" in ln or (marker and marker in ln)]
-        print("%s: %s (%s in %s)%s" % ("caught" if caught else "MISSED", name, test, rel,
-                                      "\n    " + lines[0] if lines else ""))
+        cpu = sum(os.times()[2:4]) - sum(cpu[2:4])  # the test's CPU seconds (its processes', waited for)
+        print("%s: %s (%s in %s, %.1f s of CPU)%s" % ("caught" if caught else "MISSED", name, test, rel, cpu,
+                                                   "\n    " + lines[0] if lines else ""))
         if not caught:
             print(r.stdout[-3000:])
             missed += 1

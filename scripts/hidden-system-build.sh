@@ -15,7 +15,9 @@
 # Nothing outside the namespace changes; the build goes to $BUILD_DIR
 # (default /tmp/evolve-hidden-build), removed first. Its output is recorded
 # in bench/RESULTS.md ("Build from .deps alone").
-#   PACK=1   run scripts/pack-deps.sh first (default: when .deps is missing)
+#   PACK=1              run scripts/pack-deps.sh first (default: when .deps is missing)
+#   EVOLVE_CMAKE_ARGS   more CMake arguments for the build (CI: -DEVOLVE_WERROR=ON, as its
+#                       first build, so that ccache serves the files that see no library header)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-/tmp/evolve-hidden-build}
@@ -56,7 +58,7 @@ echo "   system pkg-config: $(pkg-config --version 2>&1 | head -1)"
 echo "== build from .deps (EVOLVE_CUDA=$EVOLVE_CUDA, $BUILD_DIR)"
 t0=$SECONDS
 # MPI is not packed into .deps (the GPU machines have none): the build goes without it
-if ! EVOLVE_CMAKE_ARGS="-DEVOLVE_BENCH=OFF -DEVOLVE_MPI=OFF" bash scripts/setup.sh >"$BUILD_DIR.log" 2>&1; then
+if ! EVOLVE_CMAKE_ARGS="-DEVOLVE_BENCH=OFF -DEVOLVE_MPI=OFF ${EVOLVE_CMAKE_ARGS:-}" bash scripts/setup.sh >"$BUILD_DIR.log" 2>&1; then
   tail -30 "$BUILD_DIR.log"; echo "FAIL: the build from .deps failed (log $BUILD_DIR.log)"; exit 1
 fi
 grep -E "^setup:" "$BUILD_DIR.log" | sed "s/^/   /" || true

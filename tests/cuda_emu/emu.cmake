@@ -24,8 +24,9 @@ set(EVOLVE_EMU_SRC ${PROJECT_BINARY_DIR}/emu_src)
 file(GLOB _emu_files RELATIVE ${PROJECT_SOURCE_DIR} CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/kernels/*.cu ${PROJECT_SOURCE_DIR}/kernels/*.cuh
      ${PROJECT_SOURCE_DIR}/tests/*.cu ${PROJECT_SOURCE_DIR}/tests/support/*.cuh)
+# (#line paths relative to the build folder: a planted-bug copy's, tests/cuda_emu/planted_bugs.py, are the same)
 execute_process(COMMAND ${Python3_EXECUTABLE} ${EVOLVE_EMU_DIR}/rewrite.py --source-dir ${PROJECT_SOURCE_DIR}
-                        --out-dir ${EVOLVE_EMU_SRC} ${_emu_files}
+                        --out-dir ${EVOLVE_EMU_SRC} --line-base ${PROJECT_BINARY_DIR} ${_emu_files}
                 RESULT_VARIABLE _emu_rc)
 if(NOT _emu_rc EQUAL 0)
   message(FATAL_ERROR "tests/cuda_emu/rewrite.py failed")

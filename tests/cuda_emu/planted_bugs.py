@@ -2,11 +2,14 @@
 """Planted bugs the emulation layer must catch (issues 23 and 35).
 
     planted_bugs.py --source-dir DIR --work-dir DIR [--cmake-arg ARG]... [--jobs N]
-                    [--stage asan|tsan] [--only TEXT]
+                    [--build-name NAME] [--stage asan|tsan] [--only TEXT]
 
-Copies the sources into WORK/src, configures an emulated build there
-(EVOLVE_CUDA_EMU=ON plus the given arguments; CI passes its ASan+UBSan
-ones, or its TSan ones with --stage tsan), builds the emu tests once, then
+Copies the sources into WORK/src, configures an emulated build in
+WORK/src/NAME (EVOLVE_CUDA_EMU=ON plus the given arguments; CI passes its
+ASan+UBSan ones, or its TSan ones with --stage tsan; NAME is the calling
+build's folder name, so that the copy's compiler command lines, relative to
+their build folder, are the calling build's and a compiler cache such as
+ccache with base_dir serves every unchanged file), builds the emu tests once, then
 for each bug of the stage: plants it (the original text must occur exactly
 once, so a changed source fails this test rather than passing it),
 rebuilds, and runs `ctest -L emu` on the test that exercises that code,
@@ -91,12 +94,16 @@ def main():
     ap.add_argument("--work-dir", required=True)
     ap.add_argument("--cmake-arg", action="append", default=[])
     ap.add_argument("--jobs", default=str(os.cpu_count() or 2))
+    ap.add_argument("--build-name", default="build")
     ap.add_argument("--stage", choices=("asan", "tsan"), default="asan")
     ap.add_argument("--only")
     a = ap.parse_args()
     bugs = [b[:5] + (b[5][a.stage],) for b in BUGS if a.stage in b[5] and (not a.only or a.only in b[0])]
     src = os.path.join(a.work_dir, "src")
-    build = os.path.join(a.work_dir, "build")
+    # (a name the copy skips: the build folder is not in the copy of the sources)
+    if not a.build_name.startswith("build") or os.sep in a.build_name:
+        ap.error("--build-name %r: one folder name beginning with build" % a.build_name)
+    build = os.path.join(src, a.build_name)
     if os.path.exists(src):
         shutil.rmtree(src)
     shutil.copytree(a.source_dir, src, ignore=ignore(a.source_dir))
@@ -126,6 +133,7 @@ def main():
                 print(r.stdout[-4000:])
                 print("planted_bugs: %s: the build failed" % name)
                 return 1
+            cpu = os.times()
             r = run(["ctest", "--test-dir", build, "-L", "emu", "-R", "^%s$" % test, "--output-on-failure"],
                     a.work_dir, env)
         finally:
@@ -134,8 +142,9 @@ def main():
         caught = r.returncode != 0 and marker in r.stdout
         lines = [ln for ln in r.stdout.splitlines() if "emu:" in ln or "ERROR: AddressSanitizer" in ln or
                  "runtime error" in ln or (marker and marker in ln)]
-        print("%s: %s (%s in %s)%s" % ("caught" if caught else "MISSED", name, test, rel,
-                                      "\n    " + lines[0] if lines else ""))
+        cpu = sum(os.times()[2:4]) - sum(cpu[2:4])  # the test's CPU seconds (its processes', waited for)
+        print("%s: %s (%s in %s, %.1f s of CPU)%s" % ("caught" if caught else "MISSED", name, test, rel, cpu,
+                                                   "\n    " + lines[0] if lines else ""))
         if not caught:
             print(r.stdout[-3000:])
             missed += 1

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """The CUDA syntax host C++ lacks, rewritten for the emulation layer.
 
-    rewrite.py --source-dir DIR --out-dir OUT FILE...
+    rewrite.py --source-dir DIR --out-dir OUT [--line-base BUILD] FILE...
 
 Each FILE (relative to DIR: the .cu and .cuh files of kernels/ and tests/)
 is written to OUT/FILE (a .cu gets .cpp appended) with the same line
 numbers and a #line naming the original, so every report points at the
-source. Two constructs change:
+source: by its path relative to BUILD when given (the build folder, where
+Ninja runs the compiler: a copy of the sources built in a folder of the
+same name then gets the same text, which a compiler cache serves), else
+absolute. Two constructs change:
   name<<<grid, block>>>(args)  ->  ::emu::Launcher(__FILE__, __LINE__, "name",
                                    bounds, grid, block).run(name, args)
       bounds: the kernel's __launch_bounds__ (found in any FILE), else 0;
@@ -50,6 +53,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--line-base")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     texts = {}
@@ -68,6 +72,8 @@ def main():
                 print("%s:%d: a launch or __shared__ the emulation cannot rewrite" % (f, i), file=sys.stderr)
                 bad = 1
         src = os.path.abspath(os.path.join(a.source_dir, f))
+        if a.line_base:
+            src = os.path.relpath(src, a.line_base)
         dst = os.path.join(a.out_dir, f + (".cpp" if f.endswith(".cu") else ""))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         body = '#line 1 "%s"\n%s' % (src, out)

@@ -14,6 +14,10 @@ random-walk bars:
   seller_exhaustion: holdout days and folds, and aggregate: worst_fold (rows
   per part, the grid's list and its top-1 against the test's own scoring).
 
+--small (the sanitizer build, tests/CMakeLists.txt): every case on 800 bars
+rather than 1,500, the validation's 30 days of 50 bars rather than 100
+(test_strategy_search.py's --small).
+
 Needs numpy, pandas and h5py (else skipped with 77)."""
 import os
 import sys
@@ -30,7 +34,7 @@ from test_strategy_search import (MIN_TRADES, brute_force, grid_matches, grid_ro
                                   validate_finds_grid_best, validation_by_day)
 from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
-args = cli.parse_args()
+args = cli.parse_args(["--small"])  # the sanitizer build: 800 bars (the docstring)
 check = cli.Checker()
 
 # wma_len 8 is infeasible with Wide (8 - 7 < 3): those points must never be ranked
@@ -83,7 +87,7 @@ def ga_finds_grid_best(work, bars):
 
 def main():
     with cli.scratch_dir("evolve-atc-search-") as work:
-        write_bars(random_walk_bars(1500, 21), os.path.join(work, "walk.csv"))
+        write_bars(random_walk_bars(800 if args.small else 1500, 21), os.path.join(work, "walk.csv"))
         grid_equals_brute_force(work, "walk.csv")
         ga_finds_grid_best(work, "walk.csv")
         validation_by_day(work, SMALL, feasible, write_config, check,

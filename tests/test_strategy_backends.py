@@ -35,6 +35,10 @@ the backtests whole and in slices of 37 rows per launch
 (EVOLVE_TEST_STRATEGY_SLICE) in groups of at most 50 genomes
 (EVOLVE_TEST_STRATEGY_GROUP: the grid's jobs take several groups); exit 77
 where no GPU exists.
+--small (the sanitizer build, tests/CMakeLists.txt): the same cases on fewer
+bars (800: three days, the validation's holdout day and two folds) and GAs of
+fewer generations (3; local search's 4, climbs at 2 and 4): every strategy,
+mode, backend, twin and fault as without it.
 Needs h5py (else skipped with 77)."""
 import json
 import os
@@ -51,7 +55,9 @@ import h5py  # noqa: E402
 
 from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
-args = cli.parse_args(["--gpu"])
+args = cli.parse_args(["--gpu", "--small"])
+# --small: the sanitizer build's sizes (the docstring); every case kept
+BARS, GENERATIONS, LS_GENERATIONS = (800, 3, 4) if args.small else (1500, 6, 6)
 check = cli.Checker()
 
 SE = ("seller_exhaustion", "",
@@ -68,7 +74,7 @@ FAULTS = {"fitness": ["evaluate: genome (", "cpu: fitness ", "twin: fitness "],
 
 
 def write_config(path, bars, strategy, extra="", objective="{name: total_return, min_trades: 2}",
-                 ga="{population: 48, generations: 6}"):
+                 ga=f"{{population: 48, generations: {GENERATIONS}}}"):
     name, block, params = strategy
     size = 1
     for _, v in params:
@@ -185,7 +191,7 @@ def flat_config(work, bars, strategy):
     return cfg
 
 
-LOCAL_SEARCH = "{population: 24, generations: 6, local_search: {every: 2, members: 2, depth: 2}}"
+LOCAL_SEARCH = f"{{population: 24, generations: {LS_GENERATIONS}, local_search: {{every: 2, members: 2, depth: 2}}}}"
 
 
 def local_search_checks(work, bars, strategy):
@@ -230,7 +236,7 @@ def gpu_checks(work, cfg, name, modes=("grid", "ga")):
 
 def main():
     with cli.scratch_dir("evolve-strategy-backends-") as work:
-        write_bars(random_walk_bars(1500, 23), os.path.join(work, "walk.csv"))
+        write_bars(random_walk_bars(BARS, 23), os.path.join(work, "walk.csv"))
         for strategy in (SE, ATC):
             cfg = os.path.join(work, f"{strategy[0]}.yaml")
             write_config(cfg, "walk.csv", strategy)

@@ -259,8 +259,8 @@ def test_exits(evolve, mpirun, data, root):
 
 
 def test_folds(evolve, mpirun, data, root):
-    """objective.aggregate (worst_fold over 4 folds): local search sweeps
-    through the evaluator (docs/ga.md "Sweeps with a fold statistic"), sliced
+    """objective.aggregate (worst_fold over 2 folds: the data's 2 days):
+    local search sweeps through the evaluator (docs/ga.md "Sweeps with a fold statistic"), sliced
     between the ranks; every rank climbs every member. The 4-island GA with
     local search on 2 ranks equals one process."""
     d = os.path.join(root, "folds")
@@ -268,7 +268,7 @@ def test_folds(evolve, mpirun, data, root):
     cfg = os.path.join(d, "run.yaml")
     cli.write_config(cfg, data, os.path.join(d, "run.h5"), objective="total_return\n  aggregate: worst_fold",
                      min_trades=2, extra="  islands: 4\n  local_search: {every: 3, members: 2, depth: 1}\n"
-                     "validation:\n  folds: 4\n")
+                     "validation:\n  folds: 2\n")
     ref = one_run(evolve, mpirun, 0, cfg, d, "ga1")
     got = one_run(evolve, mpirun, 2, cfg, d, "ga2")
     same_run(ref, got, "worst_fold: 4-island GA with local search on 2 ranks vs one process")

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/platform.h"
+#include "ga/ga_ls_sweep.h"
 #include "ga/ga_plan.h"
 #include "ga/ga_progress.h"
 #include "ga/local_search.h"
@@ -24,7 +25,8 @@ typedef struct {
     const fit_problem_t *p;
     const ga_settings_t *s;
     const ga_run_opts_t *o;
-    ls_sweep_t sweep;     /* what local search climbs with */
+    ls_sweep_t sweep;     /* what local search climbs with (ga_ls_sweep) */
+    int ls_batch;         /* 1: sweep is batches through the backend's evaluate */
     ls_relaxed_t relaxed; /* kicks' first climb (local_search.kick_relax), when has_relaxed */
     int has_relaxed;
     ga_hof_entry_t *top;     /* [top_k] */
@@ -363,7 +365,7 @@ static ev_status climb_all(run_t *r, const topk_t *hof, uint32_t gen, uint32_t n
     const int32_t ng = r->plan.ctx.n_genes;
     int64_t failed = n; /* the lowest climb that failed */
     ev_status st = EV_OK;
-#pragma omp parallel for schedule(dynamic, 1) if (n > 1 && !r->o->ls_batch)
+#pragma omp parallel for schedule(dynamic, 1) if (n > 1 && !r->ls_batch)
     for (int64_t j = 0; j < (int64_t)n; j++) {
         ga_climb_t *c = &r->climbs[j];
         ls_tally_t tl;
@@ -374,8 +376,10 @@ static ev_status climb_all(run_t *r, const topk_t *hof, uint32_t gen, uint32_t n
             continue;
         kick = climb_start(r, hof, gen, (uint32_t)j, n_best, c);
         c->cost = 0;
-        if (parts <= 1 && climb_budget_spent(r))
-            continue; /* not climbed: its start is never put back (its fitness is no better) */
+        /* not climbed: its start is never put back (its fitness is no better);
+         * never where processes share the sweeps' evaluate (their clocks differ) */
+        if (parts <= 1 && r->o->climb_parts <= 1 && climb_budget_spent(r))
+            continue;
         memset(&tl, 0, sizeof tl);
         e = kick && r->has_relaxed
                 ? ls_climb_relaxed(&r->relaxed.sw, &r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr)
@@ -409,7 +413,7 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
     uint32_t n_best = r->n_top < s->ls_members ? r->n_top : s->ls_members, n = n_best + s->ls_random;
     /* batch sweeps go through the backend's evaluate, which several
      * processes share out (dist/): every process climbs every member */
-    uint32_t parts = o->ls_batch ? 1 : o->climb_parts;
+    uint32_t parts = r->ls_batch ? 1 : o->climb_parts;
     ev_status e;
     r->n_ls = 0;
     if (!s->ls_every || (gen + 1) % s->ls_every != 0)
@@ -553,15 +557,13 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
     r.search_best = -HUGE_VAL;
     if ((e = ga_plan_build(&r.plan, p, s, o->seed, o->top, err)) != EV_OK)
         return e;
-    if (o->ls_batch) {
-        r.sweep = ls_sweep_batch(r.plan.ctx.n_genes, r.plan.ctx.n_values, ops->evaluate, b);
-    } else {
-        const fit_tables_t *t = o->tables ? o->tables : ops->host_tables ? ops->host_tables(b) : NULL;
-        if (s->ls_every && !t)
+    if (!ga_ls_sweep(ops, b, o, r.plan.ctx.n_genes, r.plan.ctx.n_values, &r.sweep)) {
+        if (s->ls_every)
             return ev_fail(err, EV_ECONFIG,
                            "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
                            "host_tables) or batch sweeps (ga_run_opts_t.ls_batch)");
-        r.sweep = ls_sweep_tables(t, r.plan.ctx.n_genes);
+    } else if (!(r.ls_batch = r.sweep.t == NULL)) {
+        /* exit pairs and relaxed kicks are the tables' (batch: every pair, no relaxed kicks) */
         r.sweep.skip_exit_pairs = !s->ls_exit_pairs;
         r.has_relaxed = s->ls_kicks && ls_relax_init(&r.relaxed, &r.sweep, s->ls_kick_relax);
     }

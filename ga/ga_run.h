@@ -109,7 +109,8 @@ typedef struct {
     const fit_tables_t *tables;    /* host tables of the problem: local search sweeps them (ga.local_search) */
     /* 1: local search sweeps batches of genomes through the backend's
      * evaluate op (ga/ls_sweep.h), for problems without tables (strategies);
-     * tables is then unused. */
+     * tables is then unused. ga_run also sweeps so where the tables have a
+     * fold statistic (ga/ga_ls_sweep.h). */
     int ls_batch;
     /* Several processes running one GA (dist/): given this process's stop
      * reason after each generation, answers the one every process takes
@@ -117,8 +118,9 @@ typedef struct {
     ga_stop_reason (*agree_stop)(ga_stop_reason mine);
     /* Several processes (dist/): this one climbs only local search's members
      * j with j % climb_parts == climb_part, then share_climbs(climbs, n)
-     * gives every process all n climbs. climb_parts 0 or 1, or ls_batch
-     * (whose sweeps evaluate shares out): it climbs all. */
+     * gives every process all n climbs. climb_parts 0 or 1, or batch sweeps
+     * (ls_batch, a fold statistic: evaluate shares them out): it climbs all,
+     * with no time budget check between climbs (the clocks differ). */
     uint32_t climb_part, climb_parts;
     void (*share_climbs)(ga_climb_t *climbs, uint32_t n);
     /* The clock in seconds (NULL: plat_now): a test steps it to place the time budget. */

@@ -18,6 +18,8 @@
   ranks equal one process, and a failed rank's run resumes to the same;
 - a strategy config's grid and GA (also with local search, whose batch
   sweeps are sliced between the ranks) on 2 ranks equal one process;
+- objective.aggregate's GA with local search (its sweeps through the
+  evaluator, sliced between the ranks) on 2 ranks equals one process;
 - a failure every rank meets alike is printed once, by rank 0; a failure of
   one rank alone by that rank, naming it.
 
@@ -256,6 +258,23 @@ def test_exits(evolve, mpirun, data, root):
     test_rank_error(evolve, mpirun, cfg, d, ref)
 
 
+def test_folds(evolve, mpirun, data, root):
+    """objective.aggregate (worst_fold over 2 folds: the data's 2 days):
+    local search sweeps through the evaluator (docs/ga.md "Sweeps with a fold statistic"), sliced
+    between the ranks; every rank climbs every member. The 4-island GA with
+    local search on 2 ranks equals one process."""
+    d = os.path.join(root, "folds")
+    os.makedirs(d)
+    cfg = os.path.join(d, "run.yaml")
+    cli.write_config(cfg, data, os.path.join(d, "run.h5"), objective="total_return\n  aggregate: worst_fold",
+                     min_trades=2, extra="  islands: 4\n  local_search: {every: 3, members: 2, depth: 1}\n"
+                     "validation:\n  folds: 2\n")
+    ref = one_run(evolve, mpirun, 0, cfg, d, "ga1")
+    got = one_run(evolve, mpirun, 2, cfg, d, "ga2")
+    same_run(ref, got, "worst_fold: 4-island GA with local search on 2 ranks vs one process")
+    check(json_core(got["json"]).get("ls_evaluations", 0) > 0, "worst_fold: the GA's local search on 2 ranks: no sweep")
+
+
 def test_config_error(evolve, mpirun, cfg, d):
     bad = os.path.join(d, "bad.yaml")
     with open(bad, "w") as f:
@@ -315,6 +334,7 @@ def main():
         test_one_rank_fails(args.evolve, mpirun, cfg, d)
         test_strategy(args.evolve, mpirun, d)
         test_exits(args.evolve, mpirun, os.path.join(root, "data"), root)
+        test_folds(args.evolve, mpirun, os.path.join(root, "data"), root)
     return check.exit()
 
 

@@ -27,8 +27,11 @@ MUTANTS = [
     mutant("stop-exhausted", "ga/ga_stop.c", "in->lattice_size && in->evaluations >= in->lattice_size",
            "in->lattice_size && in->evaluations > in->lattice_size", ["test_ga_stop"]),
     # ga/ga_run.c: the time budget checked before each climb of local search
-    mutant("stop-budget-climbs", "ga/ga_run.c", "if (parts <= 1 && climb_budget_spent(r))",
-           "if (parts == 1 && climb_budget_spent(r))", ["test_ga_stop"]),
+    mutant("stop-budget-climbs", "ga/ga_run.c", "if (parts <= 1 && r->o->climb_parts <= 1 && climb_budget_spent(r))",
+           "if (parts == 1 && r->o->climb_parts <= 1 && climb_budget_spent(r))", ["test_ga_stop"]),
+    # ga/ga_ls_sweep.c: with a fold statistic local search sweeps through the evaluator
+    mutant("ls-folds-batch", "ga/ga_ls_sweep.c", "if (o->ls_batch || (t && t->agg != AGG_ALL)) {",
+           "if (o->ls_batch) {", ["test_ls_folds"]),
     # ga/ls_sweep.c, ga/ga_run.c: the exit pairs local search skips (ga.local_search.exit_pairs)
     mutant("ls-exit-pairs-target-stop", "ga/ls_sweep.c", "return l1 && l2 && (l1 >= RACE_MORE || l2 >= RACE_MORE);", "return l1 && l2;",
            ["test_ls_exit_pairs"], ci=True),

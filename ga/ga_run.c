@@ -25,8 +25,8 @@ typedef struct {
     const fit_problem_t *p;
     const ga_settings_t *s;
     const ga_run_opts_t *o;
-    ls_sweep_t sweep;     /* what local search climbs with (ga_ls_sweep) */
-    int ls_batch;         /* 1: sweep is batches through the backend's evaluate */
+    ls_sweep_t sweep;     /* what local search climbs with (ga_ls_sweep; sweep.t NULL: batches
+                           * through the backend's evaluate) */
     ls_relaxed_t relaxed; /* kicks' first climb (local_search.kick_relax), when has_relaxed */
     int has_relaxed;
     ga_hof_entry_t *top;     /* [top_k] */
@@ -365,7 +365,7 @@ static ev_status climb_all(run_t *r, const topk_t *hof, uint32_t gen, uint32_t n
     const int32_t ng = r->plan.ctx.n_genes;
     int64_t failed = n; /* the lowest climb that failed */
     ev_status st = EV_OK;
-#pragma omp parallel for schedule(dynamic, 1) if (n > 1 && !r->ls_batch)
+#pragma omp parallel for schedule(dynamic, 1) if (n > 1 && r->sweep.t)
     for (int64_t j = 0; j < (int64_t)n; j++) {
         ga_climb_t *c = &r->climbs[j];
         ls_tally_t tl;
@@ -378,7 +378,7 @@ static ev_status climb_all(run_t *r, const topk_t *hof, uint32_t gen, uint32_t n
         c->cost = 0;
         /* not climbed: its start is never put back (its fitness is no better);
          * never where processes share the sweeps' evaluate (their clocks differ) */
-        if (parts <= 1 && r->o->climb_parts <= 1 && climb_budget_spent(r))
+        if (r->o->climb_parts <= 1 && climb_budget_spent(r))
             continue;
         memset(&tl, 0, sizeof tl);
         e = kick && r->has_relaxed
@@ -413,7 +413,7 @@ static ev_status local_search(run_t *r, uint32_t gen, ga_result_t *res, ev_error
     uint32_t n_best = r->n_top < s->ls_members ? r->n_top : s->ls_members, n = n_best + s->ls_random;
     /* batch sweeps go through the backend's evaluate, which several
      * processes share out (dist/): every process climbs every member */
-    uint32_t parts = r->ls_batch ? 1 : o->climb_parts;
+    uint32_t parts = r->sweep.t ? o->climb_parts : 1;
     ev_status e;
     r->n_ls = 0;
     if (!s->ls_every || (gen + 1) % s->ls_every != 0)
@@ -562,7 +562,7 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
             return ev_fail(err, EV_ECONFIG,
                            "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
                            "host_tables) or batch sweeps (ga_run_opts_t.ls_batch)");
-    } else if (!(r.ls_batch = r.sweep.t == NULL)) {
+    } else if (r.sweep.t) {
         /* exit pairs and relaxed kicks are the tables' (batch: every pair, no relaxed kicks) */
         r.sweep.skip_exit_pairs = !s->ls_exit_pairs;
         r.has_relaxed = s->ls_kicks && ls_relax_init(&r.relaxed, &r.sweep, s->ls_kick_relax);

@@ -73,14 +73,12 @@ static ev_status pass_pairs(const ls_sweep_t *sw, int32_t n_genes, uint16_t *gen
     return EV_OK;
 }
 
-ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
-                   ls_tally_t *tally, ev_error *err)
+/* A sweep's results at depth 1 (a gene's values) or 2 (and a pair's, up to
+ * LS_PAIR_MAX), in *out; NULL and err set when out of memory. */
+static eval_result_t *alloc_out(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, ev_error *err)
 {
     uint64_t most = 1;
     eval_result_t *out;
-    ev_status st = EV_OK;
-    ls_sweep_t own;
-    sweep_cache_t cache;
     for (int32_t k = 0; k < n_genes; k++) {
         uint64_t n = sw->ops->n_values(sw, k);
         if (n > most)
@@ -92,7 +90,19 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
         }
     }
     if (!(out = (eval_result_t *)malloc(most * sizeof *out)))
-        return ev_fail(err, EV_ENOMEM, "out of memory for local search (%llu values)", (unsigned long long)most);
+        ev_fail(err, EV_ENOMEM, "out of memory for local search (%llu values)", (unsigned long long)most);
+    return out;
+}
+
+ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
+                   ls_tally_t *tally, ev_error *err)
+{
+    eval_result_t *out;
+    ev_status st = EV_OK;
+    ls_sweep_t own;
+    sweep_cache_t cache;
+    if (!(out = alloc_out(sw, n_genes, depth, err)))
+        return EV_ENOMEM;
     /* tables sweeps of this genome share its exits' columns (fitness/sweep_cache.h) */
     if (sw->t && !sw->cache && sweep_cache_init(&cache, sw->t, NULL) == EV_OK) {
         own = *sw;
@@ -117,15 +127,12 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
 ev_status ls_best_move(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r, ls_tally_t *tally,
                        ev_error *err)
 {
-    uint64_t most = 1, best = 0, at_v = 0;
+    uint64_t best = 0, at_v = 0;
     int32_t at_k = -1, known = 0;
     eval_result_t *out, at_r;
     ev_status st = EV_OK;
-    for (int32_t k = 0; k < n_genes; k++)
-        if (sw->ops->n_values(sw, k) > most)
-            most = sw->ops->n_values(sw, k);
-    if (!(out = (eval_result_t *)malloc(most * sizeof *out)))
-        return ev_fail(err, EV_ENOMEM, "out of memory for local search (%llu values)", (unsigned long long)most);
+    if (!(out = alloc_out(sw, n_genes, 1, err)))
+        return EV_ENOMEM;
     for (int32_t k = 0; k < n_genes && st == EV_OK; k++) {
         uint32_t n = sw->ops->n_values(sw, k);
         uint64_t key, v;

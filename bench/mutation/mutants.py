@@ -27,8 +27,8 @@ MUTANTS = [
     mutant("stop-exhausted", "ga/ga_stop.c", "in->lattice_size && in->evaluations >= in->lattice_size",
            "in->lattice_size && in->evaluations > in->lattice_size", ["test_ga_stop"]),
     # ga/ga_run.c: the time budget checked before each climb of local search
-    mutant("stop-budget-climbs", "ga/ga_run.c", "if (parts <= 1 && r->o->climb_parts <= 1 && climb_budget_spent(r))",
-           "if (parts == 1 && r->o->climb_parts <= 1 && climb_budget_spent(r))", ["test_ga_stop"]),
+    mutant("stop-budget-climbs", "ga/ga_run.c", "if (r->o->climb_parts <= 1 && climb_budget_spent(r))",
+           "if (r->o->climb_parts == 1 && climb_budget_spent(r))", ["test_ga_stop"]),
     # ga/ga_ls_sweep.c: with a fold statistic local search sweeps through the evaluator
     mutant("ls-folds-batch", "ga/ga_ls_sweep.c", "if (o->ls_batch || (t && t->agg != AGG_ALL)) {",
            "if (o->ls_batch) {", ["test_ls_folds"]),

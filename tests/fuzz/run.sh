@@ -15,6 +15,7 @@
 #                               (default FUZZ_BUILD_DIR/fuzz-work; kept between runs,
 #                               so a later run starts from what an earlier one found)
 #   FUZZ_JOBS=N                 build parallelism (default: nproc)
+#   FUZZ_PAR=N                  harnesses run side by side (default: nproc)
 #   FUZZ_ARGS="..."             more libFuzzer flags (e.g. -seed=1)
 #
 # The HDF5 harnesses (fuzz_dataset_h5, fuzz_run_file, fuzz_checkpoint) run in libFuzzer's fork
@@ -28,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 RUNS=
@@ -196,12 +197,11 @@ sort_artifacts() {
   done
 }
 
-mkdir -p "$WORK"
-failed=0
-summary=()
-for h in "${HARNESSES[@]}"; do
+# One harness $1: its output on stdout, its summary line in WORK/NAME.summary, and WORK/NAME.failed when
+# evolve failed (a stop under set -e leaves no summary, which fails the run too).
+one_harness() {
+  h=$1
   bin=$BUILD/tests/fuzz/$h
-  [ -x "$bin" ] || { echo "fuzz: no harness $h" >&2; exit 2; }
   dict=tests/fuzz/csv.dict
   fork=()
   case $h in
@@ -277,13 +277,39 @@ for h in "${HARNESSES[@]}"; do
   result=ok
   if [ $ours -gt 0 ]; then
     result="FAILED ($ours)"
-    failed=1
     tail -40 "$log"
   fi
   [ $theirs -gt 0 ] && result="$result, $theirs HDF5-internal"
   [ $lost -gt 0 ] && result="$result, $lost not reproduced"
-  summary+=("$(printf '%-16s %10s execs  %-10s %-10s corpus %5s  %s' "$h" "${execs:-?}" "${cov:-}" "${ft:-}" \
-    "$(find "$corpus" -type f | wc -l)" "$result")")
+  printf '%-16s %10s execs  %-10s %-10s corpus %5s  %s\n' "$h" "${execs:-?}" "${cov:-}" "${ft:-}" \
+    "$(find "$corpus" -type f | wc -l)" "$result" >"$WORK/$h.summary"
+  [ $ours -eq 0 ] || : >"$WORK/$h.failed"
+}
+
+# The harnesses side by side, FUZZ_PAR at once (default nproc; each is one process: in process, or fork
+# mode's one job at a time), each one's output printed whole, in the list's order, once all are done.
+mkdir -p "$WORK"
+for h in "${HARNESSES[@]}"; do
+  [ -x "$BUILD/tests/fuzz/$h" ] || { echo "fuzz: no harness $h" >&2; exit 2; }
+  rm -f "$WORK/$h.summary" "$WORK/$h.failed"
+done
+running=0
+for h in "${HARNESSES[@]}"; do
+  if ((running >= ${FUZZ_PAR:-$(nproc)})); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  one_harness "$h" >"$WORK/$h.out" 2>&1 & # (untested, so that set -e holds inside)
+  running=$((running + 1))
+done
+wait
+failed=0
+summary=()
+for h in "${HARNESSES[@]}"; do
+  cat "$WORK/$h.out"
+  [ -f "$WORK/$h.failed" ] && failed=1
+  summary+=("$(cat "$WORK/$h.summary" 2>/dev/null || echo "$h: no summary (see $WORK/$h.out)")")
+  [ -f "$WORK/$h.summary" ] || failed=1
 done
 echo "=== fuzz summary (${RUNS:+$RUNS runs}${SECONDS_EACH:+${SECONDS_EACH}s} each; logs, corpora and artifacts in $WORK)"
 printf '%s\n' "${summary[@]}"

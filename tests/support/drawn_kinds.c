@@ -5,8 +5,7 @@
 #include "fitness/dominance.h"
 #include "fitness/fold_accum.h"
 
-/* The streams a kind belongs to: the fold reruns repeat their plain round's
- * problem, so what they enumerate is the objective against a fold statistic. */
+/* A stream's bit. */
 enum { P = 1 << DRAWN_PLAIN, F = 1 << DRAWN_FOLDS, E = 1 << DRAWN_EXITS };
 
 enum {
@@ -27,48 +26,53 @@ enum {
 };
 EV_STATIC_ASSERT((int)K_END <= (int)DRAWN_KINDS, "drawn_kinds_t holds every kind");
 
+/* need: the streams that must draw the kind; shown: those that also count it.
+ * Numbers are counted, not needed (costs, min_trades, which feature, how many
+ * filters), and so are the objectives of the fold and exits rounds: those
+ * rounds enumerate the fold statistics and the exit roles, each objective is
+ * the plain rounds'. */
 static const struct {
     const char *name;
-    int streams;
+    int need, shown;
 } kinds[K_END] = {
-    {"total_return", P | F | E},
-    {"mean", P | F | E},
-    {"sharpe", P | F | E},
-    {"profit_factor", P | F | E},
-    {"compound", P | F | E},
-    {"calmar", P | F | E},
-    {"fill level", P | F | E},
-    {"fill price", P | F | E},
-    {"cost 0", P | E},
-    {"cost 0.01", P | E},
-    {"cost 0.05", P | E},
-    {"min_trades 0", P | E},
-    {"min_trades > 0", P | E},
-    {"no max_drawdown", P | E},
-    {"max_drawdown", P | E},
-    {"a min filter", P | E},
-    {"a max filter", P | E},
-    {"F0", P | E},
-    {"F1", P | E},
-    {"F2", P | E},
-    {"1 filter", P | E},
-    {"2 filters", P | E},
-    {"3 filters", P | E},
-    {"target", P | E},
-    {"no target", P | E},
-    {"stop", P | E},
-    {"no stop", P | E},
-    {"dominance", P | F | E},
-    {"no dominance", P | F | E},
-    {"mean_fold", F},
-    {"median_fold", F},
-    {"worst_fold", F},
-    {"trail", E},
-    {"no trail", E},
-    {"breakeven", E},
-    {"no breakeven", E},
-    {"max_hold", E},
-    {"no max_hold", E},
+    {"total_return", P, F | E},
+    {"mean", P, F | E},
+    {"sharpe", P, F | E},
+    {"profit_factor", P, F | E},
+    {"compound", P, F | E},
+    {"calmar", P, F | E},
+    {"fill level", P | F | E, 0},
+    {"fill price", P | F | E, 0},
+    {"cost 0", 0, P | E},
+    {"cost 0.01", 0, P | E},
+    {"cost 0.05", 0, P | E},
+    {"min_trades 0", 0, P | E},
+    {"min_trades > 0", 0, P | E},
+    {"no max_drawdown", P | E, 0},
+    {"max_drawdown", P | E, 0},
+    {"a min filter", P | E, 0},
+    {"a max filter", P | E, 0},
+    {"F0", 0, P | E},
+    {"F1", 0, P | E},
+    {"F2", 0, P | E},
+    {"1 filter", 0, P | E},
+    {"2 filters", 0, P | E},
+    {"3 filters", 0, P | E},
+    {"target", P | E, 0},
+    {"no target", P | E, 0},
+    {"stop", P | E, 0},
+    {"no stop", P | E, 0},
+    {"dominance", P | F | E, 0},
+    {"no dominance", P | F | E, 0},
+    {"mean_fold", F, 0},
+    {"median_fold", F, 0},
+    {"worst_fold", F, 0},
+    {"trail", E, 0},
+    {"no trail", E, 0},
+    {"breakeven", E, 0},
+    {"no breakeven", E, 0},
+    {"max_hold", E, 0},
+    {"no max_hold", E, 0},
 };
 
 static const char *const stream_names[DRAWN_STREAMS] = {"plain", "folds", "exits"};
@@ -113,7 +117,7 @@ void drawn_add(drawn_kinds_t *d, drawn_stream s, int round, const fit_problem_t 
     d->rounds[s]++;
     fprintf(out, "%s round %d:", stream_names[s], round);
     for (int i = 0; i < K_END; i++)
-        if (k[i] && (kinds[i].streams >> s & 1)) {
+        if (k[i] && ((kinds[i].need | kinds[i].shown) >> s & 1)) {
             d->count[s][i]++;
             fprintf(out, " %s,", kinds[i].name);
         }
@@ -129,8 +133,9 @@ int drawn_report(const drawn_kinds_t *d, FILE *out)
         const char *sep = ":";
         fprintf(out, "%s rounds: %u; drawn", stream_names[s], d->rounds[s]);
         for (int i = 0; i < K_END; i++)
-            if (kinds[i].streams >> s & 1) {
-                fprintf(out, "%s %s %u", sep, kinds[i].name, d->count[s][i]);
+            if ((kinds[i].need | kinds[i].shown) >> s & 1) {
+                fprintf(out, "%s %s %u%s", sep, kinds[i].name, d->count[s][i],
+                        kinds[i].need >> s & 1 ? "" : " (counted)");
                 sep = ",";
             }
         fputc('\n', out);
@@ -141,7 +146,7 @@ int drawn_report(const drawn_kinds_t *d, FILE *out)
             if (d->rounds[s] == 0) {
                 fprintf(out, "%s no %s rounds", missed++ ? "," : "kinds not drawn:", stream_names[s]);
                 break;
-            } else if ((kinds[i].streams >> s & 1) && d->count[s][i] == 0)
+            } else if ((kinds[i].need >> s & 1) && d->count[s][i] == 0)
                 fprintf(out, "%s %s (%s rounds)", missed++ ? "," : "kinds not drawn:", kinds[i].name, stream_names[s]);
     if (missed)
         fputc('\n', out);

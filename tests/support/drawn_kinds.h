@@ -4,7 +4,8 @@
  * it, so that a run of fewer rounds (the emulated builds',
  * tests/CMakeLists.txt) shows which of the kinds its streams enumerate it
  * still draws: a line a round, then each kind's count and "kinds not drawn:"
- * for every kind of a stream that no round of it drew. */
+ * for every kind a stream enumerates that no round of it drew (numbers such
+ * as costs are counted, not needed: drawn_kinds.c). */
 #ifndef EVOLVE_TESTS_DRAWN_KINDS_H
 #define EVOLVE_TESTS_DRAWN_KINDS_H
 

@@ -23,7 +23,11 @@
  * the CPU); no big problem with BIG_TRADES 0; BIG_TABLES 0 leaves out the big
  * problem's tables grid (a warp per genome: a million genomes are 32 million
  * emulated threads), checked on every random problem all the same.
- * Then a third as many problems again on lattices with SPEC sec. 4.1's exits. */
+ * Then a third as many problems again on lattices with SPEC sec. 4.1's exits.
+ * Each round prints what it drew and its CPU seconds, and the end each kind's
+ * count and any kind no round drew ("kinds not drawn", which fails the test
+ * in ctest: tests/support/drawn_kinds.h), so that fewer rounds show what they
+ * still cover. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -26,54 +26,36 @@ enum {
 };
 EV_STATIC_ASSERT((int)K_END <= (int)DRAWN_KINDS, "drawn_kinds_t holds every kind");
 
-/* need: the streams that must draw the kind; shown: those that also count it.
- * Numbers are counted, not needed (costs, min_trades, which feature, how many
- * filters), and so are the objectives of the fold and exits rounds: those
- * rounds enumerate the fold statistics and the exit roles, each objective is
- * the plain rounds'. */
+/* The kinds, a group a row: its first kind, how many, the streams that must
+ * draw each (need) and those that also count it (shown), and their names (the
+ * objectives': objective_name). Numbers are counted, not needed (costs,
+ * min_trades, which feature, how many filters), and so are the objectives of
+ * the fold and exits rounds: those rounds enumerate the fold statistics and
+ * the exit roles, each objective is the plain rounds'. */
 static const struct {
-    const char *name;
-    int need, shown;
-} kinds[K_END] = {
-    {"total_return", P, F | E},
-    {"mean", P, F | E},
-    {"sharpe", P, F | E},
-    {"profit_factor", P, F | E},
-    {"compound", P, F | E},
-    {"calmar", P, F | E},
-    {"fill level", P | F | E, 0},
-    {"fill price", P | F | E, 0},
-    {"cost 0", 0, P | E},
-    {"cost 0.01", 0, P | E},
-    {"cost 0.05", 0, P | E},
-    {"min_trades 0", 0, P | E},
-    {"min_trades > 0", 0, P | E},
-    {"no max_drawdown", P | E, 0},
-    {"max_drawdown", P | E, 0},
-    {"a min filter", P | E, 0},
-    {"a max filter", P | E, 0},
-    {"F0", 0, P | E},
-    {"F1", 0, P | E},
-    {"F2", 0, P | E},
-    {"1 filter", 0, P | E},
-    {"2 filters", 0, P | E},
-    {"3 filters", 0, P | E},
-    {"target", P | E, 0},
-    {"no target", P | E, 0},
-    {"stop", P | E, 0},
-    {"no stop", P | E, 0},
-    {"dominance", P | F | E, 0},
-    {"no dominance", P | F | E, 0},
-    {"mean_fold", F, 0},
-    {"median_fold", F, 0},
-    {"worst_fold", F, 0},
-    {"trail", E, 0},
-    {"no trail", E, 0},
-    {"breakeven", E, 0},
-    {"no breakeven", E, 0},
-    {"max_hold", E, 0},
-    {"no max_hold", E, 0},
+    int first, n, need, shown;
+    const char *names[6];
+} groups[] = {
+    {K_OBJ, OBJ_COUNT, P, F | E, {NULL}},
+    {K_FILL, 2, P | F | E, 0, {"fill level", "fill price"}},
+    {K_COST, 3, 0, P | E, {"cost 0", "cost 0.01", "cost 0.05"}},
+    {K_MIN_TRADES, 2, 0, P | E, {"min_trades 0", "min_trades > 0"}},
+    {K_MAX_DD, 2, P | E, 0, {"no max_drawdown", "max_drawdown"}},
+    {K_DIR, 2, P | E, 0, {"a min filter", "a max filter"}},
+    {K_FEATURE, 3, 0, P | E, {"F0", "F1", "F2"}},
+    {K_N_FILTERS, 3, 0, P | E, {"1 filter", "2 filters", "3 filters"}},
+    {K_TARGET, 2, P | E, 0, {"target", "no target"}},
+    {K_STOP, 2, P | E, 0, {"stop", "no stop"}},
+    {K_DOMINANCE, 2, P | F | E, 0, {"dominance", "no dominance"}},
+    {K_AGG, 3, F, 0, {"mean_fold", "median_fold", "worst_fold"}},
+    {K_EXIT, 6, E, 0, {"trail", "no trail", "breakeven", "no breakeven", "max_hold", "no max_hold"}},
 };
+enum { GROUPS = sizeof groups / sizeof groups[0] };
+
+static const char *kind_name(int g, int j)
+{
+    return groups[g].names[0] ? groups[g].names[j] : objective_name((objective_kind)j);
+}
 
 static const char *const stream_names[DRAWN_STREAMS] = {"plain", "folds", "exits"};
 
@@ -116,11 +98,12 @@ void drawn_add(drawn_kinds_t *d, drawn_stream s, int round, const fit_problem_t 
     kinds_of(p, k);
     d->rounds[s]++;
     fprintf(out, "%s round %d:", stream_names[s], round);
-    for (int i = 0; i < K_END; i++)
-        if (k[i] && ((kinds[i].need | kinds[i].shown) >> s & 1)) {
-            d->count[s][i]++;
-            fprintf(out, " %s,", kinds[i].name);
-        }
+    for (int g = 0; g < GROUPS; g++)
+        for (int j = 0; j < groups[g].n; j++)
+            if (k[groups[g].first + j] && ((groups[g].need | groups[g].shown) >> s & 1)) {
+                d->count[s][groups[g].first + j]++;
+                fprintf(out, " %s,", kind_name(g, j));
+            }
     if (p->fold)
         fprintf(out, " %d folds,", (int)p->n_folds);
     fprintf(out, " %llu points (%.2f s of CPU)\n", (unsigned long long)p->lat->size, cpu_s);
@@ -132,22 +115,25 @@ int drawn_report(const drawn_kinds_t *d, FILE *out)
     for (int s = 0; s < DRAWN_STREAMS; s++) {
         const char *sep = ":";
         fprintf(out, "%s rounds: %u; drawn", stream_names[s], d->rounds[s]);
-        for (int i = 0; i < K_END; i++)
-            if ((kinds[i].need | kinds[i].shown) >> s & 1) {
-                fprintf(out, "%s %s %u%s", sep, kinds[i].name, d->count[s][i],
-                        kinds[i].need >> s & 1 ? "" : " (counted)");
+        for (int g = 0; g < GROUPS; g++)
+            for (int j = 0; j < groups[g].n && ((groups[g].need | groups[g].shown) >> s & 1); j++) {
+                fprintf(out, "%s %s %u%s", sep, kind_name(g, j), d->count[s][groups[g].first + j],
+                        groups[g].need >> s & 1 ? "" : " (counted)");
                 sep = ",";
             }
         fputc('\n', out);
     }
-    /* a stream without rounds draws none of its kinds: one item for it */
-    for (int s = 0; s < DRAWN_STREAMS; s++)
-        for (int i = 0; i < K_END; i++)
-            if (d->rounds[s] == 0) {
-                fprintf(out, "%s no %s rounds", missed++ ? "," : "kinds not drawn:", stream_names[s]);
-                break;
-            } else if ((kinds[i].need >> s & 1) && d->count[s][i] == 0)
-                fprintf(out, "%s %s (%s rounds)", missed++ ? "," : "kinds not drawn:", kinds[i].name, stream_names[s]);
+    for (int s = 0; s < DRAWN_STREAMS; s++) {
+        if (d->rounds[s] == 0) { /* a stream without rounds draws none of its kinds: one item for it */
+            fprintf(out, "%s no %s rounds", missed++ ? "," : "kinds not drawn:", stream_names[s]);
+            continue;
+        }
+        for (int g = 0; g < GROUPS; g++)
+            for (int j = 0; j < groups[g].n && (groups[g].need >> s & 1); j++)
+                if (d->count[s][groups[g].first + j] == 0)
+                    fprintf(out, "%s %s (%s rounds)", missed++ ? "," : "kinds not drawn:", kind_name(g, j),
+                            stream_names[s]);
+    }
     if (missed)
         fputc('\n', out);
     return missed;

@@ -23,10 +23,15 @@
  * the CPU); no big problem with BIG_TRADES 0; BIG_TABLES 0 leaves out the big
  * problem's tables grid (a warp per genome: a million genomes are 32 million
  * emulated threads), checked on every random problem all the same.
- * Then a third as many problems again on lattices with SPEC sec. 4.1's exits. */
+ * Then a third as many problems again on lattices with SPEC sec. 4.1's exits.
+ * Each round prints what it drew and its CPU seconds, and the end each kind's
+ * count and any kind no round drew ("kinds not drawn", which fails the test
+ * in ctest: tests/support/drawn_kinds.h), so that fewer rounds show what they
+ * still cover. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runs/backend_registry.h"
 #include "fitness/dominance.h"
@@ -37,6 +42,7 @@
 #include "kernels/cuda_api.h"
 #include "tests/check.h"
 #include "tests/support/builder.h"
+#include "tests/support/drawn_kinds.h"
 #include "tests/support/fitness_harness.h"
 #include "tests/support/random_problem.h"
 
@@ -273,9 +279,17 @@ typedef struct {
     int32_t n_folds, agg;
 } folds_t;
 
+/* One round: p's parity, then what it drew (tests/support/drawn_kinds.h). */
+typedef struct {
+    drawn_kinds_t *drawn;
+    drawn_stream stream;
+    int round;
+} round_t;
+
 static void check_problem(const dataset_t *ds, const lattice_t *lat, const objective_cfg_t *obj, const folds_t *folds,
-                          uint64_t *rng, int *bad)
+                          uint64_t *rng, const round_t *rd, int *bad)
 {
+    const clock_t t0 = clock();
     fit_problem_t p;
     tables_host_t t;
     backend_t *cpu, *gpu;
@@ -298,6 +312,7 @@ static void check_problem(const dataset_t *ds, const lattice_t *lat, const objec
     check_evaluate(&p, cpu, eval_backend, &ctx, rng, bad);
     check_grid(&p, cpu, cuda, gpu, bad);
     check_small_scratch(&p, &t, cpu, rng, bad);
+    drawn_add(rd->drawn, rd->stream, rd->round, &p, (double)(clock() - t0) / CLOCKS_PER_SEC, stdout);
     cuda->close(gpu);
     backend_cpu_ops.close(cpu);
     tables_free(&t);
@@ -381,6 +396,7 @@ int main(int argc, char **argv)
     int32_t big_trades = argc > 2 ? atoi(argv[2]) : 3000;
     int big_tables = argc > 3 ? atoi(argv[3]) : 1;
     char desc[512];
+    drawn_kinds_t drawn;
     const backend_ops_t *cuda;
     ev_error err;
     if (cuda_device_count() == 0) {
@@ -390,6 +406,7 @@ int main(int argc, char **argv)
     if (cuda_device_describe(desc, sizeof desc, &err) != EV_OK || backend_find("cuda", &cuda, &err) != EV_OK)
         die("device", &err);
     printf("device: %s\n", desc);
+    memset(&drawn, 0, sizeof drawn);
     for (; rounds < max_rounds && !bad; rounds++) {
         dataset_t ds;
         lattice_t lat;
@@ -397,7 +414,8 @@ int main(int argc, char **argv)
         random_dataset(&ds, &rng, NULL);
         random_lattice(&lat, &ds, &rng);
         random_objective(&obj, &rng);
-        check_problem(&ds, &lat, &obj, NULL, &rng, &bad);
+        round_t rd = {&drawn, DRAWN_PLAIN, rounds};
+        check_problem(&ds, &lat, &obj, NULL, &rng, &rd, &bad);
         if (!bad && rounds % 3 == 0) {
             /* own stream: the plain rounds stay the problems they were */
             folds_t f = {NULL, 2 + (int32_t)(fold_rng % 15), AGG_MEAN_FOLD + (int32_t)(fold_rng / 15 % 3)};
@@ -407,7 +425,8 @@ int main(int argc, char **argv)
                 fold[j] = (uint8_t)((fold_rng >> 33) % (uint64_t)f.n_folds);
             }
             f.fold = fold;
-            check_problem(&ds, &lat, &obj, &f, &fold_rng, &bad);
+            rd.stream = DRAWN_FOLDS;
+            check_problem(&ds, &lat, &obj, &f, &fold_rng, &rd, &bad);
             if (bad)
                 fprintf(stderr, "with %d folds, aggregate %d:\n", f.n_folds, f.agg);
             free(fold);
@@ -428,7 +447,8 @@ int main(int argc, char **argv)
         random_dataset(&ds, &more_rng, NULL);
         random_lattice_more(&lat, &ds, &more_rng);
         random_objective(&obj, &more_rng);
-        check_problem(&ds, &lat, &obj, NULL, &more_rng, &bad);
+        const round_t rd = {&drawn, DRAWN_EXITS, more};
+        check_problem(&ds, &lat, &obj, NULL, &more_rng, &rd, &bad);
         if (bad)
             fprintf(stderr, "round %d with more exits (objective %s, fill %d) disagrees\n", more,
                     objective_name((objective_kind)obj.kind), obj.fill);
@@ -436,8 +456,13 @@ int main(int argc, char **argv)
         dataset_free(&ds);
     }
     printf("%d random problems checked\n", rounds);
-    if (!bad && big_trades > 0)
+    if (!bad)
+        drawn_report(&drawn, stdout); /* "kinds not drawn": ctest fails the test (tests/CMakeLists.txt) */
+    if (!bad && big_trades > 0) {
+        const clock_t t0 = clock();
         check_big(&rng, big_trades, big_tables, &bad);
+        printf("big problem: %.2f s of CPU\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
+    }
     CHECK_EQ_I64(0, bad);
     return check_exit();
 }

@@ -35,10 +35,12 @@ the backtests whole and in slices of 37 rows per launch
 (EVOLVE_TEST_STRATEGY_SLICE) in groups of at most 50 genomes
 (EVOLVE_TEST_STRATEGY_GROUP: the grid's jobs take several groups); exit 77
 where no GPU exists.
---small (the sanitizer build, tests/CMakeLists.txt): the same cases on fewer
-bars (800: three days, the validation's holdout day and two folds) and GAs of
-fewer generations (3; local search's 4, climbs at 2 and 4): every strategy,
-mode, backend, twin and fault as without it.
+--small (the sanitizer build, and with --gpu the emulated builds,
+tests/CMakeLists.txt): the same cases on fewer bars (800: three days, the
+validation's holdout day and two folds) and GAs of fewer generations (3; local
+search's 4, climbs at 2 and 4): every strategy, mode, backend, twin and fault
+as without it (with --gpu: every strategy, mode, local search and flat_at_close
+run, whole and sliced).
 Needs h5py (else skipped with 77)."""
 import json
 import os

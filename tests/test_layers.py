@@ -18,6 +18,7 @@ Usage: test_layers.py --source-dir DIR --build-dir DIR (exit 1 on a breach).
 """
 import argparse
 import collections
+import functools
 import os
 import re
 import subprocess
@@ -113,8 +114,14 @@ def objects(build, uses, src):
     return found
 
 
+@functools.lru_cache(maxsize=None)
+def nm(obj):
+    """nm -P's output for obj (read once: both checks below read every object)."""
+    return subprocess.run(["nm", "-P", obj], check=True, capture_output=True, text=True).stdout
+
+
 def symbols(obj):
-    out = subprocess.run(["nm", "-P", obj], check=True, capture_output=True, text=True).stdout
+    out = nm(obj)
     defined, undefined = set(), set()
     for line in out.splitlines():
         parts = line.split()
@@ -242,15 +249,17 @@ def declaration_breaches(src, build, uses):
             if not os.path.isfile(os.path.join(src, c)):
                 breaches.append(f"test_layers.py SHARED_HEADERS: {c} (under {header}) does not exist")
             shared[c].add(header)
+    # the names each header has before a "(": only those can be declared there (declares' own pattern)
+    called = {h: set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", text)) for h, text in headers.items()}
     for c, obj in sorted(objects(build, uses, src).items()):
         if not c.endswith(".c"):
             continue  # .cu files: their C interface is kernels/cuda_api.h, the rest ga_device.cuh
-        out = subprocess.run(["nm", "-P", obj], check=True, capture_output=True, text=True).stdout
+        out = nm(obj)
         funcs = sorted({p[0] for p in (line.split() for line in out.splitlines()) if len(p) > 1 and p[1] == "T"})
         own = c[:-2] + ".h"
         allowed = {own} | shared[c]
         for fn in funcs:
-            where = sorted(h for h, text in headers.items() if declares(text, fn))
+            where = sorted(h for h, text in headers.items() if fn in called[h] and declares(text, fn))
             if not set(where) & allowed:
                 breaches.append(f"{c} defines {fn}, declared in {', '.join(where) or 'no header'}, not in {own}")
             for h in where:

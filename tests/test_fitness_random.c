@@ -50,12 +50,12 @@ static void check_draws(const draws_t *d, int more)
     every = every && d->fill[0] && d->fill[1] && d->cost[0] && d->cost[1] && d->cost[2];
     if (more)
         every = every && d->trail && d->breakeven && d->hold;
-    printf("%s: objectives %d %d %d %d %d %d, fills %d %d, costs %d %d %d, max_drawdown %d, min_trades %d, "
-           "a max filter %d, no target %d, no stop %d, trail %d, breakeven %d, max_hold %d\n",
-           more ? "rounds with more exits" : "rounds", d->objective[0], d->objective[1], d->objective[2],
-           d->objective[3], d->objective[4], d->objective[5], d->fill[0], d->fill[1], d->cost[0], d->cost[1],
-           d->cost[2], d->drawdown, d->min_trades, d->max_filter, d->no_target, d->no_stop, d->trail, d->breakeven,
-           d->hold);
+    printf(
+        "%s: objectives %d %d %d %d %d %d, fills %d %d, costs %d %d %d, max_drawdown %d, min_trades %d, "
+        "a max filter %d, no target %d, no stop %d, trail %d, breakeven %d, max_hold %d\n",
+        more ? "rounds with more exits" : "rounds", d->objective[0], d->objective[1], d->objective[2], d->objective[3],
+        d->objective[4], d->objective[5], d->fill[0], d->fill[1], d->cost[0], d->cost[1], d->cost[2], d->drawdown,
+        d->min_trades, d->max_filter, d->no_target, d->no_stop, d->trail, d->breakeven, d->hold);
     CHECK(every);
 }
 

@@ -12,6 +12,10 @@
     "in use", never "damaged": the resume is refused and nothing is lost.
 Every case asserts: no unreadable file, no run exiting 0 with a broken
 result, nothing half-written left behind.
+
+--small (the sanitizer build, tests/CMakeLists.txt): every case with fewer
+timings (8 of each race, was 20; 4 rounds of kills, was 8: the first still
+empties the dataset cache), bench/RESULTS.md "CI time, fourth cut".
 """
 
 import glob
@@ -27,7 +31,9 @@ import evolve_cli as cli  # noqa: E402
 import runfile  # noqa: E402
 
 check = cli.Checker()
-TIMINGS = 20
+opts = cli.parse_args(["--small"])  # --small: the docstring
+TIMINGS = 8 if opts.small else 20
+KILL_ROUNDS = 4 if opts.small else 8  # t % 4 == 0 empties the cache: round 0 of 4 still does
 BUSY = "is writing this output now"
 
 
@@ -131,7 +137,7 @@ def killed_writers(evolve, root, data, rng):
               "--tickers", "SOXL", "--out", ds, "--quiet"]
     grid = [cfg, "--grid", "--quiet", "--output", out]  # out, not its default out.grid.h5: the file checked below
     tidied = 0
-    for t in range(8):
+    for t in range(KILL_ROUNDS):
         for args in (grid, ingest):
             if t % 4 == 0 and os.path.exists(cache):
                 os.remove(cache)
@@ -205,7 +211,7 @@ def cache_in_new_folder(evolve, root, data):
 
 
 def main():
-    a = cli.parse_args()
+    a = opts
     if not cli.have_modules("h5py", "numpy"):
         print("skipped: h5py / numpy are not available to compare run files")
         return 77

@@ -13,6 +13,11 @@ equal to its copy but for wall-clock fields (a line that reruns the same run,
 as mpirun's do, may rewrite it with the same results); this is checked after
 every step too, so a file replaced and later rewritten is still caught.
 
+--small (the sanitizer build, tests/CMakeLists.txt): every line as written,
+but the copied configs/exhaustion.yaml's GA (the tour's longest run: the
+default 4,096 genomes for 50 generations) gets SMALL_GA's smaller numbers
+(bench/RESULTS.md "CI time, fourth cut").
+
 Needs h5py, numpy, pandas and PyYAML (the run-file tests' python); else 77."""
 import os
 import shutil
@@ -27,6 +32,17 @@ check = cli.Checker()
 # what a rerun of the same search may change besides the wall clock: who ran it and how
 # (mpirun's grid may pick another evaluator for the same results)
 PROCESS_FIELDS = runfile.WALL_CLOCK | {"device", "config_path", "evaluator"}
+# --small: the strategy GA's numbers (its config has no ga: block: the defaults, docs/config.md)
+SMALL_GA = "ga:\n  population: 512\n  generations: 10\n"
+
+
+def shrink_strategy_ga(root):
+    """--small: the copied configs/exhaustion.yaml with SMALL_GA's numbers."""
+    path = os.path.join(root, "configs", "exhaustion.yaml")
+    text = open(path).read()
+    check("\nga:" not in text, "configs/exhaustion.yaml has a ga: block now: --small would give it two")
+    with open(path, "w") as f:
+        f.write(text + SMALL_GA)
 
 
 def block_after(readme, heading, fence):
@@ -142,7 +158,7 @@ def expected(cmd, r):
 
 
 def main():
-    a = cli.parse_args()
+    a = cli.parse_args(["--small"])
     if not cli.have_modules("h5py", "numpy", "pandas", "yaml"):
         print("skipped: needs h5py, numpy, pandas and PyYAML")
         return 77
@@ -153,6 +169,8 @@ def main():
         shutil.copytree(os.path.join(a.source_dir, "configs"), os.path.join(root, "configs"))
         shutil.copytree(os.path.join(a.source_dir, "samples"), os.path.join(root, "samples"))  # configs/real.yaml's data
         os.makedirs(os.path.join(root, "kept"))
+        if a.small:
+            shrink_strategy_ga(root)
         kept, broken = {}, set()
         lines = tour_lines(readme)
         check(len(lines) >= 10 and lines[0].startswith("evolve gen-data"), f"the Quick tour's lines: {lines}")

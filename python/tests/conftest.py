@@ -2,7 +2,9 @@
 sample data made by gen-data, and the bundled real prices (samples/real).
 
 Run by ctest (tests/CMakeLists.txt: test_python) with EVOLVE_BINARY,
-EVOLVE_LIBRARY (the built libevolve), EVOLVE_SOURCE_DIR and EVOLVE_SHARED_DATA set."""
+EVOLVE_LIBRARY (the built libevolve), EVOLVE_SOURCE_DIR and EVOLVE_SHARED_DATA set;
+EVOLVE_TESTS_SMALL=1 in the sanitizer build (CI stage 3): every test, on smaller
+numbers (SMALL below; bench/RESULTS.md "CI time, fourth cut")."""
 import os
 import re
 import shutil
@@ -17,6 +19,11 @@ SOURCE = os.environ.get("EVOLVE_SOURCE_DIR") or os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(SOURCE, "tests", "support"))
 # never the user's own dataset cache (ctest sets one per test; a bare pytest gets a new one)
 os.environ.setdefault("EVOLVE_CACHE_DIR", tempfile.mkdtemp(prefix="evolve-cache-"))
+# the sanitizer build's sizes: sample-3tickers.yaml's GA 1,024 genomes (4 islands of 256; was 4,096), which
+# still migrates every 10 generations and still ends on its stall limit (40 generations without a better
+# best: at generation 48, was 45), and the big evaluate of 100,000 genomes (test_python_api.py MILLION;
+# was 1,000,000)
+SMALL = os.environ.get("EVOLVE_TESTS_SMALL") == "1"
 
 
 def pytest_report_header(config):
@@ -47,6 +54,11 @@ def sample(tmp_path_factory, binary):
     (root / "configs").mkdir()
     for name in ("soxl.yaml", "sample-3tickers.yaml", "soxl_exits.yaml"):
         shutil.copy(os.path.join(SOURCE, "configs", name), root / "configs" / name)
+    if SMALL:
+        cfg = root / "configs" / "sample-3tickers.yaml"
+        text = cfg.read_text()
+        assert "  population: 4096\n" in text, "sample-3tickers.yaml's GA changed: see SMALL"
+        cfg.write_text(text.replace("  population: 4096\n", "  population: 1024\n"))
     return root
 
 

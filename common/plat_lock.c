@@ -52,9 +52,12 @@ static long read_holder(const char *path)
     return pid;
 }
 
+/* A holder writes its pid just after it takes the lock: a refusal that finds the file
+ * still empty looks again for up to ~100 ms before it says "another process". */
 static ev_status busy(const char *path, long *holder, ev_error *err)
 {
-    *holder = read_holder(path);
+    for (int tries = 0; (*holder = read_holder(path)) == 0 && tries < 20; tries++)
+        plat_sleep_ms(5);
     if (*holder > 0)
         return ev_fail(err, EV_EBUSY, "%s is locked by process %ld", path, *holder);
     return ev_fail(err, EV_EBUSY, "%s is locked by another process", path);

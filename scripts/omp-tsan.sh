@@ -8,6 +8,7 @@
 # side on one thread for that reason, tests/CMakeLists.txt); the runtime's
 # own accesses are not instrumented and are ignored. Any report fails.
 #   bash scripts/omp-tsan.sh            (BUILD_DIR, default build-omp-tsan)
+#   bash scripts/omp-tsan.sh --build-only  the build alone (CI builds it ahead, .ci/run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build-omp-tsan}
@@ -37,6 +38,7 @@ grep -q '^OpenMP_C_FLAGS:.*libomp' "$BUILD/CMakeCache.txt" || {
   exit 1
 }
 cmake --build "$BUILD" --target "${TESTS[@]}" -j"${JOBS:-$(nproc)}"
+[ "${1:-}" != --build-only ] || exit 0
 for t in "${TESTS[@]}"; do
   echo "omp-tsan: $t"
   OMP_NUM_THREADS=4 OMP_TOOL_LIBRARIES=$ARCHER TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" \

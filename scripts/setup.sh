@@ -5,6 +5,7 @@
 #   CUDA_ARCHS="89;90"       GPU architectures to compile for
 #   EVOLVE_CMAKE_ARGS=...    extra CMake arguments
 #   BUILD_TARGETS="a b"      build only these targets (default: all; CI's emulated stages: emu_tests)
+#   bash scripts/setup.sh --deps-only   installs the packages and stops (CI, before its builds ahead)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +36,7 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+[ "${1:-}" != --deps-only ] || exit 0
 
 # nvcc is often installed outside PATH.
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -9,6 +9,7 @@
 #                                              (default 1), in process: a repeatable
 #                                              draw from the same corpus (CI's
 #                                              smoke; README.md says how repeatable)
+#   tests/fuzz/run.sh --build-only             the build alone (CI builds it ahead, .ci/run)
 #
 #   FUZZ_BUILD_DIR=build-fuzz   the build folder (its own: clang, sanitizers)
 #   FUZZ_WORK=DIR               where corpora, artifacts and logs go
@@ -17,6 +18,7 @@
 #   FUZZ_JOBS=N                 build parallelism (default: nproc)
 #   FUZZ_PAR=N                  harnesses run side by side (default: nproc)
 #   FUZZ_ARGS="..."             more libFuzzer flags (e.g. -seed=1)
+#   FUZZ_TIMEOUT=5              seconds an input may run before it counts as a hang
 #
 # The HDF5 harnesses (fuzz_dataset_h5, fuzz_run_file, fuzz_checkpoint) run in libFuzzer's fork
 # mode and keep going after a crash or timeout; each one is then run again and
@@ -29,12 +31,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 usage() {
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 RUNS=
 SECONDS_EACH=
-if [ "${1:-}" = --runs ]; then
+BUILD_ONLY=
+if [ "${1:-}" = --build-only ]; then
+  BUILD_ONLY=1
+  shift
+elif [ "${1:-}" = --runs ]; then
   [[ ${2:-} =~ ^[0-9]+$ ]] || usage
   RUNS=$2
   shift 2
@@ -77,6 +83,7 @@ fi
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVOLVE_CUDA=OFF \
   -DEVOLVE_SANITIZE=ON -DEVOLVE_FUZZ=ON -DEVOLVE_BENCH=OFF >/dev/null
 cmake --build "$BUILD" --target fuzz_all -j"${FUZZ_JOBS:-$(nproc)}"
+[ -z "$BUILD_ONLY" ] || exit 0
 
 # Huge allocations fail (NULL) as on a machine without the memory, instead of
 # libFuzzer's out-of-memory stop: HDF5 trusts sizes stored in a damaged file.
@@ -143,7 +150,7 @@ fuzz_once() {
   local out=$1
   shift
   # shellcheck disable=SC2086
-  "${steady[@]}" "$bin" "$@" -timeout=5 -dict="$dict" -artifact_prefix="$art/" -print_final_stats=1 \
+  "${steady[@]}" "$bin" "$@" -timeout="${FUZZ_TIMEOUT:-5}" -dict="$dict" -artifact_prefix="$art/" -print_final_stats=1 \
     ${FUZZ_ARGS:-} "$corpus" "tests/fuzz/corpus/$h" >"$out" 2>&1
 }
 
@@ -176,7 +183,7 @@ sort_artifacts() {
     case $a in *.report) continue ;; esac
     r=$a.report
     [ -f "$r" ] && continue
-    ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0 timeout 120 "$bin" -timeout=5 "$a" >"$r" 2>&1 || true
+    ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0 timeout 120 "$bin" -timeout="${FUZZ_TIMEOUT:-5}" "$a" >"$r" 2>&1 || true
     case $(whose "$r") in
       hdf5)
         theirs=$((theirs + 1))

@@ -46,6 +46,9 @@ SHARED_HEADERS = {
     "dist/dist.h": ["dist/dist_single.c", "dist/mpi_ga.c", "dist/mpi_grid.c", "dist/mpi_world.c"],
     # the CPU GA state's ops: state in cpu_ga.c, evaluate and rank in their own files
     "ga/cpu_ga.h": ["ga/cpu_ga_evaluate.c", "ga/cpu_ga_rank.c"],
+    # ga_run's steps between its files: state, generation, decisions, climbs, checkpoints
+    "ga/ga_run_internal.h": ["ga/ga_run_climbs.c", "ga/ga_run_decide.c", "ga/ga_run_generation.c",
+                             "ga/ga_run_snapshot.c", "ga/ga_run_state.c"],
     # the generator's options beside the generator
     "gendata/gen_data.h": ["gendata/gen_options.c"],
     # the config loader's sections, one file each

@@ -26,8 +26,8 @@ MUTANTS = [
            "in->generation >= s->generations", ["test_ga_stop"]),
     mutant("stop-exhausted", "ga/ga_stop.c", "in->lattice_size && in->evaluations >= in->lattice_size",
            "in->lattice_size && in->evaluations > in->lattice_size", ["test_ga_stop"]),
-    # ga/ga_run.c: the time budget checked before each climb of local search
-    mutant("stop-budget-climbs", "ga/ga_run.c", "if (r->o->climb_parts <= 1 && climb_budget_spent(r))",
+    # ga/ga_run_climbs.c: the time budget checked before each climb of local search
+    mutant("stop-budget-climbs", "ga/ga_run_climbs.c", "if (r->o->climb_parts <= 1 && climb_budget_spent(r))",
            "if (r->o->climb_parts == 1 && climb_budget_spent(r))", ["test_ga_stop"]),
     # ga/ga_ls_sweep.c: with a fold statistic local search sweeps through the evaluator
     mutant("ls-folds-batch", "ga/ga_ls_sweep.c", "if (o->ls_batch || (t && t->agg != AGG_ALL)) {",
@@ -37,12 +37,13 @@ MUTANTS = [
            ["test_ls_exit_pairs"], ci=True),
     mutant("ls-exit-pairs-setting", "ga/ga_run.c", "r.sweep.skip_exit_pairs = !s->ls_exit_pairs;",
            "r.sweep.skip_exit_pairs = 1;", ["test_ls_exit_pairs"]),
-    # ga/ls_relax.c, ga/local_search.c, ga/ga_run.c: relaxed kicks (ga.local_search.kick_relax)
+    # ga/ls_relax.c, ga/local_search.c, ga/ga_run_climbs.c: relaxed kicks (ga.local_search.kick_relax)
     mutant("ls-relax-rounding", "ga/ls_relax.c", "min = sw->t->obj.min_trades * (int64_t)pct / 100;",
            "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
-    mutant("ls-relax-kicks", "ga/ga_run.c", "        e = kick && r->has_relaxed", "        e = 0 && kick && r->has_relaxed",
+    mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = kick && r->has_relaxed",
+           "        e = 0 && kick && r->has_relaxed",
            ["test_ga_random_climbs", "test_ga_run_resume"]),
     # fitness/baseline.c: the loosest point
     mutant("loosest-max-first", "fitness/baseline.c",

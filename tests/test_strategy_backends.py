@@ -35,12 +35,17 @@ the backtests whole and in slices of 37 rows per launch
 (EVOLVE_TEST_STRATEGY_SLICE) in groups of at most 50 genomes
 (EVOLVE_TEST_STRATEGY_GROUP: the grid's jobs take several groups); exit 77
 where no GPU exists.
---small (the sanitizer build, and with --gpu the emulated builds,
+--small (the sanitizer build, and with --gpu the emulated ASan build,
 tests/CMakeLists.txt): the same cases on fewer bars (800: three days, the
 validation's holdout day and two folds) and GAs of fewer generations (3; local
 search's 4, climbs at 2 and 4): every strategy, mode, backend, twin and fault
 as without it (with --gpu: every strategy, mode, local search and flat_at_close
 run, whole and sliced).
+--tiny (with --gpu, the emulated ThreadSanitizer build): 400 bars (a session
+end inside them, for flat_at_close), GAs of 2 generations (local search's
+climbs at 2): the same runs, which launch the same kernels and run the same
+kernel lines as --small's, every one on several blocks in the whole runs
+(bench/RESULTS.md "CI time, seventh cut").
 Needs h5py (else skipped with 77)."""
 import json
 import os
@@ -57,9 +62,9 @@ import h5py  # noqa: E402
 
 from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
-args = cli.parse_args(["--gpu", "--small"])
-# --small: the sanitizer build's sizes (the docstring); every case kept
-BARS, GENERATIONS, LS_GENERATIONS = (800, 3, 4) if args.small else (1500, 6, 6)
+args = cli.parse_args(["--gpu", "--small", "--tiny"])
+# --small: the sanitizer build's sizes, --tiny: the emulated ThreadSanitizer build's (the docstring); every case kept
+BARS, GENERATIONS, LS_GENERATIONS = (400, 2, 2) if args.tiny else (800, 3, 4) if args.small else (1500, 6, 6)
 check = cli.Checker()
 
 SE = ("seller_exhaustion", "",
@@ -213,11 +218,15 @@ def local_search_checks(work, bars, strategy):
     print(f"{name}: local search ({cpu['ls_evaluations']} evaluations of sweeps) on the twin = the CPU's")
 
 
-def gpu_checks(work, cfg, name, modes=("grid", "ga")):
+def gpu_checks(work, cfg, name, modes=("grid", "ga"), climbs=False):
+    """climbs: the GA has local search, whose climbs must have run (on the fewest generations too)."""
     for mode in modes:
         docs = {}
         for backend in ("cpu", "cuda"):
             r, docs[backend], out = run(work, cfg, f"{name}-gpu-{backend}-{mode}", backend, mode)
+            if climbs and docs[backend] is not None:
+                check(docs[backend].get("ls_evaluations", 0) > 0,
+                      f"{name} {backend}: no climb ran: ls_evaluations {docs[backend].get('ls_evaluations')}")
             if backend == "cuda" and r.returncode != 0 and ("no usable CUDA device" in r.stderr
                                                             or "without CUDA" in r.stderr):
                 print(f"test_strategy_backends: skipped: no CUDA backend here: {r.stderr.strip()}")
@@ -246,7 +255,7 @@ def main():
                 gpu_checks(work, cfg, strategy[0])
                 ls = os.path.join(work, f"{strategy[0]}-ls.yaml")
                 write_config(ls, "walk.csv", strategy, ga=LOCAL_SEARCH)
-                gpu_checks(work, ls, strategy[0] + "-ls", ("ga",))
+                gpu_checks(work, ls, strategy[0] + "-ls", ("ga",), climbs=True)
                 gpu_checks(work, flat_config(work, "walk.csv", strategy), strategy[0] + "-flat", ("grid",))
             else:
                 twin_checks(work, cfg, strategy[0])

@@ -143,7 +143,7 @@ class Launcher
         } call{k, Params(std::forward<A>(args)...)};
         int i = 0;
         std::vector<const void *> ptrs;
-        count_call(Count::launch, site_.file, site_.line, site_.kernel, 0);
+        count_launch(site_.file, site_.line, site_.kernel, grid_, block_);
         std::apply([&](const auto &...p) { (check_arg(site_, i++, p, ptrs), ...); }, call.params);
         execute(
             site_, grid_, block_,

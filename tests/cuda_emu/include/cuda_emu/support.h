@@ -56,6 +56,8 @@ uint64_t schedule_draw(void);
  * kernel or algorithm (or null), the bytes of a copy. */
 enum class Count { launch, cub, h2d, d2h, d2d, memset, sync, malloc, free, host_alloc, host_free };
 void count_call(Count kind, const char *file, int line, const char *name, uint64_t bytes);
+/* A launch counted, and traced with its grid and block (which blocks and threads TSan saw run). */
+void count_launch(const char *file, int line, const char *kernel, dim3 grid, dim3 block);
 
 /* The poison byte of fresh device and shared memory and of CUB scratch after use. */
 enum { POISON = 0xA5 };

@@ -10,8 +10,9 @@
 #      and that the machine's own tools (git, python3, curl) keep their own
 #      libraries: nothing is put on LD_LIBRARY_PATH,
 #   3. runs evolve: --version, doctor (exit 3 without a GPU), gen-data, a GA
-#      run, a grid run, report, the C unit tests (not the label python: they need numpy and h5py) and
-#      tests/test_install.py (cmake --install, pkg-config and a C program).
+#      run, a grid run, report, the C unit tests that use a library of .deps (below: the others run
+#      in CI's first and ASan stages, linked the same way) and tests/test_install.py (cmake --install,
+#      pkg-config and a C program).
 # Nothing outside the namespace changes; the build goes to $BUILD_DIR
 # (default /tmp/evolve-hidden-build), removed first. Its output is recorded
 # in bench/RESULTS.md ("Build from .deps alone").
@@ -95,9 +96,20 @@ sed -e "s#\.\./data/sample#$W/data#; s#\.\./results/#$W/#" configs/soxl.yaml >"$
 $E "$W/soxl.yaml" --quiet --output "$W/ga.h5" | head -3
 $E "$W/soxl.yaml" --grid --quiet --output "$W/grid.h5" | head -3
 $E report "$W/grid.h5" --out "$W/report" >/dev/null 2>&1 && echo "   report: $(ls "$W/report" | wc -l) file(s) written"
-echo "== C unit tests (the Python ones, label python, need numpy and the system h5py, whose HDF5 is hidden here)"
-ctest --test-dir "$BUILD_DIR" -L unit -LE python -j"$(nproc)" \
+# Each library .deps provides, through a C unit test that uses it (the Python ones, label python, need
+# numpy and the system h5py, whose HDF5 is hidden here): HDF5 written and read back (test_dataset_h5, its
+# large arrays chunked and deflated: the zlib filter of HDF5; test_ga_snapshot, the checkpoint;
+# test_run_provenance, the run file), libyaml (test_config: every field and the example configs), xxHash
+# (the content hash of test_dataset_h5, the ingest key of test_hash_memo), cJSON (test_output_paths:
+# output_check_json), OpenMP (test_ls_threads: climbs at 1, 2, 4 and 8 threads, the same run). The runs
+# above use them all once more; the other C unit tests run in the first and ASan stages of CI.
+DEPS_TESTS="test_dataset_h5|test_ga_snapshot|test_run_provenance|test_config|test_hash_memo|test_output_paths|test_ls_threads"
+echo "== C unit tests of the libraries of .deps (${DEPS_TESTS//|/, })"
+ctest --test-dir "$BUILD_DIR" -R "^($DEPS_TESTS)\$" -j"$(nproc)" \
   2>&1 | grep -E "tests passed|tests failed|Failed|\*\*\*" | sed "s/^/   /"
+if [ "$(ctest --test-dir "$BUILD_DIR" -N -R "^($DEPS_TESTS)\$" | grep -c "Test *#")" != 7 ]; then
+  echo "FAIL: not all 7 C unit tests of the libraries of .deps are registered"; exit 1
+fi
 echo "== cmake --install from this build and a C program against it (tests/test_install.py)"
 ctest --test-dir "$BUILD_DIR" -R "^test_install$" --output-on-failure 2>&1 | grep -E "tests passed|tests failed|Failed|FAIL|error" | sed "s/^/   /"
 echo "== PASS: evolve builds and runs from .deps alone"

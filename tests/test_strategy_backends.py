@@ -42,10 +42,10 @@ search's 4, climbs at 2 and 4): every strategy, mode, backend, twin and fault
 as without it (with --gpu: every strategy, mode, local search and flat_at_close
 run, whole and sliced).
 --tiny (with --gpu, the emulated ThreadSanitizer build): 400 bars (a session
-end inside them, for flat_at_close), GAs of 2 generations (local search's
-climbs at 2): the same runs, which launch the same kernels and run the same
-kernel lines as --small's, every one on several blocks in the whole runs
-(bench/RESULTS.md "CI time, seventh cut").
+end inside them, for flat_at_close), GAs of 2 generations (local search's 3,
+a climb at 2; that the climbs ran is checked): the same runs, which launch
+the same kernels and run the same kernel lines as --small's, each kernel on
+several blocks in the whole runs (bench/RESULTS.md "CI time, seventh cut").
 Needs h5py (else skipped with 77)."""
 import json
 import os
@@ -64,7 +64,7 @@ from walk_bars import random_walk_bars, write_bars  # noqa: E402
 
 args = cli.parse_args(["--gpu", "--small", "--tiny"])
 # --small: the sanitizer build's sizes, --tiny: the emulated ThreadSanitizer build's (the docstring); every case kept
-BARS, GENERATIONS, LS_GENERATIONS = (400, 2, 2) if args.tiny else (800, 3, 4) if args.small else (1500, 6, 6)
+BARS, GENERATIONS, LS_GENERATIONS = (400, 2, 3) if args.tiny else (800, 3, 4) if args.small else (1500, 6, 6)
 check = cli.Checker()
 
 SE = ("seller_exhaustion", "",

@@ -77,13 +77,14 @@ BUGS = [
 ]
 
 def ignore(source_dir):
-    """What not to copy: the top level's build folders, worktrees, data and results; caches anywhere."""
+    """What not to copy: the top level's build folders, worktrees, data, results and libraries built
+    for other machines (.deps, .deps-win: its Wine prefix links z: to /); caches anywhere."""
     top = os.path.abspath(source_dir)
 
     def names(folder, entries):
         skip = {"__pycache__"}
         if os.path.abspath(folder) == top:
-            skip |= {e for e in entries if e.startswith("build") or e in (".git", ".wt", "data", "results", ".deps")}
+            skip |= {e for e in entries if e.startswith("build") or e in (".git", ".wt", "data", "results", ".deps", ".deps-win")}
         return [e for e in entries if e in skip]
 
     return names
@@ -111,7 +112,8 @@ def main():
     build = os.path.join(src, a.build_name)
     if os.path.exists(src):
         shutil.rmtree(src)
-    shutil.copytree(a.source_dir, src, ignore=ignore(a.source_dir))
+    # (links copied as links: one may lead out of the tree, as a Wine prefix's z: to / and its /proc/kmsg)
+    shutil.copytree(a.source_dir, src, ignore=ignore(a.source_dir), symlinks=True)
     r = run(["cmake", "-S", src, "-B", build, "-DEVOLVE_CUDA_EMU=ON"] + a.cmake_arg, a.work_dir)
     if r.returncode:
         print(r.stdout)

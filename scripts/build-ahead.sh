@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI's builds ahead (.ci/run; bench/RESULTS.md "CI time, seventh cut"): the builds of later stages,
+# CI's builds ahead (.ci/run; bench/RESULTS.md "CI time, ninth cut"): the builds of later stages,
 # run one after the other in the order given, at the idle scheduling class (SCHED_IDLE: a core the
 # foreground stages leave idle, and nothing else). What such a build compiles no earlier stage
 # compiles (clang for the OpenMP-TSan and fuzz stages, MinGW for Windows), so it only takes time the

@@ -107,7 +107,7 @@ DEPS_TESTS="test_dataset_h5|test_ga_snapshot|test_run_provenance|test_config|tes
 echo "== C unit tests of the libraries of .deps (${DEPS_TESTS//|/, })"
 ctest --test-dir "$BUILD_DIR" -R "^($DEPS_TESTS)\$" -j"$(nproc)" \
   2>&1 | grep -E "tests passed|tests failed|Failed|\*\*\*" | sed "s/^/   /"
-n_deps_tests=$(tr '|' '\n' <<<"$DEPS_TESTS" | wc -l)
+IFS="|" read -ra deps_tests <<<"$DEPS_TESTS"; n_deps_tests=${#deps_tests[@]}
 if [ "$(ctest --test-dir "$BUILD_DIR" -N -R "^($DEPS_TESTS)\$" | grep -c "Test *#")" != "$n_deps_tests" ]; then
   echo "FAIL: not all $n_deps_tests C unit tests of the libraries of .deps are registered"; exit 1
 fi

@@ -101,17 +101,20 @@ pc yaml-0.1 0.2.5 -lyaml -DYAML_DECLARE_STATIC
 if [ ! -f "$P/lib/libhdf5.a" ]; then
   d=$(ls -d "$W"/src/hdf5-*/)
   # HDF5 1.10 includes <sys/wait.h> wherever unistd.h exists (MinGW has the one, not the other) and
-  # uses none of it; a probe writes its answer to a file Wine's run does not leave where it reads it.
+  # uses none of it; a probe writes its answer to a file that Wine's run leaves in the working
+  # directory, not where HDF5 reads it: seeded there, and configured from $W (not the checkout).
   mkdir -p "$W/shim/sys" "$W/hdf5-build"
   : >"$W/shim/sys/wait.h"
   [ -f "$W/hdf5-build/pac_Cconftest.out" ] || printf '21;0;' >"$W/hdf5-build/pac_Cconftest.out"
   if [ ! -f "$W/hdf5-build/build.ninja" ]; then
+    cd "$W"
     cmake -S "$d" -B "$W/hdf5-build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" \
       -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O0 -DNDEBUG -w" -DCMAKE_INSTALL_PREFIX="$P" \
       -DCMAKE_C_FLAGS="-I$W/shim" ${WIN_DEPS_CMAKE_ARGS:-} \
       -DBUILD_SHARED_LIBS=OFF -DONLY_SHARED_LIBS=OFF -DBUILD_TESTING=OFF -DHDF5_BUILD_TOOLS=OFF \
       -DHDF5_BUILD_EXAMPLES=OFF -DHDF5_BUILD_HL_LIB=OFF -DHDF5_BUILD_FORTRAN=OFF -DHDF5_BUILD_CPP_LIB=OFF \
       -DHDF5_BUILD_JAVA=OFF -DHDF5_ENABLE_Z_LIB_SUPPORT=ON -DHDF5_ENABLE_SZIP_SUPPORT=OFF >"$W/hdf5-build.log"
+    cd "$ROOT"
   fi
   cmake --build "$W/hdf5-build" -j"$(nproc)" >>"$W/hdf5-build.log"
   cmake --install "$W/hdf5-build" >>"$W/hdf5-build.log"

@@ -81,9 +81,9 @@ ev_status ga_run(const backend_ops_t *ops, backend_t *b, const fit_problem_t *p,
                            "ga.local_search needs the problem's host tables (ga_run_opts_t.tables or the backend's "
                            "host_tables) or batch sweeps (ga_run_opts_t.ls_batch)");
     } else if (r.sweep.t) {
-        /* exit pairs and relaxed kicks are the tables' (batch: every pair, no relaxed kicks) */
+        /* exit pairs and relaxed climbs are the tables' (batch: every pair, no relaxed climbs) */
         r.sweep.skip_exit_pairs = !s->ls_exit_pairs;
-        r.has_relaxed = s->ls_kicks && ls_relax_init(&r.relaxed, &r.sweep, s->ls_kick_relax);
+        r.has_relaxed = (s->ls_kicks || s->ls_random_relax) && ls_relax_init(&r.relaxed, &r.sweep, s->ls_kick_relax);
     }
     r.plan.evaluate = ops->evaluate;
     r.plan.evaluate_b = b;

@@ -24,7 +24,7 @@ typedef struct {
     const ga_run_opts_t *o;
     ls_sweep_t sweep;     /* what local search climbs with (ga_ls_sweep; sweep.t NULL: batches
                            * through the backend's evaluate) */
-    ls_relaxed_t relaxed; /* kicks' first climb (local_search.kick_relax), when has_relaxed */
+    ls_relaxed_t relaxed; /* relaxed climbs' first part (kicks; random_relax: random starts too) */
     int has_relaxed;
     ga_hof_entry_t *top;     /* [top_k] */
     uint32_t *island_unique; /* [islands] */

@@ -34,8 +34,8 @@ static const char *const ga_keys[] = {"population",
                                       "checkpoint_every_s",
                                       "restart_elites",
                                       NULL};
-static const char *const local_search_keys[] = {"every", "members",    "depth",      "random", "exit_pairs",
-                                                "kicks", "kick_genes", "kick_relax", NULL};
+static const char *const local_search_keys[] = {"every", "members",    "depth",      "random",       "exit_pairs",
+                                                "kicks", "kick_genes", "kick_relax", "random_relax", NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -147,16 +147,17 @@ static ev_status parse_operators(const ymap_t *ga, ga_settings_t *g, ev_error *e
     return EV_OK;
 }
 
-static ev_status parse_exit_pairs(const ymap_t *m, ga_settings_t *g, ev_error *err)
+/* A true/false key of ga.local_search into *flag (1/0), kept when absent. */
+static ev_status parse_flag(const ymap_t *m, const char *key, uint32_t *flag, ev_error *err)
 {
-    int on = (int)g->ls_exit_pairs;
-    ev_status st = ymap_bool(m, "exit_pairs", &on, err);
-    g->ls_exit_pairs = on != 0;
+    int on = (int)*flag;
+    ev_status st = ymap_bool(m, key, &on, err);
+    *flag = on != 0;
     return st;
 }
 
-/* ga.local_search: {every, members, depth, random, exit_pairs, kicks, kick_genes, kick_relax} (docs/ga.md
- * "Local search"). */
+/* ga.local_search: {every, members, depth, random, exit_pairs, kicks, kick_genes, kick_relax, random_relax}
+ * (docs/ga.md "Local search"). */
 static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error *err)
 {
     ymap_t m;
@@ -170,9 +171,10 @@ static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error
         (st = ymap_u32(&m, "random", 0, 1024, &g->ls_random, err)) != EV_OK ||
         (st = ymap_u32(&m, "kicks", 0, 1024, &g->ls_kicks, err)) != EV_OK ||
         (st = ymap_u32(&m, "kick_genes", 2, EV_MAX_PARAMS, &g->ls_kick_genes, err)) != EV_OK ||
-        (st = ymap_u32(&m, "kick_relax", 1, 100, &g->ls_kick_relax, err)) != EV_OK)
+        (st = ymap_u32(&m, "kick_relax", 1, 100, &g->ls_kick_relax, err)) != EV_OK ||
+        (st = parse_flag(&m, "exit_pairs", &g->ls_exit_pairs, err)) != EV_OK)
         return st;
-    return parse_exit_pairs(&m, g, err);
+    return parse_flag(&m, "random_relax", &g->ls_random_relax, err);
 }
 
 static ev_status parse_restart_elites(const ymap_t *ga, ga_settings_t *g, ev_error *err)

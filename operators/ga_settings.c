@@ -37,6 +37,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_kicks = 4;
     g->ls_kick_genes = 4;
     g->ls_kick_relax = 90;
+    g->ls_random_relax = 0;
     g->restart_stall = 20;
 }
 

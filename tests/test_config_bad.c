@@ -129,6 +129,8 @@ static const bad_case cases[] = {
      "expected an integer from 2 to 16, found 1"},
     {"ls_kick_relax_zero", BASE "ga: {local_search: {kick_relax: 0}}\n", EV_ECONFIG, 4, 33,
      "ga.local_search.kick_relax", "expected an integer from 1 to 100, found 0"},
+    {"ls_random_relax", BASE "ga: {local_search: {random_relax: 90}}\n", EV_ECONFIG, 4, 35,
+     "ga.local_search.random_relax", "expected true or false, found the number 90"},
     {"creep_huge", BASE "ga: {mutation: {creep_max: 65536}}\n", EV_ECONFIG, 4, 28, "ga.mutation.creep_max",
      "expected an integer from 1 to 65535"},
     {"drawdown_huge", BASE "objective: {max_drawdown_pct: 1e13}\n", EV_ECONFIG, 4, 31, "objective.max_drawdown_pct",

@@ -10,7 +10,8 @@
  * generation's, or individuals 0..j, which immigrants draw), kicks of another
  * genome (the generation's best, the hall of fame's second), of another size
  * or on the wrong climbs reach other peaks on these problems and fail here; so
- * do climbs never put in. */
+ * do climbs never put in, and relaxed climbs (local_search.kick_relax) of the
+ * wrong starts: kicks, and with local_search.random_relax random starts too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #define RANDOM 4
 #define EVERY 3
 #define MIN_TRADES 100
+#define MIN_TRADES_RANDOM 10
 
 typedef struct {
     uint32_t n, ng;
@@ -40,7 +42,7 @@ typedef struct {
 
 typedef struct {
     const char *what;
-    uint32_t gens, kicks, kick_genes, depth, islands, kick_relax;
+    uint32_t gens, kicks, kick_genes, depth, islands, kick_relax, random_relax;
 } case_t;
 
 /* What a case runs on: a problem on the CPU backend and its host tables. */
@@ -94,8 +96,8 @@ static void start_of(const subject_t *f, const log_t *l, const case_t *c, uint64
 }
 
 /* peaks[0] of random starts, peaks[1] of kicks: the feasible ones, all checked;
- * peaks[2]: kicks whose relaxed climb (c->kick_relax) ends elsewhere than a
- * plain climb would. */
+ * peaks[2] of random starts, peaks[3] of kicks: those whose relaxed climb
+ * (c->kick_relax) ends elsewhere than a plain climb would. */
 static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
 {
     static log_t l;
@@ -121,6 +123,7 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
     s.ls_kicks = c->kicks;
     s.ls_kick_genes = c->kick_genes;
     s.ls_kick_relax = c->kick_relax;
+    s.ls_random_relax = c->random_relax;
     memset(&obs, 0, sizeof obs);
     obs.ctx = &l;
     obs.want_population = 1;
@@ -131,7 +134,7 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
     o.observer = &obs;
     CHECK_EQ_I64(EV_OK, ga_run(&backend_cpu_ops, f->b, f->p, &s, &o, &res, &err));
     CHECK_EQ_I64(c->gens, l.n);
-    peaks[0] = peaks[1] = peaks[2] = 0;
+    memset(peaks, 0, 4 * sizeof *peaks);
     for (uint32_t g = 0; g + 1 < l.n; g++) {
         if ((g + 1) % EVERY != 0)
             continue;
@@ -147,7 +150,7 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
             memset(&tl, 0, sizeof tl);
             memcpy(plain, genes, sizeof plain);
             rp = r;
-            if (kick && relax) { /* climbed under min_trades x kick_relax % first */
+            if (relax && (kick || c->random_relax)) { /* climbed under min_trades x kick_relax % first */
                 CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx.sw, &sw, ng, s.ls_depth, genes, &r, &tl, &err));
                 CHECK_EQ_I64(EV_OK, ls_climb(&sw, ng, s.ls_depth, plain, &rp, &tl, &err));
             } else {
@@ -156,7 +159,7 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
             if (rank_key(r) == 0)
                 continue;
             peaks[kick]++;
-            peaks[2] += kick && memcmp(plain, genes, (size_t)ng * sizeof *genes) != 0;
+            peaks[2 + kick] += memcmp(plain, genes, (size_t)ng * sizeof *genes) != 0;
             kicked += kick && k >= 2 && k <= c->kick_genes;
             if (in_generation(&l, g + 1, genes))
                 found[kick]++;
@@ -175,12 +178,13 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
 
 int main(void)
 {
-    const case_t random = {"random starts", 16, 0, 4, 2, 2, 100}, kicks = {"kicks", 31, 3, 5, 1, 1, 100};
-    const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60};
+    const case_t random = {"random starts", 16, 0, 4, 2, 2, 100, 0}, kicks = {"kicks", 31, 3, 5, 1, 1, 100, 0};
+    const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60, 0};
+    const case_t relaxed_random = {"relaxed random starts", 31, 0, 5, 1, 1, 60, 1};
     ga_fixture_t f;
     planted_opts_t po;
     subject_t sf = {&f.p, NULL, NULL};
-    uint32_t peaks[3];
+    uint32_t peaks[4];
     fixture_open(&f, 10, 30);
     sf.b = f.b;
     sf.t = &f.t.view;
@@ -210,9 +214,20 @@ int main(void)
     sf.b = f.b;
     sf.t = &f.t.view;
     check_case(&sf, &relaxed, peaks);
-    printf("relaxed kicks: %u of %u ended elsewhere than a plain climb\n", peaks[2], peaks[1]);
+    printf("relaxed kicks: %u of %u ended elsewhere than a plain climb\n", peaks[3], peaks[1]);
     CHECK(peaks[1] >= 12);
-    CHECK(peaks[2] >= 8); /* the relaxation matters here: the GA must climb them so */
+    CHECK(peaks[3] >= 8);      /* the relaxation matters here: the GA must climb them so */
+    CHECK_EQ_I64(0, peaks[2]); /* random starts climb plainly (random_relax 0) */
+    fixture_close(&f);
+    /* relaxed random starts: 3 of the 4 random climbs a step, relaxed as the
+     * kick is, under a min_trades random starts can meet */
+    fixture_open_min_trades(&f, &po, MIN_TRADES_RANDOM);
+    sf.b = f.b;
+    sf.t = &f.t.view;
+    check_case(&sf, &relaxed_random, peaks);
+    printf("relaxed random starts: %u of %u ended elsewhere than a plain climb\n", peaks[2], peaks[0]);
+    CHECK(peaks[0] >= 12); /* 10 local search steps of 4 random climbs */
+    CHECK(peaks[2] >= 10); /* the relaxation matters here too */
     fixture_close(&f);
     return check_exit();
 }

@@ -283,14 +283,14 @@ static void check_ctrl_c(const ga_fixture_t *f, const ga_settings_t *s)
 }
 
 /* Relaxed kicks (local_search.kick_relax) on a planted problem whose
- * min_trades binds: the run differs from one without them, and resumes
- * exactly. */
+ * min_trades binds, then relaxed random starts too (local_search.random_relax):
+ * each run differs from the one before, and resumes exactly. */
 static void check_relaxed(void)
 {
     ga_fixture_t f;
     planted_opts_t po;
     ga_settings_t s;
-    ga_result_t plain, relaxed;
+    ga_result_t plain, relaxed, random;
     ev_error err;
     planted_defaults(&po);
     fixture_open_min_trades(&f, &po, planted_trades(&po) / 3);
@@ -303,9 +303,14 @@ static void check_relaxed(void)
     s.ls_kick_relax = 60;
     CHECK_EQ_I64(EV_OK, run(&f, &s, NULL, NULL, &relaxed, &err));
     CHECK(plain.ls_evaluations != relaxed.ls_evaluations);
+    check_resumes(&f, &s, "local search with relaxed kicks");
+    s.ls_random_relax = 1;
+    CHECK_EQ_I64(EV_OK, run(&f, &s, NULL, NULL, &random, &err));
+    CHECK(random.ls_evaluations != relaxed.ls_evaluations);
+    check_resumes(&f, &s, "local search with relaxed random starts");
     ga_result_free(&plain);
     ga_result_free(&relaxed);
-    check_resumes(&f, &s, "local search with relaxed kicks");
+    ga_result_free(&random);
     fixture_close(&f);
 }
 

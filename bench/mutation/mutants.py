@@ -42,9 +42,11 @@ MUTANTS = [
            "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
-    mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = kick && r->has_relaxed",
-           "        e = 0 && kick && r->has_relaxed",
+    mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = relaxed ? ls_climb_relaxed",
+           "        e = 0 ? ls_climb_relaxed",
            ["test_ga_random_climbs", "test_ga_run_resume"]),
+    mutant("ls-relax-random", "ga/ga_run_climbs.c", "    return r->has_relaxed && r->s->ls_random_relax;",
+           "    return 0;", ["test_ga_random_climbs"]),
     # fitness/baseline.c: the loosest point
     mutant("loosest-max-first", "fitness/baseline.c",
            "(p->role == PARAM_FILTER && p->dir == FILTER_MAX) || param_role_can_off(p->role)",

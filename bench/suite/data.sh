@@ -20,9 +20,10 @@ gen() { # name seed days trades [ingest options]
 gen g1 1 20 1000
 gen g7 7 10 800
 gen g11 11 15 1500
-# the exit-role lattices (s9..s12): trade logs of issue 34's size, RSI a filter too
+# the exit-role lattices (s9..s13): trade logs of issue 34's size, RSI a filter too
 gen g21 21 15 4500 --features 'Entry Rsi'
 gen g23 23 20 4800 --features 'Entry Rsi'
+gen g25 25 15 4500 --features 'Entry Rsi'
 R=${REAL_HF:-}
 for up in .. ../.. ../../..; do # the shared folder beside the checkout (a worktree sits deeper)
     [ -n "$R" ] || { [ -f "$up/shared/data/real-hf/all_trade_logs.csv" ] && R=$up/shared/data/real-hf; } || true

@@ -176,6 +176,18 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
     ga_result_free(&res);
 }
 
+/* check_case on the planted landscape po under a min_trades */
+static void check_min_trades_case(const planted_opts_t *po, int64_t min_trades, const case_t *c, uint32_t *peaks)
+{
+    ga_fixture_t f;
+    subject_t sf = {&f.p, NULL, NULL};
+    fixture_open_min_trades(&f, po, min_trades);
+    sf.b = f.b;
+    sf.t = &f.t.view;
+    check_case(&sf, c, peaks);
+    fixture_close(&f);
+}
+
 int main(void)
 {
     const case_t random = {"random starts", 16, 0, 4, 2, 2, 100, 0}, kicks = {"kicks", 31, 3, 5, 1, 1, 100, 0};
@@ -210,24 +222,16 @@ int main(void)
     CHECK(peaks[0] >= 8);  /* and of 1 random start */
     fixture_close(&f);
     /* relaxed kicks: the same landscape under a min_trades that binds */
-    fixture_open_min_trades(&f, &po, MIN_TRADES);
-    sf.b = f.b;
-    sf.t = &f.t.view;
-    check_case(&sf, &relaxed, peaks);
+    check_min_trades_case(&po, MIN_TRADES, &relaxed, peaks);
     printf("relaxed kicks: %u of %u ended elsewhere than a plain climb\n", peaks[3], peaks[1]);
     CHECK(peaks[1] >= 12);
     CHECK(peaks[3] >= 8);      /* the relaxation matters here: the GA must climb them so */
     CHECK_EQ_I64(0, peaks[2]); /* random starts climb plainly (random_relax 0) */
-    fixture_close(&f);
     /* relaxed random starts: 3 of the 4 random climbs a step, relaxed as the
      * kick is, under a min_trades random starts can meet */
-    fixture_open_min_trades(&f, &po, MIN_TRADES_RANDOM);
-    sf.b = f.b;
-    sf.t = &f.t.view;
-    check_case(&sf, &relaxed_random, peaks);
+    check_min_trades_case(&po, MIN_TRADES_RANDOM, &relaxed_random, peaks);
     printf("relaxed random starts: %u of %u ended elsewhere than a plain climb\n", peaks[2], peaks[0]);
     CHECK(peaks[0] >= 12); /* 10 local search steps of 4 random climbs */
     CHECK(peaks[2] >= 10); /* the relaxation matters here too */
-    fixture_close(&f);
     return check_exit();
 }

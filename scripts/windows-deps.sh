@@ -107,14 +107,12 @@ if [ ! -f "$P/lib/libhdf5.a" ]; then
   : >"$W/shim/sys/wait.h"
   [ -f "$W/hdf5-build/pac_Cconftest.out" ] || printf '21;0;' >"$W/hdf5-build/pac_Cconftest.out"
   if [ ! -f "$W/hdf5-build/build.ninja" ]; then
-    cd "$W"
-    cmake -S "$d" -B "$W/hdf5-build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" \
+    (cd "$W" && cmake -S "$d" -B "$W/hdf5-build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" \
       -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O0 -DNDEBUG -w" -DCMAKE_INSTALL_PREFIX="$P" \
       -DCMAKE_C_FLAGS="-I$W/shim" ${WIN_DEPS_CMAKE_ARGS:-} \
       -DBUILD_SHARED_LIBS=OFF -DONLY_SHARED_LIBS=OFF -DBUILD_TESTING=OFF -DHDF5_BUILD_TOOLS=OFF \
       -DHDF5_BUILD_EXAMPLES=OFF -DHDF5_BUILD_HL_LIB=OFF -DHDF5_BUILD_FORTRAN=OFF -DHDF5_BUILD_CPP_LIB=OFF \
-      -DHDF5_BUILD_JAVA=OFF -DHDF5_ENABLE_Z_LIB_SUPPORT=ON -DHDF5_ENABLE_SZIP_SUPPORT=OFF >"$W/hdf5-build.log"
-    cd "$ROOT"
+      -DHDF5_BUILD_JAVA=OFF -DHDF5_ENABLE_Z_LIB_SUPPORT=ON -DHDF5_ENABLE_SZIP_SUPPORT=OFF >"$W/hdf5-build.log")
   fi
   cmake --build "$W/hdf5-build" -j"$(nproc)" >>"$W/hdf5-build.log"
   cmake --install "$W/hdf5-build" >>"$W/hdf5-build.log"

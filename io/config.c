@@ -319,7 +319,7 @@ ev_status config_load(const char *path, config_t *cfg, ev_error *err)
     cfg->top = 10;
     cfg->seed = 42;
     cfg->checkpoint_every = 1;
-    cfg->checkpoint_every_s = 0.0;
+    cfg->checkpoint_every_s = CONFIG_GA_CHECKPOINT_S;
     cfg->grid_checkpoint_s = CONFIG_GRID_CHECKPOINT_S;
     if ((st = config_read_text(path, &cfg->text, &len, err)) == EV_OK &&
         (st = ydoc_load(&doc, path, cfg->text, len, err)) == EV_OK) {

@@ -24,6 +24,10 @@ extern "C" {
 #define CONFIG_TOP_MAX 100000u
 /* grid.checkpoint_every_s when not given: a killed grid loses at most this much work. */
 #define CONFIG_GRID_CHECKPOINT_S 5.0
+/* ga.checkpoint_every_s when not given: a checkpoint costs a file write
+ * (~1 ms), as much as a whole generation of a small population, so fast runs
+ * write one a second; a kill -9 recomputes at most about that much. */
+#define CONFIG_GA_CHECKPOINT_S 1.0
 
 typedef struct {
     char *path; /* the config file as given */

@@ -250,6 +250,7 @@ static void test_defaults(void)
     CHECK_EQ_I64(0, cfg.seed_random);
     CHECK_EQ_I64(0, cfg.grid_batch);
     CHECK_EQ_I64(1, cfg.checkpoint_every);
+    CHECK_EQ_F64(1.0, cfg.checkpoint_every_s); /* fast generations write a checkpoint a second */
     CHECK(cfg.heatmap[0] == NULL && cfg.heatmap[1] == NULL);
     CHECK_EQ_I64(1, cfg.lattice.size);
     CHECK_EQ_I64(-1, cfg.lattice.target_param);

@@ -35,7 +35,11 @@ def evolve_run(evolve, args, env=None, timeout=120):
 class Case:
     """A config and its output, in its own directory."""
 
-    def __init__(self, root, name, data, extra="", **config):
+    def __init__(self, root, name, data, extra="", every_s="0", **config):
+        """every_s: ga.checkpoint_every_s (None: the default, one a second);
+        0 by default here, so that the kill points name checkpoints."""
+        if every_s is not None:
+            extra = f"  checkpoint_every_s: {every_s}\n" + extra
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         self.out = os.path.join(self.dir, "run.h5")
@@ -252,6 +256,7 @@ def main():
         check(r.returncode == 0, f"reference run (exits): {r.stderr}")
         for point in ["checkpoint:7", "flushed:19"]:
             killed_inside(a.evolve, exits, refx, point)
+        per_second(a.evolve, root, data)
         damaged(a.evolve, every1, ref1, "truncated")
         damaged(a.evolve, every1, ref1, "overwritten")
         ctrl_c(a.evolve, every1, ref1)
@@ -287,6 +292,34 @@ def budget_case(evolve, root, data):
     print(f"budget: {gens} generations, {used} evaluations, {restarts(refs[0])} restarts", flush=True)
     for point in ["flushed:5", "checkpoint:120", "append:" + str(gens - 2)]:
         killed_inside(evolve, budget, refs[0], point)
+
+
+def per_second(evolve, root, data):
+    """The default ga.checkpoint_every_s (1): a run whose generations take
+    well under a second keeps its first checkpoint (generation 1) until a
+    second has passed, so a kill -9 at generation 20 resumes from 1, and the
+    resumed run still ends identical. (Failing: checkpoints every generation
+    again, as before the default, or a throttle that loses the first one.)"""
+    case = Case(root, "persecond", data, every_s=None)
+    ref = os.path.join(root, "refs.h5")
+    r = evolve_run(evolve, [case.cfg, "--quiet", "--output", ref])
+    if not check(r.returncode == 0, f"reference run (default checkpoint_every_s): {r.stderr}"):
+        return
+    case.clean()
+    t0 = time.time()
+    r = evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:20"})
+    took = time.time() - t0
+    check(r.returncode == -signal.SIGKILL, f"per second: expected death by SIGKILL, got {r.returncode}: {r.stderr}")
+    gen = checkpoint_generation(case)
+    if took < 0.9:  # the whole run to the kill took under a second: no second checkpoint was due
+        check(gen == 1, f"per second: killed at generation 20 after {took:.2f} s, the checkpoint holds {gen}, not 1")
+    else:
+        check(gen is not None and 1 <= gen <= 20, f"per second: the checkpoint holds {gen} ({took:.2f} s)")
+        print(f"per second: the run took {took:.2f} s to generation 20 (a slow build): generation {gen} kept")
+    r = resume_to_end(evolve, case, "per second")
+    continued_from(case, gen, r, "per second")
+    same_as(ref, case.out, "per second: killed at generation 20, resumed")
+    print(f"per second: killed at generation 20 after {took:.2f} s, resumed from generation {gen}", flush=True)
 
 
 def restarts(path):

@@ -29,7 +29,7 @@ void ga_settings_default(ga_settings_t *g)
     g->immigrant_diversity = 0.25;
     g->immigrant_share = 0.2;
     g->cache_max_mb = 1024;
-    g->ls_every = 5;
+    g->ls_every = 2;
     g->ls_members = 2;
     g->ls_depth = 2;
     g->ls_random = 8;
@@ -37,7 +37,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_kicks = 4;
     g->ls_kick_genes = 4;
     g->ls_kick_relax = 90;
-    g->ls_random_relax = 0;
+    g->ls_random_relax = 1;
     g->restart_stall = 20;
 }
 

@@ -59,9 +59,9 @@ typedef struct {
      * to 100, default 90; 100: no such climb), then under the real min_trades
      * (ga/ls_relax.h: crosses the gaps between peaks on the feasibility edge). */
     uint32_t ls_kick_relax;
-    /* 1: the random starts are climbed so too (at ls_kick_relax %; a needle
-     * peak on the feasibility edge whose basin is narrow under the real
-     * min_trades: bench/suite s13); 0 (default): they climb plainly. */
+    /* 1 (default): the random starts are climbed so too (at ls_kick_relax %;
+     * a needle peak on the feasibility edge whose basin is narrow under the
+     * real min_trades: bench/suite s13); 0: they climb plainly. */
     uint32_t ls_random_relax;
     /* 1: at ls_depth 2 also sweep pairs of two exit genes other than target
      * x stop (trail, breakeven, max_hold; each costs the product of their

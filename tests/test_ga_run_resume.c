@@ -299,6 +299,7 @@ static void check_relaxed(void)
     s.ls_every = 3;
     s.ls_random = 4;
     s.ls_kicks = 2;
+    s.ls_random_relax = 0; /* relaxed kicks alone first (the default relaxes random starts too) */
     CHECK_EQ_I64(EV_OK, run(&f, &s, NULL, NULL, &plain, &err));
     s.ls_kick_relax = 60;
     CHECK_EQ_I64(EV_OK, run(&f, &s, NULL, NULL, &relaxed, &err));

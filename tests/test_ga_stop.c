@@ -45,6 +45,7 @@ static void test_limits(ga_fixture_t *f)
     fixture_settings(&s);
     s.generations = 1000;
     s.max_evaluations = 300;
+    s.ls_every = 0; /* unique evaluations alone; the sweeps' share is the next case */
     r = run(f, &s, NULL);
     CHECK_EQ_I64(GA_STOP_MAX_EVALUATIONS, r.reason);
     CHECK(r.evaluations >= 300 && r.evaluations < 300 + s.population);

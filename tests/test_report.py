@@ -122,7 +122,7 @@ def main():
         bud, bcfg, bjs = (os.path.join(root, n) for n in ("budget.h5", "budget.yaml", "budget.json"))
         text = cli.write_config(bcfg, os.path.join(root, "data"), bud, population=16)
         with open(bcfg, "w") as f:
-            f.write(text.replace("  generations: 30\n", "  max_evaluations: 3000\n  restart_stall: 4\n"))
+            f.write(text.replace("  generations: 30\n", "  max_evaluations: 10000\n  restart_stall: 4\n"))
         r = run(a.evolve, [bcfg, "--quiet", "--json", bjs])
         check(r.returncode == 0, f"budget run: {r.stderr}")
         with open(bjs) as f:

@@ -276,6 +276,7 @@ static double speed_row(bench_problem_t *bp, uint32_t k, uint32_t pop, const ben
     s.population = pop;
     s.islands = pop >= 4096 ? 4 : 1;
     s.generations = o->gens;
+    s.ls_every = 0; /* a generation's evaluation and breeding: no climbs between them (they ran on the host) */
     memset(&ro, 0, sizeof ro);
     ro.seed = 1;
     ro.top = 10;

@@ -24,7 +24,11 @@ ev_status ls_climb_relaxed(const ls_sweep_t *relaxed, const ls_sweep_t *sw, int3
     ev_status st;
     if (own) /* the cache holds the genome's exits and filter rows, whatever min_trades is */
         lo.cache = hi.cache = &cache;
+    /* A relaxed peak that keeps the real min_trades is a peak under it too:
+     * a neighbour feasible under the real one is so under the relaxed one,
+     * with the same value, so the real climb's passes would move nothing. */
     if ((st = ls_climb(&lo, n_genes, depth, genes, r, tally, err)) == EV_OK &&
+        !(r->feasible && r->trades >= sw->t->obj.min_trades) &&
         (st = ls_best_move(&hi, n_genes, genes, r, tally, err)) == EV_OK)
         st = ls_climb(&hi, n_genes, depth, genes, r, tally, err);
     if (own)

@@ -40,6 +40,8 @@ MUTANTS = [
     # ga/ls_relax.c, ga/local_search.c, ga/ga_run_climbs.c: relaxed kicks (ga.local_search.kick_relax)
     mutant("ls-relax-rounding", "ga/ls_relax.c", "min = sw->t->obj.min_trades * (int64_t)pct / 100;",
            "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
+    mutant("ls-relax-skip-always", "ga/ls_relax.c", "        !(r->feasible && r->trades >= sw->t->obj.min_trades) &&\n",
+           "        !(r->feasible) &&\n", ["test_ls_relax"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
     mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = relaxed ? ls_climb_relaxed",

@@ -126,7 +126,7 @@ static void check_start(const ref_t *real, const ref_t *lo, const ls_relaxed_t *
 {
     const int32_t ng = real->lat->n_params;
     uint16_t got[EV_MAX_PARAMS], want[EV_MAX_PARAMS], plain[EV_MAX_PARAMS], lo_only[EV_MAX_PARAMS];
-    eval_result_t r, w, p;
+    eval_result_t r, w, p, ro;
     ls_tally_t tl, tp, to;
     uint64_t movable = 0;
     int peak_real;
@@ -137,12 +137,15 @@ static void check_start(const ref_t *real, const ref_t *lo, const ls_relaxed_t *
     memset(&r, 0, sizeof r);
     memset(&w, 0, sizeof w);
     memset(&p, 0, sizeof p);
+    memset(&ro, 0, sizeof ro);
     memset(&tl, 0, sizeof tl);
     memset(&tp, 0, sizeof tp);
+    memset(&to, 0, sizeof to);
     CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx->sw, sw, ng, depth, got, &r, &tl, &err));
     ref_climb(lo, depth, want, &w);
-    c->infeasible_peaks += rank_key(w) && eval_one(real, want).feasible == 0;
-    peak_real = rank_key(w) && eval_one(real, want).feasible;
+    peak_real = eval_one(real, want).feasible;
+    c->infeasible_peaks += rank_key(w) && !peak_real;
+    peak_real &= rank_key(w) != 0;
     ref_best_move(real, want, &w);
     c->repaired += rank_key(w) && !rank_key(eval_one(lo, want)); /* never: lo is looser */
     ref_climb(real, depth, want, &w);
@@ -156,9 +159,7 @@ static void check_start(const ref_t *real, const ref_t *lo, const ls_relaxed_t *
     for (int32_t k = 0; k < ng; k++)
         movable += real->lat->params[k].n_values >= 2;
     memcpy(lo_only, start, sizeof lo_only);
-    memset(&p, 0, sizeof p);
-    memset(&to, 0, sizeof to);
-    CHECK_EQ_I64(EV_OK, ls_climb(&rx->sw, ng, depth, lo_only, &p, &to, &err));
+    CHECK_EQ_I64(EV_OK, ls_climb(&rx->sw, ng, depth, lo_only, &ro, &to, &err));
     CHECK(to.sweeps >= movable && tl.cost >= tl.sweeps);
     if (peak_real) {
         CHECK_EQ_I64(to.sweeps, tl.sweeps);
@@ -167,7 +168,6 @@ static void check_start(const ref_t *real, const ref_t *lo, const ls_relaxed_t *
     } else {
         CHECK(tl.sweeps >= to.sweeps + 2 * movable);
     }
-    memset(&p, 0, sizeof p);
     CHECK_EQ_I64(EV_OK, ls_climb(sw, ng, depth, plain, &p, &tp, &err));
     c->differ += memcmp(plain, got, (size_t)ng * sizeof *got) != 0;
     c->climbs++;

@@ -2,8 +2,9 @@
  * "Local search", Threads): on random lattices with SPEC sec. 4.1's exits
  * (`off` among their values) and every objective, a GA run with local
  * search (relaxed kicks among its climbs, half the problems with a
- * min_trades that binds, half of those with relaxed random starts too) at 1 thread and at 2, 4 and 8 threads is the same run: every
- * generation's population and results (trace), the hall of fame bit for bit,
+ * min_trades that binds, half of those with relaxed random starts too) at 1
+ * thread and at 2, 4 and 8 threads is the same run: every generation's
+ * population and results (trace), the hall of fame bit for bit,
  * evaluations, ls_evaluations, ls_improved, generations. Threads sharing a
  * climb's sweep state (its exit columns and kept-trade rows) would race on
  * it and change the climbs' results. Without OpenMP every run is the

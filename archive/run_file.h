@@ -3,8 +3,9 @@
  * /objective, /lattice, and by mode /ga (every generation, its statistics,
  * the hall of fame), /grid (top-K, heatmap), /validate.
  *
- * The writer only appends and rewrites small tables; it is flushed after
- * every generation. It is not by itself crash-safe (HDF5 is not): the GA
+ * The writer only appends and rewrites small tables; the GA flushes it
+ * before each checkpoint (a resume reads only the rows a checkpoint covers)
+ * and when the run ends. It is not by itself crash-safe (HDF5 is not): the GA
  * driver keeps a checkpoint beside it (archive/checkpoint.h) whose hashes
  * prove, on resume, that the rows it covers are intact. */
 #ifndef EVOLVE_RUN_FILE_H
@@ -75,7 +76,7 @@ ev_status run_file_attr_str(run_file_t *rf, const char *object, const char *name
 ev_status run_file_attr_u64(run_file_t *rf, const char *object, const char *name, uint64_t value, ev_error *err);
 ev_status run_file_attr_f64(run_file_t *rf, const char *object, const char *name, double value, ev_error *err);
 
-/* Flushes everything to the file (after each generation). */
+/* Flushes everything to the file (before a checkpoint, at the end). */
 ev_status run_file_flush(run_file_t *rf, ev_error *err);
 /* Closes (and, for a written file, flushes) it; safe on a closed file. */
 ev_status run_file_close(run_file_t *rf, ev_error *err);

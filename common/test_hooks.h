@@ -18,8 +18,9 @@
  *                               indexed from each group's first genome)
  *
  * Points (runs/ga_record.c, archive/run_write.c, archive/checkpoint.c):
- *   append      half of a generation's columns written, nothing flushed
- *   flushed     the generation written and flushed, its checkpoint not yet
+ *   append      half of a generation's columns written
+ *   written     the generation's rows all written (flushed only before a
+ *               checkpoint), its checkpoint not yet
  *   checkpoint  the checkpoint's temporary file complete, not yet renamed
  *   finalize    the finished run file closed, not yet renamed into place
  *   committed   the finished run file renamed into place, its checkpoint not

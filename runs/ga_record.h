@@ -1,8 +1,11 @@
 /* The GA's run archive: a ga_observer_t that writes every generation to the
  * run file (archive/run_file.h) as it is evaluated, keeps the hall of fame
- * there up to date, flushes, and, when given a checkpoint path, writes the
+ * there up to date, and, when given a checkpoint path, writes the
  * checkpoint (archive/checkpoint.h) after every ga.checkpoint_every bred
- * generations and when Ctrl-C stops the run. */
+ * generations and when Ctrl-C stops the run, the run file flushed first (the
+ * rows a checkpoint covers must be on disk; a flush after every generation
+ * cost ~5 % of an exit-role run's wall: bench/RESULTS.md "Run file flushed
+ * at checkpoints"). */
 #ifndef EVOLVE_GA_RECORD_H
 #define EVOLVE_GA_RECORD_H
 

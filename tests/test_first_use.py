@@ -75,7 +75,7 @@ def restart_hint(E, root):
     cfg = os.path.join(root, "k.yaml")
     out = os.path.join(root, "k.h5")
     cli.write_config(cfg, os.path.join(root, "data"), out, population=32, generations=8)
-    r = cli.run(E, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:3"})
+    r = cli.run(E, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "written:3"})
     partial = out + ".partial"
     check(r.returncode != 0 and os.path.exists(partial) and not os.path.exists(out), f"killed GA: {r.returncode}")
     r = cli.run(E, [cfg, "--quiet"])
@@ -88,7 +88,7 @@ def restart_hint(E, root):
     r = cli.run(E, resume.split()[1:])
     check(r.returncode == 0 and os.path.exists(out) and not os.path.exists(partial),
           f"the --resume offered: {r.stderr}")
-    r = cli.run(E, [cfg, "--quiet", "--seed", "7"], {"EVOLVE_TEST_KILL": "flushed:3"})
+    r = cli.run(E, [cfg, "--quiet", "--seed", "7"], {"EVOLVE_TEST_KILL": "written:3"})
     r = cli.run(E, [cfg, "--quiet", "--resume", partial])
     check(r.returncode == 1 and "--output NEW.h5" in r.stderr, f"a resume that cannot continue: {r.stderr}")
     os.remove(partial)

@@ -134,7 +134,7 @@ def run_case(evolve, root, data, objective, mode):
             f.write(text.replace("  min_trades:", f"  max_drawdown_pct: {max_dd}\n  min_trades:"))
     base = [cfg, "--backend", "cpu", "--json", js]
     if mode == "resume":
-        r = cli.run(evolve, [cfg, "--backend", "cpu", "--quiet"], env={"EVOLVE_TEST_KILL": "flushed:10"}, timeout=300)
+        r = cli.run(evolve, [cfg, "--backend", "cpu", "--quiet"], env={"EVOLVE_TEST_KILL": "written:10"}, timeout=300)
         check(r.returncode < 0, f"{objective}-resume: the planted kill did not kill the run ({r.returncode})")
         args = [cfg, "--resume", out, "--backend", "cpu", "--json", js]
     else:

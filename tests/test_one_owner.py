@@ -112,7 +112,7 @@ def two_resumes(evolve, root, data, rng):
     slow = {"EVOLVE_TEST_DELAY_MS": "15"}
     for t in range(TIMINGS):
         clean(d)
-        r = cli.run(evolve, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": f"flushed:{rng.randint(1, 10)}"})
+        r = cli.run(evolve, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": f"written:{rng.randint(1, 10)}"})
         check(r.returncode == -signal.SIGKILL, f"timing {t}: the crash was not a kill ({r.returncode})")
         a = start(evolve, [cfg, "--resume", out, "--quiet"], slow)
         time.sleep(rng.uniform(0.0, 0.2))
@@ -174,7 +174,7 @@ def h5_opens(path):
 def held_by_another_program(evolve, root, data):
     """HDF5's own lock: a run file open for writing elsewhere is in use."""
     d, cfg, out, _ = setup_case(evolve, root, data, "held")
-    r = cli.run(evolve, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:5"})
+    r = cli.run(evolve, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "written:5"})
     partial = out + ".partial"
     before = os.path.getsize(partial)
     holder = subprocess.Popen([sys.executable, "-c", "import h5py, sys, time\n"

@@ -151,7 +151,7 @@ def main():
             kill_dir = os.path.join(root, "kill")
             for f in os.listdir(kill_dir):
                 os.remove(os.path.join(kill_dir, f))
-            cli.run(E, [cfg, "--quiet", "--seed=9"] + spelt, {"EVOLVE_TEST_KILL": "flushed:2"}, cwd=kill_dir)
+            cli.run(E, [cfg, "--quiet", "--seed=9"] + spelt, {"EVOLVE_TEST_KILL": "written:2"}, cwd=kill_dir)
             if not check(os.path.exists(os.path.join(kill_dir, "k.h5.partial")), f"{spelt}: a killed run"):
                 continue
             r = cli.run(E, [cfg, "--quiet", "--seed=9"] + spelt, cwd=kill_dir)

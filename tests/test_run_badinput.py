@@ -120,7 +120,7 @@ def main():
         case(E, work, "grid resume: a finished run", [cfg, "--grid", "--resume", "run.h5"], 1, ["a finished run"])
         case(E, work, "resume with --output", [cfg, "--resume", "run.h5", "--output", "x.h5"], 2, ["--output"])
         os.remove(out)
-        r = cli.run(E, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:5"})
+        r = cli.run(E, [cfg, "--quiet"], {"EVOLVE_TEST_KILL": "written:5"})
         check(os.path.exists(out + ".partial"), "a killed run for the resume cases")
         # the killed run's lock file (unlocked) is the one thing the refusal may tidy
         case(E, work, "fresh run over an interrupted one", [cfg, "--quiet"], 1,

@@ -178,7 +178,7 @@ def damaged(evolve, case, ref, how):
     """The partial file torn after the crash: the resume must notice and
     start over (the checkpoint's hashes), and still end identical."""
     case.clean()
-    evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:8"})
+    evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "written:8"})
     size = os.path.getsize(case.partial)
     with open(case.partial, "r+b") as f:
         if how == "truncated":
@@ -229,7 +229,7 @@ def main():
             return check.exit()
         ref1 = os.path.join(root, "ref1.h5")
         print(f"reference: {generations(ref1)} generations", flush=True)
-        points = ["append:0", "flushed:0", "checkpoint:1", "append:6", "flushed:11", "checkpoint:17",
+        points = ["append:0", "written:0", "checkpoint:1", "append:6", "written:11", "checkpoint:17",
                   "append:29", "finalize:30"]
         for point in points:
             killed_inside(a.evolve, every1, ref1, point)
@@ -241,7 +241,7 @@ def main():
         ref4 = os.path.join(root, "ref4.h5")
         check(r.returncode == 0, f"reference run (checkpoint_every 4): {r.stderr}")
         check(restarts(ref4) > 0, "the restart case restarted")
-        for point in ["flushed:2", "flushed:10", "checkpoint:8", "append:27"]:
+        for point in ["written:2", "written:10", "checkpoint:8", "append:27"]:
             killed_inside(a.evolve, every4, ref4, point)
         budget_case(a.evolve, root, data)
         rng = random.Random(20240607)
@@ -254,7 +254,7 @@ def main():
         refx = os.path.join(root, "refx.h5")
         r = evolve_run(a.evolve, [exits.cfg, "--quiet", "--output", refx])
         check(r.returncode == 0, f"reference run (exits): {r.stderr}")
-        for point in ["checkpoint:7", "flushed:19"]:
+        for point in ["checkpoint:7", "written:19"]:
             killed_inside(a.evolve, exits, refx, point)
         per_second(a.evolve, root, data)
         damaged(a.evolve, every1, ref1, "truncated")
@@ -290,7 +290,7 @@ def budget_case(evolve, root, data):
     check(used >= 5000, f"budget: stopped having used {used} of 5000 evaluations")
     check(cap == 2**32 - 1, f"budget: generations_max {cap}, expected the uncapped mark")
     print(f"budget: {gens} generations, {used} evaluations, {restarts(refs[0])} restarts", flush=True)
-    for point in ["flushed:5", "checkpoint:120", "append:" + str(gens - 2)]:
+    for point in ["written:5", "checkpoint:120", "append:" + str(gens - 2)]:
         killed_inside(evolve, budget, refs[0], point)
 
 
@@ -307,7 +307,7 @@ def per_second(evolve, root, data):
         return
     case.clean()
     t0 = time.time()
-    r = evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:20"})
+    r = evolve_run(evolve, [case.cfg, "--quiet"], {"EVOLVE_TEST_KILL": "written:20"})
     took = time.time() - t0
     check(r.returncode == -signal.SIGKILL, f"per second: expected death by SIGKILL, got {r.returncode}: {r.stderr}")
     gen = checkpoint_generation(case)

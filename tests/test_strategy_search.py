@@ -382,7 +382,7 @@ def killed_and_resumed(work, ga="{population: 96, generations: 12}", name="kill"
     r = cli.run(args.evolve, [cfg, "--output", ref, "--quiet"])
     if not check(r.returncode == 0, f"uninterrupted GA: {r.stderr}"):
         return
-    r = cli.run(args.evolve, [cfg, "--output", out, "--quiet"], {"EVOLVE_TEST_KILL": "flushed:6"})
+    r = cli.run(args.evolve, [cfg, "--output", out, "--quiet"], {"EVOLVE_TEST_KILL": "written:6"})
     check(r.returncode == -signal.SIGKILL and not os.path.exists(out), f"kill at generation 6: {r.returncode}")
     os.rename(bars, bars + ".kept")  # other bars: the resume is refused, the run kept
     write_bars(random_walk_bars(2500, 12), bars)

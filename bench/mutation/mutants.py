@@ -42,6 +42,10 @@ MUTANTS = [
            "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
     mutant("ls-relax-skip-always", "ga/ls_relax.c", "        !(r->feasible && r->trades >= sw->t->obj.min_trades) &&\n",
            "        !(r->feasible) &&\n", ["test_ls_relax"]),
+    # runs/ga_record.c: the rows a checkpoint covers are on disk before it is written
+    mutant("ckpt-no-flush", "runs/ga_record.c",
+           "    if ((st = run_file_flush(a->rf, err)) != EV_OK) /* its hashes vouch for rows on disk */\n        return st;\n",
+           "", ["test_run_kill"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
     mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = relaxed ? ls_climb_relaxed",

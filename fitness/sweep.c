@@ -338,8 +338,61 @@ static void finish_all(const fit_tables_t *t, const dim_t *a, const dim_t *b, co
     }
 }
 
+/* finish_all's best alone (sweep_best_cached): value 0 is finished, then
+ * only the values that may beat every value before them. Fewer kept trades
+ * than min_trades: infeasible, rank_key 0. The same trades as the value
+ * above or to the left (finish_all's shortcut), or the same sums as the
+ * value finished last: the same result as a value before. */
+static void finish_best(const fit_tables_t *t, const dim_t *a, const dim_t *b, const accum_t *B, const sweep_row_t *sr,
+                        sweep_best_t *best)
+{
+    accum_t last, x;
+    accum_init(&last); /* value 0 is finished before it is compared */
+    for (uint32_t v1 = 0; v1 < a->n; v1++) {
+        const uint32_t i1 = bucket_of(a, v1), up = v1 ? bucket_of(a, v1 - 1) : 0;
+        for (uint32_t v2 = 0; v2 < b->n; v2++) {
+            const uint32_t i2 = bucket_of(b, v2), left = v2 ? bucket_of(b, v2 - 1) : 0;
+            const int64_t n = bucket_n(a, b, B, sr, i1, i2);
+            const int first = (v1 | v2) == 0;
+            eval_result_t r;
+            uint64_t key;
+            if (!first && (n < t->obj.min_trades || (a->filter >= 0 && v1 && bucket_n(a, b, B, sr, up, i2) == n) ||
+                           (b->filter >= 0 && v2 && bucket_n(a, b, B, sr, i1, left) == n)))
+                continue;
+            bucket_sums(a, b, B, sr, i1, i2, &x);
+            if (!first && accum_same(&x, &last))
+                continue;
+            r = accum_finish(&x, &t->obj);
+            last = x;
+            key = rank_key(r);
+            if (first || key > best->key) {
+                best->at = (uint64_t)v1 * b->n + v2;
+                best->key = key;
+                best->r = r;
+            }
+        }
+    }
+}
+
+/* *best of out[n] (sweep_best_t's order). */
+static void best_of_all(const eval_result_t *out, uint64_t n, sweep_best_t *best)
+{
+    best->at = 0;
+    best->key = rank_key(out[0]);
+    best->r = out[0];
+    for (uint64_t v = 1; v < n; v++) {
+        const uint64_t key = rank_key(out[v]);
+        if (key > best->key) {
+            best->at = v;
+            best->key = key;
+            best->r = out[v];
+        }
+    }
+}
+
+/* Every value's result into out, or only the best into *best (out NULL). */
 static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, const dim_t *a,
-                            const dim_t *b, eval_result_t *out, ev_error *err)
+                            const dim_t *b, eval_result_t *out, sweep_best_t *best, ev_error *err)
 {
     accum_t *B = NULL;
     sweep_levels_t lv;
@@ -350,7 +403,15 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     const int levels = a->level && b->level && !t->obj.need_dd;
     const int row = !a->level != !b->level && !t->obj.need_dd && (!t->obj.need_log || t->need_lf);
     if (!sweep_uses_sums(t, a->gene, b->gene)) {
-        sweep_plain(t, genes, a, b, out);
+        const uint64_t n = (uint64_t)a->n * b->n;
+        eval_result_t *all = out ? out : (eval_result_t *)malloc((size_t)n * sizeof *all);
+        if (!all)
+            return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
+        sweep_plain(t, genes, a, b, all);
+        if (best) {
+            best_of_all(all, n, best);
+            free(all);
+        }
         return EV_OK;
     }
     /* the rows and the difference arrays (3 x B's size) are optional:
@@ -368,7 +429,10 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     sweep_buckets(t, cache, genes, a, b, &add, B);
     if (add.lv)
         sweep_levels_free(&lv);
-    finish_all(t, a, b, B, add.row, out);
+    if (best)
+        finish_best(t, a, b, B, add.row, best);
+    else
+        finish_all(t, a, b, B, add.row, out);
     if (add.row == &sr)
         sweep_row_free(&sr);
     free(B);
@@ -381,7 +445,7 @@ ev_status sweep_gene_cached(const fit_tables_t *t, sweep_cache_t *cache, const u
     dim_t a, b;
     dim_of(t, k, &a);
     dim_of(t, -1, &b);
-    return sweep_dims(t, cache, genes, &a, &b, out, err);
+    return sweep_dims(t, cache, genes, &a, &b, out, NULL, err);
 }
 
 ev_status sweep_pair_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
@@ -392,7 +456,18 @@ ev_status sweep_pair_cached(const fit_tables_t *t, sweep_cache_t *cache, const u
         return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
     dim_of(t, k1, &a);
     dim_of(t, k2, &b);
-    return sweep_dims(t, cache, genes, &a, &b, out, err);
+    return sweep_dims(t, cache, genes, &a, &b, out, NULL, err);
+}
+
+ev_status sweep_best_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
+                            sweep_best_t *best, ev_error *err)
+{
+    dim_t a, b;
+    if (k1 == k2)
+        return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
+    dim_of(t, k1, &a);
+    dim_of(t, k2, &b);
+    return sweep_dims(t, cache, genes, &a, &b, NULL, best, err);
 }
 
 ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)

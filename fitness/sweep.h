@@ -67,6 +67,22 @@ ev_status sweep_gene_cached(const fit_tables_t *t, sweep_cache_t *cache, const u
 ev_status sweep_pair_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
                             eval_result_t *out, ev_error *err);
 
+/* The best value of a sweep as a climb takes it (ga/local_search.c): the
+ * highest rank_key, ties to the lowest value index. */
+typedef struct {
+    uint64_t at;     /* v of a gene sweep, v1 * n2 + v2 of a pair's */
+    uint64_t key;    /* its rank_key */
+    eval_result_t r; /* its result; key 0 (every value infeasible): value 0's */
+} sweep_best_t;
+
+/* *best of sweep_gene_cached (k2 < 0) or sweep_pair_cached's values,
+ * without their whole array: a value is not finished when it cannot beat
+ * one before it (fewer kept trades than min_trades: infeasible; the same
+ * trades or sums as the value finished before it: the same result), which
+ * saves most of a climb's divisions and square roots. */
+ev_status sweep_best_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
+                            sweep_best_t *best, ev_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,24 +18,38 @@ static uint64_t best_of(const eval_result_t *out, uint64_t n, uint64_t *key)
     return at;
 }
 
+/* The best value of the sweep over k1 (and k2, or -1) of n values: the
+ * sweep's own best where it has one, else from out's whole array. */
+static ev_status sweep_best(const ls_sweep_t *sw, const uint16_t *genes, int32_t k1, int32_t k2, uint64_t n,
+                            eval_result_t *out, sweep_best_t *b, ev_error *err)
+{
+    ev_status st;
+    if (sw->ops->best)
+        return sw->ops->best(sw, genes, k1, k2, b, err);
+    if ((st = k2 < 0 ? sw->ops->gene(sw, genes, k1, out, err) : sw->ops->pair(sw, genes, k1, k2, out, err)) != EV_OK)
+        return st;
+    b->at = best_of(out, n, &b->key);
+    b->r = out[b->at];
+    return EV_OK;
+}
+
 /* One pass of 1-gene moves; *moved when one was taken. */
 static ev_status pass_genes(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
                             eval_result_t *out, ls_tally_t *tally, int *moved, ev_error *err)
 {
     for (int32_t k = 0; k < n_genes; k++) {
         uint32_t n = sw->ops->n_values(sw, k);
-        uint64_t key, v;
+        sweep_best_t b;
         ev_status st;
         if (n < 2)
             continue;
-        if ((st = sw->ops->gene(sw, genes, k, out, err)) != EV_OK)
+        if ((st = sweep_best(sw, genes, k, -1, n, out, &b, err)) != EV_OK)
             return st;
         tally->sweeps++;
         tally->cost += sw->ops->cost(sw, k, -1);
-        v = best_of(out, n, &key);
-        if (key > rank_key(*r)) {
-            genes[k] = (uint16_t)v;
-            *r = out[v];
+        if (b.key > rank_key(*r)) {
+            genes[k] = (uint16_t)b.at;
+            *r = b.r;
             tally->moves++;
             *moved = 1;
         }
@@ -50,21 +64,20 @@ static ev_status pass_pairs(const ls_sweep_t *sw, int32_t n_genes, uint16_t *gen
     for (int32_t k1 = 0; k1 < n_genes; k1++)
         for (int32_t k2 = k1 + 1; k2 < n_genes; k2++) {
             uint32_t n1 = sw->ops->n_values(sw, k1), n2 = sw->ops->n_values(sw, k2);
-            uint64_t key, v;
+            sweep_best_t b;
             ev_status st;
             /* a tables pair that would fall back to plain evaluation (a filter
              * under a drawdown objective) costs n1 x n2 evaluations: skipped */
             if (n1 < 2 || n2 < 2 || (uint64_t)n1 * n2 > LS_PAIR_MAX || !sw->ops->pair_worth(sw, k1, k2))
                 continue;
-            if ((st = sw->ops->pair(sw, genes, k1, k2, out, err)) != EV_OK)
+            if ((st = sweep_best(sw, genes, k1, k2, (uint64_t)n1 * n2, out, &b, err)) != EV_OK)
                 return st;
             tally->sweeps++;
             tally->cost += sw->ops->cost(sw, k1, k2);
-            v = best_of(out, (uint64_t)n1 * n2, &key);
-            if (key > rank_key(*r)) {
-                genes[k1] = (uint16_t)(v / n2);
-                genes[k2] = (uint16_t)(v % n2);
-                *r = out[v];
+            if (b.key > rank_key(*r)) {
+                genes[k1] = (uint16_t)(b.at / n2);
+                genes[k2] = (uint16_t)(b.at % n2);
+                *r = b.r;
                 tally->moves++;
                 *moved = 1;
                 return EV_OK;

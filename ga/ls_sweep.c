@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "fitness/exit_race.h"
-#include "fitness/sweep.h"
 
 /* ---- Tables: fitness/sweep.h. */
 
@@ -44,7 +43,14 @@ static ev_status tables_pair(const ls_sweep_t *s, const uint16_t *genes, int32_t
     return sweep_pair_cached(s->t, s->cache, genes, k1, k2, out, err);
 }
 
-static const ls_sweep_ops_t tables_ops = {tables_n_values, tables_pair_worth, tables_cost, tables_gene, tables_pair};
+static ev_status tables_best(const ls_sweep_t *s, const uint16_t *genes, int32_t k1, int32_t k2, sweep_best_t *best,
+                             ev_error *err)
+{
+    return sweep_best_cached(s->t, s->cache, genes, k1, k2, best, err);
+}
+
+static const ls_sweep_ops_t tables_ops = {tables_n_values, tables_pair_worth, tables_cost,
+                                          tables_gene,     tables_pair,       tables_best};
 
 ls_sweep_t ls_sweep_tables(const fit_tables_t *t, int32_t n_genes)
 {
@@ -98,7 +104,7 @@ static ev_status batch_gene(const ls_sweep_t *s, const uint16_t *genes, int32_t 
     return batch_run(s, genes, k, -1, out, err);
 }
 
-static const ls_sweep_ops_t batch_ops = {batch_n_values, batch_pair_worth, batch_cost, batch_gene, batch_run};
+static const ls_sweep_ops_t batch_ops = {batch_n_values, batch_pair_worth, batch_cost, batch_gene, batch_run, NULL};
 
 ls_sweep_t ls_sweep_batch(int32_t n_genes, const uint32_t *n_values,
                           ev_status (*evaluate)(struct backend *b, const uint16_t *genes, uint64_t n,

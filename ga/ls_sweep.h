@@ -11,6 +11,7 @@
 
 #include "common/status.h"
 #include "fitness/accum.h"
+#include "fitness/sweep.h"
 #include "fitness/sweep_cache.h"
 #include "fitness/tables.h"
 
@@ -35,6 +36,10 @@ typedef struct {
     ev_status (*gene)(const ls_sweep_t *s, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err);
     /* out[v1 * n2 + v2]: genes with gene k1 = v1, k2 = v2 (k1 != k2). */
     ev_status (*pair)(const ls_sweep_t *s, const uint16_t *genes, int32_t k1, int32_t k2, eval_result_t *out,
+                      ev_error *err);
+    /* *best of gene's (k2 < 0) or pair's values without their array
+     * (fitness/sweep.h's sweep_best_t); NULL: the climb takes it from the array. */
+    ev_status (*best)(const ls_sweep_t *s, const uint16_t *genes, int32_t k1, int32_t k2, sweep_best_t *best,
                       ev_error *err);
 } ls_sweep_ops_t;
 

@@ -5,7 +5,8 @@
  * gene and every pair of genes (two exit levels at once: fitness/sweep_levels.h
  * for the additive objectives), odd genomes through a climb's exit columns
  * (fitness/sweep_cache.h) kept from the genome before, whose races are also
- * checked against the tables' trade by trade; the two-level difference
+ * checked against the tables' trade by trade, and whose best values without
+ * the array (sweep_best_cached) are the arrays' best; the two-level difference
  * arrays also on random rows (monotone either way, or not). Also a 10-filter planted lattice under
  * every objective, and a spot check against the reference evaluator. */
 #include <stdio.h>
@@ -27,7 +28,35 @@
 
 typedef struct {
     uint64_t checked, mismatches, plain_sweeps, sum_sweeps, reference, level_pairs, cached, races, level_cells;
+    uint64_t best_feasible, best_none; /* sweep_best_cached: a feasible best, or every value infeasible */
 } tally_t;
+
+/* sweep_best_cached of the sweep whose whole array out[n] holds: the first
+ * value of the highest rank_key, its result bit for bit (value 0's when
+ * every value is infeasible). */
+static void check_best(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
+                       const eval_result_t *out, uint64_t n, tally_t *c)
+{
+    sweep_best_t b;
+    uint64_t at = 0, key = rank_key(out[0]);
+    ev_error err;
+    for (uint64_t v = 1; v < n; v++)
+        if (rank_key(out[v]) > key) {
+            key = rank_key(out[v]);
+            at = v;
+        }
+    CHECK_EQ_I64(EV_OK, sweep_best_cached(t, cache, genes, k1, k2, &b, &err));
+    if (b.at != at || b.key != key || !same(b.r, out[at])) {
+        if (c->mismatches++ < 5)
+            fprintf(stderr, "best of sweep (%d, %d): value %llu key %llu, want %llu key %llu\n", k1, k2,
+                    (unsigned long long)b.at, (unsigned long long)b.key, (unsigned long long)at,
+                    (unsigned long long)key);
+    }
+    if (key)
+        c->best_feasible++;
+    else
+        c->best_none++;
+}
 
 /* The cache's race of every trade against the tables' (fitness/exit_race.h),
  * for every pair of skipped levels, once its columns follow genes' exits. */
@@ -76,6 +105,8 @@ static void check_genome(const fit_problem_t *p, const fit_tables_t *t, sweep_ca
                 st = k2 < 0 ? sweep_gene(t, genes, k1, out, &err) : sweep_pair(t, genes, k1, k2, out, &err);
             CHECK_EQ_I64(EV_OK, st);
             c->cached += cache != NULL;
+            if (cache) /* out is checked against tables_eval below */
+                check_best(t, cache, genes, k1, k2, out, (uint64_t)n1 * n2, c);
             if (k2 >= 0 && p->lat->params[k1].role != PARAM_FILTER && p->lat->params[k2].role != PARAM_FILTER &&
                 !t->obj.need_dd)
                 c->level_pairs++;
@@ -265,6 +296,11 @@ int main(void)
     CHECK(c.plain_sweeps > 10);
     CHECK(c.level_pairs > 1000);
     CHECK(c.cached > 10000);
+    printf("%llu bests without the array: %llu feasible, %llu of all-infeasible sweeps\n",
+           (unsigned long long)(c.best_feasible + c.best_none), (unsigned long long)c.best_feasible,
+           (unsigned long long)c.best_none);
+    CHECK(c.best_feasible > 1000);
+    CHECK(c.best_none > 100);
     CHECK(c.races > 100000);
     CHECK(c.level_cells > 10000);
     CHECK(max_filters > 10);

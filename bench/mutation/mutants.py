@@ -42,6 +42,9 @@ MUTANTS = [
            "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
     mutant("ls-relax-skip-always", "ga/ls_relax.c", "        !(r->feasible && r->trades >= sw->t->obj.min_trades) &&\n",
            "        !(r->feasible) &&\n", ["test_ls_relax"]),
+    # fitness/sweep.c: a climb's best values without the array skip only what cannot win
+    mutant("sweep-best-min-trades", "fitness/sweep.c", "if (!first && (n < t->obj.min_trades ||",
+           "if (!first && (n <= t->obj.min_trades ||", ["test_sweep"]),
     # runs/ga_record.c: the rows a checkpoint covers are on disk before it is written
     mutant("ckpt-no-flush", "runs/ga_record.c",
            "    if ((st = run_file_flush(a->rf, err)) != EV_OK) /* its hashes vouch for rows on disk */\n        return st;\n",

@@ -439,35 +439,34 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
     return EV_OK;
 }
 
+/* Genes k1 and k2 (-1: a gene sweep) swept into out, or their best into *best. */
+static ev_status sweep_genes(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
+                             eval_result_t *out, sweep_best_t *best, ev_error *err)
+{
+    dim_t a, b;
+    if (k1 == k2)
+        return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
+    dim_of(t, k1, &a);
+    dim_of(t, k2, &b);
+    return sweep_dims(t, cache, genes, &a, &b, out, best, err);
+}
+
 ev_status sweep_gene_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k,
                             eval_result_t *out, ev_error *err)
 {
-    dim_t a, b;
-    dim_of(t, k, &a);
-    dim_of(t, -1, &b);
-    return sweep_dims(t, cache, genes, &a, &b, out, NULL, err);
+    return sweep_genes(t, cache, genes, k, -1, out, NULL, err);
 }
 
 ev_status sweep_pair_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
                             eval_result_t *out, ev_error *err)
 {
-    dim_t a, b;
-    if (k1 == k2)
-        return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
-    dim_of(t, k1, &a);
-    dim_of(t, k2, &b);
-    return sweep_dims(t, cache, genes, &a, &b, out, NULL, err);
+    return sweep_genes(t, cache, genes, k1, k2, out, NULL, err);
 }
 
 ev_status sweep_best_cached(const fit_tables_t *t, sweep_cache_t *cache, const uint16_t *genes, int32_t k1, int32_t k2,
                             sweep_best_t *best, ev_error *err)
 {
-    dim_t a, b;
-    if (k1 == k2)
-        return ev_fail(err, EV_EUSAGE, "a pair sweep needs two different genes (%d twice)", k1);
-    dim_of(t, k1, &a);
-    dim_of(t, k2, &b);
-    return sweep_dims(t, cache, genes, &a, &b, NULL, best, err);
+    return sweep_genes(t, cache, genes, k1, k2, NULL, best, err);
 }
 
 ev_status sweep_gene(const fit_tables_t *t, const uint16_t *genes, int32_t k, eval_result_t *out, ev_error *err)

@@ -374,8 +374,7 @@ static void finish_best(const fit_tables_t *t, const dim_t *a, const dim_t *b, c
     }
 }
 
-/* *best of out[n] (sweep_best_t's order). */
-static void best_of_all(const eval_result_t *out, uint64_t n, sweep_best_t *best)
+void sweep_best_of(const eval_result_t *out, uint64_t n, sweep_best_t *best)
 {
     best->at = 0;
     best->key = rank_key(out[0]);
@@ -409,7 +408,7 @@ static ev_status sweep_dims(const fit_tables_t *t, sweep_cache_t *cache, const u
             return ev_fail(err, EV_ENOMEM, "out of memory for a neighbourhood sweep (%u x %u values)", a->n, b->n);
         sweep_plain(t, genes, a, b, all);
         if (best) {
-            best_of_all(all, n, best);
+            sweep_best_of(all, n, best);
             free(all);
         }
         return EV_OK;

@@ -75,6 +75,9 @@ typedef struct {
     eval_result_t r; /* its result; key 0 (every value infeasible): value 0's */
 } sweep_best_t;
 
+/* *best of out[n], a sweep's whole array. */
+void sweep_best_of(const eval_result_t *out, uint64_t n, sweep_best_t *best);
+
 /* *best of sweep_gene_cached (k2 < 0) or sweep_pair_cached's values,
  * without their whole array: a value is not finished when it cannot beat
  * one before it (fewer kept trades than min_trades: infeasible; the same

@@ -2,22 +2,6 @@
 
 #include <stdlib.h>
 
-/* The value with the highest rank_key in out[n]; *key gets it. Ties: the
- * first (lowest) value. */
-static uint64_t best_of(const eval_result_t *out, uint64_t n, uint64_t *key)
-{
-    uint64_t at = 0;
-    *key = rank_key(out[0]);
-    for (uint64_t v = 1; v < n; v++) {
-        uint64_t k = rank_key(out[v]);
-        if (k > *key) {
-            *key = k;
-            at = v;
-        }
-    }
-    return at;
-}
-
 /* The best value of the sweep over k1 (and k2, or -1) of n values: the
  * sweep's own best where it has one, else from out's whole array. */
 static ev_status sweep_best(const ls_sweep_t *sw, const uint16_t *genes, int32_t k1, int32_t k2, uint64_t n,
@@ -28,8 +12,7 @@ static ev_status sweep_best(const ls_sweep_t *sw, const uint16_t *genes, int32_t
         return sw->ops->best(sw, genes, k1, k2, b, err);
     if ((st = k2 < 0 ? sw->ops->gene(sw, genes, k1, out, err) : sw->ops->pair(sw, genes, k1, k2, out, err)) != EV_OK)
         return st;
-    b->at = best_of(out, n, &b->key);
-    b->r = out[b->at];
+    sweep_best_of(out, n, b);
     return EV_OK;
 }
 
@@ -148,7 +131,7 @@ ev_status ls_best_move(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, e
         return EV_ENOMEM;
     for (int32_t k = 0; k < n_genes && st == EV_OK; k++) {
         uint32_t n = sw->ops->n_values(sw, k);
-        uint64_t key, v;
+        sweep_best_t b;
         if (n < 2 || (st = sw->ops->gene(sw, genes, k, out, err)) != EV_OK)
             continue;
         tally->sweeps++;
@@ -157,12 +140,12 @@ ev_status ls_best_move(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, e
             *r = out[genes[k]];
             best = rank_key(*r);
         }
-        v = best_of(out, n, &key);
-        if (key > best) {
-            best = key;
+        sweep_best_of(out, n, &b);
+        if (b.key > best) {
+            best = b.key;
             at_k = k;
-            at_v = v;
-            at_r = out[v];
+            at_v = b.at;
+            at_r = b.r;
         }
     }
     if (st == EV_OK && at_k >= 0) {

@@ -42,13 +42,6 @@ MUTANTS = [
            "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
     mutant("ls-relax-skip-always", "ga/ls_relax.c", "        !(r->feasible && r->trades >= sw->t->obj.min_trades) &&\n",
            "        !(r->feasible) &&\n", ["test_ls_relax"]),
-    # fitness/sweep.c: a climb's best values without the array skip only what cannot win
-    mutant("sweep-best-min-trades", "fitness/sweep.c", "if (!first && (n < t->obj.min_trades ||",
-           "if (!first && (n <= t->obj.min_trades ||", ["test_sweep"]),
-    # runs/ga_record.c: the rows a checkpoint covers are on disk before it is written
-    mutant("ckpt-no-flush", "runs/ga_record.c",
-           "    if ((st = run_file_flush(a->rf, err)) != EV_OK) /* its hashes vouch for rows on disk */\n        return st;\n",
-           "", ["test_run_kill"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
     mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = relaxed ? ls_climb_relaxed",
@@ -56,6 +49,13 @@ MUTANTS = [
            ["test_ga_random_climbs", "test_ga_run_resume"]),
     mutant("ls-relax-random", "ga/ga_run_climbs.c", "    return r->has_relaxed && r->s->ls_random_relax;",
            "    return 0;", ["test_ga_random_climbs"]),
+    # fitness/sweep.c: a climb's best values without the array skip only what cannot win
+    mutant("sweep-best-min-trades", "fitness/sweep.c", "if (!first && (n < t->obj.min_trades ||",
+           "if (!first && (n <= t->obj.min_trades ||", ["test_sweep"]),
+    # runs/ga_record.c: the rows a checkpoint covers are on disk before it is written
+    mutant("ckpt-no-flush", "runs/ga_record.c",
+           "    if ((st = run_file_flush(a->rf, err)) != EV_OK) /* its hashes vouch for rows on disk */\n        return st;\n",
+           "", ["test_run_kill"]),
     # fitness/baseline.c: the loosest point
     mutant("loosest-max-first", "fitness/baseline.c",
            "(p->role == PARAM_FILTER && p->dir == FILTER_MAX) || param_role_can_off(p->role)",

@@ -208,6 +208,23 @@ static int64_t next_kept(const uint64_t *kept, int64_t nw, int64_t *w, uint64_t 
     }
 }
 
+/* A sweep of filters alone (no level swept), the climbs' most common kind:
+ * each kept trade adds its fixed exits' outcome to its cells' bucket, no
+ * more than that per trade (bucket_trade and the prefetch ring cost twice
+ * this loop on small kept sets; bench/RESULTS.md "Filter sweeps' own loop"). */
+static void bucket_filters(const fit_tables_t *t, const sweep_cache_t *cache, const uint64_t *kept, const dim_t *a,
+                           const dim_t *b, accum_t *B)
+{
+    const int32_t f2 = b->filter;
+    for (int64_t w = 0; w < cache->ks.n_words; w++)
+        for (uint64_t x = kept[w]; x; x &= x - 1) {
+            const int64_t j = (w << 6) + bits_ctz64(x);
+            const uint16_t *c = t->cells + j * t->n_filters;
+            const race_t fixed = sweep_cache_race(cache, j);
+            accum_add(&B[(uint64_t)c[a->filter] * b->m + (f2 >= 0 ? c[f2] : 0)], &t->obj, fixed.q, fixed.lf);
+        }
+}
+
 /* The buckets' sums: B[i1 * b->m + i2], or add->row's. One pass over the trades in equity
  * order; a trade must pass every filter but the swept ones (from cache's
  * filter rows, 64 trades a word, when it has them). Its fixed exits race
@@ -226,7 +243,9 @@ static void sweep_buckets(const fit_tables_t *t, sweep_cache_t *cache, const uin
     }
     for (uint64_t i = 0; !add->row && i < (uint64_t)a->m * b->m; i++)
         accum_init(&B[i]);
-    if (kept) { /* each trade's lines asked for SWEEP_AHEAD trades before */
+    if (kept && !a->level && !b->level) {
+        bucket_filters(t, cache, kept, a, b, B);
+    } else if (kept) { /* each trade's lines asked for SWEEP_AHEAD trades before */
         int64_t ahead[SWEEP_AHEAD], w = 0;
         uint64_t x = kept[0];
         for (int k = 0; k < SWEEP_AHEAD; k++)

@@ -52,6 +52,9 @@ MUTANTS = [
     # fitness/sweep.c: a climb's best values without the array skip only what cannot win
     mutant("sweep-best-min-trades", "fitness/sweep.c", "if (!first && (n < t->obj.min_trades ||",
            "if (!first && (n <= t->obj.min_trades ||", ["test_sweep"]),
+    # fitness/sweep.c: a sweep of two filters buckets each trade by both its cells
+    mutant("sweep-filters-second-cell", "fitness/sweep.c", "(f2 >= 0 ? c[f2] : 0)", "(f2 >= 0 ? c[a->filter] : 0)",
+           ["test_sweep"]),
     # runs/ga_record.c: the rows a checkpoint covers are on disk before it is written
     mutant("ckpt-no-flush", "runs/ga_record.c",
            "    if ((st = run_file_flush(a->rf, err)) != EV_OK) /* its hashes vouch for rows on disk */\n        return st;\n",

@@ -369,6 +369,11 @@ static void finish_best(const fit_tables_t *t, const dim_t *a, const dim_t *b, c
     accum_init(&last); /* value 0 is finished before it is compared */
     for (uint32_t v1 = 0; v1 < a->n; v1++) {
         const uint32_t i1 = bucket_of(a, v1), up = v1 ? bucket_of(a, v1 - 1) : 0;
+        /* row sums of a filter (or none) and a level: the row's values share
+         * its count, so a row that the tests below skip is skipped whole */
+        if (sr && !a->level && v1 &&
+            (sr->count[i1] < t->obj.min_trades || (a->filter >= 0 && sr->count[up] == sr->count[i1])))
+            continue;
         for (uint32_t v2 = 0; v2 < b->n; v2++) {
             const uint32_t i2 = bucket_of(b, v2), left = v2 ? bucket_of(b, v2 - 1) : 0;
             const int64_t n = bucket_n(a, b, B, sr, i1, i2);

@@ -52,6 +52,11 @@ MUTANTS = [
     # fitness/sweep.c: a climb's best values without the array skip only what cannot win
     mutant("sweep-best-min-trades", "fitness/sweep.c", "if (!first && (n < t->obj.min_trades ||",
            "if (!first && (n <= t->obj.min_trades ||", ["test_sweep"]),
+    # fitness/sweep.c: a climb's best of row sums skips only the rows that cannot win
+    mutant("sweep-best-row-min-trades", "fitness/sweep.c", "(sr->count[i1] < t->obj.min_trades ||",
+           "(sr->count[i1] <= t->obj.min_trades ||", ["test_sweep"]),
+    mutant("sweep-best-row-same", "fitness/sweep.c", "sr->count[up] == sr->count[i1])))",
+           "sr->count[up] >= sr->count[i1])))", ["test_sweep"]),
     # fitness/sweep.c: a sweep of two filters buckets each trade by both its cells
     mutant("sweep-filters-second-cell", "fitness/sweep.c", "(f2 >= 0 ? c[f2] : 0)", "(f2 >= 0 ? c[a->filter] : 0)",
            ["test_sweep"]),

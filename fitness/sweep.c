@@ -308,6 +308,21 @@ static int64_t bucket_n(const dim_t *a, const dim_t *b, const accum_t *B, const 
     return sr ? sr->count[a->level ? i2 : i1] : B[(uint64_t)i1 * b->m + i2].n;
 }
 
+/* Where value (v1, v2), whose bucket (i1, i2) holds n trades, keeps the same trades as
+ * a neighbour: 1 the value above it along a filter a, 2 the value to its left
+ * along a filter b, 0 neither. Two neighbouring values' buckets along a
+ * filter are suffix sums, one a subset of the other, so the same count means
+ * the same trades (no kept trade's cell lies between). */
+static int same_trades(const dim_t *a, const dim_t *b, const accum_t *B, const sweep_row_t *sr, uint32_t v1,
+                       uint32_t v2, uint32_t i1, uint32_t i2, int64_t n)
+{
+    if (a->filter >= 0 && v1 && bucket_n(a, b, B, sr, bucket_of(a, v1 - 1), i2) == n)
+        return 1;
+    if (b->filter >= 0 && v2 && bucket_n(a, b, B, sr, i1, bucket_of(b, v2 - 1)) == n)
+        return 2;
+    return 0;
+}
+
 static void put(eval_result_t *o, const eval_result_t *r)
 {
     /* field by field: a copy of the whole struct read it back as other
@@ -320,12 +335,10 @@ static void put(eval_result_t *o, const eval_result_t *r)
 
 /* Every value's result from its bucket (of B, or of the row sums sr).
  * accum_finish is a function of the sums alone, and neighbouring buckets
- * often hold the same sums: along a filter, two neighbouring values' buckets
- * are suffix sums, one a subset of the other, so the same count means the
- * same trades (no kept trade's cell lies between); elsewhere (levels that no
- * kept trade tells apart) the sums are compared. An equal bucket takes its
- * neighbour's result (sharpe's divisions and square root were most of a
- * small sweep). */
+ * often hold the same sums: along a filter the same trades (same_trades);
+ * elsewhere (levels that no kept trade tells apart) the sums are compared.
+ * An equal bucket takes its neighbour's result (sharpe's divisions and
+ * square root were most of a small sweep). */
 static void finish_all(const fit_tables_t *t, const dim_t *a, const dim_t *b, const accum_t *B, const sweep_row_t *sr,
                        eval_result_t *out)
 {
@@ -334,17 +347,13 @@ static void finish_all(const fit_tables_t *t, const dim_t *a, const dim_t *b, co
     memset(&r, 0, sizeof r);
     accum_init(&last);
     for (uint32_t v1 = 0; v1 < a->n; v1++) {
-        const uint32_t i1 = bucket_of(a, v1), up = v1 ? bucket_of(a, v1 - 1) : 0;
+        const uint32_t i1 = bucket_of(a, v1);
         for (uint32_t v2 = 0; v2 < b->n; v2++) {
-            const uint32_t i2 = bucket_of(b, v2), left = v2 ? bucket_of(b, v2 - 1) : 0;
+            const uint32_t i2 = bucket_of(b, v2);
             eval_result_t *o = &out[(uint64_t)v1 * b->n + v2];
-            const int64_t n = bucket_n(a, b, B, sr, i1, i2);
-            if (a->filter >= 0 && v1 && bucket_n(a, b, B, sr, up, i2) == n) {
-                put(o, o - b->n);
-                continue;
-            }
-            if (b->filter >= 0 && v2 && bucket_n(a, b, B, sr, i1, left) == n) {
-                put(o, o - 1);
+            const int same = same_trades(a, b, B, sr, v1, v2, i1, i2, bucket_n(a, b, B, sr, i1, i2));
+            if (same) {
+                put(o, same == 1 ? o - b->n : o - 1);
                 continue;
             }
             bucket_sums(a, b, B, sr, i1, i2, &x);
@@ -359,9 +368,9 @@ static void finish_all(const fit_tables_t *t, const dim_t *a, const dim_t *b, co
 
 /* finish_all's best alone (sweep_best_cached): value 0 is finished, then
  * only the values that may beat every value before them. Fewer kept trades
- * than min_trades: infeasible, rank_key 0. The same trades as the value
- * above or to the left (finish_all's shortcut), or the same sums as the
- * value finished last: the same result as a value before. */
+ * than min_trades: infeasible, rank_key 0. The same trades as a neighbour
+ * (same_trades), or the same sums as the value finished last: the same
+ * result as a value before. */
 static void finish_best(const fit_tables_t *t, const dim_t *a, const dim_t *b, const accum_t *B, const sweep_row_t *sr,
                         sweep_best_t *best)
 {
@@ -375,13 +384,12 @@ static void finish_best(const fit_tables_t *t, const dim_t *a, const dim_t *b, c
             (sr->count[i1] < t->obj.min_trades || (a->filter >= 0 && sr->count[up] == sr->count[i1])))
             continue;
         for (uint32_t v2 = 0; v2 < b->n; v2++) {
-            const uint32_t i2 = bucket_of(b, v2), left = v2 ? bucket_of(b, v2 - 1) : 0;
+            const uint32_t i2 = bucket_of(b, v2);
             const int64_t n = bucket_n(a, b, B, sr, i1, i2);
             const int first = (v1 | v2) == 0;
             eval_result_t r;
             uint64_t key;
-            if (!first && (n < t->obj.min_trades || (a->filter >= 0 && v1 && bucket_n(a, b, B, sr, up, i2) == n) ||
-                           (b->filter >= 0 && v2 && bucket_n(a, b, B, sr, i1, left) == n)))
+            if (!first && (n < t->obj.min_trades || same_trades(a, b, B, sr, v1, v2, i1, i2, n)))
                 continue;
             bucket_sums(a, b, B, sr, i1, i2, &x);
             if (!first && accum_same(&x, &last))

@@ -40,32 +40,43 @@ static ev_status pass_genes(const ls_sweep_t *sw, int32_t n_genes, uint16_t *gen
     return EV_OK;
 }
 
-/* Pair moves until the first improvement; *moved when one was taken. */
+/* Pair moves until the first improvement; *moved when one was taken. The
+ * pairs (k1 < k2: k1 ascending, then k2) are tried cyclically from *next, the
+ * pair after the climb's last pair move, which *next then names: a pass after
+ * a move first tries the pairs the pass before had not reached (bench/RESULTS.md
+ * "Pair passes that go on from the last move"). A pair is p = k1 * n_genes + k2. */
 static ev_status pass_pairs(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
-                            eval_result_t *out, ls_tally_t *tally, int *moved, ev_error *err)
+                            eval_result_t *out, ls_tally_t *tally, int *moved, uint32_t *next, ev_error *err)
 {
-    for (int32_t k1 = 0; k1 < n_genes; k1++)
-        for (int32_t k2 = k1 + 1; k2 < n_genes; k2++) {
-            uint32_t n1 = sw->ops->n_values(sw, k1), n2 = sw->ops->n_values(sw, k2);
-            sweep_best_t b;
-            ev_status st;
-            /* a tables pair that would fall back to plain evaluation (a filter
-             * under a drawdown objective) costs n1 x n2 evaluations: skipped */
-            if (n1 < 2 || n2 < 2 || (uint64_t)n1 * n2 > LS_PAIR_MAX || !sw->ops->pair_worth(sw, k1, k2))
-                continue;
-            if ((st = sweep_best(sw, genes, k1, k2, (uint64_t)n1 * n2, out, &b, err)) != EV_OK)
-                return st;
-            tally->sweeps++;
-            tally->cost += sw->ops->cost(sw, k1, k2);
-            if (b.key > rank_key(*r)) {
-                genes[k1] = (uint16_t)(b.at / n2);
-                genes[k2] = (uint16_t)(b.at % n2);
-                *r = b.r;
-                tally->moves++;
-                *moved = 1;
-                return EV_OK;
-            }
+    const uint32_t ng = (uint32_t)n_genes, np = ng * ng;
+    for (uint32_t i = 0; i < np; i++) {
+        const uint32_t p = (*next + i) % np;
+        const int32_t k1 = (int32_t)(p / ng), k2 = (int32_t)(p % ng);
+        uint32_t n1, n2;
+        sweep_best_t b;
+        ev_status st;
+        if (k2 <= k1)
+            continue;
+        n1 = sw->ops->n_values(sw, k1);
+        n2 = sw->ops->n_values(sw, k2);
+        /* a tables pair that would fall back to plain evaluation (a filter
+         * under a drawdown objective) costs n1 x n2 evaluations: skipped */
+        if (n1 < 2 || n2 < 2 || (uint64_t)n1 * n2 > LS_PAIR_MAX || !sw->ops->pair_worth(sw, k1, k2))
+            continue;
+        if ((st = sweep_best(sw, genes, k1, k2, (uint64_t)n1 * n2, out, &b, err)) != EV_OK)
+            return st;
+        tally->sweeps++;
+        tally->cost += sw->ops->cost(sw, k1, k2);
+        if (b.key > rank_key(*r)) {
+            genes[k1] = (uint16_t)(b.at / n2);
+            genes[k2] = (uint16_t)(b.at % n2);
+            *r = b.r;
+            tally->moves++;
+            *moved = 1;
+            *next = (p + 1) % np;
+            return EV_OK;
         }
+    }
     return EV_OK;
 }
 
@@ -97,6 +108,7 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
     ev_status st = EV_OK;
     ls_sweep_t own;
     sweep_cache_t cache;
+    uint32_t next = 0; /* the pair a pair pass starts from (pass_pairs) */
     if (!(out = alloc_out(sw, n_genes, depth, err)))
         return EV_ENOMEM;
     /* tables sweeps of this genome share its exits' columns (fitness/sweep_cache.h) */
@@ -111,7 +123,7 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
             break;
         if (moved)
             continue;
-        if (depth < 2 || (st = pass_pairs(sw, n_genes, genes, r, out, tally, &moved, err)) != EV_OK || !moved)
+        if (depth < 2 || (st = pass_pairs(sw, n_genes, genes, r, out, tally, &moved, &next, err)) != EV_OK || !moved)
             break;
     }
     if (sw == &own)

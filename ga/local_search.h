@@ -26,11 +26,12 @@ typedef struct {
 /* Climbs genes[n_genes] (in place) to a local optimum: repeatedly sweeps
  * every gene (1-gene moves) and takes the best value whenever its rank_key is
  * strictly higher than the current one; at depth 2, once no 1-gene move
- * improves, sweeps every pair of genes (first gene ascending, then second)
- * and takes the first pair whose best is strictly better, then returns to
- * 1-gene moves (pairs the sweep says are not worth it, i.e. a tables pair
- * that would fall back to plain evaluation, are skipped, as are pairs over
- * LS_PAIR_MAX values). Ends when nothing improves. *r: the genome's result on entry
+ * improves, sweeps the pairs of genes (first gene ascending, then second;
+ * cyclically from the pair after the climb's last pair move, the first pass
+ * from the first pair) and takes the first pair whose best is strictly
+ * better, then returns to 1-gene moves (pairs the sweep says are not worth
+ * it, i.e. a tables pair that would fall back to plain evaluation, are
+ * skipped, as are pairs over LS_PAIR_MAX values). Ends when nothing improves. *r: the genome's result on entry
  * (its fitness), the climbed genome's on return. Deterministic: same genome,
  * same climb. */
 ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,

@@ -31,7 +31,8 @@ PBO readings say why one is not computed: "no validation: block in the config"; 
 printed tables became the verdict first and one table of strategies, in place of the genomes',
 the strategies' and the basins' tables, and "table" holds every printed line; then
 local_search.kicks 4 (the last 4 of the 8 random climbs kick the hall of fame's best)
-changed the GA, resume and validate runs again: the grid runs are unchanged);
+changed the GA, resume and validate runs again: the grid runs are unchanged; then pair passes
+that go on from the climb's last pair move changed the GA runs' ls_evaluations alone);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.

@@ -42,6 +42,9 @@ MUTANTS = [
            "min = sw->t->obj.min_trades * (int64_t)pct / 100 + 1;", ["test_ls_relax"]),
     mutant("ls-relax-skip-always", "ga/ls_relax.c", "        !(r->feasible && r->trades >= sw->t->obj.min_trades) &&\n",
            "        !(r->feasible) &&\n", ["test_ls_relax"]),
+    # ga/local_search.c: a pair pass goes on from the pair after the climb's last pair move
+    mutant("ls-pairs-from-first", "ga/local_search.c", "            *next = (p + 1) % np;\n", "", ["test_ls_climb_order"]),
+    mutant("ls-pairs-at-move", "ga/local_search.c", "*next = (p + 1) % np;", "*next = p;", ["test_ls_climb_order"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
     mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = relaxed ? ls_climb_relaxed",

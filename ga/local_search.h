@@ -31,9 +31,9 @@ typedef struct {
  * from the first pair) and takes the first pair whose best is strictly
  * better, then returns to 1-gene moves (pairs the sweep says are not worth
  * it, i.e. a tables pair that would fall back to plain evaluation, are
- * skipped, as are pairs over LS_PAIR_MAX values). Ends when nothing improves. *r: the genome's result on entry
- * (its fitness), the climbed genome's on return. Deterministic: same genome,
- * same climb. */
+ * skipped, as are pairs over LS_PAIR_MAX values). Ends when nothing
+ * improves. *r: the genome's result on entry (its fitness), the climbed
+ * genome's on return. Deterministic: same genome, same climb. */
 ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16_t *genes, eval_result_t *r,
                    ls_tally_t *tally, ev_error *err);
 

@@ -16,15 +16,26 @@ static ev_status sweep_best(const ls_sweep_t *sw, const uint16_t *genes, int32_t
     return EV_OK;
 }
 
-/* One pass of 1-gene moves; *moved when one was taken. */
-static ev_status pass_genes(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
-                            eval_result_t *out, ls_tally_t *tally, int *moved, ev_error *err)
+/* 1-gene moves until none improves: the genes swept cyclically from the
+ * first, each moved to its best value when that is strictly better. A gene
+ * whose bit is in settled stands at its best given the others (swept since the
+ * last move, or the gene that moved): it is not swept again until another gene
+ * moves, and every gene settled is a 1-gene peak. The moves are those of whole
+ * passes until a pass moves nothing, less the sweeps that cannot move: the
+ * genes after the last move, and its own (bench/RESULTS.md "Settled genes"). */
+static ev_status climb_genes(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
+                             eval_result_t *out, ls_tally_t *tally, uint32_t settled, ev_error *err)
 {
-    for (int32_t k = 0; k < n_genes; k++) {
-        uint32_t n = sw->ops->n_values(sw, k);
+    const uint32_t all = (uint32_t)((UINT64_C(1) << n_genes) - 1);
+    for (int32_t k = 0; settled != all; k = (k + 1) % n_genes) {
+        const uint32_t bit = UINT32_C(1) << k;
+        uint32_t n;
         sweep_best_t b;
         ev_status st;
-        if (n < 2)
+        if (settled & bit)
+            continue;
+        settled |= bit;
+        if ((n = sw->ops->n_values(sw, k)) < 2)
             continue;
         if ((st = sweep_best(sw, genes, k, -1, n, out, &b, err)) != EV_OK)
             return st;
@@ -34,19 +45,20 @@ static ev_status pass_genes(const ls_sweep_t *sw, int32_t n_genes, uint16_t *gen
             genes[k] = (uint16_t)b.at;
             *r = b.r;
             tally->moves++;
-            *moved = 1;
+            settled = bit;
         }
     }
     return EV_OK;
 }
 
-/* Pair moves until the first improvement; *moved when one was taken. The
+/* Pair moves until the first improvement; *moved: the two genes' bits when
+ * one was taken, else unchanged. The
  * pairs (k1 < k2: k1 ascending, then k2) are tried cyclically from *next, the
  * pair after the climb's last pair move, which *next then names: a pass after
  * a move first tries the pairs the pass before had not reached (bench/RESULTS.md
  * "Pair passes that go on from the last move"). A pair is p = k1 * n_genes + k2. */
 static ev_status pass_pairs(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
-                            eval_result_t *out, ls_tally_t *tally, int *moved, uint32_t *next, ev_error *err)
+                            eval_result_t *out, ls_tally_t *tally, uint32_t *moved, uint32_t *next, ev_error *err)
 {
     const uint32_t ng = (uint32_t)n_genes, np = ng * ng;
     for (uint32_t i = 0; i < np; i++) {
@@ -72,7 +84,7 @@ static ev_status pass_pairs(const ls_sweep_t *sw, int32_t n_genes, uint16_t *gen
             genes[k2] = (uint16_t)(b.at % n2);
             *r = b.r;
             tally->moves++;
-            *moved = 1;
+            *moved = UINT32_C(1) << k1 | UINT32_C(1) << k2;
             *next = (p + 1) % np;
             return EV_OK;
         }
@@ -117,13 +129,13 @@ ev_status ls_climb(const ls_sweep_t *sw, int32_t n_genes, uint32_t depth, uint16
         own.cache = &cache;
         sw = &own;
     }
-    for (;;) {
-        int moved = 0;
-        if ((st = pass_genes(sw, n_genes, genes, r, out, tally, &moved, err)) != EV_OK)
+    /* after a pair move its two genes stand at their best given the others:
+     * each one's sweep is a row of the pair's */
+    for (uint32_t settled = 0;;) {
+        if ((st = climb_genes(sw, n_genes, genes, r, out, tally, settled, err)) != EV_OK || depth < 2)
             break;
-        if (moved)
-            continue;
-        if (depth < 2 || (st = pass_pairs(sw, n_genes, genes, r, out, tally, &moved, &next, err)) != EV_OK || !moved)
+        settled = 0;
+        if ((st = pass_pairs(sw, n_genes, genes, r, out, tally, &settled, &next, err)) != EV_OK || !settled)
             break;
     }
     if (sw == &own)

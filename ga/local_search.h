@@ -25,7 +25,9 @@ typedef struct {
 
 /* Climbs genes[n_genes] (in place) to a local optimum: repeatedly sweeps
  * every gene (1-gene moves) and takes the best value whenever its rank_key is
- * strictly higher than the current one; at depth 2, once no 1-gene move
+ * strictly higher than the current one (a gene that stands at its best given
+ * the others, swept or moved since another gene last moved, or moved by the
+ * last pair move, is not swept: it cannot move); at depth 2, once no 1-gene move
  * improves, sweeps the pairs of genes (first gene ascending, then second;
  * cyclically from the pair after the climb's last pair move, the first pass
  * from the first pair) and takes the first pair whose best is strictly

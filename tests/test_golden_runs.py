@@ -32,7 +32,8 @@ printed tables became the verdict first and one table of strategies, in place of
 the strategies' and the basins' tables, and "table" holds every printed line; then
 local_search.kicks 4 (the last 4 of the 8 random climbs kick the hall of fame's best)
 changed the GA, resume and validate runs again: the grid runs are unchanged; then pair passes
-that go on from the climb's last pair move changed the GA runs' ls_evaluations alone);
+that go on from the climb's last pair move changed the GA runs' ls_evaluations alone, and so
+did skipping the sweeps of settled genes);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.

@@ -45,6 +45,9 @@ MUTANTS = [
     # ga/local_search.c: a pair pass goes on from the pair after the climb's last pair move
     mutant("ls-pairs-from-first", "ga/local_search.c", "            *next = (p + 1) % np;\n", "", ["test_ls_climb_order"]),
     mutant("ls-pairs-at-move", "ga/local_search.c", "*next = (p + 1) % np;", "*next = p;", ["test_ls_climb_order"]),
+    mutant("ls-settled-kept-on-move", "ga/local_search.c", "            settled = bit;\n", "", ["test_ls_climb_order"]),
+    mutant("ls-settled-pair-one", "ga/local_search.c", "*moved = UINT32_C(1) << k1 | UINT32_C(1) << k2;",
+           "*moved = UINT32_C(1) << k1;", ["test_ls_climb_order"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
     mutant("ls-relax-kicks", "ga/ga_run_climbs.c", "        e = relaxed ? ls_climb_relaxed",

@@ -8,7 +8,8 @@
  * distinct peak values, and the climbs that ended at the best value.
  *
  *   bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2]
- *               [--kick K [--kick-min K0] [--from V1,V2,..] [--relax P]] [--peaks] [--no-exit-pairs]
+ *               [--kick K [--kick-min K0] [--from V1,V2,..] [--relax P [--real-depth 1|2]]] [--peaks]
+ *               [--no-exit-pairs]
  *
  * Start j is genome_random(seed, generation 0, individual j): deterministic
  * given the seed with --evals (the budget is checked before each climb, so a
@@ -19,7 +20,8 @@
  * off), or without --from, of the best peak so far (iterated local search;
  * climb 0 from a random start). --relax P climbs each kick as the GA's
  * relaxed kicks (ga/ls_relax.h, local_search.kick_relax P): under min_trades
- * at P %, then back under the real one. --peaks prints every climb's peak
+ * at P %, then back under the real one, climbed there at --real-depth (by
+ * default --depth; the GA's random starts: 1). --peaks prints every climb's peak
  * (fitness, trades, sweep cost) and its start's trades and feasibility on
  * stderr. --no-exit-pairs climbs as the GA does by default
  * (local_search.exit_pairs false); without it every pair is swept. */
@@ -41,7 +43,7 @@
 
 typedef struct {
     uint64_t evals, seconds, seed, kick, kick_min, relax;
-    uint32_t depth;
+    uint32_t depth, real_depth;
     int seed_given, peaks, no_exit_pairs;
     const char *from;
 } climb_opts_t;
@@ -144,7 +146,7 @@ static ev_status climb_all(const session_t *s, const climb_opts_t *o, climbs_t *
             break;
         memset(&tl, 0, sizeof tl);
         start = r;
-        st = kick && relax ? ls_climb_relaxed(&rx.sw, &sw, sh.n_params, o->depth, g, &r, &tl, err)
+        st = kick && relax ? ls_climb_relaxed(&rx.sw, &sw, sh.n_params, o->depth, o->real_depth, g, &r, &tl, err)
                            : ls_climb(&sw, sh.n_params, o->depth, g, &r, &tl, err);
         if (st == EV_OK)
             st = keep_peak(c, &sh, s->cfg.lattice.size_fits, g, r, err);
@@ -199,7 +201,7 @@ static void print_json(const session_t *s, const climb_opts_t *o, const climbs_t
 static ev_status parse(int argc, char **argv, const char **config, climb_opts_t *o, ev_error *err)
 {
     static const char *const depths[] = {"0", "1", "2", NULL};
-    int depth = 2, n_pos = 0;
+    int depth = 2, real_depth = 0, real_depth_given = 0, n_pos = 0;
     opt_result res;
     ev_status st;
     opt_spec_t spec[] = {
@@ -213,24 +215,32 @@ static ev_status parse(int argc, char **argv, const char **config, climb_opts_t 
         {"--peaks", OPT_FLAG, &o->peaks, 0, 0, NULL, NULL, NULL},
         {"--no-exit-pairs", OPT_FLAG, &o->no_exit_pairs, 0, 0, NULL, NULL, NULL},
         {"--relax", OPT_U64, &o->relax, 1, 100, NULL, NULL, NULL},
+        {"--real-depth", OPT_CHOICE, &real_depth, 0, 0, depths, NULL, &real_depth_given},
     };
-    opt_table_t t = {spec, 10, config, 1, &n_pos, "one config file is expected"};
+    opt_table_t t = {spec, 11, config, 1, &n_pos, "one config file is expected"};
     if ((st = opt_parse(&t, argc, argv, &res, err)) != EV_OK)
         return st;
-    if (res == OPT_HELP || n_pos != 1 || depth == 0 || (!o->evals && !o->seconds))
+    if (res == OPT_HELP || n_pos != 1 || depth == 0 || (real_depth_given && real_depth == 0) ||
+        (!o->evals && !o->seconds))
         return ev_fail(
             err, EV_EUSAGE,
             "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
-            "[--kick K [--kick-min K0] [--from V1,V2,..] [--relax P]] [--peaks] [--no-exit-pairs] (a budget: "
+            "[--kick K [--kick-min K0] [--from V1,V2,..] [--relax P [--real-depth 1|2]]] [--peaks] [--no-exit-pairs] "
+            "(a budget: "
             "--evals or --seconds, or both)");
     if (!o->kick_min)
         o->kick_min = o->kick < 2 ? o->kick : 2;
     if ((o->from || o->kick_min > 2 || o->relax) && !o->kick)
         return ev_fail(err, EV_EUSAGE, "--from, --kick-min and --relax go with --kick K");
+    if (real_depth_given && !o->relax)
+        return ev_fail(err, EV_EUSAGE, "--real-depth goes with --relax P");
+    if (real_depth > depth)
+        return ev_fail(err, EV_EUSAGE, "--real-depth %d is more than --depth %d", real_depth, depth);
     if (o->kick && o->kick_min > o->kick)
         return ev_fail(err, EV_EUSAGE, "--kick-min %llu is more than --kick %llu", (unsigned long long)o->kick_min,
                        (unsigned long long)o->kick);
     o->depth = (uint32_t)depth;
+    o->real_depth = real_depth_given ? (uint32_t)real_depth : o->depth;
     return EV_OK;
 }
 

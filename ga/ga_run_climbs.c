@@ -16,10 +16,12 @@
  * of it (ga/ls_kick.h, the same counters from draw LS_KICK_DRAW0). Either
  * result is unknown: it starts as infeasible, so the climb's first move
  * takes the best of its first gene's sweep (docs/ga.md "Local search").
- * Returns 1 where the start is climbed relaxed (r->relaxed): a kick, or
- * with ls_random_relax any random start. */
-static int climb_start(const ga_run_state_t *r, const topk_t *hof, uint32_t gen, uint32_t j, uint32_t n_best,
-                       ga_climb_t *c)
+ * Returns 0 where the start is climbed plainly, else the depth of its climb
+ * under the real min_trades after the relaxed one (r->relaxed): a kick's
+ * ls_depth; with ls_random_relax a random start's 1, its pairs left to the
+ * members' climbs (docs/ga.md "Relaxed random starts"). */
+static uint32_t climb_start(const ga_run_state_t *r, const topk_t *hof, uint32_t gen, uint32_t j, uint32_t n_best,
+                            ga_climb_t *c)
 {
     const breed_ctx_t *x = &r->plan.ctx;
     uint32_t kicks = r->s->ls_kicks < r->s->ls_random ? r->s->ls_kicks : r->s->ls_random;
@@ -33,7 +35,7 @@ static int climb_start(const ga_run_state_t *r, const topk_t *hof, uint32_t gen,
     if (j >= n_best + r->s->ls_random - kicks && hof->n && hof->e[0].r.feasible) {
         memcpy(c->genes, hof->e[0].genes, (size_t)x->n_genes * sizeof *c->genes);
         ls_kick(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, 2, r->s->ls_kick_genes, c->genes);
-        return r->has_relaxed;
+        return r->has_relaxed ? r->s->ls_depth : 0;
     }
     genome_random(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, c->genes);
     return r->has_relaxed && r->s->ls_random_relax;
@@ -74,18 +76,19 @@ static ev_status climb_all(ga_run_state_t *r, const topk_t *hof, uint32_t gen, u
         ls_tally_t tl;
         ev_error lerr;
         ev_status e;
-        int relaxed;
+        uint32_t real_depth; /* 0: a plain climb */
         if (parts > 1 && j % parts != r->o->climb_part)
             continue;
-        relaxed = climb_start(r, hof, gen, (uint32_t)j, n_best, c);
+        real_depth = climb_start(r, hof, gen, (uint32_t)j, n_best, c);
         c->cost = 0;
         /* not climbed: its start is never put back (its fitness is no better);
          * never where processes share the sweeps' evaluate (their clocks differ) */
         if (r->o->climb_parts <= 1 && climb_budget_spent(r))
             continue;
         memset(&tl, 0, sizeof tl);
-        e = relaxed ? ls_climb_relaxed(&r->relaxed.sw, &r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr)
-                    : ls_climb(&r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr);
+        e = real_depth ? ls_climb_relaxed(&r->relaxed.sw, &r->sweep, ng, r->s->ls_depth, real_depth, c->genes, &c->r,
+                                          &tl, &lerr)
+                       : ls_climb(&r->sweep, ng, r->s->ls_depth, c->genes, &c->r, &tl, &lerr);
         if (e != EV_OK) {
 #pragma omp critical(ga_climb_error)
             if (j < failed) {

@@ -16,7 +16,7 @@ int ls_relax_init(ls_relaxed_t *out, const ls_sweep_t *sw, uint32_t pct)
 }
 
 ev_status ls_climb_relaxed(const ls_sweep_t *relaxed, const ls_sweep_t *sw, int32_t n_genes, uint32_t depth,
-                           uint16_t *genes, eval_result_t *r, ls_tally_t *tally, ev_error *err)
+                           uint32_t real_depth, uint16_t *genes, eval_result_t *r, ls_tally_t *tally, ev_error *err)
 {
     ls_sweep_t lo = *relaxed, hi = *sw;
     sweep_cache_t cache;
@@ -24,13 +24,14 @@ ev_status ls_climb_relaxed(const ls_sweep_t *relaxed, const ls_sweep_t *sw, int3
     ev_status st;
     if (own) /* the cache holds the genome's exits and filter rows, whatever min_trades is */
         lo.cache = hi.cache = &cache;
-    /* A relaxed peak that keeps the real min_trades is a peak under it too:
-     * a neighbour feasible under the real one is so under the relaxed one,
-     * with the same value, so the real climb's passes would move nothing. */
+    /* A relaxed peak that keeps the real min_trades is a peak under it too
+     * (at depth, so at real_depth <= depth): a neighbour feasible under the
+     * real one is so under the relaxed one, with the same value, so the real
+     * climb's passes would move nothing. */
     if ((st = ls_climb(&lo, n_genes, depth, genes, r, tally, err)) == EV_OK &&
         !(r->feasible && r->trades >= sw->t->obj.min_trades) &&
         (st = ls_best_move(&hi, n_genes, genes, r, tally, err)) == EV_OK)
-        st = ls_climb(&hi, n_genes, depth, genes, r, tally, err);
+        st = ls_climb(&hi, n_genes, real_depth < depth ? real_depth : depth, genes, r, tally, err);
     if (own)
         sweep_cache_free(&cache);
     return st;

@@ -27,12 +27,14 @@ typedef struct {
  * when that is no fewer trades than sw's min_trades or sw has no tables. */
 int ls_relax_init(ls_relaxed_t *out, const ls_sweep_t *sw, uint32_t pct);
 
-/* Climbs genes under relaxed (from *r, which may be unknown: infeasible),
- * then takes ls_best_move under sw (which reads the peak's result under sw's
- * constraints) and climbs under sw: *r is then the genome's result under sw.
- * The three share one sweep cache. tally: every sweep of the three. */
+/* Climbs genes under relaxed at depth (from *r, which may be unknown:
+ * infeasible), then takes ls_best_move under sw (which reads the peak's result
+ * under sw's constraints) and climbs under sw at real_depth (at most depth; the
+ * GA's random starts: 1, docs/ga.md "Relaxed random starts"): *r is then the
+ * genome's result under sw. The three share one sweep cache. tally: every
+ * sweep of the three. */
 ev_status ls_climb_relaxed(const ls_sweep_t *relaxed, const ls_sweep_t *sw, int32_t n_genes, uint32_t depth,
-                           uint16_t *genes, eval_result_t *r, ls_tally_t *tally, ev_error *err);
+                           uint32_t real_depth, uint16_t *genes, eval_result_t *r, ls_tally_t *tally, ev_error *err);
 
 #ifdef __cplusplus
 }

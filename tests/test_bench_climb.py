@@ -60,6 +60,15 @@ def relaxed(a, cfg, what, check):
     check(all(len(p) == 7 and p[6] in ("0", "1") for p in peaks), f"{what} --relax: peak lines {peaks[:3]}")
     r = subprocess.run([a.climb, cfg, "--evals", "5000", "--relax", "50"], capture_output=True, text=True)
     check(r.returncode == 2 and "--relax" in r.stderr, f"--relax without --kick: {r.returncode} {r.stderr}")
+    # --real-depth 1 (the GA's random starts) goes with --relax, at most --depth
+    base = [a.climb, cfg, "--evals", "5000", "--kick", "3"]
+    r = subprocess.run(base + ["--relax", "50", "--real-depth", "1"], capture_output=True, text=True, timeout=60)
+    check(r.returncode == 0 and json.loads(r.stdout)["searches"] >= 2, f"{what} --real-depth 1: {r.stderr}")
+    bad = ((["--real-depth", "1"], "--relax"),
+           (["--relax", "50", "--depth", "1", "--real-depth", "2"], "more than --depth"))
+    for args, word in bad:
+        r = subprocess.run(base + args, capture_output=True, text=True)
+        check(r.returncode == 2 and word in r.stderr, f"{args}: {r.returncode} {r.stderr}")
 
 
 def main():

@@ -31,6 +31,7 @@
 #define EVERY 3
 #define MIN_TRADES 100
 #define MIN_TRADES_RANDOM 10
+#define MIN_TRADES_DEPTH2 30
 
 typedef struct {
     uint32_t n, ng;
@@ -43,6 +44,7 @@ typedef struct {
 typedef struct {
     const char *what;
     uint32_t gens, kicks, kick_genes, depth, islands, kick_relax, random_relax;
+    uint64_t seed; /* the GA's (0: 11) */
 } case_t;
 
 /* What a case runs on: a problem on the CPU backend and its host tables. */
@@ -97,7 +99,9 @@ static void start_of(const subject_t *f, const log_t *l, const case_t *c, uint64
 
 /* peaks[0] of random starts, peaks[1] of kicks: the feasible ones, all checked;
  * peaks[2] of random starts, peaks[3] of kicks: those whose relaxed climb
- * (c->kick_relax) ends elsewhere than a plain climb would. */
+ * (c->kick_relax) ends elsewhere than a plain climb would; peaks[4] of relaxed
+ * random starts at depth 2: those whose climb under the real min_trades ends
+ * elsewhere at depth 2 than at depth 1, the depth a random start climbs it at. */
 static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
 {
     static log_t l;
@@ -129,12 +133,12 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
     obs.want_population = 1;
     obs.on_generation = on_gen;
     memset(&o, 0, sizeof o);
-    o.seed = 11;
+    o.seed = c->seed ? c->seed : 11;
     o.top = 5;
     o.observer = &obs;
     CHECK_EQ_I64(EV_OK, ga_run(&backend_cpu_ops, f->b, f->p, &s, &o, &res, &err));
     CHECK_EQ_I64(c->gens, l.n);
-    memset(peaks, 0, 4 * sizeof *peaks);
+    memset(peaks, 0, 5 * sizeof *peaks);
     for (uint32_t g = 0; g + 1 < l.n; g++) {
         if ((g + 1) % EVERY != 0)
             continue;
@@ -151,8 +155,14 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
             memcpy(plain, genes, sizeof plain);
             rp = r;
             if (relax && (kick || c->random_relax)) { /* climbed under min_trades x kick_relax % first */
-                CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx.sw, &sw, ng, s.ls_depth, genes, &r, &tl, &err));
+                uint16_t deep[EV_MAX_PARAMS];
+                eval_result_t rd = r;
+                memcpy(deep, genes, sizeof deep);
+                CHECK_EQ_I64(
+                    EV_OK, ls_climb_relaxed(&rx.sw, &sw, ng, s.ls_depth, kick ? s.ls_depth : 1, genes, &r, &tl, &err));
                 CHECK_EQ_I64(EV_OK, ls_climb(&sw, ng, s.ls_depth, plain, &rp, &tl, &err));
+                CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx.sw, &sw, ng, s.ls_depth, s.ls_depth, deep, &rd, &tl, &err));
+                peaks[4] += !kick && memcmp(deep, genes, (size_t)ng * sizeof *genes) != 0;
             } else {
                 CHECK_EQ_I64(EV_OK, ls_climb(&sw, ng, s.ls_depth, genes, &r, &tl, &err));
             }
@@ -190,13 +200,14 @@ static void check_min_trades_case(const planted_opts_t *po, int64_t min_trades, 
 
 int main(void)
 {
-    const case_t random = {"random starts", 16, 0, 4, 2, 2, 100, 0}, kicks = {"kicks", 31, 3, 5, 1, 1, 100, 0};
-    const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60, 0};
-    const case_t relaxed_random = {"relaxed random starts", 31, 0, 5, 1, 1, 60, 1};
+    const case_t random = {"random starts", 16, 0, 4, 2, 2, 100, 0, 0}, kicks = {"kicks", 31, 3, 5, 1, 1, 100, 0, 0};
+    const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60, 0, 0};
+    const case_t relaxed_random = {"relaxed random starts", 31, 0, 5, 1, 1, 60, 1, 0};
+    const case_t relaxed_random_2 = {"relaxed random starts at depth 2", 31, 1, 5, 2, 1, 30, 1, 0};
     ga_fixture_t f;
     planted_opts_t po;
     subject_t sf = {&f.p, NULL, NULL};
-    uint32_t peaks[4];
+    uint32_t peaks[5], shallow = 0;
     fixture_open(&f, 10, 30);
     sf.b = f.b;
     sf.t = &f.t.view;
@@ -233,5 +244,23 @@ int main(void)
     printf("relaxed random starts: %u of %u ended elsewhere than a plain climb\n", peaks[2], peaks[0]);
     CHECK(peaks[0] >= 12); /* 10 local search steps of 4 random climbs */
     CHECK(peaks[2] >= 10); /* the relaxation matters here too */
+    /* relaxed random starts at depth 2: climbed at depth 1 under the real
+     * min_trades, the kicks at depth 2 */
+    po.dip = 40;
+    po.crash = 40;
+    for (int i = 0; i < 3; i++) { /* GA seeds where the depth of a random start's real climb matters */
+        static const uint64_t seeds[3] = {3, 15, 21};
+        case_t c2 = relaxed_random_2;
+        c2.seed = seeds[i];
+        check_min_trades_case(&po, MIN_TRADES_DEPTH2, &c2, peaks);
+        printf(
+            "relaxed random starts at depth 2, seed %llu: feasible peaks: %u of random starts (%u elsewhere than "
+            "a plain climb, %u elsewhere than with pairs under the real min_trades), %u of kicks\n",
+            (unsigned long long)c2.seed, peaks[0], peaks[2], peaks[4], peaks[1]);
+        CHECK(peaks[0] >= 12);
+        CHECK(peaks[1] >= 1);
+        shallow += peaks[4];
+    }
+    CHECK_EQ_I64(3, shallow); /* a random start climbed at depth 2 under the real min_trades ends elsewhere */
     return check_exit();
 }

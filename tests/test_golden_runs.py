@@ -33,7 +33,7 @@ the strategies' and the basins' tables, and "table" holds every printed line; th
 local_search.kicks 4 (the last 4 of the 8 random climbs kick the hall of fame's best)
 changed the GA, resume and validate runs again: the grid runs are unchanged; then pair passes
 that go on from the climb's last pair move changed the GA runs' ls_evaluations alone, and so
-did skipping the sweeps of settled genes);
+did skipping the sweeps of settled genes and the random starts' real climbs at depth 1);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.

@@ -7,7 +7,8 @@
  * pair order from the pair after the climb's last pair move, cyclically,
  * whose best is strictly better), under the relaxed problem from
  * an unknown start, then takes the steepest 1-gene move under the real one
- * (the genome's own result first) and climbs under the real one. Genome,
+ * (the genome's own result first) and climbs under the real one (at depth 1
+ * after a climb at depth 2 in half the starts, as the GA's random starts). Genome,
  * result and the sweeps' cost must match exactly; a relaxation that were not
  * applied (or applied to the second climb) reaches other peaks here. */
 #include <stdio.h>
@@ -130,12 +131,13 @@ static void ref_best_move(const ref_t *f, uint16_t *genes, eval_result_t *r)
 }
 
 typedef struct {
-    uint64_t climbs, differ, infeasible_peaks, real_peaks, repaired, problems;
+    uint64_t climbs, differ, infeasible_peaks, real_peaks, repaired, problems, shallow;
 } tally_t;
 
-/* One start at depth 1 or 2: ls_climb_relaxed against the reference. */
+/* One start at depth 1 or 2, the real climb at real_depth <= depth:
+ * ls_climb_relaxed against the reference. */
 static void check_start(const ref_t *real, const ref_t *lo, const ls_relaxed_t *rx, const ls_sweep_t *sw,
-                        uint32_t depth, const uint16_t *start, tally_t *c)
+                        uint32_t depth, uint32_t real_depth, const uint16_t *start, tally_t *c)
 {
     const int32_t ng = real->lat->n_params;
     uint16_t got[EV_MAX_PARAMS], want[EV_MAX_PARAMS], plain[EV_MAX_PARAMS], lo_only[EV_MAX_PARAMS];
@@ -154,14 +156,14 @@ static void check_start(const ref_t *real, const ref_t *lo, const ls_relaxed_t *
     memset(&tl, 0, sizeof tl);
     memset(&tp, 0, sizeof tp);
     memset(&to, 0, sizeof to);
-    CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx->sw, sw, ng, depth, got, &r, &tl, &err));
+    CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx->sw, sw, ng, depth, real_depth, got, &r, &tl, &err));
     ref_climb(lo, depth, want, &w);
     peak_real = eval_one(real, want).feasible;
     c->infeasible_peaks += rank_key(w) && !peak_real;
     peak_real &= rank_key(w) != 0;
     ref_best_move(real, want, &w);
     c->repaired += rank_key(w) && !rank_key(eval_one(lo, want)); /* never: lo is looser */
-    ref_climb(real, depth, want, &w);
+    ref_climb(real, real_depth, want, &w);
     CHECK(memcmp(got, want, (size_t)ng * sizeof *got) == 0);
     CHECK_EQ_I64(w.trades, r.trades);
     CHECK_EQ_I64(w.feasible, r.feasible);
@@ -180,6 +182,14 @@ static void check_start(const ref_t *real, const ref_t *lo, const ls_relaxed_t *
         c->real_peaks++;
     } else {
         CHECK(tl.sweeps >= to.sweeps + 2 * movable);
+    }
+    if (real_depth < depth) { /* the real climb's depth matters on these problems */
+        uint16_t deep[EV_MAX_PARAMS];
+        eval_result_t rd;
+        memcpy(deep, start, sizeof deep);
+        memset(&rd, 0, sizeof rd);
+        CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx->sw, sw, ng, depth, depth, deep, &rd, &tp, &err));
+        c->shallow += memcmp(deep, got, (size_t)ng * sizeof *got) != 0;
     }
     CHECK_EQ_I64(EV_OK, ls_climb(sw, ng, depth, plain, &p, &tp, &err));
     c->differ += memcmp(plain, got, (size_t)ng * sizeof *got) != 0;
@@ -214,10 +224,10 @@ static void check_problem(random_problem_t *rp, uint64_t *rng, tally_t *c)
         CHECK_EQ_I64(lo_obj.min_trades, rx.t.obj.min_trades);
         CHECK_EQ_I64(sw.skip_exit_pairs, rx.sw.skip_exit_pairs);
         CHECK(rx.sw.t == &rx.t);
-        for (uint32_t i = 0; i < 6; i++) {
+        for (uint32_t i = 0; i < 16; i++) { /* depth 1; 2; and 2 with the real climb at 1 */
             uint16_t g[EV_MAX_PARAMS];
             genome_random(rng_key(*rng), 0, i, rp->lat.n_params, cp.p.shape.n_values, g);
-            check_start(&real, &lo, &rx, &sw, 1 + i % 2, g, c);
+            check_start(&real, &lo, &rx, &sw, i < 4 ? 1 : 2, i < 8 ? (i < 4 ? 1 : 2) : 1, g, c);
         }
         c->problems++;
     }
@@ -239,13 +249,15 @@ int main(void)
     }
     printf(
         "%llu problems, %llu climbs: %llu relaxed peaks infeasible under the real min_trades, %llu feasible "
-        "(no real climb after them), %llu ended elsewhere than a plain climb\n",
+        "(no real climb after them), %llu ended elsewhere than a plain climb, %llu of those climbed at depth 2 "
+        "elsewhere than with the real climb at depth 1\n",
         (unsigned long long)c.problems, (unsigned long long)c.climbs, (unsigned long long)c.infeasible_peaks,
-        (unsigned long long)c.real_peaks, (unsigned long long)c.differ);
+        (unsigned long long)c.real_peaks, (unsigned long long)c.differ, (unsigned long long)c.shallow);
     CHECK(c.problems >= 60);
     CHECK(c.infeasible_peaks >= 30); /* the repair is exercised */
     CHECK(c.real_peaks >= 30);       /* so is the relaxed climb alone */
     CHECK(c.differ >= 30);           /* the relaxation matters on these problems */
+    CHECK(c.shallow >= 2);           /* and so does the real climb's depth (rarely) */
     CHECK_EQ_I64(0, c.repaired);
     return check_exit();
 }

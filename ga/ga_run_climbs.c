@@ -18,8 +18,8 @@
  * takes the best of its first gene's sweep (docs/ga.md "Local search").
  * Returns 0 where the start is climbed plainly, else the depth of its climb
  * under the real min_trades after the relaxed one (r->relaxed): a kick's
- * ls_depth; with ls_random_relax a random start's 1, its pairs left to the
- * members' climbs (docs/ga.md "Relaxed random starts"). */
+ * ls_depth; with ls_random_relax a random start's 1 (docs/ga.md "Relaxed
+ * random starts"). */
 static uint32_t climb_start(const ga_run_state_t *r, const topk_t *hof, uint32_t gen, uint32_t j, uint32_t n_best,
                             ga_climb_t *c)
 {

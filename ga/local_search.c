@@ -52,11 +52,11 @@ static ev_status climb_genes(const ls_sweep_t *sw, int32_t n_genes, uint16_t *ge
 }
 
 /* Pair moves until the first improvement; *moved: the two genes' bits when
- * one was taken, else unchanged. The
- * pairs (k1 < k2: k1 ascending, then k2) are tried cyclically from *next, the
- * pair after the climb's last pair move, which *next then names: a pass after
- * a move first tries the pairs the pass before had not reached (bench/RESULTS.md
- * "Pair passes that go on from the last move"). A pair is p = k1 * n_genes + k2. */
+ * one was taken, else unchanged. The pairs (k1 < k2: k1 ascending, then k2)
+ * are tried cyclically from *next, the pair after the climb's last pair move,
+ * which *next then names: a pass after a move first tries the pairs the pass
+ * before had not reached (bench/RESULTS.md "Pair passes that go on from the
+ * last move"). A pair is p = k1 * n_genes + k2. */
 static ev_status pass_pairs(const ls_sweep_t *sw, int32_t n_genes, uint16_t *genes, eval_result_t *r,
                             eval_result_t *out, ls_tally_t *tally, uint32_t *moved, uint32_t *next, ev_error *err)
 {

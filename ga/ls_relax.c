@@ -31,7 +31,7 @@ ev_status ls_climb_relaxed(const ls_sweep_t *relaxed, const ls_sweep_t *sw, int3
     if ((st = ls_climb(&lo, n_genes, depth, genes, r, tally, err)) == EV_OK &&
         !(r->feasible && r->trades >= sw->t->obj.min_trades) &&
         (st = ls_best_move(&hi, n_genes, genes, r, tally, err)) == EV_OK)
-        st = ls_climb(&hi, n_genes, real_depth < depth ? real_depth : depth, genes, r, tally, err);
+        st = ls_climb(&hi, n_genes, real_depth, genes, r, tally, err);
     if (own)
         sweep_cache_free(&cache);
     return st;

@@ -224,10 +224,11 @@ static void check_problem(random_problem_t *rp, uint64_t *rng, tally_t *c)
         CHECK_EQ_I64(lo_obj.min_trades, rx.t.obj.min_trades);
         CHECK_EQ_I64(sw.skip_exit_pairs, rx.sw.skip_exit_pairs);
         CHECK(rx.sw.t == &rx.t);
-        for (uint32_t i = 0; i < 16; i++) { /* depth 1; 2; and 2 with the real climb at 1 */
+        for (uint32_t i = 0; i < 16; i++) { /* depth 1 (4); 2 (4); 2 with the real climb at 1 (8) */
+            const uint32_t depth = i < 4 ? 1 : 2;
             uint16_t g[EV_MAX_PARAMS];
             genome_random(rng_key(*rng), 0, i, rp->lat.n_params, cp.p.shape.n_values, g);
-            check_start(&real, &lo, &rx, &sw, i < 4 ? 1 : 2, i < 8 ? (i < 4 ? 1 : 2) : 1, g, c);
+            check_start(&real, &lo, &rx, &sw, depth, i < 8 ? depth : 1, g, c);
         }
         c->problems++;
     }

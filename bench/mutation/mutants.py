@@ -50,7 +50,7 @@ MUTANTS = [
            "*moved = UINT32_C(1) << k1;", ["test_ls_climb_order"]),
     mutant("ls-best-move-own", "ga/local_search.c", "            *r = out[genes[k]];\n", "\n",
            ["test_ls_relax"]),
-    mutant("ls-relax-real-depth", "ga/ls_relax.c", "real_depth < depth ? real_depth : depth", "depth",
+    mutant("ls-relax-real-depth", "ga/ls_relax.c", "ls_climb(&hi, n_genes, real_depth,", "ls_climb(&hi, n_genes, depth,",
            ["test_ls_relax", "test_ga_random_climbs"]),
     mutant("ls-random-real-depth", "ga/ga_run_climbs.c", "    return r->has_relaxed && r->s->ls_random_relax;",
            "    return r->has_relaxed && r->s->ls_random_relax ? r->s->ls_depth : 0;", ["test_ga_random_climbs"]),

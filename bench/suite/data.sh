@@ -4,13 +4,16 @@
 # counts (3 trading tickers), and the real NYSE TAQ sample, an optional
 # fixture outside the repository (REAL_HF, else ../shared/data/real-hf beside
 # the checkout; read in place, never copied): without it s7 and s8 cannot run.
+# DATASETS (default all) names the ones to make, e.g. "g21 g25" (no real-hf then).
 #   bash bench/suite/data.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 E=${BUILD_DIR:-build}/evolve
 S=${SUITE_DIR:-bench/out/suite}
 mkdir -p "$S"
+wanted() { case " ${DATASETS:-all} " in *" all "* | *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 gen() { # name seed days trades [ingest options]
+    wanted "$1" || return 0
     [ -f "$S/$1.h5" ] && return
     "$E" gen-data --out "$S/$1" --days "$3" --seed "$2" --trades "$4" --tickers SOXL,IONQ,MARA --quiet
     "$E" ingest --market "$S/$1/market" --trades "$S/$1/all_trade_logs.csv" --tickers SOXL,IONQ,MARA \
@@ -24,6 +27,7 @@ gen g11 11 15 1500
 gen g21 21 15 4500 --features 'Entry Rsi'
 gen g23 23 20 4800 --features 'Entry Rsi'
 gen g25 25 15 4500 --features 'Entry Rsi'
+wanted real || { ls -l "$S"/*.h5; exit 0; }
 R=${REAL_HF:-}
 for up in .. ../.. ../../..; do # the shared folder beside the checkout (a worktree sits deeper)
     [ -n "$R" ] || { [ -f "$up/shared/data/real-hf/all_trade_logs.csv" ] && R=$up/shared/data/real-hf; } || true

@@ -12,13 +12,17 @@
 # restarts of the exact sweeps, bench/bench_climb.c; run_climb.sh) or deap
 # (bench/suite/deap_arm.py in the bench venv VENV, default bench/out/venv;
 # DEAP_ARGS are its options, e.g. '--algo mupluslambda'). GA_EXTRA is evolve's only.
+# BUILD_DIR (default build: from the repository's root, or an absolute path)
+# holds evolve; SUITE_DIR (default bench/out/suite) the datasets (data.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARM=$1
 SEEDS=${2:-10}
 BUDGET=${3:-2}
 EXTRA=${4:-}
-E=$(pwd)/${BUILD_DIR:-build}/evolve
+B=${BUILD_DIR:-build}
+case $B in /*) ;; *) B=$(pwd)/$B ;; esac
+E=$B/evolve
 S=$(cd "${SUITE_DIR:-bench/out/suite}" && pwd)
 W=$S/$ARM
 mkdir -p "$W"
@@ -29,10 +33,10 @@ ARGS=(--seconds "$BUDGET")
 METHOD=${METHOD:-evolve}
 case $METHOD in
 evolve) ;;
-climb) C=$(pwd)/${BUILD_DIR:-build}/bench/bench_climb ;;
+climb) C=$B/bench/bench_climb ;;
 deap)
     PY=$(cd "${VENV:-bench/out/venv}" && pwd)/bin/python
-    export EVOLVE_LIBRARY=$(pwd)/${BUILD_DIR:-build}/libevolve.so PYTHONPATH=$(pwd)/python
+    export EVOLVE_LIBRARY=$B/libevolve.so PYTHONPATH=$(pwd)/python
     ;;
 *) echo "run.sh: METHOD is evolve, climb or deap, not '$METHOD'" >&2; exit 2 ;;
 esac
@@ -45,7 +49,8 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
             printf 'ga:\n  %s\n' "$LIMIT" >>"$cfg"
             [ -n "$EXTRA" ] && printf '%b\n' "$EXTRA" | sed 's/^/  /' >>"$cfg"
             rm -f "$out" "$out.partial" "$out.partial.ckpt"
-            T=(/usr/bin/time -f "%e" -o "$W/$name-$s.time")
+            T=() # the wall time where /usr/bin/time is installed (a bare machine may lack it)
+            [ -x /usr/bin/time ] && T=(/usr/bin/time -f "%e" -o "$W/$name-$s.time")
             case $METHOD in
             evolve) "${T[@]}" "$E" "$cfg" --seed "$s" --quiet --json "$W/$name-$s.json" >/dev/null ;;
             climb) "${T[@]}" "$C" "$cfg" --seed "$s" "${ARGS[@]}" >"$W/$name-$s.json" ;;

@@ -27,12 +27,13 @@ gen g11 11 15 1500
 gen g21 21 15 4500 --features 'Entry Rsi'
 gen g23 23 20 4800 --features 'Entry Rsi'
 gen g25 25 15 4500 --features 'Entry Rsi'
-wanted real || { ls -l "$S"/*.h5; exit 0; }
-R=${REAL_HF:-}
-for up in .. ../.. ../../..; do # the shared folder beside the checkout (a worktree sits deeper)
-    [ -n "$R" ] || { [ -f "$up/shared/data/real-hf/all_trade_logs.csv" ] && R=$up/shared/data/real-hf; } || true
-done
-[ -n "$R" ] || { echo "data.sh: no shared/data/real-hf beside the checkout; set REAL_HF" >&2; exit 1; }
-[ -f "$S/real.h5" ] || "$E" ingest --market "$R/market" --trades "$R/all_trade_logs.csv" --tickers ETF,AAA,BBB,XXX \
-    --out "$S/real.h5" --quiet
+if wanted real; then
+    R=${REAL_HF:-}
+    for up in .. ../.. ../../..; do # the shared folder beside the checkout (a worktree sits deeper)
+        [ -n "$R" ] || { [ -f "$up/shared/data/real-hf/all_trade_logs.csv" ] && R=$up/shared/data/real-hf; } || true
+    done
+    [ -n "$R" ] || { echo "data.sh: no shared/data/real-hf beside the checkout; set REAL_HF" >&2; exit 1; }
+    [ -f "$S/real.h5" ] || "$E" ingest --market "$R/market" --trades "$R/all_trade_logs.csv" \
+        --tickers ETF,AAA,BBB,XXX --out "$S/real.h5" --quiet
+fi
 ls -l "$S"/*.h5

@@ -11,6 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SEEDS=${1:-5}
-DATASETS="g21 g25" bash bench/suite/data.sh >/dev/null
-echo "needles: s12, s13 at every core ($(nproc) threads, OMP_NUM_THREADS ${OMP_NUM_THREADS:-unset}), time_budget_s 10, seeds 1-$SEEDS"
-LATTICES="s12 s13" bash bench/suite/run.sh needles "$SEEDS" 10
+LATTICES="s12 s13"
+# their datasets, as bench/suite/lattices.tsv names them
+DATASETS=$(awk -F'\t' -v l=" $LATTICES " 'index(l, " " $1 " ") { print $3 }' bench/suite/lattices.tsv)
+DATASETS=$DATASETS bash bench/suite/data.sh >/dev/null
+echo "needles: $LATTICES at every core ($(nproc) threads, OMP_NUM_THREADS ${OMP_NUM_THREADS:-unset}), time_budget_s 10, seeds 1-$SEEDS"
+LATTICES=$LATTICES bash bench/suite/run.sh needles "$SEEDS" 10

@@ -8,8 +8,8 @@
  * distinct peak values, and the climbs that ended at the best value.
  *
  *   bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2]
- *               [--kick K [--kick-min K0] [--from V1,V2,..] [--relax P [--real-depth 1|2]]] [--peaks]
- *               [--no-exit-pairs]
+ *               [--kick K [--kick-min K0] [--from V1,V2,..]] [--relax P [--real-depth 1|2]] [--exits-off]
+ *               [--peaks] [--no-exit-pairs]
  *
  * Start j is genome_random(seed, generation 0, individual j): deterministic
  * given the seed with --evals (the budget is checked before each climb, so a
@@ -18,10 +18,13 @@
  * K0 default 2, draws at generation 0, individual j) of the genome --from
  * gives (each gene's value as its text in the config, `off` for an exit's
  * off), or without --from, of the best peak so far (iterated local search;
- * climb 0 from a random start). --relax P climbs each kick as the GA's
- * relaxed kicks (ga/ls_relax.h, local_search.kick_relax P): under min_trades
- * at P %, then back under the real one, climbed there at --real-depth (by
- * default --depth; the GA's random starts: 1). --peaks prints every climb's peak
+ * climb 0 from a random start). --relax P climbs each kick (without --kick,
+ * each random start) as the GA's relaxed climbs (ga/ls_relax.h,
+ * local_search.kick_relax P): under min_trades at P %, then back under the
+ * real one, climbed there at --real-depth (by default --depth; the GA's random
+ * starts: 1). --exits-off starts a random start's exits that can be off at off
+ * (local_search.random_exits_off; the GA's random starts: `--relax 90
+ * --real-depth 1 --exits-off --no-exit-pairs`). --peaks prints every climb's peak
  * (fitness, trades, sweep cost) and its start's trades and feasibility on
  * stderr. --no-exit-pairs climbs as the GA does by default
  * (local_search.exit_pairs false); without it every pair is swept. */
@@ -44,7 +47,7 @@
 typedef struct {
     uint64_t evals, seconds, seed, kick, kick_min, relax;
     uint32_t depth, real_depth;
-    int seed_given, peaks, no_exit_pairs;
+    int seed_given, peaks, no_exit_pairs, exits_off;
     const char *from;
 } climb_opts_t;
 
@@ -101,14 +104,18 @@ static ev_status parse_from(const lattice_t *lat, const char *from, uint16_t *g,
     return *at ? ev_fail(err, EV_EUSAGE, "--from: more values than the %d genes", lat->n_params) : EV_OK;
 }
 
-/* Start j: random, or with --kick a kick of --from's genome or of the best
- * peak so far (best, NULL before the first climb). Returns 1 for a kick. */
-static int start_of(const climb_opts_t *o, const lattice_shape_t *sh, uint32_t j, const uint16_t *from,
-                    const ranked_genome_t *best, uint16_t *g)
+/* Start j: random (with --exits-off its exits that can be off at off), or
+ * with --kick a kick of --from's genome or of the best peak so far (best,
+ * NULL before the first climb). Returns 1 for a kick. */
+static int start_of(const climb_opts_t *o, const lattice_t *lat, const lattice_shape_t *sh, uint32_t j,
+                    const uint16_t *from, const ranked_genome_t *best, uint16_t *g)
 {
     philox_key_t key = rng_key(o->seed);
     if (!o->kick || (!from && !best)) {
         genome_random(key, 0, j, sh->n_params, sh->n_values, g);
+        for (int32_t k = 0; o->exits_off && k < lat->n_params; k++)
+            if (param_has_off(&lat->params[k]))
+                g[k] = (uint16_t)(lat->params[k].n_values - 1);
         return 0;
     }
     memcpy(g, from ? from : best->genes, (size_t)sh->n_params * sizeof *g);
@@ -141,13 +148,16 @@ static ev_status climb_all(const session_t *s, const climb_opts_t *o, climbs_t *
         if (j > 0 && ((o->evals && c->starts + c->ls_cost >= o->evals) ||
                       (o->seconds && plat_now() - t0 >= (double)o->seconds) || j == UINT32_MAX))
             break;
-        kick = start_of(o, &sh, j, o->from ? from : NULL, best == UINT64_MAX ? NULL : &c->peak[best], g);
+        kick =
+            start_of(o, &s->cfg.lattice, &sh, j, o->from ? from : NULL, best == UINT64_MAX ? NULL : &c->peak[best], g);
         if ((st = s->ops->evaluate(s->backend, g, 1, &r, err)) != EV_OK)
             break;
         memset(&tl, 0, sizeof tl);
         start = r;
-        st = kick && relax ? ls_climb_relaxed(&rx.sw, &sw, sh.n_params, o->depth, o->real_depth, g, &r, &tl, err)
-                           : ls_climb(&sw, sh.n_params, o->depth, g, &r, &tl, err);
+        /* --relax: the kicks, or without --kick every start */
+        st = relax && (kick || !o->kick)
+                 ? ls_climb_relaxed(&rx.sw, &sw, sh.n_params, o->depth, o->real_depth, g, &r, &tl, err)
+                 : ls_climb(&sw, sh.n_params, o->depth, g, &r, &tl, err);
         if (st == EV_OK)
             st = keep_peak(c, &sh, s->cfg.lattice.size_fits, g, r, err);
         if (st == EV_OK && (best == UINT64_MAX || ranked_before(&c->peak[c->n - 1], &c->peak[best])))
@@ -216,8 +226,9 @@ static ev_status parse(int argc, char **argv, const char **config, climb_opts_t 
         {"--no-exit-pairs", OPT_FLAG, &o->no_exit_pairs, 0, 0, NULL, NULL, NULL},
         {"--relax", OPT_U64, &o->relax, 1, 100, NULL, NULL, NULL},
         {"--real-depth", OPT_CHOICE, &real_depth, 0, 0, depths, NULL, &real_depth_given},
+        {"--exits-off", OPT_FLAG, &o->exits_off, 0, 0, NULL, NULL, NULL},
     };
-    opt_table_t t = {spec, 11, config, 1, &n_pos, "one config file is expected"};
+    opt_table_t t = {spec, 12, config, 1, &n_pos, "one config file is expected"};
     if ((st = opt_parse(&t, argc, argv, &res, err)) != EV_OK)
         return st;
     if (res == OPT_HELP || n_pos != 1 || depth == 0 || (real_depth_given && real_depth == 0) ||
@@ -225,13 +236,14 @@ static ev_status parse(int argc, char **argv, const char **config, climb_opts_t 
         return ev_fail(
             err, EV_EUSAGE,
             "usage: bench_climb CONFIG [--seed S] [--evals N] [--seconds T] [--depth 1|2] "
-            "[--kick K [--kick-min K0] [--from V1,V2,..] [--relax P [--real-depth 1|2]]] [--peaks] [--no-exit-pairs] "
+            "[--kick K [--kick-min K0] [--from V1,V2,..]] [--relax P [--real-depth 1|2]] [--exits-off] [--peaks] "
+            "[--no-exit-pairs] "
             "(a budget: "
             "--evals or --seconds, or both)");
     if (!o->kick_min)
         o->kick_min = o->kick < 2 ? o->kick : 2;
-    if ((o->from || o->kick_min > 2 || o->relax) && !o->kick)
-        return ev_fail(err, EV_EUSAGE, "--from, --kick-min and --relax go with --kick K");
+    if ((o->from || o->kick_min > 2) && !o->kick)
+        return ev_fail(err, EV_EUSAGE, "--from and --kick-min go with --kick K");
     if (real_depth_given && !o->relax)
         return ev_fail(err, EV_EUSAGE, "--real-depth goes with --relax P");
     if (real_depth > depth)

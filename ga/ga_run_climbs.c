@@ -9,9 +9,20 @@
 #include "ga/ls_kick.h"
 #include "operators/genome.h"
 
+/* Every exit whose lattice holds off (trail, breakeven, max_hold; off is
+ * always the last value) set to off: a random start is then a target and
+ * stop strategy (docs/ga.md "Random starts at off exits"). */
+static void exits_at_off(const lattice_t *lat, uint16_t *genes)
+{
+    for (int32_t k = 0; k < lat->n_params; k++)
+        if (param_has_off(&lat->params[k]))
+            genes[k] = (uint16_t)(lat->params[k].n_values - 1);
+}
+
 /* Climb j's start: the generation's j-th best new genome (j < n_best), or
  * a uniformly random genome (RANDOM stream of generation gen, individual
- * population + j - n_best: counters no genome of the run draws), or for the
+ * population + j - n_best: counters no genome of the run draws; with
+ * ls_random_exits_off its exits that can be off at off), or for the
  * last ls_kicks of those, when the hall of fame's best is feasible, a kick
  * of it (ga/ls_kick.h, the same counters from draw LS_KICK_DRAW0). Either
  * result is unknown: it starts as infeasible, so the climb's first move
@@ -38,6 +49,8 @@ static uint32_t climb_start(const ga_run_state_t *r, const topk_t *hof, uint32_t
         return r->has_relaxed ? r->s->ls_depth : 0;
     }
     genome_random(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, c->genes);
+    if (r->s->ls_random_exits_off)
+        exits_at_off(r->p->lat, c->genes);
     return r->has_relaxed && r->s->ls_random_relax;
 }
 

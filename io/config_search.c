@@ -35,7 +35,8 @@ static const char *const ga_keys[] = {"population",
                                       "restart_elites",
                                       NULL};
 static const char *const local_search_keys[] = {"every", "members",    "depth",      "random",       "exit_pairs",
-                                                "kicks", "kick_genes", "kick_relax", "random_relax", NULL};
+                                                "kicks", "kick_genes", "kick_relax", "random_relax", "random_exits_off",
+                                                NULL};
 static const char *const migration_keys[] = {"every", "count", NULL};
 static const char *const selection_keys[] = {"type", "k", "truncation", NULL};
 static const char *const selection_names[] = {"tournament", "truncation", NULL}; /* selection_kind order */
@@ -156,7 +157,8 @@ static ev_status parse_flag(const ymap_t *m, const char *key, uint32_t *flag, ev
     return st;
 }
 
-/* ga.local_search: {every, members, depth, random, exit_pairs, kicks, kick_genes, kick_relax, random_relax}
+/* ga.local_search: {every, members, depth, random, exit_pairs, kicks, kick_genes, kick_relax, random_relax,
+ * random_exits_off}
  * (docs/ga.md "Local search"). */
 static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error *err)
 {
@@ -172,9 +174,10 @@ static ev_status parse_local_search(const ymap_t *ga, ga_settings_t *g, ev_error
         (st = ymap_u32(&m, "kicks", 0, 1024, &g->ls_kicks, err)) != EV_OK ||
         (st = ymap_u32(&m, "kick_genes", 2, EV_MAX_PARAMS, &g->ls_kick_genes, err)) != EV_OK ||
         (st = ymap_u32(&m, "kick_relax", 1, 100, &g->ls_kick_relax, err)) != EV_OK ||
-        (st = parse_flag(&m, "exit_pairs", &g->ls_exit_pairs, err)) != EV_OK)
+        (st = parse_flag(&m, "exit_pairs", &g->ls_exit_pairs, err)) != EV_OK ||
+        (st = parse_flag(&m, "random_relax", &g->ls_random_relax, err)) != EV_OK)
         return st;
-    return parse_flag(&m, "random_relax", &g->ls_random_relax, err);
+    return parse_flag(&m, "random_exits_off", &g->ls_random_exits_off, err);
 }
 
 static ev_status parse_restart_elites(const ymap_t *ga, ga_settings_t *g, ev_error *err)

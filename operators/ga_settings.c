@@ -38,6 +38,7 @@ void ga_settings_default(ga_settings_t *g)
     g->ls_kick_genes = 4;
     g->ls_kick_relax = 90;
     g->ls_random_relax = 1;
+    g->ls_random_exits_off = 1;
     g->restart_stall = 20;
 }
 

@@ -63,6 +63,10 @@ typedef struct {
      * a needle peak on the feasibility edge whose basin is narrow under the
      * real min_trades: bench/suite s13); 0: they climb plainly. */
     uint32_t ls_random_relax;
+    /* 1 (default): a random start's exits whose lattice holds off (trail,
+     * breakeven, max_hold) begin at off, a target and stop strategy that the
+     * climb adds exit rules to where they pay; 0: drawn like every gene. */
+    uint32_t ls_random_exits_off;
     /* 1: at ls_depth 2 also sweep pairs of two exit genes other than target
      * x stop (trail, breakeven, max_hold; each costs the product of their
      * value counts); 0 (default): those pairs are skipped. */

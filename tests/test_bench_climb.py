@@ -48,6 +48,13 @@ def exits_off(a, root, data, check):
     if check(d is not None, f"off: bench_climb's line is not JSON: {r.stdout} {r.stderr}"):
         got = d["top"][0]
         check((got["fitness"], got["values"]) == (best["fitness"], best["values"]), f"off: climb {got} != grid {best}")
+    # --exits-off (the GA's random_exits_off): other starts, so other climbs, the same best here; repeatable
+    runs = [climb(a.climb, cfg, "--evals", "3000", "--seed", "3", "--depth", "1", "--peaks", *x)
+            for x in ([], ["--exits-off"], ["--exits-off"])]
+    if check(all(d is not None for _, d in runs), f"--exits-off: {[r.stderr[-300:] for r, _ in runs]}"):
+        lines = [[x for x in r.stderr.splitlines() if x.startswith("peak ")] for r, _ in runs]
+        check(lines[1] == lines[2] and lines[1] != lines[0], f"--exits-off: the same climbs as without it: {lines[1][:4]}")
+        check(runs[1][1]["top"][0]["values"] == best["values"], f"--exits-off: {runs[1][1]['top'][0]} != grid {best}")
 
 
 def relaxed(a, cfg, what, check):
@@ -58,8 +65,14 @@ def relaxed(a, cfg, what, check):
     peaks = [line.split() for line in r.stderr.splitlines() if line.startswith("peak ")]
     check(r.returncode == 0 and json.loads(r.stdout)["searches"] == len(peaks) >= 2, f"{what} --relax: {r.stderr}")
     check(all(len(p) == 7 and p[6] in ("0", "1") for p in peaks), f"{what} --relax: peak lines {peaks[:3]}")
-    r = subprocess.run([a.climb, cfg, "--evals", "5000", "--relax", "50"], capture_output=True, text=True)
-    check(r.returncode == 2 and "--relax" in r.stderr, f"--relax without --kick: {r.returncode} {r.stderr}")
+    # without --kick, --relax climbs the random starts so (the GA's random_relax)
+    r = subprocess.run([a.climb, cfg, "--evals", "5000", "--relax", "50", "--peaks"], capture_output=True, text=True,
+                       timeout=60)
+    peaks = [line.split() for line in r.stderr.splitlines() if line.startswith("peak ")]
+    check(r.returncode == 0 and json.loads(r.stdout)["searches"] == len(peaks) >= 2,
+          f"{what} --relax without --kick: {r.returncode} {r.stderr}")
+    r = subprocess.run([a.climb, cfg, "--evals", "5000", "--kick-min", "3"], capture_output=True, text=True)
+    check(r.returncode == 2 and "--kick" in r.stderr, f"--kick-min without --kick: {r.returncode} {r.stderr}")
     # --real-depth 1 (the GA's random starts) goes with --relax, at most --depth
     base = [a.climb, cfg, "--evals", "5000", "--kick", "3"]
     r = subprocess.run(base + ["--relax", "50", "--real-depth", "1"], capture_output=True, text=True, timeout=60)

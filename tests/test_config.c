@@ -60,7 +60,7 @@ static const char full_yaml[] =
     "  cache_max_mb: 256\n"
     "  checkpoint_every: 7\n"
     "  local_search: {every: 4, members: 6, depth: 2, random: 3, exit_pairs: true, kicks: 2, kick_genes: 7, "
-    "kick_relax: 85, random_relax: true}\n"
+    "kick_relax: 85, random_relax: true, random_exits_off: false}\n"
     "  restart_stall: 9\n"
     "  restart_elites: true\n"
     "  checkpoint_every_s: 2.5\n"
@@ -188,6 +188,7 @@ static void test_full(void)
     CHECK_EQ_I64(7, cfg.ga.ls_kick_genes);
     CHECK_EQ_I64(85, cfg.ga.ls_kick_relax);
     CHECK_EQ_I64(1, cfg.ga.ls_random_relax);
+    CHECK_EQ_I64(0, cfg.ga.ls_random_exits_off);
     CHECK_EQ_I64(9, cfg.ga.restart_stall);
     CHECK_EQ_I64(1, cfg.ga.restart_elites);
     CHECK_EQ_F64(2.5, cfg.checkpoint_every_s);

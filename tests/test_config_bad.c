@@ -131,6 +131,8 @@ static const bad_case cases[] = {
      "ga.local_search.kick_relax", "expected an integer from 1 to 100, found 0"},
     {"ls_random_relax", BASE "ga: {local_search: {random_relax: 90}}\n", EV_ECONFIG, 4, 35,
      "ga.local_search.random_relax", "expected true or false, found the number 90"},
+    {"ls_random_exits_off", BASE "ga: {local_search: {random_exits_off: 1}}\n", EV_ECONFIG, 4, 39,
+     "ga.local_search.random_exits_off", "expected true or false, found the number 1"},
     {"creep_huge", BASE "ga: {mutation: {creep_max: 65536}}\n", EV_ECONFIG, 4, 28, "ga.mutation.creep_max",
      "expected an integer from 1 to 65535"},
     {"drawdown_huge", BASE "objective: {max_drawdown_pct: 1e13}\n", EV_ECONFIG, 4, 31, "objective.max_drawdown_pct",

@@ -11,7 +11,11 @@
  * genome (the generation's best, the hall of fame's second), of another size
  * or on the wrong climbs reach other peaks on these problems and fail here; so
  * do climbs never put in, and relaxed climbs (local_search.kick_relax) of the
- * wrong starts: kicks, and with local_search.random_relax random starts too. */
+ * wrong starts: kicks, and with local_search.random_relax random starts too;
+ * and on random lattices whose exits hold off, random starts whose exits are
+ * not at off with local_search.random_exits_off (or are with it false), and
+ * kicks whose exits are. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,9 @@
 #include "ga/ls_sweep.h"
 #include "operators/genome.h"
 #include "tests/check.h"
+#include "tests/support/builder.h"
 #include "tests/support/ga_fixture.h"
+#include "tests/support/random_problem.h"
 
 #define MAX_GENS 31
 #define POP 64
@@ -44,7 +50,8 @@ typedef struct {
 typedef struct {
     const char *what;
     uint32_t gens, kicks, kick_genes, depth, islands, kick_relax, random_relax;
-    uint64_t seed; /* the GA's (0: 11) */
+    uint64_t seed;      /* the GA's (0: 11) */
+    uint32_t exits_off; /* local_search.random_exits_off */
 } case_t;
 
 /* What a case runs on: a problem on the CPU backend and its host tables. */
@@ -84,9 +91,10 @@ static int in_generation(const log_t *l, uint32_t gen, const uint16_t *genes)
     return 0;
 }
 
-/* Start j after generation g, as the docs say; its kick size in *k (0: random). */
-static void start_of(const subject_t *f, const log_t *l, const case_t *c, uint64_t seed, uint32_t g, uint32_t j,
-                     uint16_t *genes, uint32_t *k)
+/* Start j after generation g, as the docs say, with a random start's exits
+ * at off when exits_off; its kick size in *k (0: random). */
+static void start_of(const subject_t *f, const log_t *l, const case_t *c, uint32_t exits_off, uint64_t seed, uint32_t g,
+                     uint32_t j, uint16_t *genes, uint32_t *k)
 {
     *k = 0;
     if (j >= RANDOM - c->kicks && l->feasible[g]) {
@@ -95,13 +103,34 @@ static void start_of(const subject_t *f, const log_t *l, const case_t *c, uint64
         return;
     }
     genome_random(rng_key(seed), g, POP + j, f->p->shape.n_params, f->p->shape.n_values, genes);
+    for (int32_t q = 0; exits_off && q < f->p->lat->n_params; q++) /* off: an exit's last value */
+        if (f->p->lat->params[q].role != PARAM_FILTER &&
+            isinf(f->p->lat->params[q].values[f->p->shape.n_values[q] - 1]))
+            genes[q] = (uint16_t)(f->p->shape.n_values[q] - 1);
+}
+
+/* Climbs a start as the GA climbs start j (relaxed first where the case says). */
+static void climb_start(const subject_t *f, const case_t *c, const ls_sweep_t *sw, const ls_relaxed_t *rx, int relax,
+                        int kick, uint16_t *genes, eval_result_t *r)
+{
+    const int32_t ng = f->p->shape.n_params;
+    ls_tally_t tl;
+    ev_error err;
+    memset(r, 0, sizeof *r);
+    memset(&tl, 0, sizeof tl);
+    if (relax && (kick || c->random_relax))
+        CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx->sw, sw, ng, c->depth, kick ? c->depth : 1, genes, r, &tl, &err));
+    else
+        CHECK_EQ_I64(EV_OK, ls_climb(sw, ng, c->depth, genes, r, &tl, &err));
 }
 
 /* peaks[0] of random starts, peaks[1] of kicks: the feasible ones, all checked;
  * peaks[2] of random starts, peaks[3] of kicks: those whose relaxed climb
  * (c->kick_relax) ends elsewhere than a plain climb would; peaks[4] of relaxed
  * random starts at depth 2: those whose climb under the real min_trades ends
- * elsewhere at depth 2 than at depth 1, the depth a random start climbs it at. */
+ * elsewhere at depth 2 than at depth 1, the depth a random start climbs it at;
+ * peaks[5] of random starts: those whose start with the other random_exits_off
+ * climbs elsewhere. */
 static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
 {
     static log_t l;
@@ -114,7 +143,9 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
     const int32_t ng = f->p->shape.n_params;
     ls_sweep_t sw = ls_sweep_tables(f->t, ng);
     ls_relaxed_t rx;
-    int relax = ls_relax_init(&rx, &sw, c->kick_relax);
+    int relax;
+    sw.skip_exit_pairs = 1; /* as the GA climbs by default (local_search.exit_pairs false) */
+    relax = ls_relax_init(&rx, &sw, c->kick_relax);
     memset(&l, 0, sizeof l);
     fixture_settings(&s);
     s.population = POP;
@@ -128,6 +159,7 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
     s.ls_kick_genes = c->kick_genes;
     s.ls_kick_relax = c->kick_relax;
     s.ls_random_relax = c->random_relax;
+    s.ls_random_exits_off = c->exits_off;
     memset(&obs, 0, sizeof obs);
     obs.ctx = &l;
     obs.want_population = 1;
@@ -138,18 +170,22 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
     o.observer = &obs;
     CHECK_EQ_I64(EV_OK, ga_run(&backend_cpu_ops, f->b, f->p, &s, &o, &res, &err));
     CHECK_EQ_I64(c->gens, l.n);
-    memset(peaks, 0, 5 * sizeof *peaks);
+    memset(peaks, 0, 6 * sizeof *peaks);
     for (uint32_t g = 0; g + 1 < l.n; g++) {
         if ((g + 1) % EVERY != 0)
             continue;
         for (uint32_t j = 0; j < RANDOM; j++) {
-            uint16_t genes[EV_MAX_PARAMS], plain[EV_MAX_PARAMS];
-            eval_result_t r, rp;
+            uint16_t genes[EV_MAX_PARAMS], plain[EV_MAX_PARAMS], other[EV_MAX_PARAMS];
+            eval_result_t r, rp, ro;
             ls_tally_t tl;
             uint32_t k;
             int kick;
-            start_of(f, &l, c, o.seed, g, j, genes, &k);
+            start_of(f, &l, c, c->exits_off, o.seed, g, j, genes, &k);
             kick = k > 0;
+            if (!kick) {
+                start_of(f, &l, c, !c->exits_off, o.seed, g, j, other, &k);
+                climb_start(f, c, &sw, &rx, relax, 0, other, &ro);
+            }
             memset(&r, 0, sizeof r);
             memset(&tl, 0, sizeof tl);
             memcpy(plain, genes, sizeof plain);
@@ -170,6 +206,7 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
                 continue;
             peaks[kick]++;
             peaks[2 + kick] += memcmp(plain, genes, (size_t)ng * sizeof *genes) != 0;
+            peaks[5] += !kick && memcmp(other, genes, (size_t)ng * sizeof *genes) != 0;
             kicked += kick && k >= 2 && k <= c->kick_genes;
             if (in_generation(&l, g + 1, genes))
                 found[kick]++;
@@ -198,16 +235,78 @@ static void check_min_trades_case(const planted_opts_t *po, int64_t min_trades, 
     fixture_close(&f);
 }
 
+/* Four filters on random datasets' features, a target, a stop and the three
+ * exits that can be off, each holding off (its last value). */
+static void off_lattice(lattice_t *lat, const dataset_t *ds)
+{
+    static const double f01[] = {0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 1.0},
+                        f2[] = {0.0, 0.3, 0.6, 0.9, 1.2, 1.5, 2.0, 2.5};
+    static const double tp[] = {0.05, 0.1, 0.2, 0.3, 0.5, 1.0}, sp[] = {-1.0, -0.5, -0.3, -0.2, -0.1, -0.05};
+    static const double tr[] = {0.02, 0.05, 0.1, 0.2, 0.5, HUGE_VAL}, be[] = {0.02, 0.05, 0.1, 0.2, 0.3, HUGE_VAL};
+    static const double mh[] = {0, 1, 3, 10, 30, HUGE_VAL};
+    memset(lat, 0, sizeof *lat);
+    tb_param(lat, "f0", PARAM_FILTER, FILTER_MIN, random_feature_names[0], f01, 8);
+    tb_param(lat, "f1", PARAM_FILTER, FILTER_MAX, random_feature_names[1], f01, 8);
+    tb_param(lat, "f2", PARAM_FILTER, FILTER_MIN, random_feature_names[2], f2, 8);
+    tb_param(lat, "f3", PARAM_FILTER, FILTER_MAX, random_feature_names[2], f2, 8);
+    tb_param(lat, "target", PARAM_TARGET, FILTER_MIN, NULL, tp, 6);
+    tb_param(lat, "stop", PARAM_STOP, FILTER_MIN, NULL, sp, 6);
+    tb_param(lat, "trail", PARAM_TRAIL, FILTER_MIN, NULL, tr, 6);
+    tb_param(lat, "breakeven", PARAM_BREAKEVEN, FILTER_MIN, NULL, be, 6);
+    tb_param(lat, "hold", PARAM_MAX_HOLD, FILTER_MIN, NULL, mh, 6);
+    tb_lattice_done(lat, ds);
+}
+
+/* Random starts at off exits (local_search.random_exits_off), on and off, on
+ * random problems over off_lattice: every feasible peak of the starts the docs
+ * give is in the next generation, and enough of them climb elsewhere from the
+ * start the other setting gives to tell the two apart. */
+static void check_exits_off(void)
+{
+    const random_dataset_opts_t big = {600, 100, 50};
+    case_t c = {"random starts at off exits", 10, 1, 3, 2, 1, 90, 1, 0, 1};
+    uint64_t rng = 7;
+    uint32_t peaks[6], differ[2] = {0, 0};
+    for (int i = 0; i < 3; i++) {
+        random_problem_t rp;
+        cpu_problem_t cp;
+        random_dataset(&rp.ds, &rng, &big);
+        off_lattice(&rp.lat, &rp.ds);
+        random_objective(&rp.obj, &rng);
+        rp.obj.min_trades = 20;
+        if (cpu_problem_open(&cp, &rp.ds, &rp.lat, &rp.obj)) {
+            subject_t sf = {&cp.p, cp.b, &cp.t.view};
+            for (uint32_t on = 0; on < 2; on++) {
+                c.exits_off = on;
+                check_case(&sf, &c, peaks);
+                CHECK(peaks[0] >= 3); /* 3 local search steps of 2 random climbs (and one kick) */
+                differ[on] += peaks[5];
+            }
+            cpu_problem_close(&cp);
+        } else {
+            CHECK(0);
+        }
+        random_problem_free(&rp);
+    }
+    printf(
+        "random starts at off exits: %u (exits off) and %u (exits drawn) random starts climbed elsewhere from the "
+        "other setting's start\n",
+        differ[1], differ[0]);
+    CHECK(differ[1] >= 10); /* the setting matters here: the GA must start so */
+    CHECK(differ[0] >= 10);
+}
+
 int main(void)
 {
-    const case_t random = {"random starts", 16, 0, 4, 2, 2, 100, 0, 0}, kicks = {"kicks", 31, 3, 5, 1, 1, 100, 0, 0};
-    const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60, 0, 0};
-    const case_t relaxed_random = {"relaxed random starts", 31, 0, 5, 1, 1, 60, 1, 0};
-    const case_t relaxed_random_2 = {"relaxed random starts at depth 2", 31, 1, 5, 2, 1, 30, 1, 0};
+    const case_t random = {"random starts", 16, 0, 4, 2, 2, 100, 0, 0, 1},
+                 kicks = {"kicks", 31, 3, 5, 1, 1, 100, 0, 0, 1};
+    const case_t relaxed = {"relaxed kicks", 31, 3, 5, 1, 1, 60, 0, 0, 1};
+    const case_t relaxed_random = {"relaxed random starts", 31, 0, 5, 1, 1, 60, 1, 0, 1};
+    const case_t relaxed_random_2 = {"relaxed random starts at depth 2", 31, 1, 5, 2, 1, 30, 1, 0, 1};
     ga_fixture_t f;
     planted_opts_t po;
     subject_t sf = {&f.p, NULL, NULL};
-    uint32_t peaks[5], shallow = 0;
+    uint32_t peaks[6], shallow = 0;
     fixture_open(&f, 10, 30);
     sf.b = f.b;
     sf.t = &f.t.view;
@@ -262,5 +361,6 @@ int main(void)
         shallow += peaks[4];
     }
     CHECK_EQ_I64(3, shallow); /* a random start climbed at depth 2 under the real min_trades ends elsewhere */
+    check_exits_off();
     return check_exit();
 }

@@ -113,9 +113,8 @@ static int start_of(const climb_opts_t *o, const lattice_t *lat, const lattice_s
     philox_key_t key = rng_key(o->seed);
     if (!o->kick || (!from && !best)) {
         genome_random(key, 0, j, sh->n_params, sh->n_values, g);
-        for (int32_t k = 0; o->exits_off && k < lat->n_params; k++)
-            if (param_has_off(&lat->params[k]))
-                g[k] = (uint16_t)(lat->params[k].n_values - 1);
+        if (o->exits_off)
+            lattice_exits_off(lat, g);
         return 0;
     }
     memcpy(g, from ? from : best->genes, (size_t)sh->n_params * sizeof *g);

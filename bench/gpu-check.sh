@@ -16,7 +16,8 @@
 #   7. when 130 s of the budget are left (else a SKIP outside the verdict): the
 #      search suite's needle lattices at every core of this host
 #      (bench/suite/needles.sh: s12, s13, 10 s, seeds 1-5), a many-core
-#      reading of the bar the 2-core development machine misses on s12
+#      reading of the bar the 2-core development machine meets on s12 just
+#      (9/10 seeds)
 # Everything is built and run in a scratch folder ($GPU_CHECK_SCRATCH, else a
 # new one under ${TMPDIR:-/tmp}, removed at the end unless KEEP=1). Results go
 # to $OUT (default bench/gpu-check-out): at most 8 files, at most 2 folders

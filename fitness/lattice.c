@@ -61,6 +61,13 @@ int param_has_off(const param_t *p)
     return param_role_can_off(p->role) && p->n_values && p->values[p->n_values - 1] == HUGE_VAL;
 }
 
+void lattice_exits_off(const lattice_t *lat, uint16_t *genes)
+{
+    for (int32_t k = 0; k < lat->n_params; k++)
+        if (param_has_off(&lat->params[k]))
+            genes[k] = (uint16_t)(lat->params[k].n_values - 1);
+}
+
 const char *param_value_problem(const param_t *p, double v)
 {
     if (v == HUGE_VAL && param_role_can_off(p->role))

@@ -82,6 +82,9 @@ int lattice_has_more_exits(const lattice_t *lat);
 int param_role_can_off(param_role r);
 /* 1 when p's last value is off. */
 int param_has_off(const param_t *p);
+/* Sets the gene of every parameter that holds off (genes[n_params]) to off:
+ * a genome whose optional exits never fire, a target and stop strategy. */
+void lattice_exits_off(const lattice_t *lat, uint16_t *genes);
 
 /* Why value v cannot be a value of p's role (SPEC sec. 3 and 4.1), as the
  * end of a message ("a target is a take-profit percent > 0"), or NULL when it

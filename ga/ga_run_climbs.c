@@ -5,19 +5,10 @@
 
 #include <string.h>
 
+#include "fitness/lattice.h"
 #include "ga/local_search.h"
 #include "ga/ls_kick.h"
 #include "operators/genome.h"
-
-/* Every exit whose lattice holds off (trail, breakeven, max_hold; off is
- * always the last value) set to off: a random start is then a target and
- * stop strategy (docs/ga.md "Random starts at off exits"). */
-static void exits_at_off(const lattice_t *lat, uint16_t *genes)
-{
-    for (int32_t k = 0; k < lat->n_params; k++)
-        if (param_has_off(&lat->params[k]))
-            genes[k] = (uint16_t)(lat->params[k].n_values - 1);
-}
 
 /* Climb j's start: the generation's j-th best new genome (j < n_best), or
  * a uniformly random genome (RANDOM stream of generation gen, individual
@@ -49,8 +40,9 @@ static uint32_t climb_start(const ga_run_state_t *r, const topk_t *hof, uint32_t
         return r->has_relaxed ? r->s->ls_depth : 0;
     }
     genome_random(rng_key(x->seed), gen, ind, x->n_genes, x->n_values, c->genes);
+    /* a target and stop strategy (docs/ga.md "Random starts at off exits") */
     if (r->s->ls_random_exits_off)
-        exits_at_off(r->p->lat, c->genes);
+        lattice_exits_off(r->p->lat, c->genes);
     return r->has_relaxed && r->s->ls_random_relax;
 }
 

@@ -175,32 +175,28 @@ static void check_case(const subject_t *f, const case_t *c, uint32_t *peaks)
         if ((g + 1) % EVERY != 0)
             continue;
         for (uint32_t j = 0; j < RANDOM; j++) {
-            uint16_t genes[EV_MAX_PARAMS], plain[EV_MAX_PARAMS], other[EV_MAX_PARAMS];
-            eval_result_t r, rp, ro;
-            ls_tally_t tl;
-            uint32_t k;
+            uint16_t genes[EV_MAX_PARAMS], plain[EV_MAX_PARAMS], deep[EV_MAX_PARAMS], other[EV_MAX_PARAMS];
+            eval_result_t r, ro;
+            uint32_t k, k_other;
             int kick;
             start_of(f, &l, c, c->exits_off, o.seed, g, j, genes, &k);
             kick = k > 0;
-            if (!kick) {
-                start_of(f, &l, c, !c->exits_off, o.seed, g, j, other, &k);
-                climb_start(f, c, &sw, &rx, relax, 0, other, &ro);
-            }
-            memset(&r, 0, sizeof r);
-            memset(&tl, 0, sizeof tl);
             memcpy(plain, genes, sizeof plain);
-            rp = r;
+            memcpy(deep, genes, sizeof deep);
+            climb_start(f, c, &sw, &rx, relax, kick, genes, &r);
             if (relax && (kick || c->random_relax)) { /* climbed under min_trades x kick_relax % first */
-                uint16_t deep[EV_MAX_PARAMS];
-                eval_result_t rd = r;
-                memcpy(deep, genes, sizeof deep);
-                CHECK_EQ_I64(
-                    EV_OK, ls_climb_relaxed(&rx.sw, &sw, ng, s.ls_depth, kick ? s.ls_depth : 1, genes, &r, &tl, &err));
+                eval_result_t rp, rd;
+                ls_tally_t tl;
+                memset(&rp, 0, sizeof rp);
+                memset(&tl, 0, sizeof tl);
+                rd = rp;
                 CHECK_EQ_I64(EV_OK, ls_climb(&sw, ng, s.ls_depth, plain, &rp, &tl, &err));
                 CHECK_EQ_I64(EV_OK, ls_climb_relaxed(&rx.sw, &sw, ng, s.ls_depth, s.ls_depth, deep, &rd, &tl, &err));
                 peaks[4] += !kick && memcmp(deep, genes, (size_t)ng * sizeof *genes) != 0;
-            } else {
-                CHECK_EQ_I64(EV_OK, ls_climb(&sw, ng, s.ls_depth, genes, &r, &tl, &err));
+            }
+            if (!kick) { /* the start the other random_exits_off gives, climbed alike */
+                start_of(f, &l, c, !c->exits_off, o.seed, g, j, other, &k_other);
+                climb_start(f, c, &sw, &rx, relax, 0, other, &ro);
             }
             if (rank_key(r) == 0)
                 continue;

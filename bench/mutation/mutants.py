@@ -63,7 +63,7 @@ MUTANTS = [
            "    if (0)\n", ["test_ga_random_climbs"]),
     mutant("ls-random-exits-always", "ga/ga_run_climbs.c", "    if (r->s->ls_random_exits_off)\n",
            "    if (1)\n", ["test_ga_random_climbs"]),
-    mutant("ls-random-exits-first", "ga/ga_run_climbs.c", "genes[k] = (uint16_t)(lat->params[k].n_values - 1);",
+    mutant("ls-random-exits-first", "fitness/lattice.c", "genes[k] = (uint16_t)(lat->params[k].n_values - 1);",
            "genes[k] = 0;", ["test_ga_random_climbs"]),
     # fitness/sweep.c: a climb's best values without the array skip only what cannot win
     mutant("sweep-best-min-trades", "fitness/sweep.c", "if (!first && (n < t->obj.min_trades ||",

@@ -3,10 +3,10 @@
 # (bench/suite/README.md), with the defaults as a user gets them: every core,
 # time_budget_s 10, SEEDS seeds each (default 5): their datasets (data.sh),
 # the runs (run.sh, arm "needles") and the hit counts. On this project's
-# 2-core machine s12 reaches its best-known in ~6 of 10 seeds, a rate of
-# relaxed random climbs (bench/RESULTS.md "what s12's hits wait for"); a
-# machine with many cores climbs more a second: bench/gpu-check.sh runs this
-# as its last step on a lent machine.
+# 2-core machine s12 reaches its best-known in ~9 of 10 seeds (38/40), a rate
+# of relaxed random climbs (bench/RESULTS.md "what s12's hits wait for",
+# "random starts at off exits"); a machine with many cores climbs more a
+# second: bench/gpu-check.sh runs this as its last step on a lent machine.
 #   bash bench/suite/needles.sh [SEEDS]      (BUILD_DIR, SUITE_DIR as run.sh's)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -208,6 +208,14 @@ int param_is_named(const param_t *p)
     return end == text || *end; /* a name, not a number */
 }
 
+void lattice_names_text(const lattice_t *lat, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int32_t k = 0; k < lat->n_params && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", lat->params[k].name);
+}
+
 int lattice_edge(const param_t *p, uint16_t gene)
 {
     /* off is no edge (nothing lies beyond "never"); the numbers before it

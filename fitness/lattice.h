@@ -7,6 +7,7 @@
 #ifndef EVOLVE_LATTICE_H
 #define EVOLVE_LATTICE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/status.h"
@@ -76,6 +77,9 @@ void lattice_slots_clear(lattice_t *lat);
 /* 1 when the lattice has a trail, breakeven or max_hold parameter. */
 int lattice_has_more_exits(const lattice_t *lat);
 
+/* The parameters' names, comma-separated, in buf[n] (cut at n), for the
+ * errors that name an unknown parameter. */
+void lattice_names_text(const lattice_t *lat, char *buf, size_t n);
 /* 1 for the roles whose lattice may hold `off` (SPEC sec. 4.1: trail,
  * breakeven, max_hold). off is held as the value +inf (HUGE_VAL) with the
  * text "off", always the last value: the loosest, its event never happens. */

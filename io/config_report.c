@@ -9,14 +9,6 @@
 static const char *const report_keys[] = {"heatmap", "diverse", NULL};
 
 /* "a, b, c": the parameter names, for messages. */
-static void list_params(const lattice_t *lat, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int32_t k = 0; k < lat->n_params && used < n; k++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "", lat->params[k].name);
-}
-
 ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, int *diverse, ev_error *err)
 {
     char path[YDOC_PATH_MAX], ipath[YDOC_PATH_MAX], names[1024];
@@ -34,7 +26,7 @@ ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **h
     if (ydoc_length(seq) != 2)
         return ydoc_fail(m.doc, err, seq, path, "expected two parameter names [x, y], found a list of %zu",
                          ydoc_length(seq));
-    list_params(lat, names, sizeof names);
+    lattice_names_text(lat, names, sizeof names);
     for (size_t i = 0; i < 2; i++) {
         yaml_node_t *item = ydoc_item(m.doc, seq, i);
         int32_t k = 0;

@@ -22,7 +22,7 @@ static const char *day_text(char *buf, size_t size, int64_t day)
 
 cJSON *jnum(jctx *c, cJSON *obj, const char *key, double v)
 {
-    cJSON *n = cJSON_AddNumberToObject(obj, key, v);
+    cJSON *n = json_add_number(obj, key, v);
     c->failed |= n == NULL;
     return n;
 }

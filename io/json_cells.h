@@ -11,6 +11,7 @@
 #include "fitness/trade_stats.h"
 #include "fitness/validation.h"
 #include "fitness/verdict.h"
+#include "io/json_number.h"
 
 /* cJSON returns NULL on allocation failure; one flag collects them all. */
 typedef struct {

@@ -195,7 +195,7 @@ static void add_strategy(jctx *c, cJSON *arr, const config_t *cfg, const reporte
     jnum(c, item, "rank", (double)rank);
     ranks = jchild(c, item, "ranks", 1);
     for (uint32_t j = i; in_list && ranks && j < r->n; j++) {
-        cJSON *x = r->strat[j].cls == st->cls ? cJSON_CreateNumber((double)(j + 1)) : NULL;
+        cJSON *x = r->strat[j].cls == st->cls ? json_number((double)(j + 1)) : NULL;
         if (x && !cJSON_AddItemToArray(ranks, x)) {
             cJSON_Delete(x);
             c->failed = 1;
@@ -216,7 +216,7 @@ static void add_strategy(jctx *c, cJSON *arr, const config_t *cfg, const reporte
         cJSON *pair = jchild(c, o, p->name, 1);
         for (int end = 0; pair && end < 2; end++) {
             const double v = p->values[end ? st->hi[k] : st->lo[k]];
-            cJSON *x = v == HUGE_VAL ? cJSON_CreateString("off") : cJSON_CreateNumber(v); /* an exit's off */
+            cJSON *x = v == HUGE_VAL ? cJSON_CreateString("off") : json_number(v); /* an exit's off */
             if (!x || !cJSON_AddItemToArray(pair, x)) {
                 cJSON_Delete(x);
                 c->failed = 1;
@@ -310,7 +310,7 @@ static cJSON *build(jctx *c, const run_summary_t *s, const config_t *cfg, const 
             cJSON *ranks = jchild(c, root, "basin_ranks", 1);
             jcount(c, root, "basins", s->n_basins);
             for (uint32_t i = 0; ranks && i < s->n_basins; i++) {
-                cJSON *x = cJSON_CreateNumber((double)s->basin_best[i] + 1);
+                cJSON *x = json_number((double)s->basin_best[i] + 1);
                 if (!x || !cJSON_AddItemToArray(ranks, x)) {
                     cJSON_Delete(x);
                     c->failed = 1;

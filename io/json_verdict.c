@@ -3,6 +3,8 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 
+#include "io/json_number.h"
+
 /* A number, "inf" / "-inf", or null (NaN); 0 when out of memory. */
 static int put_num(cJSON *o, const char *key, double v)
 {
@@ -10,13 +12,13 @@ static int put_num(cJSON *o, const char *key, double v)
         return cJSON_AddNullToObject(o, key) != NULL;
     if (isinf(v))
         return cJSON_AddStringToObject(o, key, v > 0 ? "inf" : "-inf") != NULL;
-    return cJSON_AddNumberToObject(o, key, v) != NULL;
+    return json_add_number(o, key, v) != NULL;
 }
 
 static cJSON *side(cJSON *parent, const char *key, const verdict_side_t *s)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, key);
-    if (!o || !put_num(o, "fitness", s->value) || !cJSON_AddNumberToObject(o, "trades", (double)s->trades) ||
+    if (!o || !put_num(o, "fitness", s->value) || !json_add_number(o, "trades", (double)s->trades) ||
         !cJSON_AddBoolToObject(o, "feasible", s->feasible))
         return NULL;
     return o;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fitness/accum.h"
+#include "io/json_cells.h"
 #include "io/json_summary.h"
 
 /* Entries of a with the same genome in b (each list holds a genome once). */
@@ -92,39 +93,31 @@ void validate_print(FILE *out, const validate_figures_t *v)
             100.0 * v->ga_share);
 }
 
-static void jnum(int *failed, cJSON *o, const char *key, double v)
-{
-    if (!isfinite(v))
-        *failed |= cJSON_AddStringToObject(o, key, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf") == NULL;
-    else
-        *failed |= cJSON_AddNumberToObject(o, key, v) == NULL;
-}
-
 void *validate_json(const validate_figures_t *v, const config_t *cfg, const reported_t *ga_top)
 {
     cJSON *root = cJSON_CreateObject(), *o = root ? cJSON_AddObjectToObject(root, "validate") : NULL;
     cJSON *top = (cJSON *)json_summary_top(cfg, ga_top);
-    int failed = !o || !top;
-    if (!failed) {
+    jctx c = {.failed = !o || !top};
+    if (!c.failed) {
         if (v->ga_feasible) {
-            jnum(&failed, o, "grid_rank_of_ga_best", (double)v->rank);
-            jnum(&failed, o, "better_points", (double)v->better);
-            failed |= cJSON_AddStringToObject(o, "rank_method", v->rank_method) == NULL;
+            jnum(&c, o, "grid_rank_of_ga_best", (double)v->rank);
+            jnum(&c, o, "better_points", (double)v->better);
+            jstr(&c, o, "rank_method", v->rank_method);
         }
-        jnum(&failed, o, "top_k", v->top_k);
-        jnum(&failed, o, "overlap_genomes", v->overlap_genomes);
-        jnum(&failed, o, "overlap_fitness", v->overlap_fitness);
-        jnum(&failed, o, "grid_best", v->grid_best);
-        jnum(&failed, o, "ga_best", v->ga_best);
-        jnum(&failed, o, "fitness_gap", v->gap);
-        jnum(&failed, o, "ga_evaluations", (double)v->ga_evaluations);
-        jnum(&failed, o, "lattice_size", (double)v->lattice_size);
-        jnum(&failed, o, "ga_share_evaluated", v->ga_share);
-        failed |= !cJSON_AddItemToObject(o, "ga_top", top);
-        top = failed ? top : NULL;
+        jnum(&c, o, "top_k", v->top_k);
+        jnum(&c, o, "overlap_genomes", v->overlap_genomes);
+        jnum(&c, o, "overlap_fitness", v->overlap_fitness);
+        jfitness(&c, o, "grid_best", v->grid_best);
+        jfitness(&c, o, "ga_best", v->ga_best);
+        jfitness(&c, o, "fitness_gap", v->gap);
+        jnum(&c, o, "ga_evaluations", (double)v->ga_evaluations);
+        jnum(&c, o, "lattice_size", (double)v->lattice_size);
+        jnum(&c, o, "ga_share_evaluated", v->ga_share);
+        c.failed |= !cJSON_AddItemToObject(o, "ga_top", top);
+        top = c.failed ? top : NULL;
     }
     cJSON_Delete(top);
-    if (failed) {
+    if (c.failed) {
         cJSON_Delete(root);
         return NULL;
     }

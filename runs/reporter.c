@@ -48,10 +48,11 @@ static void edge_warning(const run_reporter_t *r, const config_t *cfg, const rep
         const param_t *p = &cfg->lattice.params[k];
         const uint16_t g = top->e[0].genes[k];
         const int edge = lattice_edge(p, g);
+        const uint32_t numbers = p->n_values - (param_has_off(p) ? 1u : 0u); /* off is not one of them */
         if (edge)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s = %s (the %s of %u values)",
                                      used ? ", " : "", p->name, p->value_text ? p->value_text[g] : "?",
-                                     edge < 0 ? "lowest" : "highest", p->n_values);
+                                     edge < 0 ? "lowest" : "highest", numbers);
     }
     if (used)
         run_warning(r,

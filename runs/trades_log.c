@@ -11,7 +11,7 @@ ev_status trades_log_set(baseline_point_t *pt, const config_t *cfg, const char *
 {
     const lattice_t *lat = &cfg->lattice;
     const char *eq = strchr(set, '='), *why;
-    char *end = NULL;
+    char *end = NULL, names[1024];
     double v;
     if (!eq)
         return ev_fail(err, EV_EUSAGE, "--set: expected NAME=VALUE, got '%s'", set);
@@ -19,9 +19,14 @@ ev_status trades_log_set(baseline_point_t *pt, const config_t *cfg, const char *
         const param_t *p = &lat->params[k];
         if (strlen(p->name) != (size_t)(eq - set) || strncmp(p->name, set, (size_t)(eq - set)) != 0)
             continue;
-        v = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end || !isfinite(v))
-            return ev_fail(err, EV_EUSAGE, "--set %s: expected a finite number, got '%s'", p->name, eq + 1);
+        if (param_role_can_off(p->role) && !strcmp(eq + 1, "off")) {
+            v = HUGE_VAL; /* off: as in baseline:, as if left out (SPEC sec. 4.1), shown as off */
+        } else {
+            v = strtod(eq + 1, &end);
+            if (end == eq + 1 || *end || !isfinite(v))
+                return ev_fail(err, EV_EUSAGE, "--set %s: expected a finite number%s, got '%s'", p->name,
+                               param_role_can_off(p->role) ? " or off" : "", eq + 1);
+        }
         if ((why = param_value_problem(p, v)) != NULL)
             return ev_fail(err, EV_EUSAGE, "--set %s=%s: %s", p->name, eq + 1, why);
         pt->present = 1;
@@ -29,7 +34,9 @@ ev_status trades_log_set(baseline_point_t *pt, const config_t *cfg, const char *
         pt->value[k] = v;
         return EV_OK;
     }
-    return ev_fail(err, EV_EUSAGE, "--set %.*s: %s has no parameter of that name", (int)(eq - set), set, cfg->path);
+    lattice_names_text(lat, names, sizeof names);
+    return ev_fail(err, EV_EUSAGE, "--set %.*s: %s has no parameter of that name; its parameters: %s", (int)(eq - set),
+                   set, cfg->path, names);
 }
 
 /* Each kept trade's part from the config's split (all in-sample without a

@@ -13,6 +13,7 @@ last in a list and as a range's `off: true`.
   baseline (which uses off, the loosest value; its value the oracle's), a
   config's `baseline:` with exits off (in the JSON and the terminal's
   baselines table), and never a lattice edge.
+- `evolve trades CONFIG --set trail=off` lists the rows of trail left out.
 - A config puts off only where it belongs: a filter's off, off in the middle
   of a list and off twice are refused naming the parameter and the place.
 - --gpu: the CUDA backend (emulated in CI) gives the CPU's lists bit for bit;
@@ -164,6 +165,31 @@ def check_refused(evolve, root, data):
               f"{name}: exit {r.returncode}, stderr {r.stderr.strip()!r} (expected {want!r} at parameters[1])")
 
 
+def check_set_off(evolve, root, cfg):
+    """`evolve trades CONFIG --set trail=off` lists a genome as printed: the rows of the exit left out,
+    not those of its lowest value; a misspelt value or name is refused, naming what is expected."""
+    def trades(name, sets):
+        csv = os.path.join(root, f"set_{name}.csv")
+        r = cli.run(evolve, ["trades", cfg, "--csv", csv] + [a for s in sets for a in ("--set", s)])
+        if r.returncode != 0:
+            return r, None
+        with open(csv) as f:
+            return r, f.read()
+    base = ["volatility=0.0", "target=0.2", "stop=-0.5", "max_hold=300"]
+    r, off = trades("off", base + ["trail=off", "breakeven=off"])
+    _, left_out = trades("left_out", base)
+    _, lowest = trades("lowest", base + ["trail=0.15", "breakeven=0.1"])
+    if check(off is not None, f"--set trail=off: exit {r.returncode}: {r.stderr.strip()}"):
+        check(off.count("\n") > 10 and off == left_out, "--set trail=off breakeven=off: not the rows of both left out")
+        check(off != lowest, "the exits' lowest values give the rows of off: the test would not see off misread")
+    for name, sets, want in (("bad_off", base + ["trail=of"], "--set trail: expected a finite number or off"),
+                             ("bad_name", base + ["trial=0.15"],
+                              "its parameters: volatility, target, stop, trail, breakeven, max_hold")):
+        r, _ = trades(name, sets)
+        check(r.returncode == 2 and want in r.stderr,
+              f"{name}: exit {r.returncode}, stderr {r.stderr.strip()!r} (expected {want!r})")
+
+
 def main():
     a = cli.parse_args(["--gpu"])
     with cli.scratch_dir("evolve-exits-off-") as root:
@@ -204,6 +230,7 @@ def main():
         if check(ga is not None and grid is not None, f"ga: exit {r.returncode}: {r.stderr}"):
             check(rows(ga) == rows(grid)[:10], f"GA top-10 {rows(ga)} differs from the grid's {rows(grid)[:10]}")
         check_refused(a.evolve, root, data)
+        check_set_off(a.evolve, root, cfg)
     print(f"test_exits_off: {SIZE} points, grid == oracle == GA top-10, off == absent; "
           f"{check.failures} failure(s)")
     return check.exit()

@@ -33,13 +33,17 @@ the strategies' and the basins' tables, and "table" holds every printed line; th
 local_search.kicks 4 (the last 4 of the 8 random climbs kick the hall of fame's best)
 changed the GA, resume and validate runs again: the grid runs are unchanged; then pair passes
 that go on from the climb's last pair move changed the GA runs' ls_evaluations alone, and so
-did skipping the sweeps of settled genes and the random starts' real climbs at depth 1);
+did skipping the sweeps of settled genes and the random starts' real climbs at depth 1; then
+the --json numbers were written exactly, as the text that reads back as the run file's double (306
+of its 3,750 numbers moved by one ulp; nothing else changed), which each run now checks against the
+run file);
 `--record`
 rewrites it, which is only right when a change of
 results is intended and explained in the commit.
 """
 
 import hashlib
+import math
 import json
 import os
 import sys
@@ -145,7 +149,23 @@ def run_case(evolve, root, data, objective, mode):
     if not check(r.returncode == 0, f"{objective}-{mode}: exit {r.returncode}: {r.stderr}"):
         return None
     run = cli.mode_file(out, args)  # a grid's or validate's own run file
+    check_json_exact(run, js, f"{objective}-{mode}")
     return {"run_file": run_file_digest(run), "json": json_kept(js), "table": printed_table(r.stdout)}
+
+
+def check_json_exact(run, js, what):
+    """The --json summary's fitness values are the run file's doubles, bit for bit (not one ulp off)."""
+    import h5py
+    with open(js) as f:
+        doc = json.load(f)
+    with h5py.File(run, "r") as h:
+        top = "grid/top/fitness" if "grid/top/fitness" in h else "ga/hall_of_fame/fitness"
+        strategies = top.split("/")[0] + "/strategies/fitness"
+        for key, path in (("top", top), ("strategies", strategies)):
+            got = [float(e["fitness"]) for e in doc.get(key, [])]
+            want = [float(v) for v in h[path][()][:len(got)]]
+            same = len(got) == len(want) and all(g == w or (math.isnan(g) and math.isnan(w)) for g, w in zip(got, want))
+            check(got and same, f"{what}: the JSON's {key} fitness {got[:4]} is not the run file's {path} {want[:4]}")
 
 
 def diff(expected, got, what):

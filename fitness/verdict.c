@@ -116,6 +116,11 @@ static int outcome(const verdict_t *v, uint32_t j, uint32_t p)
     return a == b ? 0 : -1;
 }
 
+/* The headline's end when rank 1 keeps no trade in sample (min_trades 0). */
+#define NO_TRADE_WORDS                                                                                      \
+    "; rank 1 keeps NO trade in sample: doing nothing did at least as well as every genome evaluated that " \
+    "trades (objective.min_trades 1 or more ranks only genomes that trade)"
+
 static void list_headline(verdict_t *v)
 {
     const uint32_t j = headline_base(v);
@@ -256,6 +261,8 @@ ev_status verdict_of_list(verdict_t *v, const reported_t *top, double trials, ev
         list_headline(v);
     else
         snprintf(v->headline, sizeof v->headline, "Rank 1: no baseline to compare with");
+    if (v->best[0].feasible && v->best[0].trades == 0) /* a winner that does nothing must say so */
+        snprintf(v->headline + strlen(v->headline), sizeof v->headline - strlen(v->headline), "%s", NO_TRADE_WORDS);
     if (!top->val)
         readings(v, "no validation: block in the config", "no validation: block in the config");
     else

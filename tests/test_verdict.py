@@ -37,6 +37,9 @@ import small_lattice  # noqa: E402
 
 check = cli.Checker()
 BASELINE = "baseline: {volatility: 0.35, target: 0.45, stop: -0.42}\n"
+# the headline's end when rank 1 keeps no trade in sample (docs/report.md "The verdict")
+NO_TRADE = ("; rank 1 keeps NO trade in sample: doing nothing did at least as well as every genome evaluated that "
+            "trades (objective.min_trades 1 or more ranks only genomes that trade)")
 
 
 def num(v):
@@ -178,6 +181,7 @@ def want_headline(v):
         return (f"The walk-forward winners {verb} {WHO[who]} out of sample over the chained test windows "
                 f"({versus(chain[0])}); they beat it {on}")
     ins = parts[0]
+    nothing = NO_TRADE if ins["rank1"]["feasible"] and ins["rank1"]["trades"] == 0 else ""
     beat_in = outcome(ins) > 0
     head = (f"Rank 1 beats {WHO[who]} in sample ({vnum(ins['baselines'][who]['difference'], True)})" if beat_in
             else f"Rank 1 does NOT beat {WHO[who]} even in sample ({versus(ins)})")
@@ -186,8 +190,8 @@ def want_headline(v):
     if not hold:
         if folds:
             won = sum(outcome(p) > 0 for p in folds)
-            return head + f"; it beats it on {won} of {len(folds)} folds; no holdout to test it out of sample"
-        return head + "; no holdout to test it out of sample (validation.holdout)"
+            return head + f"; it beats it on {won} of {len(folds)} folds; no holdout to test it out of sample" + nothing
+        return head + "; no holdout to test it out of sample (validation.holdout)" + nothing
     h = hold[0]
     out = outcome(h)
     if out > 0:
@@ -198,7 +202,7 @@ def want_headline(v):
         tail = f" {'but' if beat_in else 'and'} LOSES out of sample on the holdout ({versus(h)})"
     if not h["rank1"]["feasible"]:
         tail += f", on {h['rank1']['trades']} trades: too few (min_trades)"
-    return head + tail
+    return head + tail + nothing
 
 
 def readings(where, v, doc=None):
@@ -242,8 +246,8 @@ def python_verdict(evolve, where, run_file, doc):
     v = doc["verdict"]
     check(py["headline"] == v["headline"], f"{where}: Result.verdict.headline {py['headline']!r}")
     check(py["parts"] == [p["part"] for p in v["parts"]], f"{where}: Result.verdict parts {py['parts']}")
-    def near(a, b):  # the run file holds every bit, the JSON 15 digits where they read back within an ulp
-        return len(a) == len(b) and all(abs(x - y) <= 4e-16 * max(1.0, abs(x)) for x, y in zip(a, b))
+    def near(a, b):  # the run file's bits, and the JSON's numbers read back as them
+        return a == b
 
     check(near(py["rank1"], [num(p["rank1"]["fitness"]) for p in v["parts"]])
           and py["trades"] == [p["rank1"]["trades"] for p in v["parts"]]
@@ -356,6 +360,26 @@ def infeasible_and_ties(evolve, root, data):
               f"tie_walk: one window, tied: headline {v['headline']!r}")
 
 
+def nothing_trades(evolve, root, data):
+    """A 5 % round-trip cost makes every trade a loss: rank 1 is the filter that keeps no trade (min_trades 0),
+    and the headline says so, on the grid and the GA; a winner that trades never does (want_headline)."""
+    lattice = ("parameters:\n  - {name: volatility, feature: Entry Volatility Percent, values: [0, 0.3, 1000]}\n"
+               "  - {name: target, role: target, values: [0.2, 0.5]}\n  - {name: stop, role: stop, values: [-0.5]}\n")
+    cfg = small_lattice.config(root, "nothing", data, "  name: total_return\n  cost_pct: 5\n",
+                               "  holdout: {share: 0.3}\n", "population: 8\n  generations: 12", params_yaml=lattice,
+                               extra=BASELINE)
+    for mode, args in (("grid", ["--grid"]), ("ga", [])):
+        doc, r = run(evolve, cfg, args)
+        if doc is None:
+            continue
+        v = doc["verdict"]
+        check_parts(f"nothing {mode}", v, list_parts(doc))
+        readings(f"nothing {mode}", v, doc)
+        check(doc["top"][0]["trades"] == 0 and doc["top"][0]["values"]["volatility"] == 1000
+              and v["headline"].endswith(NO_TRADE) and f"verdict: {v['headline']}\n" in r.stdout,
+              f"nothing {mode}: rank 1 {doc['top'][0]}, headline {v['headline']!r}")
+
+
 def walk(evolve, root, data):
     cfg = config(root, "walk", data, "  walk_forward: {train_days: 3, test_days: 1}\n")
     doc, r = run(evolve, cfg, ["--walk-forward", "--grid"])
@@ -400,6 +424,7 @@ def main():
         holdout_days(E, root, data)
         other_modes(E, root, data)
         infeasible_and_ties(E, root, data)
+        nothing_trades(E, root, data)
         walk(E, root, data)
     return check.exit()
 

@@ -24,7 +24,7 @@ extern "C" {
 /* The moments of a genome's outcomes (percent), from the q of its kept trades. */
 typedef struct {
     int64_t n;
-    double sharpe; /* mean / sample sd; 0 when n < 2 or sd == 0 */
+    double sharpe; /* mean / sample sd; 0 when n < 2 or every q is equal (sd == 0) */
     double skew;   /* m3 / m2^1.5 (population moments); 0 when m2 == 0 */
     double kurt;   /* m4 / m2^2, 3 for a normal; 3 when m2 == 0 */
 } trade_moments_t;

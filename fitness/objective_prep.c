@@ -41,10 +41,26 @@ double objective_display(const objective_cfg_t *cfg, double fitness)
 
 void objective_infeasible_rules(char *buf, size_t n, const objective_cfg_t *cfg)
 {
-    const int dd = cfg->has_max_drawdown != 0, var = cfg->kind == OBJ_SHARPE;
-    snprintf(buf, n, "fewer than %lld kept trades (min_trades)%s%s", (long long)cfg->min_trades,
-             dd ? (var ? ", beyond max_drawdown_pct" : ", or beyond max_drawdown_pct") : "",
-             var ? ", or zero variance (every kept outcome equal)" : "");
+    /* the fewest trades the objective itself needs (README "Undefined objectives are infeasible") */
+    const int64_t own = cfg->kind == OBJ_SHARPE                                                              ? 2
+                        : cfg->kind == OBJ_MEAN || cfg->kind == OBJ_PROFIT_FACTOR || cfg->kind == OBJ_CALMAR ? 1
+                                                                                                             : 0;
+    const char *rule[3];
+    char fewer[64];
+    int k = 0;
+    size_t at = 0;
+    if (cfg->min_trades > 0 && cfg->min_trades >= own) {
+        snprintf(fewer, sizeof fewer, "fewer than %lld kept trades (min_trades)", (long long)cfg->min_trades);
+        rule[k++] = fewer;
+    } else if (own)
+        rule[k++] = own == 2 ? "fewer than 2 kept trades (sharpe)" : "no kept trade";
+    if (cfg->has_max_drawdown)
+        rule[k++] = "beyond max_drawdown_pct";
+    if (cfg->kind == OBJ_SHARPE)
+        rule[k++] = "zero variance (every kept outcome equal)";
+    buf[0] = '\0';
+    for (int i = 0; i < k && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", i == 0 ? "" : i == k - 1 ? ", or " : ", ", rule[i]);
 }
 
 const char *objective_infeasible_why(const objective_cfg_t *cfg, eval_result_t r)

@@ -28,7 +28,9 @@ double objective_display(const objective_cfg_t *cfg, double fitness);
 const char *objective_infeasible_why(const objective_cfg_t *cfg, eval_result_t r);
 /* What makes a result of this objective infeasible, for a footnote: "fewer
  * than 5 kept trades (min_trades), beyond max_drawdown_pct, or zero variance
- * (every kept outcome equal)", the last two where they apply. */
+ * (every kept outcome equal)", the last two where they apply; below the trades
+ * the objective itself needs, "no kept trade" (mean, profit_factor, calmar)
+ * or "fewer than 2 kept trades (sharpe)" in place of the first. */
 void objective_infeasible_rules(char *buf, size_t n, const objective_cfg_t *cfg);
 #ifdef __cplusplus
 }

@@ -280,6 +280,14 @@ static void compound_value(val_cell_t *c, double prod)
         c->value = prod == 0.0 ? -100.0 : (prod - 1.0) * 100.0;
 }
 
+objective_cfg_t val_part_objective(const objective_cfg_t *obj, const val_rows_t *v)
+{
+    objective_cfg_t o = *obj;
+    if (v && v->min_trades >= 0)
+        o.min_trades = v->min_trades;
+    return o;
+}
+
 ev_status val_rows_alloc(val_rows_t *out, int32_t n_folds, uint32_t n, int64_t min_trades, ev_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -157,6 +157,11 @@ ev_status val_rows_make(val_rows_t *out, const fit_problem_t *p, const fit_table
                         int32_t n_folds, const ranked_genome_t *e, uint32_t n, int64_t min_trades, ev_error *err);
 void val_rows_free(val_rows_t *v);
 
+/* The objective that judges v's holdout and folds: obj with v's min_trades
+ * (validation.min_trades) where set, so their "infeasible" reasons and the
+ * footnotes name the rule that applied. */
+objective_cfg_t val_part_objective(const objective_cfg_t *obj, const val_rows_t *v);
+
 /* A new dataset holding the trades of src whose keep[j] is set (dataset
  * order kept), with the market prices, features, names and provenance of
  * src copied. */

@@ -155,7 +155,10 @@ static void list_headline(verdict_t *v)
         const verdict_side_t *b = &v->best[ho];
         out = outcome(v, j, (uint32_t)ho);
         versus(vs, sizeof vs, v, j, (uint32_t)ho);
-        if (out > 0)
+        if (!b->feasible) /* whatever its value: an infeasible rank 1 beats nothing, nor does it lose on its value */
+            snprintf(tail, sizeof tail, " %s does NOT beat it out of sample on the holdout (%s)",
+                     in > 0 ? "but" : "and", vs);
+        else if (out > 0)
             snprintf(tail, sizeof tail, " %s beats it out of sample on the holdout (%s)", in > 0 ? "and" : "but", vs);
         else if (out == 0)
             snprintf(tail, sizeof tail, " %s only TIES it out of sample on the holdout (%s)", in > 0 ? "but" : "and",
@@ -193,9 +196,9 @@ static void readings(verdict_t *v, const char *dsr_none, const char *pbo_none)
                  v->pbo, VERDICT_PBO_OVERFIT);
     else
         snprintf(v->pbo_text, sizeof v->pbo_text,
-                 "PBO %.2f: no sign of overfitting (<= %.1f): in most splits of the days the in-sample best stayed "
+                 "PBO %.2f: no sign of overfitting (<= %.1f): in %s splits of the days the in-sample best stayed "
                  "above the median on the other half",
-                 v->pbo, VERDICT_PBO_OVERFIT);
+                 v->pbo, VERDICT_PBO_OVERFIT, v->pbo < VERDICT_PBO_OVERFIT ? "most" : "half the");
 }
 
 static void side_of(verdict_side_t *s, double value, const eval_result_t *r)

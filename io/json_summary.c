@@ -16,9 +16,12 @@
 static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t i, double trials)
 {
     const val_row_t *r = &top->val->row[i];
+    const objective_cfg_t part_obj = val_part_objective(c->obj, top->val);
+    jctx part = {0, &part_obj}; /* the holdout and the folds: validation.min_trades */
     cJSON *arr;
     jcell(c, item, "in_sample", &r->in_sample);
-    jcell(c, item, "out_of_sample", &r->out_of_sample);
+    jcell(&part, item, "out_of_sample", &r->out_of_sample);
+    c->failed |= part.failed;
     if (top->split->n_holdout > 0)
         jstats(c, item, "out_of_sample_stats", &r->oos_stats);
     {
@@ -50,8 +53,9 @@ static void row_validation(jctx *c, cJSON *item, const reported_t *top, uint32_t
         cJSON *o = jpush(c, arr);
         if (!o)
             break;
-        jcell(c, o, NULL, &r->fold[f]);
+        jcell(&part, o, NULL, &r->fold[f]);
     }
+    c->failed |= part.failed;
     jfitness(c, item, "worst_fold", r->worst_fold);
     for (int32_t f = 0; f < top->val->n_folds; f++)
         if (!r->fold[f].r.feasible) { /* the value stays the lowest one, as every table prints it */

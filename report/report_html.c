@@ -196,8 +196,9 @@ static void top_table(FILE *f, const report_run_t *r, const reported_t *l)
     }
     fputs("</tbody></table></div>\n", f);
     if (marked) {
+        const objective_cfg_t part_obj = val_part_objective(&r->obj, v); /* the holdout and folds' rule */
         char rules[160];
-        objective_infeasible_rules(rules, sizeof rules, &r->obj);
+        objective_infeasible_rules(rules, sizeof rules, &part_obj);
         fprintf(f, "<p class=\"note\">* infeasible on that part (%s): its value is shown, it does not count.</p>\n",
                 rules);
     }

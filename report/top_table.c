@@ -115,8 +115,9 @@ static int print_validation_row(FILE *out, const reported_t *top, uint32_t i, in
 static void print_validation_notes(FILE *out, const config_t *cfg, const reported_t *top, int marked)
 {
     const val_rows_t *v = top->val;
+    const objective_cfg_t part_obj = val_part_objective(&cfg->objective, v); /* '*' marks the holdout and folds */
     char rules[160];
-    objective_infeasible_rules(rules, sizeof rules, &cfg->objective);
+    objective_infeasible_rules(rules, sizeof rules, &part_obj);
     if (top->strat && top->more && top->more->n)
         fprintf(out, "-: not validated (the run validates its top %u genomes; that strategy's best is below them)\n",
                 top->n);

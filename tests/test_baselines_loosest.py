@@ -13,7 +13,9 @@ gen-data's sample data against the SPEC oracle (tests/spec_oracle.py):
   reported (not dropped as equal to the log): its in-sample result is the
   log's, its holdout result the oracle's and not the log's;
 - same: the loosest value keeps every trade of every day: the loosest point
-  is the log on every part and is left out.
+  is the log on every part and is left out; so too beside a trail and a
+  max_hold whose loosest value is off (its statistics then show exit counts,
+  all zero, that the log's do not).
 Needs numpy (spec_oracle)."""
 import os
 import sys
@@ -112,18 +114,21 @@ def holdout_only(evolve, root, data, ds):
     feature, direction, edge, dropped = found
     everything = min(t.features[feature] for t in ds.trades) - 1.0 if direction == "min" else \
         max(t.features[feature] for t in ds.trades) + 1.0
-    for case, loose in (("holdout", edge), ("same", everything)):
+    for case, loose in (("holdout", edge), ("same", everything), ("same_exits", everything)):
         other = loose + 0.5 if direction == "min" else loose - 0.5  # a tighter value beside it
         values = [text(loose), text(other)] if direction == "min" else [text(other), text(loose)]
         params = [so.param("f", feature=feature, direction=direction, values=values)]
+        if case == "same_exits":  # exits at off: the loosest point is still the log (its stats show exit counts)
+            params += [so.param("trail", role="trail", values=["0.1", "off"]),
+                       so.param("max_hold", role="max_hold", values=["60", "off"])]
         cfg = config(root, case, data, validation=HOLDOUT, params_yaml=lattice_yaml(params),
                      cache=case + ".dataset.h5")
         doc = run_json(evolve, cfg, ["--grid"], check)
         if doc is None:
             continue
         bases = bases_of(doc, case)
-        if case == "same":
-            check("loosest" not in bases, f"same: a loosest row equal to the log on every part: {bases.get('loosest')}")
+        if case.startswith("same"):
+            check("loosest" not in bases, f"{case}: a loosest row equal to the log on every part: {bases.get('loosest')}")
             continue
         b, log = bases.get("loosest"), bases["log"]
         if not check(b is not None, f"holdout: no loosest row; it drops {dropped} holdout trades: {sorted(bases)}"):

@@ -8,7 +8,8 @@
  * through the backend's evaluate and its grid (tables and, where it applies,
  * dominance sums), and on the CPU also the reference evaluator and the
  * harness's batch orders. The rank values (inf_rank_value) are checked on
- * their own: ordered, above 2^64, shown as +inf.
+ * their own: ordered, above 2^64, shown as +inf; equal outcomes' reported
+ * moments (the DSR's, the trader's sharpe) are those of zero variance.
  *
  * test_degenerate [cpu|cuda]: cuda exits 77 where no CUDA backend opens (the
  * emulated build runs it, tests/cuda_emu). */
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "fitness/dominance.h"
+#include "fitness/dsr.h"
 #include "fitness/objective_prep.h"
 #include "fitness/problem.h"
 #include "fitness/tables.h"
@@ -222,10 +224,29 @@ static void rank_values(void)
     CHECK_EQ_F64(inf_rank_value(INT64_C(1) << 50, 1), inf_rank_value(INT64_C(1) << 51, 1)); /* clamped */
 }
 
+/* The reported moments of equal outcomes (the DSR's inputs, the trader's
+ * sharpe): zero variance on the integers, so SR 0, skew 0, kurtosis 3, never
+ * the 1e15 that the doubles' rounding of +0.1 % thirty times gives. */
+static void equal_moments(void)
+{
+    int64_t q[30];
+    trade_moments_t m;
+    for (int n = 2; n <= 30; n++) {
+        for (int j = 0; j < n; j++)
+            q[j] = n % 2 ? 100000 : -150000; /* +0.1 %, -0.15 % */
+        trade_moments(q, n, &m);
+        CHECK(m.n == n && m.sharpe == 0.0 && m.skew == 0.0 && m.kurt == 3.0);
+    }
+    q[29] = -150001; /* one micro-percent apart: a variance, a real ratio */
+    trade_moments(q, 30, &m);
+    CHECK(m.sharpe < -1e4 && isfinite(m.sharpe));
+}
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "cpu";
     rank_values();
+    equal_moments();
     if (!zero_variance(backend))
         return 77;
     inf_ties(backend, OBJ_PROFIT_FACTOR);

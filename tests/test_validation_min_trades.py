@@ -12,6 +12,9 @@ in-sample objective's min_trades.
   feasible holdout values unmarked.
 - With validation.min_trades: 0 every holdout and fold is feasible (0 is
   a count, not "unset"), the search again the same.
+- An infeasible holdout or fold says why by its own rule ("fewer kept trades
+  than min_trades"), also above objective.min_trades, and the table's
+  footnote names validation.min_trades.
 - Refused, naming the key: a negative value, and the key beside
   objective.aggregate (whose fold statistic is the search's fitness).
 Standard library only."""
@@ -31,10 +34,10 @@ def feasible(cell):
     return cell.get("feasible", True)
 
 
-def run(E, root, name, args, extra):
+def run(E, root, name, args, extra, objective_min=OBJECTIVE_MIN):
     cfg = os.path.join(root, name + ".yaml")
     cli.write_config(cfg, os.path.join(root, "data"), os.path.join(root, name + ".h5"), population=64,
-                     generations=4, min_trades=OBJECTIVE_MIN,
+                     generations=4, min_trades=objective_min,
                      extra="validation:\n  holdout: {share: 0.3}\n  folds: 3\n" + extra)
     js = os.path.join(root, name + ".json")
     r = cli.run(E, [cfg, "--quiet", "--json", js] + args)
@@ -49,6 +52,9 @@ def parts_feasible_by(doc, name, n):
     between = 0
     for t in doc["top"]:
         ins, oos = t["in_sample"], t["out_of_sample"]
+        for cell in [oos] + t["folds"]:  # why, by the part's own rule (total_return: no other)
+            check(feasible(cell) or cell.get("infeasible") == "fewer kept trades than min_trades",
+                  f"{name} rank {t['rank']}: {cell} says the wrong reason")
         check(feasible(ins) == (ins["trades"] >= OBJECTIVE_MIN), f"{name} rank {t['rank']}: in-sample {ins}")
         check(feasible(oos) == (oos["trades"] >= n), f"{name} rank {t['rank']}: holdout {oos} by min_trades {n}")
         between += n <= oos["trades"] < OBJECTIVE_MIN
@@ -78,6 +84,14 @@ def main():
             check(parts_feasible_by(zero, mode + " with validation.min_trades 0", 0) > 0,
                   f"{mode}: no holdout holds fewer than {OBJECTIVE_MIN} trades (the premise)")
             check(search(zero) == search(plain), f"{mode}: the search changed with validation.min_trades 0")
+            # above the objective's (1): every holdout and fold is infeasible by this rule alone, and says so
+            high, high_out = run(E, root, mode + "_high", args, "  min_trades: 1000000\n", objective_min=1)
+            cells = [c for t in high["top"] for c in [t["out_of_sample"]] + t["folds"]]
+            check(cells and all(not feasible(c) and c.get("infeasible") == "fewer kept trades than min_trades"
+                                for c in cells) and any(c["trades"] >= 1 for c in cells),
+                  f"{mode}: validation.min_trades 1000000: the parts say {cells[:4]}")
+            check("infeasible on that part (fewer than 1000000 kept trades (min_trades))" in high_out,
+                  f"{mode}: the footnote does not name validation.min_trades: {high_out[-600:]}")
             shown = [" ".join(row) for row in cli.list_tables(stdout)[0]["rows"] if "-" not in row]  # validated
             check(shown and any("*" not in line for line in shown), f"{mode}: the table marks every row: {stdout}")
         good = open(os.path.join(root, "grid_own.yaml")).read()

@@ -194,7 +194,9 @@ def want_headline(v):
         return head + "; no holdout to test it out of sample (validation.holdout)" + nothing
     h = hold[0]
     out = outcome(h)
-    if out > 0:
+    if not h["rank1"]["feasible"]:
+        tail = f" {'but' if beat_in else 'and'} does NOT beat it out of sample on the holdout ({versus(h)})"
+    elif out > 0:
         tail = f" {'and' if beat_in else 'but'} beats it out of sample on the holdout ({versus(h)})"
     elif out == 0:
         tail = f" {'but' if beat_in else 'and'} only TIES it out of sample on the holdout ({versus(h)})"
@@ -222,6 +224,8 @@ def readings(where, v, doc=None):
     if pbo is not None:
         word = f"PBO {num(pbo):.2f}: " + ("likely OVERFIT (> 0.5)" if num(pbo) > 0.5 else "no sign of overfitting")
         check(v["pbo_reading"].startswith(word), f"{where}: PBO {pbo} read as {v['pbo_reading']!r}")
+        share = "half the" if num(pbo) == 0.5 else "most"  # the splits where the best fell, or stayed above
+        check(f"in {share} splits" in v["pbo_reading"], f"{where}: PBO {pbo} read as {v['pbo_reading']!r}")
 
 
 PY_VERDICT = """import json, sys, evolve

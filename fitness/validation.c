@@ -274,10 +274,10 @@ static void compound_parts(const val_trade_t *tr, int64_t m, int32_t n_folds, do
     }
 }
 
+/* every part, feasible or not: an infeasible one is shown with its value too */
 static void compound_value(val_cell_t *c, double prod)
 {
-    if (c->r.feasible)
-        c->value = prod == 0.0 ? -100.0 : (prod - 1.0) * 100.0;
+    c->value = prod == 0.0 ? -100.0 : (prod - 1.0) * 100.0;
 }
 
 objective_cfg_t val_part_objective(const objective_cfg_t *obj, const val_rows_t *v)

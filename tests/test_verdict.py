@@ -82,15 +82,16 @@ def check_parts(where, v, want):
             continue
         best, bases = want[p["part"]]
         got = p["rank1"]
-        check(num(got["fitness"]) == num(best["fitness"]) and got["trades"] == best["trades"]
+        # the same JSON value as the row's (an exact number, or the same "inf" / "nan" string; never null)
+        check(got["fitness"] == best["fitness"] and got["trades"] == best["trades"]
               and got["feasible"] == best.get("feasible", True), f"{where} {p['part']}: rank 1 {got}, JSON {best}")
         check(sorted(p["baselines"]) == sorted(bases), f"{where} {p['part']}: baselines {sorted(p['baselines'])}")
         for name, cell in bases.items():
             b = p["baselines"].get(name, {})
             diff = num(best["fitness"]) - num(cell["fitness"])
-            check(num(b.get("fitness", "nan")) == num(cell["fitness"]) and b.get("trades") == cell["trades"]
+            check(b.get("fitness") == cell["fitness"] and b.get("trades") == cell["trades"]
                   and b.get("feasible") == cell.get("feasible", True), f"{where} {p['part']} {name}: {b}, JSON {cell}")
-            # cJSON writes 15 digits where they read back within an ulp: compare to a few ulps of the operands
+            # the verdict's own subtraction of the two doubles: within an ulp or so of this one
             tol = 4e-16 * max(1.0, abs(num(best["fitness"])), abs(num(cell["fitness"])))
             check(abs(num(b.get("difference", "nan")) - diff) <= tol, f"{where} {p['part']} {name}: difference "
                   f"{b.get('difference')}, rank 1 - {name} = {diff}")

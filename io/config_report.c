@@ -8,7 +8,6 @@
 
 static const char *const report_keys[] = {"heatmap", "diverse", NULL};
 
-/* "a, b, c": the parameter names, for messages. */
 ev_status config_parse_report(const ymap_t *root, const lattice_t *lat, char **heatmap, int *diverse, ev_error *err)
 {
     char path[YDOC_PATH_MAX], ipath[YDOC_PATH_MAX], names[1024];

@@ -47,10 +47,7 @@ void jcount(jctx *c, cJSON *obj, const char *key, uint64_t v)
 
 void jfitness(jctx *c, cJSON *obj, const char *key, double v)
 {
-    if (isfinite(v))
-        jnum(c, obj, key, v);
-    else
-        jstr(c, obj, key, v > 0 ? "inf" : v < 0 ? "-inf" : "nan");
+    c->failed |= json_add_fitness(obj, key, v) == NULL;
 }
 
 /* A lattice value: a number, or "off" for an exit's off (SPEC sec. 4.1). */

@@ -19,3 +19,10 @@ cJSON *json_add_number(cJSON *obj, const char *key, double v)
     }
     return n;
 }
+
+cJSON *json_add_fitness(cJSON *obj, const char *key, double v)
+{
+    if (isfinite(v))
+        return json_add_number(obj, key, v);
+    return cJSON_AddStringToObject(obj, key, v > 0 ? "inf" : v < 0 ? "-inf" : "nan");
+}

@@ -12,5 +12,8 @@
 cJSON *json_number(double v);
 /* json_number(v) under key; NULL when out of memory. */
 cJSON *json_add_number(cJSON *obj, const char *key, double v);
+/* A fitness under key: json_number(v), or the string "inf" / "-inf" / "nan"
+ * (a zero-variance sharpe; README "JSON"); NULL when out of memory. */
+cJSON *json_add_fitness(cJSON *obj, const char *key, double v);
 
 #endif

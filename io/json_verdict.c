@@ -15,17 +15,10 @@ static int put_num(cJSON *o, const char *key, double v)
     return json_add_number(o, key, v) != NULL;
 }
 
-/* A part's fitness or difference: NaN (a zero-variance sharpe) is "nan", as in
- * every other fitness of the JSON (README "JSON"), not null (not computed). */
-static int put_fitness(cJSON *o, const char *key, double v)
-{
-    return v != v ? cJSON_AddStringToObject(o, key, "nan") != NULL : put_num(o, key, v);
-}
-
 static cJSON *side(cJSON *parent, const char *key, const verdict_side_t *s)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, key);
-    if (!o || !put_fitness(o, "fitness", s->value) || !json_add_number(o, "trades", (double)s->trades) ||
+    if (!o || !json_add_fitness(o, "fitness", s->value) || !json_add_number(o, "trades", (double)s->trades) ||
         !cJSON_AddBoolToObject(o, "feasible", s->feasible))
         return NULL;
     return o;
@@ -45,7 +38,7 @@ static int part(cJSON *arr, const verdict_t *v, uint32_t p)
         return 0;
     for (uint32_t j = 0; j < v->n_base; j++) {
         cJSON *b = side(bases, baseline_name(v->kind[j]), &v->base[(size_t)j * v->n_parts + p]);
-        if (!b || !put_fitness(b, "difference", verdict_diff(v, j, p)))
+        if (!b || !json_add_fitness(b, "difference", verdict_diff(v, j, p)))
             return 0;
     }
     return 1;

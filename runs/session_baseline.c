@@ -80,7 +80,6 @@ static ev_status strategy_row(const session_t *s, reported_base_t *b, uint32_t i
     return st;
 }
 
-/* 1 when rows i and j give the same result on every part. */
 /* The same statistics, whether or not their lattice shows SPEC sec. 4.1's
  * exit counts (log's has no exits; loosest's shows its zero counts). */
 static int same_stats(const trade_stats_t *a, const trade_stats_t *b)
@@ -90,6 +89,7 @@ static int same_stats(const trade_stats_t *a, const trade_stats_t *b)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/* 1 when rows i and j give the same result on every part. */
 static int same_result(const reported_base_t *b, uint32_t i, uint32_t j)
 {
     const reported_t *x = &b->rep[i], *y = &b->rep[j];
